@@ -1,0 +1,24 @@
+"""moshjit: compile plain Python functions to native code through a bytecode-derived SSA IR.
+
+Public names: ``jit``, ``to_ssa``, ``UnsupportedError``, ``MoshjitWarning``. Everything heavy (the frontend,
+Cython, llvmlite) is imported lazily so that ``import moshjit`` stays cheap.
+"""
+from __future__ import annotations
+
+from moshjit.errors import MoshjitWarning, UnsupportedError
+
+__version__ = "0.1.0"
+__all__ = ["jit", "to_ssa", "UnsupportedError", "MoshjitWarning", "__version__"]
+
+
+def to_ssa(fn):
+    """Translate ``fn``'s CPython bytecode into a verified SSA ``moshjit.ir.Function``."""
+    from moshjit.frontend import build_ssa
+    return build_ssa(fn)
+
+
+def __getattr__(name):
+    if name == "jit":
+        from moshjit.dispatcher import jit
+        return jit
+    raise AttributeError(f"module 'moshjit' has no attribute {name!r}")
