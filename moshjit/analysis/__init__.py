@@ -1,0 +1,1 @@
+"""Graph analyses shared by the frontend, the passes and the backends (generic over node type)."""

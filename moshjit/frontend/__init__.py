@@ -1,0 +1,53 @@
+"""Bytecode frontend: a Python function's code object → verified SSA ``moshjit.ir.Function``.
+
+decode.py (the only version-specific module) → cfg.py (bytecode blocks) → translate.py (stack simulation,
+comprehension inlining) with ssa_builder.py (Braun et al.) → tidy-up to pruned SSA → passes.
+"""
+from __future__ import annotations
+
+import inspect
+import types
+
+from moshjit.errors import UnsupportedError
+from moshjit.frontend.decode import check_version
+from moshjit.ir.function import Function
+from moshjit.ir.ops import Argument
+
+_REFUSED_FLAGS = {0x20: "generator function (yield)", 0x80: "async function", 0x100: "generator-based coroutine",
+                  0x200: "async generator"}
+
+
+def python_function(fn) -> types.FunctionType:
+    """The plain function behind ``fn`` (functions, lambdas, methods, jitted functions)."""
+    fn = getattr(fn, "py_func", fn)
+    if isinstance(fn, (types.MethodType, staticmethod, classmethod)):
+        fn = fn.__func__
+    if not isinstance(fn, types.FunctionType):
+        raise UnsupportedError(f"{type(fn).__name__} object {fn!r:.60}: moshjit compiles Python functions only")
+    return fn
+
+
+def build_ssa(fn, optimize: bool = True) -> Function:
+    """Translate ``fn`` to SSA; with ``optimize`` the standard pass pipeline runs afterwards."""
+    check_version()
+    fn = python_function(fn)
+    code = fn.__code__
+    for flag, construct in _REFUSED_FLAGS.items():
+        if code.co_flags & flag:
+            raise UnsupportedError(construct, code.co_filename, code.co_firstlineno)
+    from moshjit.frontend.translate import Translator
+    from moshjit.passes.dce import prune_dead_phis
+    from moshjit.passes.simplify_cfg import remove_unreachable_blocks, renumber_blocks
+
+    signature = inspect.Signature.from_callable(fn, follow_wrapped=False)
+    args = [Argument(i, name) for i, name in enumerate(signature.parameters)]
+    ir = Function(fn.__name__, fn.__qualname__, code.co_filename, code.co_firstlineno, args, signature,
+                  fn.__globals__, fn.__closure__)
+    Translator(ir, code).translate()
+    remove_unreachable_blocks(ir)
+    prune_dead_phis(ir)
+    renumber_blocks(ir)
+    if optimize:
+        from moshjit.passes.pipeline import run_passes
+        ir = run_passes(ir)
+    return ir

@@ -1,0 +1,171 @@
+"""The one place that knows CPython's bytecode: decode a code object into version-neutral instructions.
+
+Everything version-specific (opcode names, NULL-pushing forms, relative jumps, caches, KW_NAMES, the exception
+table) is handled here through per-version tables; the rest of the frontend sees only ``Instr`` records whose
+``op`` names are listed in ``NEUTRAL_OPS``. Adding CPython 3.12 means adding a table, not touching the builder.
+"""
+from __future__ import annotations
+
+import dis
+import sys
+import types
+from dataclasses import dataclass
+
+from moshjit.errors import UnsupportedError
+
+SUPPORTED_VERSIONS = {(3, 11)}
+
+
+@dataclass(slots=True)
+class Instr:
+    """A version-neutral instruction. ``target`` is an instruction index for jumps (else None)."""
+    index: int
+    op: str
+    arg: object
+    line: int | None
+    target: int | None = None
+    offset: int = -1
+
+
+@dataclass(slots=True)
+class Handler:
+    """An exception-table entry in instruction indices: [start, end) protected, jump to target with the stack
+    cut to ``depth`` (then lasti pushed if ``lasti``), then the exception pushed."""
+    start: int
+    end: int
+    target: int
+    depth: int
+    lasti: bool
+
+
+def check_version() -> None:
+    if sys.version_info[:2] not in SUPPORTED_VERSIONS:
+        raise UnsupportedError(f"moshjit supports CPython 3.11; this is {sys.version_info[0]}.{sys.version_info[1]}")
+
+
+# ---- CPython 3.11 ---------------------------------------------------------------------------------------------
+# Instructions that vanish: they only matter to CPython's interpreter loop.
+_DROP_311 = {"CACHE", "EXTENDED_ARG", "RESUME", "NOP", "PRECALL", "COPY_FREE_VARS"}
+
+# Same meaning, same operand as in CPython (argval) → neutral name.
+_SAME_311 = {
+    name: name for name in (
+        "LOAD_FAST", "STORE_FAST", "DELETE_FAST", "LOAD_CONST", "POP_TOP", "PUSH_NULL", "COPY", "SWAP",
+        "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLOSURE", "MAKE_CELL",
+        "BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_SLICE",
+        "LOAD_ATTR", "STORE_ATTR", "DELETE_ATTR", "LOAD_METHOD", "CALL_FUNCTION_EX",
+        "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "BUILD_CONST_KEY_MAP", "BUILD_STRING",
+        "LIST_APPEND", "SET_ADD", "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE",
+        "LIST_TO_TUPLE", "UNPACK_SEQUENCE", "UNPACK_EX", "GET_ITER", "RETURN_VALUE", "RAISE_VARARGS",
+        "RERAISE", "PUSH_EXC_INFO", "POP_EXCEPT", "CHECK_EXC_MATCH", "BEFORE_WITH", "WITH_EXCEPT_START",
+        "MAKE_FUNCTION", "IMPORT_NAME", "IMPORT_FROM", "RETURN_GENERATOR", "YIELD_VALUE",
+    )
+}
+
+_UNARY_311 = {"UNARY_NEGATIVE": "neg", "UNARY_POSITIVE": "pos", "UNARY_INVERT": "invert", "UNARY_NOT": "not"}
+
+# Conditional jumps: (neutral op, operand). Direction (forward/backward) only changes how CPython encodes them.
+_COND_JUMPS_311 = {
+    "POP_JUMP_FORWARD_IF_TRUE": ("JUMP_IF", True), "POP_JUMP_BACKWARD_IF_TRUE": ("JUMP_IF", True),
+    "POP_JUMP_FORWARD_IF_FALSE": ("JUMP_IF", False), "POP_JUMP_BACKWARD_IF_FALSE": ("JUMP_IF", False),
+    "POP_JUMP_FORWARD_IF_NONE": ("JUMP_IF_NONE", True), "POP_JUMP_BACKWARD_IF_NONE": ("JUMP_IF_NONE", True),
+    "POP_JUMP_FORWARD_IF_NOT_NONE": ("JUMP_IF_NONE", False),
+    "POP_JUMP_BACKWARD_IF_NOT_NONE": ("JUMP_IF_NONE", False),
+    "JUMP_IF_TRUE_OR_POP": ("JUMP_IF_OR_POP", True), "JUMP_IF_FALSE_OR_POP": ("JUMP_IF_OR_POP", False),
+}
+_JUMPS_311 = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"}
+
+# What each refused opcode means to a user.
+_UNSUPPORTED_311 = {
+    "YIELD_VALUE": "generator function (yield)", "RETURN_GENERATOR": "generator function (yield)",
+    "SEND": "yield from / await", "GET_YIELD_FROM_ITER": "yield from",
+    "GET_AWAITABLE": "async function", "GET_AITER": "async for", "GET_ANEXT": "async for",
+    "END_ASYNC_FOR": "async for", "BEFORE_ASYNC_WITH": "async with", "ASYNC_GEN_WRAP": "async generator",
+    "STORE_GLOBAL": "assignment to a global variable (global statement)",
+    "DELETE_GLOBAL": "deletion of a global variable (global statement)",
+    "LOAD_NAME": "module- or class-level code", "STORE_NAME": "module- or class-level code",
+    "DELETE_NAME": "module- or class-level code", "LOAD_CLASSDEREF": "class body code",
+    "LOAD_BUILD_CLASS": "class definition inside a function", "SETUP_ANNOTATIONS": "annotations in a body",
+    "IMPORT_STAR": "from ... import *", "PRINT_EXPR": "interactive expression statement",
+    "MATCH_CLASS": "match statement", "MATCH_MAPPING": "match statement", "MATCH_SEQUENCE": "match statement",
+    "MATCH_KEYS": "match statement", "GET_LEN": "match statement", "COPY_DICT_WITHOUT_KEYS": "match statement",
+    "CHECK_EG_MATCH": "except* (exception groups)", "PREP_RERAISE_STAR": "except* (exception groups)",
+}
+
+# BINARY_OP's argument → (operator, in-place?); '+=' is the in-place form of '+'.
+_BINARY_OPS = {i: (sym[:-1], True) if sym.endswith("=") else (sym, False) for i, (_, sym) in enumerate(dis._nb_ops)}
+
+
+def _lineno(instruction: dis.Instruction, last: int | None) -> int | None:
+    positions = instruction.positions
+    if positions is not None and positions.lineno is not None:
+        return positions.lineno
+    return last
+
+
+def decode(code: types.CodeType) -> tuple[list[Instr], list[Handler]]:
+    """Decode ``code.co_code`` (never the adaptive form) into neutral instructions and exception handlers."""
+    check_version()
+    raw = list(dis.get_instructions(code))        # hides CACHE entries, folds EXTENDED_ARG, adaptive=False
+    index_of_offset: dict[int, int] = {}
+    out: list[Instr] = []
+    pending_kwnames: tuple = ()
+    last_line = code.co_firstlineno
+    jump_offsets: list[tuple[Instr, int]] = []
+    for ins in raw:
+        index_of_offset[ins.offset] = len(out)    # dropped instructions map to the next kept one
+        last_line = _lineno(ins, last_line)
+        name = ins.opname
+        if name in _DROP_311:
+            continue
+        if name == "KW_NAMES":
+            pending_kwnames = code.co_consts[ins.arg]
+            continue
+        if name in _UNSUPPORTED_311 and name not in ("YIELD_VALUE", "RETURN_GENERATOR"):
+            raise UnsupportedError(_UNSUPPORTED_311[name], code.co_filename, last_line)
+        new = Instr(len(out), "", None, last_line, offset=ins.offset)
+        if name in _SAME_311:
+            new.op, new.arg = name, ins.argval
+        elif name == "LOAD_GLOBAL":
+            new.op, new.arg = "LOAD_GLOBAL", (ins.argval, bool(ins.arg & 1))
+        elif name == "CALL":
+            new.op, new.arg = "CALL", (ins.arg, pending_kwnames)
+            pending_kwnames = ()
+        elif name == "BINARY_OP":
+            new.op, new.arg = "BINARY_OP", _BINARY_OPS[ins.arg]
+        elif name in _UNARY_311:
+            new.op, new.arg = "UNARY", _UNARY_311[name]
+        elif name == "COMPARE_OP":
+            new.op, new.arg = "COMPARE", ins.argval
+        elif name == "IS_OP":
+            new.op, new.arg = "COMPARE", "is not" if ins.arg else "is"
+        elif name == "CONTAINS_OP":
+            new.op, new.arg = "COMPARE", "not in" if ins.arg else "in"
+        elif name == "LOAD_ASSERTION_ERROR":
+            new.op, new.arg = "LOAD_CONST", AssertionError
+        elif name == "FORMAT_VALUE":
+            new.op, new.arg = "FORMAT_VALUE", (("", "s", "r", "a")[ins.arg & 3], bool(ins.arg & 4))
+        elif name in _COND_JUMPS_311:
+            new.op, new.arg = _COND_JUMPS_311[name]
+            jump_offsets.append((new, ins.argval))
+        elif name in _JUMPS_311:
+            new.op = "JUMP"
+            jump_offsets.append((new, ins.argval))
+        elif name == "FOR_ITER":
+            new.op = "FOR_ITER"
+            jump_offsets.append((new, ins.argval))
+        else:
+            raise UnsupportedError(f"bytecode instruction {name}", code.co_filename, last_line)
+        out.append(new)
+    end = len(out)
+    for new, offset in jump_offsets:
+        new.target = index_of_offset.get(offset, end)
+    handlers = [Handler(index_of_offset.get(e.start, end), index_of_offset.get(e.end, end),
+                        index_of_offset.get(e.target, end), e.depth, e.lasti)
+                for e in dis.Bytecode(code).exception_entries]
+    return out, [h for h in handlers if h.start < h.end]
+
+
+NEUTRAL_OPS = frozenset(
+    set(_SAME_311.values()) | {"LOAD_GLOBAL", "CALL", "BINARY_OP", "UNARY", "COMPARE", "FORMAT_VALUE",
+                               "JUMP_IF", "JUMP_IF_NONE", "JUMP_IF_OR_POP", "JUMP", "FOR_ITER"})

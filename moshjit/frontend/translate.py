@@ -1,0 +1,735 @@
+"""Stack → register translation: simulate CPython's value stack symbolically over the bytecode CFG and emit SSA.
+
+Every local and every stack slot is an SSA variable (``SSABuilder``); blocks are translated in a loop-contiguous
+reverse postorder so that a loop is sealed before the code after it reads values that crossed it. Comprehensions
+and generator expressions, which 3.11 compiles as nested code objects, are translated inline into the same
+function. Stack entries that are not values (the NULL of a call, a method reference, a comprehension about to be
+called, …) travel as markers and must be consumed by the instruction that expects them.
+"""
+from __future__ import annotations
+
+import builtins
+import itertools
+import types
+
+from moshjit.errors import UnsupportedError
+from moshjit.frontend.cfg import BytecodeBlock, BytecodeCFG
+from moshjit.frontend.decode import Instr, decode
+from moshjit.frontend.ssa_builder import SSABuilder
+from moshjit.ir import ops
+from moshjit.ir.function import Block, Function
+from moshjit.ir.ops import UNDEFINED, Constant, Phi, Value
+
+CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR, CO_ITERABLE_COROUTINE = 0x20, 0x80, 0x200, 0x100
+COMPREHENSION_NAMES = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
+
+# Builtins that consume a generator expression completely and in order: it is built as a list first.
+MATERIALIZING_CONSUMERS = {"sum", "min", "max", "sorted", "list", "tuple", "set", "frozenset", "dict"}
+# Methods that consume their iterable argument completely, in order.
+MATERIALIZING_METHODS = {"join", "extend"}
+# Builtins that stop at the first decisive item: inlined as a short-circuiting loop.
+SHORT_CIRCUIT_CONSUMERS = {"any": True, "all": False}   # name -> the item truth that decides
+
+
+# ---- markers: stack entries that are not SSA values ----------------------------------------------------------
+class Marker:
+    construct = "internal stack marker"
+
+
+class NullMarker(Marker):
+    construct = "NULL"
+
+
+NULL = NullMarker()
+
+
+class MethodRef(Marker):
+    """LOAD_METHOD's (method, self) pair, called by the next CALL as ``obj.name(...)``."""
+    construct = "method reference"
+
+    def __init__(self, obj: Value, name: str):
+        self.obj, self.name = obj, name
+
+
+class CellRef(Marker):
+    """LOAD_CLOSURE: a reference to a variable that an inlined comprehension will read."""
+    construct = "closure cell"
+
+    def __init__(self, var):
+        self.var = var
+
+
+class ClosureTuple(Marker):
+    construct = "closure"
+
+    def __init__(self, cells: list[CellRef]):
+        self.cells = cells
+
+
+class ComprehensionFunction(Marker):
+    """MAKE_FUNCTION of a comprehension code object, before it is called with its iterator."""
+    construct = "comprehension function"
+
+    def __init__(self, code: types.CodeType, closure: ClosureTuple | None):
+        self.code, self.closure = code, closure
+
+
+class PendingGenerator(Marker):
+    """A generator expression created but not yet consumed; inlined where a known consumer calls it."""
+    construct = "generator expression that is not passed straight to a builtin that consumes it"
+
+    def __init__(self, function: ComprehensionFunction, iterator: Value):
+        self.function, self.iterator = function, iterator
+
+
+# ---- scopes ----------------------------------------------------------------------------------------------------
+class Scope:
+    """One code object being translated: its variable keys, how its free variables map, where it returns."""
+
+    _ids = itertools.count()
+
+    def __init__(self, code: types.CodeType, free_map: dict | None, mode: str):
+        self.id = next(self._ids)
+        self.code = code
+        self.free_map = free_map      # freevar name -> variable key in the enclosing scope (None: real closure)
+        self.mode = mode              # 'function', 'comprehension', 'generator-list', 'generator-any/all'
+
+    def local(self, name: str):
+        return ("local", self.id, name)
+
+    def slot(self, i: int):
+        return ("stack", self.id, i)
+
+
+class InlineExit:
+    """Where an inlined scope's RETURN_VALUE (or short-circuit) goes: the continuation block and result."""
+
+    def __init__(self, continuation: Block, result_var):
+        self.continuation = continuation
+        self.result_var = result_var
+
+
+class Translator:
+    """Translates one Python function (and the comprehensions it contains) into an SSA ``Function``."""
+
+    def __init__(self, fn: Function, code: types.CodeType):
+        self.fn = fn
+        self.code = code
+        self.ssa = SSABuilder(fn)
+        self.result_ids = itertools.count()
+
+    def translate(self) -> None:
+        scope = Scope(self.code, None, "function")
+        entry = self.ssa.new_block()
+        for arg in self.fn.args:
+            self.ssa.write(scope.local(arg.name), entry, arg)
+        self.ssa.seal(entry)
+        unit = CodeUnit(self, scope, None, None)
+        first = unit.first_block()
+        entry.set_terminator(ops.Jump(first))
+        self.ssa.add_edge(entry, first)
+        unit.run()
+        self.ssa.finish()
+
+
+class CodeUnit:
+    """The translation state of one code object: IR entry blocks, stack depths, sealing counters."""
+
+    def __init__(self, translator: Translator, scope: Scope, inline_exit: InlineExit | None,
+                 inherited_handler: Block | None, accumulator_var=None):
+        self.t = translator
+        self.ssa = translator.ssa
+        self.scope = scope
+        self.code = scope.code
+        instrs, handlers = decode(self.code)
+        if inline_exit is not None and handlers:
+            raise UnsupportedError("comprehension with its own exception handling", self.code.co_filename,
+                                   self.code.co_firstlineno)
+        self.cfg = BytecodeCFG(instrs, handlers)
+        self.inline_exit = inline_exit
+        self.inherited_handler = inherited_handler
+        self.accumulator_var = accumulator_var     # generator expressions built into a list
+        self.entry_block: dict[BytecodeBlock, Block] = {}
+        self.entry_depth: dict[BytecodeBlock, int] = {}
+        self.pending = {bb: len(preds) for bb, preds in self.cfg.predecessors.items()}
+        # state of the block being simulated
+        self.block: Block | None = None
+        self.stack: list = []
+        self.raised = False
+        self.instr: Instr | None = None
+
+    # ---- blocks ---------------------------------------------------------------------------------------------
+    def ir_entry(self, bb: BytecodeBlock) -> Block:
+        if bb not in self.entry_block:
+            self.entry_block[bb] = self.ssa.new_block()
+        return self.entry_block[bb]
+
+    def first_block(self) -> Block:
+        """The IR block of the code's first instruction; the caller jumps to it."""
+        self.entry_depth[self.cfg.entry] = 0
+        return self.ir_entry(self.cfg.entry)
+
+    def run(self) -> None:
+        """Translate every reachable bytecode block, sealing each IR entry once all its predecessors are done."""
+        first = self.cfg.entry
+        for bb in self.cfg.order:
+            block = self.ir_entry(bb)
+            if self.pending[bb] == 0:
+                self.ssa.seal(block)
+            if self.ssa.preds[block] or bb is first:
+                self.simulate(bb)
+            else:                                   # dead: nothing jumps here and nothing raises into it
+                self.ssa.seal(block)
+                self.t.fn.blocks.remove(block)
+            for succ in bb.successors():
+                self.pending[succ] -= 1
+                if self.pending[succ] == 0 and succ in self.entry_block:
+                    self.ssa.seal(self.entry_block[succ])
+
+    def start_block(self, bb: BytecodeBlock) -> None:
+        self.block = self.ir_entry(bb)
+        self.block.handler = self.ir_entry(bb.exceptional) if bb.exceptional is not None else self.inherited_handler
+        self.raised = False
+        entry = next((p.handler for p in self.cfg.predecessors[bb] if p.exceptional is bb), None)
+        if entry is None:
+            self.stack = self.read_stack(self.entry_depth[bb])
+            return
+        if bb in self.entry_depth:
+            self.unsupported("exception handler that is also reached by a jump")
+        self.stack = self.read_stack(entry.depth)
+        if entry.lasti:
+            self.stack.append(Constant(None))          # f_lasti: only used by CPython to set the traceback line
+        self.stack.append(self.emit(ops.CaughtException()))
+
+    def read_stack(self, depth: int) -> list:
+        return [self.ssa.read(self.scope.slot(i), self.block) for i in range(depth)]
+
+    def end_block(self, terminator: ops.Terminator) -> None:
+        """Terminate the current IR block, publish its stack to successors, keep the handler edge if needed."""
+        block = self.block
+        for operand in terminator.operands():
+            if not isinstance(operand, Value):
+                self.unsupported(operand.construct)
+        terminator.line = self.instr.line if self.instr is not None else self.code.co_firstlineno
+        block.set_terminator(terminator)
+        for i, value in enumerate(self.stack):
+            self.ssa.write(self.scope.slot(i), block, value)
+        for succ in terminator.successors():
+            self.ssa.add_edge(block, succ)
+        if block.handler is not None:
+            if self.raised or terminator.can_raise():
+                self.ssa.add_edge(block, block.handler)
+            else:
+                block.handler = None
+        self.block = None
+
+    def goto_bytecode(self, bb: BytecodeBlock, depth: int) -> Block:
+        """The IR block for a jump to ``bb`` arriving with ``depth`` stack entries."""
+        known = self.entry_depth.setdefault(bb, depth)
+        if known != depth:
+            self.unsupported(f"inconsistent stack depth at a join ({known} vs {depth})")
+        return self.ir_entry(bb)
+
+    def new_block(self, handler: Block | None) -> Block:
+        block = self.ssa.new_block()
+        block.handler = handler
+        return block
+
+    def split(self) -> None:
+        """End the current block here and continue in a fresh one (single predecessor, same handler)."""
+        nxt = self.new_block(self.block.handler)
+        self.end_block(ops.Jump(nxt))
+        self.continue_in(nxt)
+
+    def continue_in(self, block: Block) -> None:
+        """Make ``block`` (whose predecessors are all known) current, keeping the simulated stack."""
+        self.ssa.seal(block)
+        self.block = block
+        self.raised = False
+
+    # ---- emission -------------------------------------------------------------------------------------------
+    def emit(self, op: ops.Op) -> ops.Op:
+        for operand in op.operands():
+            if not isinstance(operand, Value):
+                self.unsupported(operand.construct)
+        op.line = self.instr.line if self.instr is not None else self.code.co_firstlineno
+        self.block.append(op)
+        if op.can_raise():
+            self.raised = True
+        return op
+
+    def unsupported(self, construct: str):
+        line = self.instr.line if self.instr is not None else self.code.co_firstlineno
+        raise UnsupportedError(construct, self.code.co_filename, line)
+
+    def pop(self):
+        return self.stack.pop()
+
+    def popn(self, n: int) -> list:
+        if n == 0:
+            return []
+        items = self.stack[-n:]
+        del self.stack[-n:]
+        return items
+
+    def push(self, value) -> None:
+        self.stack.append(value)
+
+    # ---- locals ---------------------------------------------------------------------------------------------
+    def before_local_write(self) -> None:
+        """Keep the invariant that a protected block's locals are the same at every point that can raise."""
+        if self.raised and self.block.handler is not None:
+            self.split()
+
+    def read_local(self, var, name: str, kind: str) -> Value:
+        value = self.ssa.read(var, self.block)
+        if value is UNDEFINED or isinstance(value, Phi):
+            value = self.emit(ops.CheckBound(value, name, kind))
+        return value
+
+    def write_local(self, var, value) -> None:
+        if not isinstance(value, Value):
+            self.unsupported(value.construct)
+        self.before_local_write()
+        self.ssa.write(var, self.block, value)
+
+    def deref_var(self, name: str):
+        """The variable behind a cell or free variable of this scope, or None for a real closure cell."""
+        if name in self.code.co_cellvars:
+            return self.scope.local(name)
+        if self.scope.free_map is not None:
+            return self.scope.free_map[name]
+        return None
+
+    # ---- simulation -----------------------------------------------------------------------------------------
+    def simulate(self, bb: BytecodeBlock) -> None:
+        self.start_block(bb)
+        for ins in bb.instrs:
+            self.instr = ins
+            handler = getattr(self, "op_" + ins.op, None)
+            if handler is None:
+                self.unsupported(f"bytecode instruction {ins.op}")
+            handler(ins, bb)
+            if self.block is None:
+                return
+        # fell off the end of the block: go to the next one
+        succ = bb.normal[0]
+        target = self.goto_bytecode(succ, len(self.stack))
+        self.end_block(ops.Jump(target))
+
+    # constants and locals
+    def op_LOAD_CONST(self, ins, bb):
+        self.push(Constant(ins.arg))
+
+    def op_LOAD_FAST(self, ins, bb):
+        self.push(self.read_local(self.scope.local(ins.arg), ins.arg, "local"))
+
+    def op_STORE_FAST(self, ins, bb):
+        self.write_local(self.scope.local(ins.arg), self.pop())
+
+    def op_DELETE_FAST(self, ins, bb):
+        var = self.scope.local(ins.arg)
+        self.read_local(var, ins.arg, "local")
+        self.before_local_write()
+        self.ssa.write(var, self.block, UNDEFINED)
+
+    def op_MAKE_CELL(self, ins, bb):
+        """Cells only ever feed inlined comprehensions, so a cell variable is an ordinary SSA variable."""
+
+    def op_LOAD_DEREF(self, ins, bb):
+        var = self.deref_var(ins.arg)
+        if var is None:
+            index = self.code.co_freevars.index(ins.arg)
+            self.push(self.emit(ops.LoadDeref(ins.arg, index)))
+        else:
+            kind = "local" if ins.arg in self.code.co_cellvars else "free"
+            self.push(self.read_local(var, ins.arg, kind))
+
+    def op_STORE_DEREF(self, ins, bb):
+        var = self.deref_var(ins.arg)
+        if var is None:
+            self.unsupported(f"assignment to nonlocal variable '{ins.arg}'")
+        self.write_local(var, self.pop())
+
+    def op_DELETE_DEREF(self, ins, bb):
+        var = self.deref_var(ins.arg)
+        if var is None:
+            self.unsupported(f"deletion of nonlocal variable '{ins.arg}'")
+        kind = "local" if ins.arg in self.code.co_cellvars else "free"
+        self.read_local(var, ins.arg, kind)
+        self.before_local_write()
+        self.ssa.write(var, self.block, UNDEFINED)
+
+    def op_LOAD_CLOSURE(self, ins, bb):
+        var = self.deref_var(ins.arg)
+        if var is None:
+            self.unsupported(f"closure over the enclosing function's variable '{ins.arg}'")
+        self.push(CellRef(var))
+
+    def op_LOAD_GLOBAL(self, ins, bb):
+        name, push_null = ins.arg
+        if push_null:
+            self.push(NULL)
+        self.push(self.emit(ops.LoadGlobal(name)))
+
+    # stack shuffling
+    def op_POP_TOP(self, ins, bb):
+        self.pop()
+
+    def op_PUSH_NULL(self, ins, bb):
+        self.push(NULL)
+
+    def op_COPY(self, ins, bb):
+        self.push(self.stack[-ins.arg])
+
+    def op_SWAP(self, ins, bb):
+        self.stack[-1], self.stack[-ins.arg] = self.stack[-ins.arg], self.stack[-1]
+
+    # operators
+    def op_BINARY_OP(self, ins, bb):
+        right, left = self.pop(), self.pop()
+        symbol, inplace = ins.arg
+        self.push(self.emit(ops.BinaryOp(left, right, symbol, inplace)))
+
+    def op_UNARY(self, ins, bb):
+        self.push(self.emit(ops.UnaryOp(self.pop(), ins.arg)))
+
+    def op_COMPARE(self, ins, bb):
+        right, left = self.pop(), self.pop()
+        self.push(self.emit(ops.Compare(left, right, ins.arg)))
+
+    # attributes, items, slices
+    def op_LOAD_ATTR(self, ins, bb):
+        self.push(self.emit(ops.LoadAttr(self.pop(), ins.arg)))
+
+    def op_STORE_ATTR(self, ins, bb):
+        obj, value = self.pop(), self.pop()
+        self.emit(ops.StoreAttr(obj, value, ins.arg))
+
+    def op_DELETE_ATTR(self, ins, bb):
+        self.emit(ops.DelAttr(self.pop(), ins.arg))
+
+    def op_BINARY_SUBSCR(self, ins, bb):
+        key, obj = self.pop(), self.pop()
+        self.push(self.emit(ops.GetItem(obj, key)))
+
+    def op_STORE_SUBSCR(self, ins, bb):
+        key, obj, value = self.pop(), self.pop(), self.pop()
+        self.emit(ops.SetItem(obj, key, value))
+
+    def op_DELETE_SUBSCR(self, ins, bb):
+        key, obj = self.pop(), self.pop()
+        self.emit(ops.DelItem(obj, key))
+
+    def op_BUILD_SLICE(self, ins, bb):
+        items = self.popn(ins.arg)
+        start, stop, step = (items + [Constant(None)])[:3]
+        self.push(self.emit(ops.BuildSlice(start, stop, step)))
+
+    # calls
+    def op_LOAD_METHOD(self, ins, bb):
+        obj = self.pop()
+        self.push(MethodRef(obj, ins.arg))
+        self.push(obj)
+
+    def op_CALL(self, ins, bb):
+        argc, kwnames = ins.arg
+        args = self.popn(argc)
+        second, first = self.pop(), self.pop()
+        if isinstance(first, ComprehensionFunction):
+            if first.code.co_name == "<genexpr>":
+                self.push(PendingGenerator(first, second))
+            else:
+                self.inline_comprehension(first, second)
+            return
+        if any(isinstance(a, PendingGenerator) for a in args):
+            if self.inline_generator_consumer(first, second, args, kwnames):
+                return
+        self.emit_call(first, second, args, kwnames)
+
+    def emit_call(self, first, second, args: list, kwnames) -> None:
+        """CALL's three stack shapes: NULL + callable, method reference + self, callable + first argument."""
+        if first is NULL:
+            self.push(self.emit(ops.Call(second, args, tuple(kwnames))))
+        elif isinstance(first, MethodRef):
+            self.push(self.emit(ops.CallMethod(first.obj, args, first.name, tuple(kwnames))))
+        else:
+            self.push(self.emit(ops.Call(first, [second] + args, tuple(kwnames))))
+
+    def op_CALL_FUNCTION_EX(self, ins, bb):
+        kwargs = self.pop() if ins.arg & 1 else Constant(None)
+        posargs = self.pop()
+        func = self.pop()
+        null = self.pop()
+        if null is not NULL:
+            self.unsupported("call of an unexpected stack shape")
+        self.push(self.emit(ops.CallEx(func, posargs, kwargs)))
+
+    def op_MAKE_FUNCTION(self, ins, bb):
+        code = self.pop().value
+        flags = ins.arg
+        closure = self.pop() if flags & 0x08 else None
+        if flags & 0x04:
+            self.unsupported("annotations on a nested function")
+        kwdefaults = self.pop() if flags & 0x02 else Constant(None)
+        defaults = self.pop() if flags & 0x01 else Constant(None)
+        if code.co_name in COMPREHENSION_NAMES:
+            self.push(ComprehensionFunction(code, closure))
+            return
+        if closure is not None or code.co_freevars:
+            self.unsupported(f"nested function '{code.co_name}' that captures local variables (closure)")
+        self.push(self.emit(ops.MakeFunction(defaults, kwdefaults, code)))
+
+    # displays
+    def op_BUILD_TUPLE(self, ins, bb):
+        items = self.popn(ins.arg)
+        if items and all(isinstance(i, CellRef) for i in items):
+            self.push(ClosureTuple(items))
+        else:
+            self.push(self.emit(ops.BuildTuple(items)))
+
+    def op_BUILD_LIST(self, ins, bb):
+        self.push(self.emit(ops.BuildList(self.popn(ins.arg))))
+
+    def op_BUILD_SET(self, ins, bb):
+        self.push(self.emit(ops.BuildSet(self.popn(ins.arg))))
+
+    def op_BUILD_MAP(self, ins, bb):
+        flat = self.popn(2 * ins.arg)
+        self.push(self.emit(ops.BuildMap(flat[0::2], flat[1::2])))
+
+    def op_BUILD_CONST_KEY_MAP(self, ins, bb):
+        keys = self.pop()
+        values = self.popn(ins.arg)
+        self.push(self.emit(ops.BuildMap([Constant(k) for k in keys.value], values)))
+
+    def op_BUILD_STRING(self, ins, bb):
+        self.push(self.emit(ops.BuildString(self.popn(ins.arg))))
+
+    def op_FORMAT_VALUE(self, ins, bb):
+        conversion, has_spec = ins.arg
+        spec = self.pop() if has_spec else Constant(None)
+        self.push(self.emit(ops.FormatValue(self.pop(), spec, conversion)))
+
+    def op_LIST_APPEND(self, ins, bb):
+        item = self.pop()
+        self.emit(ops.ListAppend(self.stack[-ins.arg], item))
+
+    def op_SET_ADD(self, ins, bb):
+        item = self.pop()
+        self.emit(ops.SetAdd(self.stack[-ins.arg], item))
+
+    def op_MAP_ADD(self, ins, bb):
+        value, key = self.pop(), self.pop()
+        self.emit(ops.MapAdd(self.stack[-ins.arg], key, value))
+
+    def op_LIST_EXTEND(self, ins, bb):
+        iterable = self.pop()
+        self.emit(ops.ListExtend(self.stack[-ins.arg], iterable))
+
+    def op_SET_UPDATE(self, ins, bb):
+        iterable = self.pop()
+        self.emit(ops.SetUpdate(self.stack[-ins.arg], iterable))
+
+    def op_DICT_UPDATE(self, ins, bb):
+        other = self.pop()
+        self.emit(ops.DictUpdate(self.stack[-ins.arg], other))
+
+    def op_DICT_MERGE(self, ins, bb):
+        other = self.pop()
+        func = self.stack[-(ins.arg + 2)]
+        self.emit(ops.DictMerge(self.stack[-ins.arg], other, func if isinstance(func, Value) else Constant(None)))
+
+    def op_LIST_TO_TUPLE(self, ins, bb):
+        self.push(self.emit(ops.ListToTuple(self.pop())))
+
+    # unpacking
+    def op_UNPACK_SEQUENCE(self, ins, bb):
+        unpack = self.emit(ops.UnpackSequence(self.pop(), ins.arg))
+        for i in reversed(range(ins.arg)):
+            self.push(self.emit(ops.ExtractItem(unpack, i)))
+
+    def op_UNPACK_EX(self, ins, bb):
+        before, after = ins.arg & 0xFF, ins.arg >> 8
+        unpack = self.emit(ops.UnpackEx(self.pop(), before, after))
+        for i in reversed(range(before + 1 + after)):
+            self.push(self.emit(ops.ExtractItem(unpack, i)))
+
+    # imports
+    def op_IMPORT_NAME(self, ins, bb):
+        fromlist, level = self.pop(), self.pop()
+        self.push(self.emit(ops.ImportName(fromlist, level, ins.arg)))
+
+    def op_IMPORT_FROM(self, ins, bb):
+        self.push(self.emit(ops.ImportFrom(self.stack[-1], ins.arg)))
+
+    # iteration and control flow
+    def op_GET_ITER(self, ins, bb):
+        self.push(self.emit(ops.GetIter(self.pop())))
+
+    def op_FOR_ITER(self, ins, bb):
+        iterator = self.stack[-1]
+        depth = len(self.stack)
+        body_bb, exit_bb = bb.normal
+        exit_block = self.goto_bytecode(exit_bb, depth - 1)
+        body_edge = self.new_block(self.block.handler)
+        term = ops.ForIter(iterator, body_edge, exit_block)
+        self.end_block(term)
+        # The item exists only on the body edge: a block of its own pushes it and jumps on.
+        self.continue_in(body_edge)
+        self.push(term)
+        target = self.goto_bytecode(body_bb, depth + 1)
+        self.end_block(ops.Jump(target))
+
+    def op_JUMP(self, ins, bb):
+        target = self.goto_bytecode(bb.normal[0], len(self.stack))
+        self.end_block(ops.Jump(target))
+
+    def _branch(self, cond, jump_if_true: bool, bb, jump_depth: int, fall_depth: int) -> None:
+        fall_bb, jump_bb = bb.normal
+        jump = self.goto_bytecode(jump_bb, jump_depth)
+        fall = self.goto_bytecode(fall_bb, fall_depth)
+        if_true, if_false = (jump, fall) if jump_if_true else (fall, jump)
+        self.end_block(ops.Branch(cond, if_true, if_false))
+
+    def op_JUMP_IF(self, ins, bb):
+        cond = self.pop()
+        self._branch(cond, ins.arg, bb, len(self.stack), len(self.stack))
+
+    def op_JUMP_IF_NONE(self, ins, bb):
+        value = self.pop()
+        cond = self.emit(ops.Compare(value, Constant(None), "is"))
+        self._branch(cond, ins.arg, bb, len(self.stack), len(self.stack))
+
+    def op_JUMP_IF_OR_POP(self, ins, bb):
+        cond = self.stack[-1]
+        self._branch(cond, ins.arg, bb, len(self.stack), len(self.stack) - 1)
+
+    def op_RETURN_VALUE(self, ins, bb):
+        value = self.pop()
+        if self.inline_exit is None:
+            self.end_block(ops.Return(value))
+            return
+        exit_ = self.inline_exit
+        if self.scope.mode == "comprehension":
+            result = value
+        else:   # a generator expression ran to exhaustion: any() is False, all() is True, lists are done
+            result = Constant(self.scope.mode == "generator-all")
+        self.ssa.write(exit_.result_var, self.block, result)
+        self.end_block(ops.Jump(exit_.continuation))
+
+    def op_RAISE_VARARGS(self, ins, bb):
+        """0 operands: bare ``raise``; 1: ``raise exc``; 2: ``raise exc from cause`` (cause may be None)."""
+        items = self.popn(ins.arg)
+        exc, cause = (items + [None, None])[:2]
+        self.end_block(ops.Raise(exc, cause))
+
+    def op_RERAISE(self, ins, bb):
+        exc = self.pop()
+        self.end_block(ops.Reraise(exc))
+
+    # exceptions and with
+    def op_PUSH_EXC_INFO(self, ins, bb):
+        exc = self.pop()
+        self.push(self.emit(ops.PushExcInfo(exc)))
+        self.push(exc)
+
+    def op_POP_EXCEPT(self, ins, bb):
+        self.emit(ops.PopExcept(self.pop()))
+
+    def op_CHECK_EXC_MATCH(self, ins, bb):
+        match = self.pop()
+        self.push(self.emit(ops.CheckExcMatch(self.stack[-1], match)))
+
+    def op_BEFORE_WITH(self, ins, bb):
+        enter = self.emit(ops.BeforeWith(self.pop()))
+        self.push(self.emit(ops.ExtractItem(enter, 0)))
+        self.push(self.emit(ops.ExtractItem(enter, 1)))
+
+    def op_WITH_EXCEPT_START(self, ins, bb):
+        self.push(self.emit(ops.WithExceptStart(self.stack[-4], self.stack[-1])))
+
+    # generators: only inside an inlined generator expression
+    def op_RETURN_GENERATOR(self, ins, bb):
+        if not self.scope.mode.startswith("generator"):
+            self.unsupported("generator function (yield)")
+        self.push(Constant(None))
+
+    def op_YIELD_VALUE(self, ins, bb):
+        if self.scope.mode == "generator-list":
+            value = self.pop()
+            self.emit(ops.ListAppend(self.ssa.read(self.accumulator_var, self.block), value))
+            self.push(Constant(None))
+            return
+        if self.scope.mode not in ("generator-any", "generator-all"):
+            self.unsupported("generator function (yield)")
+        value = self.pop()
+        deciding_truth = self.scope.mode == "generator-any"
+        decided = self.new_block(self.block.handler)
+        go_on = self.new_block(self.block.handler)
+        if_true, if_false = (decided, go_on) if deciding_truth else (go_on, decided)
+        self.end_block(ops.Branch(value, if_true, if_false))
+        self.continue_in(decided)
+        self.ssa.write(self.inline_exit.result_var, decided, Constant(deciding_truth))
+        self.end_block(ops.Jump(self.inline_exit.continuation))
+        self.continue_in(go_on)
+        self.push(Constant(None))
+
+    # ---- inlining -------------------------------------------------------------------------------------------
+    def _inline(self, function: ComprehensionFunction, iterator, mode: str, accumulator_var=None):
+        """Translate ``function``'s code in place with ``.0`` = iterator; continue in the block after it and
+        return the variable holding its result."""
+        if not isinstance(iterator, Value):
+            self.unsupported(iterator.construct)
+        names = function.code.co_freevars
+        cells = function.closure.cells if function.closure is not None else []
+        if len(names) != len(cells):
+            self.unsupported("comprehension with an unexpected closure")
+        scope = Scope(function.code, {name: cell.var for name, cell in zip(names, cells)}, mode)
+        handler = self.block.handler
+        continuation = self.new_block(handler)
+        result_var = ("result", next(self.t.result_ids))
+        inner = CodeUnit(self.t, scope, InlineExit(continuation, result_var), handler, accumulator_var)
+        self.ssa.write(scope.local(function.code.co_varnames[0]), self.block, iterator)
+        self.end_block(ops.Jump(inner.first_block()))
+        inner.run()
+        self.continue_in(continuation)
+        self.stack = self.read_stack(len(self.stack))
+        return result_var
+
+    def inline_comprehension(self, function: ComprehensionFunction, iterator) -> None:
+        result_var = self._inline(function, iterator, "comprehension")
+        self.push(self.ssa.read(result_var, self.block))
+
+    def inline_generator_consumer(self, first, second, args, kwnames) -> bool:
+        """Inline a generator expression into the call consuming it, when the consumer is known to be safe:
+        any()/all() become short-circuiting loops, complete consumers receive a list built by the loop."""
+        positions = [i for i, a in enumerate(args) if isinstance(a, PendingGenerator)]
+        if len(positions) != 1:
+            return False
+        index = positions[0]
+        gen = args[index]
+        consumer = self._consumer_name(first, second)
+        if consumer in SHORT_CIRCUIT_CONSUMERS and len(args) == 1 and not kwnames:
+            mode = "generator-any" if SHORT_CIRCUIT_CONSUMERS[consumer] else "generator-all"
+            result_var = self._inline(gen.function, gen.iterator, mode)
+            self.push(self.ssa.read(result_var, self.block))
+            return True
+        if consumer in MATERIALIZING_CONSUMERS or consumer in MATERIALIZING_METHODS:
+            accumulator = self.emit(ops.BuildList([]))
+            accumulator_var = ("accumulator", next(self.t.result_ids))
+            self.ssa.write(accumulator_var, self.block, accumulator)
+            self._inline(gen.function, gen.iterator, "generator-list", accumulator_var)
+            self.emit_call(first, second, [accumulator if i == index else a for i, a in enumerate(args)], kwnames)
+            return True
+        return False
+
+    def _consumer_name(self, first, second) -> str | None:
+        """'sum', 'any', … for a builtin not shadowed by a module global; 'join'/'extend' for a method call."""
+        if isinstance(first, MethodRef):
+            return first.name if first.name in MATERIALIZING_METHODS else None
+        if first is NULL and isinstance(second, ops.LoadGlobal):
+            name = second.name
+            if name not in self.t.fn.globals and hasattr(builtins, name):
+                return name
+        return None

@@ -1,0 +1,164 @@
+"""Blocks and functions: the containers of the SSA IR."""
+from __future__ import annotations
+
+import inspect
+from typing import Iterator
+
+from moshjit.ir.ops import Argument, Op, Phi, Terminator, Value
+
+
+class Block:
+    """A basic block: φs, then ops, then one terminator. ``handler`` is the exceptional successor of every op
+    in the block that can raise (None outside ``try`` regions)."""
+
+    __slots__ = ("label", "phis", "ops", "terminator", "handler")
+
+    def __init__(self, label: int):
+        self.label = label
+        self.phis: list[Phi] = []
+        self.ops: list[Op] = []
+        self.terminator: Terminator | None = None
+        self.handler: Block | None = None
+
+    def append(self, op: Op) -> Op:
+        op.block = self
+        self.ops.append(op)
+        return op
+
+    def set_terminator(self, term: Terminator) -> Terminator:
+        term.block = self
+        self.terminator = term
+        return term
+
+    def normal_successors(self) -> list["Block"]:
+        return self.terminator.successors() if self.terminator is not None else []
+
+    def successors(self) -> list["Block"]:
+        """Normal successors, then the exceptional one (if any)."""
+        succ = self.normal_successors()
+        if self.handler is not None and self.handler not in succ:
+            succ = succ + [self.handler]
+        return succ
+
+    def can_raise(self) -> bool:
+        return any(op.can_raise() for op in self.instructions())
+
+    def instructions(self) -> Iterator[Op]:
+        """Ops and then the terminator (φs excluded)."""
+        yield from self.ops
+        if self.terminator is not None:
+            yield self.terminator
+
+    def __repr__(self):
+        return f"<Block B{self.label}>"
+
+
+class Function:
+    """A function in SSA form plus what is needed to call it: signature, globals, closure."""
+
+    def __init__(self, name: str, qualname: str, filename: str, firstlineno: int,
+                 args: list[Argument], signature: inspect.Signature, globals_: dict, closure: tuple | None):
+        self.name = name
+        self.qualname = qualname
+        self.filename = filename
+        self.firstlineno = firstlineno
+        self.args = args
+        self.signature = signature
+        self.globals = globals_
+        self.closure = closure or ()
+        self.blocks: list[Block] = []
+        self._next_label = 0
+        self._binder = None
+
+    @property
+    def entry(self) -> Block:
+        return self.blocks[0]
+
+    def new_block(self) -> Block:
+        block = Block(self._next_label)
+        self._next_label += 1
+        self.blocks.append(block)
+        return block
+
+    def predecessors(self) -> dict[Block, list[Block]]:
+        """Every block's predecessors (normal and exceptional), in block order, without duplicates."""
+        preds: dict[Block, list[Block]] = {b: [] for b in self.blocks}
+        for block in self.blocks:
+            for succ in block.successors():
+                if block not in preds[succ]:
+                    preds[succ].append(block)
+        return preds
+
+    def values(self) -> Iterator[Value]:
+        """Every value defined in the function: arguments, φs, ops and value-producing terminators."""
+        yield from self.args
+        for block in self.blocks:
+            yield from block.phis
+            yield from block.instructions()
+
+    def users(self) -> dict[Value, list]:
+        """Map each value to the φs and ops that use it."""
+        users: dict[Value, list] = {}
+        for block in self.blocks:
+            for inst in [*block.phis, *block.instructions()]:
+                for operand in inst.operands():
+                    users.setdefault(operand, []).append(inst)
+        return users
+
+    def replace_all_uses(self, old: Value, new: Value) -> None:
+        for block in self.blocks:
+            for inst in [*block.phis, *block.instructions()]:
+                inst.replace_operand(old, new)
+
+    def bind(self, args, kwargs) -> list:
+        """Bind a call's arguments to the parameters exactly as CPython does (defaults, *args, **kw, and the
+        same TypeError messages), returning one value per ``Argument``."""
+        if self._binder is None:
+            self._binder = make_binder(self.signature, self.name, self.qualname)
+        return self._binder(*args, **kwargs)
+
+    def run(self, *args, **kwargs):
+        """Execute the SSA with the reference interpreter: returns and raises what the plain function does."""
+        from moshjit.ir.interpreter import run_function
+        return run_function(self, self.bind(args, kwargs))
+
+    def __str__(self):
+        from moshjit.ir.printer import format_function
+        return format_function(self)
+
+
+def make_binder(signature: inspect.Signature, name: str, qualname: str):
+    """A real Python function with the same parameters that returns them as a list, so argument errors carry
+    CPython's own messages. Built from parameter names only; defaults are attached as objects."""
+    kinds = inspect.Parameter
+    parameters = list(signature.parameters.values())
+    last_positional_only = max((i for i, p in enumerate(parameters) if p.kind is kinds.POSITIONAL_ONLY), default=-1)
+    params, defaults, kwdefaults = [], [], {}
+    star_written = False
+    for i, p in enumerate(parameters):
+        if p.kind is kinds.VAR_POSITIONAL:
+            params.append("*" + p.name)
+            star_written = True
+        elif p.kind is kinds.VAR_KEYWORD:
+            params.append("**" + p.name)
+        else:
+            if p.kind is kinds.KEYWORD_ONLY and not star_written:
+                params.append("*")
+                star_written = True
+            params.append(p.name)
+            if p.default is not p.empty:
+                if p.kind is kinds.KEYWORD_ONLY:
+                    kwdefaults[p.name] = p.default
+                else:
+                    defaults.append(p.default)
+        if i == last_positional_only:
+            params.append("/")
+    names = ", ".join(p.name for p in parameters)
+    source = f"def binder({', '.join(params)}):\n    return [{names}]\n"
+    namespace: dict = {}
+    exec(compile(source, "<moshjit binder>", "exec"), namespace)
+    binder = namespace["binder"]
+    binder.__code__ = binder.__code__.replace(co_name=name, co_qualname=qualname)
+    binder.__defaults__ = tuple(defaults) or None
+    binder.__kwdefaults__ = kwdefaults or None
+    return binder

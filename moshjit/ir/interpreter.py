@@ -1,0 +1,394 @@
+"""Reference interpreter of the SSA IR: executes a ``Function`` in Python with CPython's exact semantics.
+
+It is the oracle for the frontend (``to_ssa(f).run(...) == f(...)``) and for the backends. Each op's meaning is
+one row in ``EVALUATORS``; where CPython's bytecode raises with its own wording (``{**x}``, ``[*x]``, unpacking),
+the row reproduces that wording.
+"""
+from __future__ import annotations
+
+import builtins
+import operator
+import sys
+import types
+
+from moshjit.ir import ops
+from moshjit.ir.function import Function
+from moshjit.ir.ops import UNDEFINED, Constant
+
+BINARY_FUNCTIONS = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "//": operator.floordiv,
+    "%": operator.mod, "**": operator.pow, "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_,
+    "|": operator.or_, "^": operator.xor, "@": operator.matmul,
+}
+INPLACE_FUNCTIONS = {
+    "+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv, "//": operator.ifloordiv,
+    "%": operator.imod, "**": operator.ipow, "<<": operator.ilshift, ">>": operator.irshift, "&": operator.iand,
+    "|": operator.ior, "^": operator.ixor, "@": operator.imatmul,
+}
+UNARY_FUNCTIONS = {"neg": operator.neg, "pos": operator.pos, "invert": operator.invert, "not": operator.not_}
+COMPARE_FUNCTIONS = {
+    "<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt,
+    ">=": operator.ge, "is": operator.is_, "is not": operator.is_not,
+    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+}
+
+_MISSING = object()
+
+
+class _Undefined:
+    """Run-time value of an unbound local."""
+
+
+_UNBOUND = _Undefined()
+
+
+class Frame:
+    """Per-call state: values, the handled-exception stack emulation, the exception being propagated."""
+
+    __slots__ = ("fn", "env", "handled", "caught")
+
+    def __init__(self, fn: Function, handled):
+        self.fn = fn
+        self.env: dict = {}
+        self.handled = handled      # what sys.exception() would return inside the function
+        self.caught = None          # the exception travelling to the current handler block
+
+    def get(self, value):
+        if isinstance(value, Constant):
+            return value.value
+        if value is UNDEFINED:
+            return _UNBOUND
+        return self.env[value]
+
+
+def run_function(fn: Function, argvalues: list):
+    """Execute ``fn`` on already-bound argument values."""
+    frame = Frame(fn, sys.exception())
+    env = frame.env
+    for arg, value in zip(fn.args, argvalues):
+        env[arg] = value
+    block, previous = fn.entry, None
+    get = frame.get
+    while True:
+        if block.phis:
+            incoming = [get(phi.incoming[previous]) for phi in block.phis]
+            for phi, value in zip(block.phis, incoming):
+                env[phi] = value
+        try:
+            for op in block.ops:
+                env[op] = EVALUATORS[type(op)](op, frame)
+            term = block.terminator
+            kind = type(term)
+            if kind is ops.Jump:
+                previous, block = block, term.target
+            elif kind is ops.Branch:
+                previous, block = block, (term.if_true if get(term.cond) else term.if_false)
+            elif kind is ops.ForIter:
+                try:
+                    env[term] = next(get(term.iterator))
+                    previous, block = block, term.body
+                except StopIteration:
+                    previous, block = block, term.exit
+            elif kind is ops.Return:
+                return get(term.value)
+            elif kind is ops.Raise:
+                _raise(term, frame)
+            else:
+                raise get(term.exc)
+        except BaseException as exc:
+            if frame.handled is not None and exc is not frame.handled and exc.__context__ is None:
+                exc.__context__ = frame.handled          # CPython chains exceptions raised while handling one
+            if block.handler is None:
+                raise
+            frame.caught = exc
+            previous, block = block, block.handler
+
+
+def _raise(term: ops.Raise, frame: Frame):
+    if term.exc is None:
+        if frame.handled is None:
+            raise RuntimeError("No active exception to reraise")
+        raise frame.handled
+    exc = frame.get(term.exc)
+    if term.cause is None:
+        raise exc
+    raise exc from frame.get(term.cause)
+
+
+# ---- evaluators ---------------------------------------------------------------------------------------------------
+def _binary(op, frame):
+    table = INPLACE_FUNCTIONS if op.inplace else BINARY_FUNCTIONS
+    return table[op.op](frame.get(op.left), frame.get(op.right))
+
+
+def _load_global(op, frame):
+    globals_ = frame.fn.globals
+    value = globals_.get(op.name, _MISSING)
+    if value is _MISSING:
+        builtins_ = globals_.get("__builtins__", builtins)
+        builtins_ = builtins_.__dict__ if isinstance(builtins_, types.ModuleType) else builtins_
+        value = builtins_.get(op.name, _MISSING)
+        if value is _MISSING:
+            raise NameError(f"name '{op.name}' is not defined", name=op.name)
+    return value
+
+
+def _load_deref(op, frame):
+    try:
+        return frame.fn.closure[op.index].cell_contents
+    except ValueError:
+        raise NameError(f"cannot access free variable '{op.name}' where it is not associated with a value in "
+                        f"enclosing scope", name=op.name) from None
+
+
+def _check_bound(op, frame):
+    value = frame.get(op.value)
+    if value is _UNBOUND:
+        if op.kind == "free":
+            raise NameError(f"cannot access free variable '{op.name}' where it is not associated with a value "
+                            f"in enclosing scope", name=op.name)
+        raise UnboundLocalError(f"cannot access local variable '{op.name}' where it is not associated with a value")
+    return value
+
+
+def _import_from(op, frame):
+    module = frame.get(op.module)
+    try:
+        return getattr(module, op.name)
+    except AttributeError:
+        package = getattr(module, "__name__", None)
+        if isinstance(package, str) and f"{package}.{op.name}" in sys.modules:
+            return sys.modules[f"{package}.{op.name}"]
+        where = getattr(module, "__file__", None) or "unknown location"
+        raise ImportError(f"cannot import name '{op.name}' from '{package}' ({where})",
+                          name=package, path=getattr(module, "__file__", None)) from None
+
+
+def _call(op, frame):
+    get = frame.get
+    args = [get(a) for a in op.args]
+    if op.kwnames:
+        split = len(args) - len(op.kwnames)
+        return get(op.func)(*args[:split], **dict(zip(op.kwnames, args[split:])))
+    return get(op.func)(*args)
+
+
+def _call_method(op, frame):
+    get = frame.get
+    method = getattr(get(op.obj), op.name)
+    args = [get(a) for a in op.args]
+    if op.kwnames:
+        split = len(args) - len(op.kwnames)
+        return method(*args[:split], **dict(zip(op.kwnames, args[split:])))
+    return method(*args)
+
+
+def _call_ex(op, frame):
+    func, posargs, kwargs = frame.get(op.func), frame.get(op.posargs), frame.get(op.kwargs)
+    return func(*posargs) if kwargs is None else func(*posargs, **kwargs)
+
+
+def _make_function(op, frame):
+    code = op.code
+    function = types.FunctionType(code, frame.fn.globals, code.co_name, frame.get(op.defaults))
+    function.__kwdefaults__ = frame.get(op.kwdefaults)
+    function.__qualname__ = code.co_qualname
+    return function
+
+
+def _build_map(op, frame):
+    result = {}
+    for key, value in zip(op.keys, op.values):
+        result[frame.get(key)] = frame.get(value)
+    return result
+
+
+def _format_value(op, frame):
+    value = frame.get(op.value)
+    if op.conversion == "s":
+        value = str(value)
+    elif op.conversion == "r":
+        value = repr(value)
+    elif op.conversion == "a":
+        value = ascii(value)
+    spec = frame.get(op.spec)
+    return format(value, "" if spec is None else spec)
+
+
+def _is_iterable_for_star(obj) -> bool:
+    """CPython's test before 'Value after * must be an iterable': has tp_iter or is a sequence."""
+    kind = type(obj)
+    return getattr(kind, "__iter__", None) is not None or hasattr(kind, "__getitem__")
+
+
+def _list_extend(op, frame):
+    target, iterable = frame.get(op.target), frame.get(op.iterable)
+    try:
+        target.extend(iterable)
+    except TypeError:
+        if _is_iterable_for_star(iterable):
+            raise
+        raise TypeError(f"Value after * must be an iterable, not {type(iterable).__name__}") from None
+
+
+def _merge_mapping(target: dict, other, on_duplicate, not_mapping_message):
+    if isinstance(other, dict):
+        items = other.items()
+    else:
+        try:
+            keys = other.keys()
+        except AttributeError:
+            raise TypeError(not_mapping_message(other)) from None
+        items = ((k, other[k]) for k in keys)
+    for key, value in items:
+        if on_duplicate is not None and key in target:
+            on_duplicate(key)
+        target[key] = value
+
+
+def _dict_update(op, frame):
+    _merge_mapping(frame.get(op.target), frame.get(op.other), None,
+                   lambda other: f"'{type(other).__name__}' object is not a mapping")
+
+
+def function_str(func) -> str:
+    """CPython's _PyObject_FunctionStr: how call errors name the called object."""
+    try:
+        qualname = func.__qualname__
+    except AttributeError:
+        return str(func)
+    module = getattr(func, "__module__", None)
+    if module is not None and module != "builtins":
+        return f"{module}.{qualname}()"
+    return f"{qualname}()"
+
+
+def _dict_merge(op, frame):
+    func = frame.get(op.func)
+
+    def duplicate(key):
+        raise TypeError(f"{function_str(func)} got multiple values for keyword argument '{key}'")
+
+    _merge_mapping(frame.get(op.target), frame.get(op.other), duplicate,
+                   lambda other: f"{function_str(func)} argument after ** must be a mapping, "
+                                 f"not {type(other).__name__}")
+
+
+_UNPACKERS: dict = {}
+
+
+def _unpacker(before: int, after: int | None):
+    """A compiled Python function doing exactly CPython's (starred) unpacking, errors included."""
+    key = (before, after)
+    if key not in _UNPACKERS:
+        names = [f"v{i}" for i in range(before)]
+        if after is not None:
+            names += ["*rest"] + [f"w{i}" for i in range(after)]
+        target = ", ".join(names) + ("," if len(names) == 1 else "")
+        values = ", ".join(n.lstrip("*") for n in names) + ("," if len(names) == 1 else "")
+        body = f"def unpack(seq):\n    {target or '()'} = seq\n    return ({values})\n"
+        namespace: dict = {}
+        exec(compile(body, "<moshjit unpack>", "exec"), namespace)
+        _UNPACKERS[key] = namespace["unpack"]
+    return _UNPACKERS[key]
+
+
+def _lookup_special(obj, name: str):
+    """Look ``name`` up on the type, binding descriptors, as CPython's special-method lookup does."""
+    kind = type(obj)
+    for klass in kind.__mro__:
+        if name in klass.__dict__:
+            attr = klass.__dict__[name]
+            getter = getattr(type(attr), "__get__", None)
+            return getter(attr, obj, kind) if getter is not None else attr
+    return _MISSING
+
+
+def _before_with(op, frame):
+    manager = frame.get(op.manager)
+    enter = _lookup_special(manager, "__enter__")
+    if enter is _MISSING:
+        raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol")
+    exit_ = _lookup_special(manager, "__exit__")
+    if exit_ is _MISSING:
+        raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol "
+                        f"(missed __exit__ method)")
+    return (exit_, enter())
+
+
+def _check_exc_match(op, frame):
+    match = frame.get(op.match)
+    classes = match if isinstance(match, tuple) else (match,)
+    for klass in classes:
+        if not (isinstance(klass, type) and issubclass(klass, BaseException)):
+            raise TypeError("catching classes that do not inherit from BaseException is not allowed")
+    return isinstance(frame.get(op.exc), match)
+
+
+def _push_exc_info(op, frame):
+    previous = frame.handled
+    frame.handled = frame.get(op.exc)
+    return previous
+
+
+def _pop_except(op, frame):
+    frame.handled = frame.get(op.previous)
+
+
+def _with_except_start(op, frame):
+    exc = frame.get(op.exc)
+    return frame.get(op.exit)(type(exc), exc, exc.__traceback__)
+
+
+def _import_name(op, frame):
+    return builtins.__import__(op.name, frame.fn.globals, None, frame.get(op.fromlist), frame.get(op.level))
+
+
+EVALUATORS = {
+    ops.BinaryOp: _binary,
+    ops.UnaryOp: lambda op, f: UNARY_FUNCTIONS[op.op](f.get(op.operand)),
+    ops.Compare: lambda op, f: COMPARE_FUNCTIONS[op.op](f.get(op.left), f.get(op.right)),
+    ops.LoadGlobal: _load_global,
+    ops.LoadDeref: _load_deref,
+    ops.CheckBound: _check_bound,
+    ops.ImportName: _import_name,
+    ops.ImportFrom: _import_from,
+    ops.LoadAttr: lambda op, f: getattr(f.get(op.obj), op.name),
+    ops.StoreAttr: lambda op, f: setattr(f.get(op.obj), op.name, f.get(op.value)),
+    ops.DelAttr: lambda op, f: delattr(f.get(op.obj), op.name),
+    ops.GetItem: lambda op, f: f.get(op.obj)[f.get(op.key)],
+    ops.SetItem: lambda op, f: operator.setitem(f.get(op.obj), f.get(op.key), f.get(op.value)),
+    ops.DelItem: lambda op, f: operator.delitem(f.get(op.obj), f.get(op.key)),
+    ops.BuildSlice: lambda op, f: slice(f.get(op.start), f.get(op.stop), f.get(op.step)),
+    ops.Call: _call,
+    ops.CallMethod: _call_method,
+    ops.CallEx: _call_ex,
+    ops.MakeFunction: _make_function,
+    ops.BuildTuple: lambda op, f: tuple([f.get(v) for v in op.items]),
+    ops.BuildList: lambda op, f: [f.get(v) for v in op.items],
+    ops.BuildSet: lambda op, f: {f.get(v) for v in op.items},
+    ops.BuildMap: _build_map,
+    ops.BuildString: lambda op, f: "".join([f.get(v) for v in op.parts]),
+    ops.FormatValue: _format_value,
+    ops.ListAppend: lambda op, f: f.get(op.target).append(f.get(op.item)),
+    ops.ListExtend: _list_extend,
+    ops.ListToTuple: lambda op, f: tuple(f.get(op.source)),
+    ops.SetAdd: lambda op, f: f.get(op.target).add(f.get(op.item)),
+    ops.SetUpdate: lambda op, f: f.get(op.target).update(f.get(op.iterable)),
+    ops.MapAdd: lambda op, f: operator.setitem(f.get(op.target), f.get(op.key), f.get(op.value)),
+    ops.DictUpdate: _dict_update,
+    ops.DictMerge: _dict_merge,
+    ops.UnpackSequence: lambda op, f: _unpacker(op.count, None)(f.get(op.source)),
+    ops.UnpackEx: lambda op, f: _unpacker(op.before, op.after)(f.get(op.source)),
+    ops.ExtractItem: lambda op, f: f.get(op.source)[op.index],
+    ops.GetIter: lambda op, f: iter(f.get(op.obj)),
+    ops.CaughtException: lambda op, f: f.caught,
+    ops.PushExcInfo: _push_exc_info,
+    ops.PopExcept: _pop_except,
+    ops.CheckExcMatch: _check_exc_match,
+    ops.BeforeWith: _before_with,
+    ops.WithExceptStart: _with_except_start,
+}
+
+_missing_rows = [cls.__name__ for cls in ops.OP_CLASSES if cls not in EVALUATORS]
+assert not _missing_rows, f"interpreter has no row for {_missing_rows}"

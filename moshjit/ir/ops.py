@@ -1,0 +1,273 @@
+"""SSA values and operations: small final classes that list their operands and say whether they can raise.
+
+Every op is a ``Value`` (ops without a meaningful result produce ``None`` at run time). Operands are declared by
+name in ``OPERANDS`` (a field holding one ``Value``, ``None`` or a list of them); plain attributes in ``ATTRS``.
+The printer, the verifier, the interpreter and every pass rely on these two declarations only, so adding an op is
+adding a class here plus a row in the interpreter's table.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+
+class Value:
+    """Anything an op can use as an operand."""
+
+    __slots__ = ("type",)
+
+    def __init__(self):
+        self.type = None  # filled in by type inference
+
+
+class Argument(Value):
+    """A parameter of the function, in signature order."""
+
+    __slots__ = ("index", "name")
+
+    def __init__(self, index: int, name: str):
+        super().__init__()
+        self.index = index
+        self.name = name
+
+
+class Constant(Value):
+    """A Python constant (int, float, str, bytes, tuple of constants, None, a type or a builtin function)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        super().__init__()
+        self.value = value
+
+
+class UndefinedType(Value):
+    """The value of a local that was never assigned (or was deleted) on some path; reading it must raise."""
+
+    __slots__ = ()
+
+
+UNDEFINED = UndefinedType()
+
+
+class Op(Value):
+    """Base of every operation; concrete subclasses are final."""
+
+    __slots__ = ("line", "block")
+    OPERANDS: tuple[str, ...] = ()
+    ATTRS: tuple[str, ...] = ()
+    CAN_RAISE = True          # may raise a Python exception (so it has the block's exceptional edge)
+    SIDE_EFFECTS = True       # must be kept even when its result is unused
+    MULTI = False             # produces several results, read with ExtractItem
+    NAME = ""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "NAME" not in cls.__dict__:
+            cls.NAME = "".join("_" + c.lower() if c.isupper() else c for c in cls.__name__).lstrip("_")
+
+    def operands(self) -> Iterator[Value]:
+        """Yield every operand in declaration order."""
+        for field in self.OPERANDS:
+            item = getattr(self, field)
+            if isinstance(item, list):
+                yield from item
+            elif item is not None:
+                yield item
+
+    def replace_operand(self, old: Value, new: Value) -> None:
+        """Replace every use of ``old`` by ``new`` in this op."""
+        for field in self.OPERANDS:
+            item = getattr(self, field)
+            if isinstance(item, list):
+                setattr(self, field, [new if v is old else v for v in item])
+            elif item is old:
+                setattr(self, field, new)
+
+    def attrs(self) -> list:
+        return [getattr(self, a) for a in self.ATTRS]
+
+    def can_raise(self) -> bool:
+        """Whether this op may raise (so it needs its block's exceptional edge)."""
+        return self.CAN_RAISE
+
+    def has_side_effects(self) -> bool:
+        """Whether this op must stay even when nothing uses its result (raising aside)."""
+        return self.SIDE_EFFECTS
+
+
+def _op(name, operands=(), attrs=(), can_raise=True, side_effects=True, multi=False, doc=""):
+    """Define a final op class with an ``__init__(*operands, *attrs, line=None)``."""
+    fields = tuple(operands) + tuple(attrs)
+
+    def __init__(self, *args, line=None):
+        Op.__init__(self)
+        if len(args) != len(fields):
+            raise TypeError(f"{name} takes {fields}, got {len(args)} values")
+        for field, arg in zip(fields, args):
+            setattr(self, field, list(arg) if field in _LIST_FIELDS.get(name, ()) else arg)
+        self.line = line
+        self.block = None
+
+    cls = type(name, (Op,), {
+        "__slots__": fields, "__init__": __init__, "__doc__": doc,
+        "OPERANDS": tuple(operands), "ATTRS": tuple(attrs),
+        "CAN_RAISE": can_raise, "SIDE_EFFECTS": side_effects, "MULTI": multi,
+    })
+    return cls
+
+
+# Fields that hold a list of Values (everything else holds one Value or None).
+_LIST_FIELDS = {
+    "Call": ("args",), "CallMethod": ("args",), "BuildTuple": ("items",), "BuildList": ("items",),
+    "BuildSet": ("items",), "BuildMap": ("keys", "values"), "BuildString": ("parts",),
+}
+
+# ---- arithmetic and comparison -------------------------------------------------------------------------------
+BinaryOp = _op("BinaryOp", ("left", "right"), ("op", "inplace"),
+               doc="left <op> right; op is '+', '-', '*', '/', '//', '%', '**', '<<', '>>', '&', '|', '^', '@'; "
+                   "inplace means the augmented form (x += y calls __iadd__).")
+UnaryOp = _op("UnaryOp", ("operand",), ("op",), doc="op is 'neg', 'pos', 'invert' or 'not'.")
+Compare = _op("Compare", ("left", "right"), ("op",),
+              doc="op is '<', '<=', '==', '!=', '>', '>=', 'is', 'is not', 'in', 'not in'.")
+Compare.can_raise = Compare.has_side_effects = lambda self: self.op not in ("is", "is not")
+
+# ---- names -----------------------------------------------------------------------------------------------------
+LoadGlobal = _op("LoadGlobal", (), ("name",), doc="Module global, then builtin; NameError when neither exists.")
+LoadDeref = _op("LoadDeref", (), ("name", "index"),
+                doc="Read the function's closure cell ``index`` (a free variable); NameError when empty.")
+CheckBound = _op("CheckBound", ("value",), ("name", "kind"),
+                 doc="Return value, raising UnboundLocalError (kind 'local') if it is undefined.")
+ImportName = _op("ImportName", ("fromlist", "level"), ("name",), doc="__import__(name, globals, None, fromlist, level)")
+ImportFrom = _op("ImportFrom", ("module",), ("name",), doc="from-import of one name (ImportError if missing).")
+
+# ---- attributes and items --------------------------------------------------------------------------------------
+LoadAttr = _op("LoadAttr", ("obj",), ("name",))
+StoreAttr = _op("StoreAttr", ("obj", "value"), ("name",))
+DelAttr = _op("DelAttr", ("obj",), ("name",))
+GetItem = _op("GetItem", ("obj", "key"))
+SetItem = _op("SetItem", ("obj", "key", "value"))
+DelItem = _op("DelItem", ("obj", "key"))
+BuildSlice = _op("BuildSlice", ("start", "stop", "step"), can_raise=False, side_effects=False)
+
+# ---- calls -----------------------------------------------------------------------------------------------------
+Call = _op("Call", ("func", "args"), ("kwnames",),
+           doc="func(*positional, **keywords); the last len(kwnames) args are the keyword values.")
+CallMethod = _op("CallMethod", ("obj", "args"), ("name", "kwnames"), doc="obj.name(...), as LOAD_METHOD/CALL.")
+CallEx = _op("CallEx", ("func", "posargs", "kwargs"), doc="func(*posargs, **kwargs); kwargs may be None.")
+MakeFunction = _op("MakeFunction", ("defaults", "kwdefaults"), ("code",), can_raise=False, side_effects=False,
+                   doc="A nested function without free variables (lambda keys, small helpers).")
+
+# ---- displays ---------------------------------------------------------------------------------------------------
+BuildTuple = _op("BuildTuple", ("items",), can_raise=False, side_effects=False)
+BuildList = _op("BuildList", ("items",), can_raise=False, side_effects=False)
+BuildSet = _op("BuildSet", ("items",), side_effects=False)
+BuildMap = _op("BuildMap", ("keys", "values"), side_effects=False)
+BuildString = _op("BuildString", ("parts",), can_raise=False, side_effects=False, doc="Concatenate str parts.")
+FormatValue = _op("FormatValue", ("value", "spec"), ("conversion",),
+                  doc="format(conv(value), spec); conversion is '', 's', 'r' or 'a'; spec may be None.")
+ListAppend = _op("ListAppend", ("target", "item"), can_raise=False)
+ListExtend = _op("ListExtend", ("target", "iterable"))
+ListToTuple = _op("ListToTuple", ("source",), can_raise=False, side_effects=False)
+SetAdd = _op("SetAdd", ("target", "item"))
+SetUpdate = _op("SetUpdate", ("target", "iterable"))
+MapAdd = _op("MapAdd", ("target", "key", "value"))
+DictUpdate = _op("DictUpdate", ("target", "other"))
+DictMerge = _op("DictMerge", ("target", "other", "func"),
+                doc="Merge **other into call keywords; errors name the called function as CPython does.")
+
+# ---- unpacking ------------------------------------------------------------------------------------------------
+UnpackSequence = _op("UnpackSequence", ("source",), ("count",), multi=True,
+                     doc="Unpack exactly count items (ValueError otherwise); read each with ExtractItem.")
+UnpackEx = _op("UnpackEx", ("source",), ("before", "after"), multi=True,
+               doc="Starred unpacking: before items, a list of the rest, after items.")
+UnpackSequence.can_raise = lambda self: not (
+    isinstance(self.source, (BuildTuple, BuildList)) and len(self.source.items) == self.count
+    or isinstance(self.source, Constant) and isinstance(self.source.value, tuple)
+    and len(self.source.value) == self.count)
+ExtractItem = _op("ExtractItem", ("source",), ("index",), can_raise=False, side_effects=False,
+                  doc="Item ``index`` of a multi-result op.")
+
+# ---- iteration -------------------------------------------------------------------------------------------------
+GetIter = _op("GetIter", ("obj",))
+
+# ---- exceptions and context managers ----------------------------------------------------------------------------
+CaughtException = _op("CaughtException", (), (), can_raise=False,
+                      doc="First op of a handler block: the exception being propagated to it.")
+PushExcInfo = _op("PushExcInfo", ("exc",), (), can_raise=False,
+                  doc="Make exc the handled exception (sys.exception()); returns the previous one.")
+PopExcept = _op("PopExcept", ("previous",), (), can_raise=False, doc="Restore the previously handled exception.")
+CheckExcMatch = _op("CheckExcMatch", ("exc", "match"), side_effects=False,
+                    doc="isinstance(exc, match) with the TypeError CPython raises for non-exception classes.")
+BeforeWith = _op("BeforeWith", ("manager",), multi=True,
+                 doc="Look up __enter__/__exit__, call __enter__: results are (bound __exit__, __enter__ result).")
+WithExceptStart = _op("WithExceptStart", ("exit", "exc"), doc="exit(type(exc), exc, exc.__traceback__)")
+
+OP_CLASSES = [cls for cls in list(globals().values())
+              if isinstance(cls, type) and issubclass(cls, Op) and cls not in (Op,)]
+
+
+# ---- φ and terminators ------------------------------------------------------------------------------------------
+class Phi(Value):
+    """φ: the value flowing in from each predecessor block (normal or exceptional)."""
+
+    __slots__ = ("incoming", "block", "var")
+
+    def __init__(self, block, var=None):
+        super().__init__()
+        self.incoming: dict = {}   # Block -> Value
+        self.block = block
+        self.var = var             # the source variable it merges (for readable printing), or None
+
+    def operands(self) -> Iterator[Value]:
+        yield from self.incoming.values()
+
+    def replace_operand(self, old: Value, new: Value) -> None:
+        for pred, value in self.incoming.items():
+            if value is old:
+                self.incoming[pred] = new
+
+
+class Terminator(Op):
+    """Ends a block; ``successors()`` lists its normal successors."""
+
+    __slots__ = ()
+    TARGETS: tuple[str, ...] = ()
+
+    def successors(self) -> list:
+        return [getattr(self, t) for t in self.TARGETS]
+
+    def replace_target(self, old, new) -> None:
+        for t in self.TARGETS:
+            if getattr(self, t) is old:
+                setattr(self, t, new)
+
+
+def _terminator(name, operands, targets, can_raise, doc):
+    fields = tuple(operands) + tuple(targets)
+
+    def __init__(self, *args, line=None):
+        Op.__init__(self)
+        if len(args) != len(fields):
+            raise TypeError(f"{name} takes {fields}, got {len(args)} values")
+        for field, arg in zip(fields, args):
+            setattr(self, field, arg)
+        self.line = line
+        self.block = None
+
+    return type(name, (Terminator,), {
+        "__slots__": fields, "__init__": __init__, "__doc__": doc, "OPERANDS": tuple(operands),
+        "TARGETS": tuple(targets), "CAN_RAISE": can_raise})
+
+
+Jump = _terminator("Jump", (), ("target",), False, "Unconditional jump.")
+Branch = _terminator("Branch", ("cond",), ("if_true", "if_false"), True,
+                     "Jump on the truth of cond (bool(cond) may raise).")
+ForIter = _terminator("ForIter", ("iterator",), ("body", "exit"), True,
+                      "next(iterator): the result is the item, defined only in ``body``; ``exit`` when exhausted.")
+Return = _terminator("Return", ("value",), (), False, "Return value to the caller.")
+Raise = _terminator("Raise", ("exc", "cause"), (), True,
+                    "raise exc [from cause]. exc None (no operand) is a bare ``raise`` of the handled exception; "
+                    "cause None (no operand) means no ``from`` clause, Constant(None) means ``from None``.")
+Reraise = _terminator("Reraise", ("exc",), (), True, "Re-raise exc keeping its traceback (end of a handler).")
+
+TERMINATOR_CLASSES = [Jump, Branch, ForIter, Return, Raise, Reraise]

@@ -1,0 +1,124 @@
+"""Constant folding: evaluate operations on constants at compile time, fold branches on constants, and drop
+unbound-local checks that can never fire (or that a dominating check already made)."""
+from __future__ import annotations
+
+from moshjit.analysis.dominators import DominatorTree
+from moshjit.ir import ops
+from moshjit.ir.function import Block, Function
+from moshjit.ir.interpreter import BINARY_FUNCTIONS, COMPARE_FUNCTIONS, UNARY_FUNCTIONS
+from moshjit.ir.ops import UNDEFINED, Constant, Phi
+
+# Constants whose operations are pure and deterministic; anything else (user objects) is never folded.
+_FOLDABLE_TYPES = (int, float, complex, str, bytes, bool, type(None))
+_MAX_FOLDED_SIZE = 256        # like CPython's AST optimiser: never build huge constants at compile time
+
+
+def _foldable(value) -> bool:
+    if isinstance(value, tuple):
+        return all(_foldable(v) for v in value)
+    return type(value) in _FOLDABLE_TYPES
+
+
+def _small(value) -> bool:
+    if isinstance(value, int):
+        return value.bit_length() <= 4 * _MAX_FOLDED_SIZE
+    if isinstance(value, (str, bytes, tuple)):
+        return len(value) <= _MAX_FOLDED_SIZE
+    return True
+
+
+def _evaluate(op):
+    """The constant result of ``op``, or None when it cannot (or must not) be computed now."""
+    if isinstance(op, ops.BinaryOp) and not op.inplace:
+        args, fold = (op.left, op.right), BINARY_FUNCTIONS[op.op]
+    elif isinstance(op, ops.UnaryOp):
+        args, fold = (op.operand,), UNARY_FUNCTIONS[op.op]
+    elif isinstance(op, ops.Compare):
+        args, fold = (op.left, op.right), COMPARE_FUNCTIONS[op.op]
+        if op.op in ("is", "is not") and not all(isinstance(a, Constant) and a.value in (None, True, False)
+                                                 for a in args):
+            return None
+    elif isinstance(op, ops.BuildTuple):
+        if all(isinstance(v, Constant) and _foldable(v.value) for v in op.items):
+            return Constant(tuple(v.value for v in op.items))
+        return None
+    elif isinstance(op, ops.GetItem):
+        args, fold = (op.obj, op.key), (lambda obj, key: obj[key])
+        if not (isinstance(op.key, Constant) and type(op.key.value) is int):
+            return None
+    else:
+        return None
+    if not all(isinstance(a, Constant) and _foldable(a.value) for a in args):
+        return None
+    if isinstance(op, ops.BinaryOp) and op.op in ("**", "<<") and isinstance(args[1].value, int) \
+            and abs(args[1].value) > _MAX_FOLDED_SIZE:
+        return None
+    try:
+        result = fold(*(a.value for a in args))
+    except Exception:            # it raises at run time, with CPython's own error: leave it there
+        return None
+    return Constant(result) if _small(result) else None
+
+
+def _maybe_undefined(fn: Function) -> set:
+    """Values that may be an unbound local at run time: UNDEFINED and φs that can merge it (fixpoint)."""
+    result = {UNDEFINED}
+    changed = True
+    while changed:
+        changed = False
+        for block in fn.blocks:
+            for phi in block.phis:
+                if phi not in result and any(v in result for v in phi.incoming.values()):
+                    result.add(phi)
+                    changed = True
+    return result
+
+
+def _fold_branch(block: Block) -> bool:
+    term = block.terminator
+    if not (isinstance(term, ops.Branch) and isinstance(term.cond, Constant) and _foldable(term.cond.value)):
+        return False
+    taken, dropped = (term.if_true, term.if_false) if term.cond.value else (term.if_false, term.if_true)
+    block.set_terminator(ops.Jump(taken, line=term.line))
+    if dropped is not taken:
+        for phi in dropped.phis:
+            phi.incoming.pop(block, None)
+    return True
+
+
+def constfold(fn: Function) -> Function:
+    changed = True
+    while changed:
+        changed = False
+        for block in fn.blocks:
+            for op in list(block.ops):
+                result = _evaluate(op)
+                if result is not None:
+                    fn.replace_all_uses(op, result)
+                    block.ops.remove(op)
+                    changed = True
+            changed |= _fold_branch(block)
+    _remove_redundant_bound_checks(fn)
+    return fn
+
+
+def _remove_redundant_bound_checks(fn: Function) -> None:
+    undefined = _maybe_undefined(fn)
+    domtree = DominatorTree(fn.entry, Block.successors)
+    checked: dict = {}           # value -> the CheckBound ops already made of it
+    for block in domtree.preorder():
+        for op in list(block.ops):
+            if not isinstance(op, ops.CheckBound):
+                continue
+            if op.value not in undefined:
+                replacement = op.value
+            else:
+                # blocks come in dominator-tree preorder and ops in order, so a recorded check in a
+                # dominating block (or earlier in this one) has already run
+                replacement = next((c for c in checked.get(op.value, []) if domtree.dominates(c.block, block)),
+                                   None)
+            if replacement is not None:
+                fn.replace_all_uses(op, replacement)
+                block.ops.remove(op)
+            else:
+                checked.setdefault(op.value, []).append(op)

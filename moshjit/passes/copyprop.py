@@ -1,0 +1,42 @@
+"""Copy propagation: replace values that merely copy another value by that value.
+
+Copies in our SSA are φs whose operands are all one value (or the φ itself), and items extracted from the
+unpacking of a tuple/list display of the right length (``a, b = x, y`` beyond the SWAP-optimised sizes).
+"""
+from __future__ import annotations
+
+from moshjit.ir import ops
+from moshjit.ir.function import Function
+from moshjit.ir.ops import Constant, Phi
+
+
+def _copied_value(inst):
+    """The value ``inst`` is a copy of, or None."""
+    if isinstance(inst, Phi):
+        others = {id(v): v for v in inst.incoming.values() if v is not inst}
+        return next(iter(others.values())) if len(others) == 1 else None
+    if isinstance(inst, ops.ExtractItem) and isinstance(inst.source, ops.UnpackSequence):
+        source = inst.source.source
+        if not inst.source.can_raise():
+            if isinstance(source, Constant):
+                return Constant(source.value[inst.index])
+            return source.items[inst.index]
+    return None
+
+
+def copyprop(fn: Function) -> Function:
+    changed = True
+    while changed:
+        changed = False
+        for block in fn.blocks:
+            for inst in [*block.phis, *block.ops]:
+                target = _copied_value(inst)
+                if target is None:
+                    continue
+                fn.replace_all_uses(inst, target)
+                if isinstance(inst, Phi):
+                    block.phis.remove(inst)
+                else:
+                    block.ops.remove(inst)
+                changed = True
+    return fn

@@ -1,0 +1,46 @@
+"""The pass pipeline, in the one fixed order every function goes through."""
+from __future__ import annotations
+
+import collections
+
+from moshjit.ir.function import Function
+from moshjit.passes.constfold import constfold
+from moshjit.passes.copyprop import copyprop
+from moshjit.passes.dce import dce
+from moshjit.passes.simplify_cfg import simplify_cfg
+
+PIPELINE = [
+    ("constfold", constfold),        # fold constants and constant branches, drop needless unbound checks
+    ("copyprop", copyprop),          # forward trivial φs and unpacked display items
+    ("dce", dce),                    # drop what nobody uses
+    ("simplify_cfg", simplify_cfg),  # merge straight-line blocks, bypass empty ones, renumber
+]
+MAX_ROUNDS = 4                       # a round can expose more work (a folded branch makes φs trivial)
+
+
+def _shape(fn: Function) -> tuple:
+    return (len(fn.blocks), sum(len(b.ops) + len(b.phis) for b in fn.blocks))
+
+
+def run_passes(fn: Function, trace: bool = False, verify_each: bool = False):
+    """Run the pipeline to a fixed point (at most MAX_ROUNDS rounds). With ``trace``, yield (name, fn) after
+    each pass instead of returning the result; with ``verify_each``, verify the IR after every pass."""
+    steps = _run(fn, verify_each)
+    if trace:
+        return steps
+    collections.deque(steps, maxlen=0)
+    return fn
+
+
+def _run(fn: Function, verify_each: bool):
+    if verify_each:
+        from moshjit.ir.verifier import verify
+    for _ in range(MAX_ROUNDS):
+        before = _shape(fn)
+        for name, apply in PIPELINE:
+            apply(fn)
+            if verify_each:
+                verify(fn)
+            yield name, fn
+        if _shape(fn) == before:
+            return
