@@ -21,8 +21,8 @@ class SSABuilder:
         self.preds: dict[Block, list[Block]] = {}
         self.sealed: set[Block] = set()
         self.incomplete: dict[Block, dict[Hashable, Phi]] = {}
-        self.replaced: dict[int, object] = {}      # id(removed φ) -> its replacement
-        self.phi_users: dict[int, list[Phi]] = {}  # id(value) -> φs using it
+        self.replaced: dict[Phi, object] = {}      # removed trivial φ -> its replacement
+        self.phi_users: dict[object, list[Phi]] = {}  # value -> φs using it (keys are identity-hashed)
 
     # ---- blocks and edges -----------------------------------------------------------------------------------
     def new_block(self) -> Block:
@@ -57,8 +57,8 @@ class SSABuilder:
 
     def resolve(self, value):
         """Follow the chain of removed trivial φs to the value that replaced them."""
-        while id(value) in self.replaced:
-            value = self.replaced[id(value)]
+        while value in self.replaced:
+            value = self.replaced[value]
         return value
 
     def _read_recursive(self, var, block: Block):
@@ -86,7 +86,7 @@ class SSABuilder:
         for pred in self.preds[phi.block]:
             value = self.read(var, pred)
             phi.incoming[pred] = value
-            self.phi_users.setdefault(id(value), []).append(phi)
+            self.phi_users.setdefault(value, []).append(phi)
         return self._try_remove_trivial(phi)
 
     def _try_remove_trivial(self, phi: Phi):
@@ -100,15 +100,15 @@ class SSABuilder:
             same = value
         if same is None:
             same = UNDEFINED
-        self.replaced[id(phi)] = same
+        self.replaced[phi] = same
         if phi in phi.block.phis:
             phi.block.phis.remove(phi)
-        for user in self.phi_users.pop(id(phi), []):
-            if user is not phi and id(user) not in self.replaced:
+        for user in self.phi_users.pop(phi, []):
+            if user is not phi and user not in self.replaced:
                 for pred, value in user.incoming.items():
                     if value is phi:
                         user.incoming[pred] = same
-                self.phi_users.setdefault(id(same), []).append(user)
+                self.phi_users.setdefault(same, []).append(user)
                 self._try_remove_trivial(user)
         return same
 
