@@ -106,9 +106,21 @@ class Function:
         return users
 
     def replace_all_uses(self, old: Value, new: Value) -> None:
+        self.substitute({old: new})
+
+    def substitute(self, replacements: dict) -> None:
+        """Replace every use of each key by its value, following chains (a→b, b→c), in one sweep."""
+        if not replacements:
+            return
+
+        def resolve(value):
+            while value in replacements:
+                value = replacements[value]
+            return value
+
         for block in self.blocks:
             for inst in [*block.phis, *block.instructions()]:
-                inst.replace_operand(old, new)
+                inst.map_operands(resolve)
 
     def bind(self, args, kwargs) -> list:
         """Bind a call's arguments to the parameters exactly as CPython does (defaults, *args, **kw, and the

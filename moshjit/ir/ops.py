@@ -76,12 +76,16 @@ class Op(Value):
 
     def replace_operand(self, old: Value, new: Value) -> None:
         """Replace every use of ``old`` by ``new`` in this op."""
+        self.map_operands(lambda v: new if v is old else v)
+
+    def map_operands(self, f) -> None:
+        """Replace each operand ``v`` by ``f(v)``."""
         for field in self.OPERANDS:
             item = getattr(self, field)
             if isinstance(item, list):
-                setattr(self, field, [new if v is old else v for v in item])
-            elif item is old:
-                setattr(self, field, new)
+                setattr(self, field, [f(v) for v in item])
+            elif item is not None:
+                setattr(self, field, f(item))
 
     def attrs(self) -> list:
         return [getattr(self, a) for a in self.ATTRS]
@@ -222,9 +226,11 @@ class Phi(Value):
         yield from self.incoming.values()
 
     def replace_operand(self, old: Value, new: Value) -> None:
+        self.map_operands(lambda v: new if v is old else v)
+
+    def map_operands(self, f) -> None:
         for pred, value in self.incoming.items():
-            if value is old:
-                self.incoming[pred] = new
+            self.incoming[pred] = f(value)
 
 
 class Terminator(Op):

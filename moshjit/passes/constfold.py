@@ -87,17 +87,26 @@ def _fold_branch(block: Block) -> bool:
 
 
 def constfold(fn: Function) -> Function:
-    changed = True
-    while changed:
-        changed = False
-        for block in fn.blocks:
-            for op in list(block.ops):
-                result = _evaluate(op)
-                if result is not None:
-                    fn.replace_all_uses(op, result)
-                    block.ops.remove(op)
-                    changed = True
-            changed |= _fold_branch(block)
+    replacements: dict = {}
+
+    def resolve(value):
+        while value in replacements:
+            value = replacements[value]
+        return value
+
+    for block in fn.blocks:                      # reverse postorder: operands are folded before their users
+        kept = []
+        for op in block.ops:
+            op.map_operands(resolve)
+            result = _evaluate(op)
+            if result is None:
+                kept.append(op)
+            else:
+                replacements[op] = result
+        block.ops = kept
+        block.terminator.map_operands(resolve)
+        _fold_branch(block)
+    fn.substitute(replacements)
     _remove_redundant_bound_checks(fn)
     return fn
 
@@ -106,19 +115,21 @@ def _remove_redundant_bound_checks(fn: Function) -> None:
     undefined = _maybe_undefined(fn)
     domtree = DominatorTree(fn.entry, Block.successors)
     checked: dict = {}           # value -> the CheckBound ops already made of it
+    replacements: dict = {}
     for block in domtree.preorder():
-        for op in list(block.ops):
-            if not isinstance(op, ops.CheckBound):
-                continue
-            if op.value not in undefined:
-                replacement = op.value
-            else:
+        kept = []
+        for op in block.ops:
+            if isinstance(op, ops.CheckBound):
+                if op.value not in undefined:
+                    replacements[op] = op.value
+                    continue
                 # blocks come in dominator-tree preorder and ops in order, so a recorded check in a
                 # dominating block (or earlier in this one) has already run
-                replacement = next((c for c in checked.get(op.value, []) if domtree.dominates(c.block, block)),
-                                   None)
-            if replacement is not None:
-                fn.replace_all_uses(op, replacement)
-                block.ops.remove(op)
-            else:
+                earlier = next((c for c in checked.get(op.value, []) if domtree.dominates(c.block, block)), None)
+                if earlier is not None:
+                    replacements[op] = earlier
+                    continue
                 checked.setdefault(op.value, []).append(op)
+            kept.append(op)
+        block.ops = kept
+    fn.substitute(replacements)

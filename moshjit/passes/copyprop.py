@@ -25,18 +25,27 @@ def _copied_value(inst):
 
 
 def copyprop(fn: Function) -> Function:
+    replacements: dict = {}
+
+    def resolve(value):
+        while value in replacements:
+            value = replacements[value]
+        return value
+
     changed = True
-    while changed:
+    while changed:                               # a φ can become a copy once another φ is forwarded
         changed = False
         for block in fn.blocks:
             for inst in [*block.phis, *block.ops]:
-                target = _copied_value(inst)
-                if target is None:
+                if inst in replacements:
                     continue
-                fn.replace_all_uses(inst, target)
-                if isinstance(inst, Phi):
-                    block.phis.remove(inst)
-                else:
-                    block.ops.remove(inst)
-                changed = True
+                inst.map_operands(resolve)
+                target = _copied_value(inst)
+                if target is not None:
+                    replacements[inst] = target
+                    changed = True
+    for block in fn.blocks:
+        block.phis = [phi for phi in block.phis if phi not in replacements]
+        block.ops = [op for op in block.ops if op not in replacements]
+    fn.substitute(replacements)
     return fn

@@ -46,7 +46,14 @@ def drop_stale_handler_edges(fn: Function) -> Function:
     return fn
 
 
-def _try_merge(fn: Function, a: Block, b: Block, preds: dict) -> bool:
+def _replace_pred(preds: dict, block: Block, old: Block, new: Block) -> None:
+    lst = preds[block]
+    lst[:] = [new if p is old else p for p in lst]
+    if lst.count(new) > 1:
+        lst.remove(new)
+
+
+def _try_merge(fn: Function, a: Block, b: Block, preds: dict, replacements: dict) -> bool:
     """Append b to a when a jumps to b, b's only predecessor is a, and exceptions still go where they went."""
     if b is a or b is fn.entry or preds[b] != [a] or (b.ops and isinstance(b.ops[0], ops.CaughtException)):
         return False
@@ -58,17 +65,24 @@ def _try_merge(fn: Function, a: Block, b: Block, preds: dict) -> bool:
             return False
     handler = target_b if target_b is not _NO_RAISE else (target_a if target_a is not _NO_RAISE else None)
     for phi in b.phis:                        # single predecessor: every φ copies its one operand
-        fn.replace_all_uses(phi, phi.incoming[a])
+        replacements[phi] = phi.incoming[a]
     for op in b.ops:
         a.append(op)
     a.set_terminator(b.terminator)
+    if a.handler is not None and a.handler is not handler:
+        for phi in a.handler.phis:
+            phi.incoming.pop(a, None)
+        preds[a.handler].remove(a)
     if b.handler is not None:
         for phi in b.handler.phis:
             phi.incoming.setdefault(a, phi.incoming.pop(b))
     a.handler = handler
-    for succ in b.normal_successors():
-        for phi in succ.phis:
-            phi.incoming[a] = phi.incoming.pop(b)
+    for succ in b.successors():
+        if succ in b.normal_successors():
+            for phi in succ.phis:
+                phi.incoming[a] = phi.incoming.pop(b)
+        _replace_pred(preds, succ, b, a)
+    del preds[b]
     fn.blocks.remove(b)
     return True
 
@@ -90,8 +104,12 @@ def _try_bypass(fn: Function, empty: Block, preds: dict) -> bool:
         value = phi.incoming.pop(empty)
         for pred in preds[empty]:
             phi.incoming[pred] = value
+    preds[target].remove(empty)
     for pred in preds[empty]:
         pred.terminator.replace_target(empty, target)
+        if pred not in preds[target]:
+            preds[target].append(pred)
+    del preds[empty]
     fn.blocks.remove(empty)
     return True
 
@@ -99,15 +117,18 @@ def _try_bypass(fn: Function, empty: Block, preds: dict) -> bool:
 def simplify_cfg(fn: Function) -> Function:
     remove_unreachable_blocks(fn)
     drop_stale_handler_edges(fn)
+    preds = fn.predecessors()
+    replacements: dict = {}
     changed = True
     while changed:
         changed = False
-        preds = fn.predecessors()
-        for block in fn.blocks:
-            if isinstance(block.terminator, ops.Jump) and _try_merge(fn, block, block.terminator.target, preds):
+        for block in list(fn.blocks):
+            if block not in preds:
+                continue                      # merged away or bypassed in this sweep
+            while isinstance(block.terminator, ops.Jump) and _try_merge(fn, block, block.terminator.target, preds,
+                                                                          replacements):
                 changed = True
-                break
             if _try_bypass(fn, block, preds):
                 changed = True
-                break
+    fn.substitute(replacements)
     return renumber_blocks(fn)
