@@ -9,11 +9,12 @@ setup(
     long_description_content_type="text/markdown",
     python_requires=">=3.11",
     packages=find_packages(include=["moshjit", "moshjit.*"]),
-    include_package_data=True,
+    package_data={"moshjit.backends.cython": ["runtime/*.pyx", "runtime/*.pxd"]},
     install_requires=[
         "bytecode>=0.16,<0.20",
         "cython>=3.0,<3.4",
         "llvmlite>=0.50,<0.51",
+        "cloudpickle>=2.1",
     ],
     extras_require={
         "test": [

@@ -60,7 +60,7 @@ def _evaluate(op):
     return Constant(result) if _small(result) else None
 
 
-def _maybe_undefined(fn: Function) -> set:
+def maybe_undefined(fn: Function) -> set:
     """Values that may be an unbound local at run time: UNDEFINED and φs that can merge it (fixpoint)."""
     result = {UNDEFINED}
     changed = True
@@ -112,7 +112,7 @@ def constfold(fn: Function) -> Function:
 
 
 def _remove_redundant_bound_checks(fn: Function) -> None:
-    undefined = _maybe_undefined(fn)
+    undefined = maybe_undefined(fn)
     domtree = DominatorTree(fn.entry, Block.successors)
     checked: dict = {}           # value -> the CheckBound ops already made of it
     replacements: dict = {}

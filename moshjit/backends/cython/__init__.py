@@ -1,0 +1,14 @@
+"""Cython backend: typed SSA → out-of-SSA → structured statements → typed .pyx → extension module."""
+from __future__ import annotations
+
+from moshjit.backends.cython.emit import emit_module
+from moshjit.backends.cython.out_of_ssa import out_of_ssa
+from moshjit.backends.cython.structure import structure
+from moshjit.ir.function import Function
+
+
+def generate_pyx(fn: Function, entry_name: str) -> tuple[str, list]:
+    """The Cython source of a typed function and the constants its module must be given at load time."""
+    plan = out_of_ssa(fn)
+    body = structure(fn)
+    return emit_module(fn, plan, body, entry_name)

@@ -1,0 +1,67 @@
+"""Compile typed SSA with the Cython backend, through the on-disk cache, and bind the module's state."""
+from __future__ import annotations
+
+import re
+import sys
+import threading
+
+from moshjit.backends.cython import generate_pyx
+from moshjit.backends.cython.build import EXT_SUFFIX, NAMESPACE, CythonToolchain, load_extension
+from moshjit.cache import DiskCache, make_key
+from moshjit.compiler import Artifact, builtins_dict
+from moshjit.ir.function import Function
+
+_toolchains: dict[str, CythonToolchain] = {}
+_module_states: dict[str, tuple] = {}      # loaded module name -> identities of the state it was given
+_lock = threading.RLock()
+
+
+def toolchain_for(cache: DiskCache) -> CythonToolchain:
+    with _lock:
+        if cache.root not in _toolchains:
+            _toolchains[cache.root] = CythonToolchain(cache)
+        return _toolchains[cache.root]
+
+
+def entry_name_for(py_function) -> str:
+    name = re.sub(r"\W", "_", py_function.__name__)
+    return name if name.isidentifier() and not name.startswith("_mj") else f"f_{name}"
+
+
+def compile_cython(ir: Function, py_function, cache: DiskCache) -> Artifact:
+    toolchain = toolchain_for(cache)
+    entry_name = entry_name_for(py_function)
+    text, constants = generate_pyx(ir, entry_name)
+    state = (py_function.__globals__, builtins_dict(py_function), tuple(py_function.__closure__ or ()),
+             tuple(constants))
+    state_ids = tuple(id(x) for x in state[:2]) + tuple(id(c) for c in state[2]) + tuple(id(c) for c in constants)
+    base_key = make_key(text, toolchain.fingerprint)
+    stats: dict = {"backend": "cython", "cache": "hit"}
+    with _lock:
+        module = None
+        for instance in range(1000):
+            key = base_key if instance == 0 else f"{base_key}-{instance}"
+            module_name = f"_mj_{key.replace('-', '_')}"
+            loaded = sys.modules.get(module_name)
+            if loaded is not None and _module_states.get(module_name) == state_ids:
+                module = loaded
+                break
+            if loaded is None:
+                module = _load_or_build(toolchain, cache, key, module_name, text, stats)
+                module._mj_setup(*state)
+                _module_states[module_name] = state_ids
+                break
+    return Artifact(getattr(module, entry_name), "cython", text, "", stats)
+
+
+def _load_or_build(toolchain: CythonToolchain, cache: DiskCache, key: str, module_name: str, text: str,
+                   stats: dict):
+    toolchain.ensure_support()
+    with cache.lock(NAMESPACE, key):
+        entry = cache.load(NAMESPACE, key, EXT_SUFFIX)
+        if entry is None:
+            data, timings = toolchain.build(text, module_name)
+            stats.update(timings, cache="miss")
+            cache.store(NAMESPACE, key, EXT_SUFFIX, data, {"module": module_name})
+            entry = cache.load(NAMESPACE, key, EXT_SUFFIX)
+    return load_extension(entry[0], module_name)

@@ -1,0 +1,653 @@
+"""Emit a typed Cython module from the structured, typed, out-of-SSA IR of one specialisation.
+
+Every SSA value that is used gets a ``cdef`` variable typed from inference (``Py_ssize_t`` for proven int64
+ints, ``Py_UCS4`` for chars, ``double``, ``bint``, ``str``/``list``/``dict``/…, else ``object``); φs get their
+own variables written by the edge copies. Iteration over str/list/tuple/range is emitted as an index loop the C
+compiler can optimise; everything else is ordinary Python syntax over typed variables, which Cython turns into
+direct C-API calls. Nothing here reads the user's source: it all comes from the IR.
+"""
+from __future__ import annotations
+
+import math
+import types
+
+from moshjit.backends.cython import structure as st
+from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
+from moshjit.backends.cython.prelude import PRELUDE
+from moshjit.ir import ops
+from moshjit.ir.function import Function
+from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
+from moshjit.ir.types import (BOOL, CHAR, FLOAT, STR, DictType, IntType, ListType, MType, RangeType, SetType,
+                              TupleType)
+from moshjit.passes.constfold import maybe_undefined
+
+_LITERAL_TYPES = (int, float, str, bytes, bool, type(None))
+_SAFE_DIVISION = 1 << 53                  # int / int in C doubles is exact only below this
+
+
+def literal(value) -> str | None:
+    """Cython source for a constant, or None when it must be passed in as an object."""
+    kind = type(value)
+    if kind is float:
+        return repr(value) if math.isfinite(value) else None
+    if kind in _LITERAL_TYPES:
+        return repr(value)
+    if kind is tuple:
+        items = [literal(v) for v in value]
+        if any(i is None for i in items):
+            return None
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    return None
+
+
+def cython_type(t: MType | None) -> str:
+    if isinstance(t, IntType) and t.fits_int64:
+        return "Py_ssize_t"
+    if t == BOOL:
+        return "bint"
+    if t == FLOAT:
+        return "double"
+    if t == CHAR:
+        return "Py_UCS4"
+    if t == STR:
+        return "str"
+    if isinstance(t, ListType):
+        return "list"
+    if isinstance(t, DictType):
+        return "dict"
+    if isinstance(t, SetType):
+        return "set"
+    if isinstance(t, TupleType):
+        return "tuple"
+    return "object"
+
+
+_NATIVE_NUMBER = ("Py_ssize_t", "double", "bint")
+_PY_OPERATORS = {"neg": "-", "pos": "+", "invert": "~", "not": "not "}
+
+
+class IterationPlan:
+    """How a get_iter/for_iter pair is emitted: an index loop over str/list/tuple, a counted range loop,
+    or the generic iterator protocol."""
+
+    def __init__(self, kind: str, getiter, index: str, extra: dict):
+        self.kind = kind
+        self.getiter = getiter
+        self.index = index
+        self.extra = extra
+
+
+class Emitter:
+    def __init__(self, fn: Function, plan: CopyPlan, body: list, entry_name: str):
+        self.fn = fn
+        self.plan = plan
+        self.body = body
+        self.entry_name = entry_name
+        self.names: dict = {}
+        self.decls: dict[str, str] = {}
+        self.constants: list = []
+        self.constant_names: dict[int, str] = {}
+        self.lines: list[str] = []
+        self.users = fn.users()
+        self.undefined = maybe_undefined(fn)
+        self.inline_slices: set = set()
+        self.iteration: dict = {}           # get_iter op -> IterationPlan
+        self.folded: set = set()            # ops emitted as part of another op
+        self.constructs: list = []          # enclosing Python loops: [kind, label block, exit label, passing ids]
+        self.jump_ids: dict = {}
+        self.uses_jump = False
+        self.uses_state = False
+        self.state_ids: dict = {}
+        self.temp_names: dict = {}
+        self._plan_iterations()
+        self._plan_slices()
+
+    # ---- names and references ----------------------------------------------------------------------------------
+    def var(self, value) -> str:
+        name = self.names.get(value)
+        if name is None:
+            if isinstance(value, Argument):
+                name = f"a_{value.name}" if value.name.isidentifier() else f"a{value.index}"
+            elif isinstance(value, Phi):
+                name = f"p{len(self.names)}"
+            elif isinstance(value, Temp):
+                name = f"t{len(self.names)}"
+            else:
+                name = f"v{len(self.names)}"
+            self.names[value] = name
+            if not isinstance(value, Argument):
+                self.decls[name] = self.decl_type(value)
+        return name
+
+    def decl_type(self, value) -> str:
+        if value in self.undefined or value is UNDEFINED:
+            return "object"
+        return cython_type(getattr(value, "type", None))
+
+    def ref(self, value) -> str:
+        if isinstance(value, Constant):
+            text = literal(value.value)
+            return text if text is not None else self.constant(value.value)
+        if value is UNDEFINED:
+            return "_MJ_UNBOUND"
+        return self.var(value)
+
+    def obj(self, value) -> str:
+        """Reference as a Python object (so arithmetic and attribute access follow Python rules)."""
+        text = self.ref(value)
+        if isinstance(value, Constant):
+            return text
+        return f"(<object>{text})" if self.decl_type(value) != "object" else text
+
+    def constant(self, value) -> str:
+        key = id(value)
+        if key not in self.constant_names:
+            self.constant_names[key] = f"_k{len(self.constants)}"
+            self.constants.append(value)
+        return self.constant_names[key]
+
+    def ctype(self, value) -> str:
+        """The C-level type an operand has in generated code (constants: the type of their literal)."""
+        if isinstance(value, Constant):
+            v = value.value
+            if type(v) is bool:
+                return "bint"
+            if type(v) is int:
+                return "Py_ssize_t" if -(1 << 62) < v < (1 << 62) else "object"
+            if type(v) is float:
+                return "double"
+            return "object"
+        return self.decl_type(value)
+
+    def emit(self, line: str, depth: int) -> None:
+        self.lines.append("    " * depth + line)
+
+    # ---- planning ----------------------------------------------------------------------------------------------
+    def _plan_iterations(self) -> None:
+        for block in self.fn.blocks:
+            for op in block.ops:
+                if not isinstance(op, ops.GetIter):
+                    continue
+                users = self.users.get(op, [])
+                if not users or not all(isinstance(u, ops.ForIter) for u in users):
+                    continue
+                source = op.obj
+                source_type = getattr(source, "type", None) if not isinstance(source, Constant) else None
+                index = f"i{len(self.iteration)}"
+                if source_type in (STR, CHAR) and self.ctype(source) == "str":
+                    self.iteration[op] = IterationPlan("str", op, index, {})
+                elif isinstance(source_type, ListType) and self.ctype(source) == "list":
+                    self.iteration[op] = IterationPlan("list", op, index, {})
+                elif isinstance(source_type, TupleType) and self.ctype(source) == "tuple":
+                    self.iteration[op] = IterationPlan("tuple", op, index, {})
+                elif isinstance(source_type, RangeType) and self._range_call(source) is not None:
+                    self.iteration[op] = IterationPlan("range", op, index, {"call": source})
+                    self.folded.add(source)
+                else:
+                    continue
+                self.decls[index] = "size_t" if self.iteration[op].kind == "range" else "Py_ssize_t"
+
+    def _range_call(self, value):
+        """The args of ``range(...)`` when it is used only by one get_iter and all args are native ints."""
+        if not (isinstance(value, ops.Call) and isinstance(value.func, Constant) and value.func.value is range
+                and not value.kwnames and 1 <= len(value.args) <= 3):
+            return None
+        if len(self.users.get(value, [])) != 1:
+            return None
+        if not all(self.ctype(a) == "Py_ssize_t" for a in value.args):
+            return None
+        return value.args
+
+    def _plan_slices(self) -> None:
+        for block in self.fn.blocks:
+            for op in block.ops:
+                if isinstance(op, ops.BuildSlice):
+                    users = self.users.get(op, [])
+                    if users and all(isinstance(u, (ops.GetItem, ops.SetItem, ops.DelItem)) and u.key is op
+                                     and op not in (getattr(u, "obj", None), getattr(u, "value", None))
+                                     for u in users):
+                        self.inline_slices.add(op)
+
+    def key(self, value) -> str:
+        if value in self.inline_slices:
+            parts = ["" if isinstance(p, Constant) and p.value is None else self.ref(p)
+                     for p in (value.start, value.stop, value.step)]
+            return f"{parts[0]}:{parts[1]}" + (f":{parts[2]}" if parts[2] else "")
+        return self.ref(value)
+
+    # ---- ops ---------------------------------------------------------------------------------------------------
+    def assign(self, op, expr: str, depth: int) -> None:
+        if self.users.get(op):
+            self.emit(f"{self.var(op)} = {expr}", depth)
+        else:
+            self.emit(expr, depth)
+
+    def op_code(self, op, depth: int) -> None:
+        if op in self.folded or op in self.inline_slices:
+            return
+        handler = getattr(self, "op_" + type(op).__name__)
+        handler(op, depth)
+
+    def op_BinaryOp(self, op, depth):
+        result_native = self.decl_type(op) in _NATIVE_NUMBER and self.decl_type(op) != "bint"
+        operands_native = all(self.ctype(v) in _NATIVE_NUMBER for v in (op.left, op.right))
+        if op.op == "/" and any(self.ctype(v) == "Py_ssize_t" for v in (op.left, op.right)):
+            result_native = result_native and all(_small_for_division(v) for v in (op.left, op.right))
+        if result_native and operands_native and op.op != "**":
+            left, right = self.ref(op.left), self.ref(op.right)
+        else:
+            left, right = self.obj(op.left), self.obj(op.right)
+        if op.inplace and not (result_native and operands_native):
+            self.emit(f"{self.var(op)} = {left}", depth)
+            self.emit(f"{self.var(op)} {op.op}= {right}", depth)
+            if not self.users.get(op):
+                self.emit(f"{self.var(op)} = None", depth)
+            return
+        self.assign(op, f"{left} {op.op} {right}", depth)
+
+    def op_UnaryOp(self, op, depth):
+        native = self.decl_type(op) in _NATIVE_NUMBER and self.ctype(op.operand) in _NATIVE_NUMBER
+        operand = self.ref(op.operand) if native or op.op == "not" else self.obj(op.operand)
+        self.assign(op, f"{_PY_OPERATORS[op.op]}{operand}", depth)
+
+    def op_Compare(self, op, depth):
+        if op.op in ("is", "is not", "in", "not in"):
+            left, right = self.obj(op.left), self.ref(op.right) if op.op in ("in", "not in") else self.obj(op.right)
+            if op.op in ("in", "not in"):
+                left = self.ref(op.left)
+        elif self.decl_type(op) == "bint":
+            left, right = self.ref(op.left), self.ref(op.right)
+        else:
+            left, right = self.obj(op.left), self.obj(op.right)
+        self.assign(op, f"{left} {op.op} {right}", depth)
+
+    def op_LoadGlobal(self, op, depth):
+        self.assign(op, f"_mj_load_global(_g, _b, {op.name!r})", depth)
+
+    def op_LoadDeref(self, op, depth):
+        self.assign(op, f"_mj_load_deref(_cl, {op.index}, {op.name!r})", depth)
+
+    def op_CheckBound(self, op, depth):
+        raiser = "_mj_unbound_local" if op.kind == "local" else "_mj_unbound_free"
+        value = self.ref(op.value)
+        self.emit(f"if {value} is _MJ_UNBOUND:", depth)
+        self.emit(f"{raiser}({op.name!r})", depth + 1)
+        if self.users.get(op):
+            self.emit(f"{self.var(op)} = {value}", depth)
+
+    def op_ImportName(self, op, depth):
+        self.assign(op, f"__import__({op.name!r}, _g, None, {self.ref(op.fromlist)}, {self.ref(op.level)})",
+                    depth)
+
+    def op_ImportFrom(self, op, depth):
+        self.assign(op, f"_mj_import_from({self.ref(op.module)}, {op.name!r})", depth)
+
+    def op_LoadAttr(self, op, depth):
+        self.assign(op, f"{self.obj(op.obj)}.{op.name}", depth)
+
+    def op_StoreAttr(self, op, depth):
+        self.emit(f"{self.obj(op.obj)}.{op.name} = {self.ref(op.value)}", depth)
+
+    def op_DelAttr(self, op, depth):
+        self.emit(f"del {self.obj(op.obj)}.{op.name}", depth)
+
+    def op_GetItem(self, op, depth):
+        self.assign(op, f"{self.ref(op.obj)}[{self.key(op.key)}]", depth)
+
+    def op_SetItem(self, op, depth):
+        self.emit(f"{self.ref(op.obj)}[{self.key(op.key)}] = {self.ref(op.value)}", depth)
+
+    def op_DelItem(self, op, depth):
+        self.emit(f"del {self.ref(op.obj)}[{self.key(op.key)}]", depth)
+
+    def op_BuildSlice(self, op, depth):
+        self.assign(op, f"slice({self.ref(op.start)}, {self.ref(op.stop)}, {self.ref(op.step)})", depth)
+
+    def _call_args(self, args, kwnames) -> str:
+        split = len(args) - len(kwnames)
+        parts = [self.ref(a) for a in args[:split]]
+        parts += [f"{name}={self.ref(a)}" for name, a in zip(kwnames, args[split:])]
+        return ", ".join(parts)
+
+    def callee(self, func) -> str:
+        if isinstance(func, Constant):
+            value = func.value
+            if isinstance(value, (types.BuiltinFunctionType, type)) and getattr(value, "__module__", "") == "builtins" \
+                    and getattr(builtins_module, value.__name__, None) is value:
+                return value.__name__          # lets Cython use its optimised builtins (len, ord, isinstance, …)
+            return self.constant(value)
+        return self.obj(func)
+
+    def op_Call(self, op, depth):
+        if all(name.isidentifier() for name in op.kwnames):
+            self.assign(op, f"{self.callee(op.func)}({self._call_args(op.args, op.kwnames)})", depth)
+        else:
+            split = len(op.args) - len(op.kwnames)
+            positional = ", ".join(self.ref(a) for a in op.args[:split])
+            keywords = ", ".join(f"{n!r}: {self.ref(a)}" for n, a in zip(op.kwnames, op.args[split:]))
+            self.assign(op, f"{self.callee(op.func)}(*({positional},), **{{{keywords}}})", depth)
+
+    def op_CallMethod(self, op, depth):
+        receiver_type = self.ctype(op.obj)
+        typed = {"str": str, "list": list, "dict": dict, "set": set, "tuple": tuple, "Py_UCS4": str}.get(receiver_type)
+        receiver = self.ref(op.obj) if typed is not None and hasattr(typed, op.name) else self.obj(op.obj)
+        self.assign(op, f"{receiver}.{op.name}({self._call_args(op.args, op.kwnames)})", depth)
+
+    def op_CallEx(self, op, depth):
+        kwargs = "" if isinstance(op.kwargs, Constant) and op.kwargs.value is None else f", **{self.ref(op.kwargs)}"
+        self.assign(op, f"{self.callee(op.func)}(*{self.ref(op.posargs)}{kwargs})", depth)
+
+    def op_MakeFunction(self, op, depth):
+        self.assign(op, f"_mj_make_function({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
+                        f"{self.ref(op.kwdefaults)})", depth)
+
+    def op_BuildTuple(self, op, depth):
+        items = [self.ref(v) for v in op.items]
+        self.assign(op, "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")", depth)
+
+    def op_BuildList(self, op, depth):
+        self.assign(op, "[" + ", ".join(self.ref(v) for v in op.items) + "]", depth)
+
+    def op_BuildSet(self, op, depth):
+        items = [self.ref(v) for v in op.items]
+        self.assign(op, "{" + ", ".join(items) + "}" if items else "set()", depth)
+
+    def op_BuildMap(self, op, depth):
+        pairs = ", ".join(f"{self.ref(k)}: {self.ref(v)}" for k, v in zip(op.keys, op.values))
+        self.assign(op, "{" + pairs + "}", depth)
+
+    def op_BuildString(self, op, depth):
+        self.assign(op, "''.join([" + ", ".join(self.ref(v) for v in op.parts) + "])", depth)
+
+    def op_FormatValue(self, op, depth):
+        value = self.obj(op.value)
+        value = {"s": f"str({value})", "r": f"repr({value})", "a": f"ascii({value})"}.get(op.conversion, value)
+        spec = "''" if isinstance(op.spec, Constant) and op.spec.value is None else self.ref(op.spec)
+        self.assign(op, f"format({value}, {spec})", depth)
+
+    def op_ListAppend(self, op, depth):
+        self.emit(f"{self.ref(op.target)}.append({self.ref(op.item)})", depth)
+
+    def op_ListExtend(self, op, depth):
+        self.emit(f"_mj_list_extend({self.ref(op.target)}, {self.ref(op.iterable)})", depth)
+
+    def op_ListToTuple(self, op, depth):
+        self.assign(op, f"tuple({self.ref(op.source)})", depth)
+
+    def op_SetAdd(self, op, depth):
+        self.emit(f"{self.ref(op.target)}.add({self.ref(op.item)})", depth)
+
+    def op_SetUpdate(self, op, depth):
+        self.emit(f"{self.ref(op.target)}.update({self.ref(op.iterable)})", depth)
+
+    def op_MapAdd(self, op, depth):
+        self.emit(f"{self.ref(op.target)}[{self.ref(op.key)}] = {self.ref(op.value)}", depth)
+
+    def op_DictUpdate(self, op, depth):
+        self.emit(f"_mj_merge({self.ref(op.target)}, {self.ref(op.other)}, None, False)", depth)
+
+    def op_DictMerge(self, op, depth):
+        self.emit(f"_mj_merge({self.ref(op.target)}, {self.ref(op.other)}, {self.ref(op.func)}, True)", depth)
+
+    def op_UnpackSequence(self, op, depth):
+        self.assign(op, f"_mj_unpack({self.ref(op.source)}, {op.count})", depth)
+
+    def op_UnpackEx(self, op, depth):
+        self.assign(op, f"_mj_unpack_ex({self.ref(op.source)}, {op.before}, {op.after})", depth)
+
+    def op_ExtractItem(self, op, depth):
+        self.assign(op, f"{self.ref(op.source)}[{op.index}]", depth)
+
+    def op_GetIter(self, op, depth):
+        plan = self.iteration.get(op)
+        if plan is None:
+            self.assign(op, f"iter({self.ref(op.obj)})", depth)
+        elif plan.kind == "range":
+            args = [self.ref(a) for a in plan.extra["call"].args]
+            start, stop, step = (["0", args[0], "1"] if len(args) == 1 else
+                                 [args[0], args[1], "1"] if len(args) == 2 else args)
+            names = [f"{plan.index}_start", f"{plan.index}_n", f"{plan.index}_step"]
+            for name, ctype in zip(names, ("Py_ssize_t", "size_t", "Py_ssize_t")):
+                self.decls[name] = ctype
+            if len(args) == 3:
+                self.emit(f"_mj_range_check({step})", depth)
+            self.emit(f"{names[0]} = {start}", depth)
+            self.emit(f"{names[2]} = {step}", depth)
+            self.emit(f"{names[1]} = mj_range_len({start}, {stop}, {step})", depth)
+            self.emit(f"{plan.index} = 0", depth)
+        else:
+            self.emit(f"{plan.index} = 0", depth)
+
+    def op_CaughtException(self, op, depth):
+        self.assign(op, "_mj_caught", depth)
+
+    def op_PushExcInfo(self, op, depth):
+        self.assign(op, f"_mj_push_exc({self.ref(op.exc)})", depth)
+
+    def op_PopExcept(self, op, depth):
+        self.emit(f"mj_set_handled({self.ref(op.previous)})", depth)
+
+    def op_CheckExcMatch(self, op, depth):
+        self.assign(op, f"_mj_exc_match({self.ref(op.exc)}, {self.ref(op.match)})", depth)
+
+    def op_BeforeWith(self, op, depth):
+        self.assign(op, f"_mj_before_with({self.ref(op.manager)})", depth)
+
+    def op_WithExceptStart(self, op, depth):
+        exc = self.ref(op.exc)
+        self.assign(op, f"{self.obj(op.exit)}(type({exc}), {exc}, {exc}.__traceback__)", depth)
+
+    # ---- terminators -----------------------------------------------------------------------------------------
+    def terminator_prelude(self, term, depth: int) -> None:
+        """The part of a terminator that can raise, run inside the block's ``try`` when it has one."""
+        if isinstance(term, ops.Branch):
+            if self.ctype(term.cond) != "bint":
+                self.decls[self.cond_name(term)] = "bint"
+                self.emit(f"{self.cond_name(term)} = {self.ref(term.cond)}", depth)
+        elif isinstance(term, ops.ForIter):
+            plan = self.iteration.get(term.iterator)
+            name = self.cond_name(term)
+            self.decls[name] = "bint"
+            if plan is None:
+                self.decls[name + "_next"] = "object"
+                self.emit(f"{name}_next = next({self.ref(term.iterator)}, _MJ_STOP)", depth)
+                self.emit(f"{name} = {name}_next is not _MJ_STOP", depth)
+            elif plan.kind == "range":
+                self.emit(f"{name} = {plan.index} < {plan.index}_n", depth)
+            else:
+                self.emit(f"{name} = {plan.index} < len({self.ref(term.iterator.obj)})", depth)
+
+    def cond_name(self, term) -> str:
+        return f"c{self.var(term)}" if isinstance(term, ops.ForIter) else f"c_{id(term):x}"[:12]
+
+    def condition(self, term) -> str:
+        if isinstance(term, ops.Branch) and self.ctype(term.cond) == "bint":
+            return self.ref(term.cond)
+        return self.cond_name(term)
+
+    def fetch_item(self, term: ops.ForIter, depth: int) -> None:
+        plan = self.iteration.get(term.iterator)
+        item = self.var(term) if self.users.get(term) else None
+        if plan is None:
+            if item:
+                self.emit(f"{item} = {self.cond_name(term)}_next", depth)
+            return
+        if plan.kind == "range":
+            if item:
+                self.emit(f"{item} = mj_range_item({plan.index}_start, {plan.index}, {plan.index}_step)", depth)
+        elif item:
+            self.emit("with cython.boundscheck(False), cython.wraparound(False):", depth)
+            self.emit(f"{item} = {self.ref(term.iterator.obj)}[{plan.index}]", depth + 1)
+        self.emit(f"{plan.index} += 1", depth)
+
+    def leaf(self, term, depth: int) -> None:
+        if isinstance(term, ops.Return):
+            self.emit(f"return {self.ref(term.value)}", depth)
+        elif isinstance(term, ops.Raise):
+            if term.exc is None:
+                self.emit("_mj_reraise_handled()", depth)
+            elif term.cause is None:
+                self.emit(f"raise {self.ref(term.exc)}", depth)
+            else:
+                self.emit(f"raise {self.ref(term.exc)} from {self.ref(term.cause)}", depth)
+        elif isinstance(term, ops.Reraise):
+            self.emit(f"raise {self.ref(term.exc)}", depth)
+
+    # ---- statements ------------------------------------------------------------------------------------------
+    def statements(self, stmts: list, depth: int) -> None:
+        start = len(self.lines)
+        for stmt in stmts:
+            self.statement(stmt, depth)
+        if len(self.lines) == start:
+            self.emit("pass", depth)
+
+    def statement(self, stmt, depth: int) -> None:
+        if isinstance(stmt, st.Code):
+            for op in stmt.block.ops:
+                self.op_code(op, depth)
+            self.terminator_prelude(stmt.block.terminator, depth)
+        elif isinstance(stmt, st.Guarded):
+            self.emit("try:", depth)
+            self.statements(stmt.body, depth + 1)
+            self.emit("except BaseException as _mj_e:", depth)
+            self.emit("_mj_caught = _mj_e", depth + 1)
+            self.statements(stmt.on_raise, depth + 1)
+        elif isinstance(stmt, st.Copies):
+            for dst, src in self.plan.copies(stmt.pred, stmt.succ):
+                self.emit(f"{self.var(dst)} = {self.var(src) if isinstance(src, Temp) else self.ref(src)}", depth)
+        elif isinstance(stmt, st.If):
+            term = stmt.terminator
+            self.emit(f"if {self.condition(term)}:", depth)
+            if isinstance(term, ops.ForIter):
+                self.fetch_item(term, depth + 1)
+            self.statements(stmt.then, depth + 1)
+            self.emit("else:", depth)
+            self.statements(stmt.orelse, depth + 1)
+        elif isinstance(stmt, st.Leaf):
+            self.leaf(stmt.terminator, depth)
+        elif isinstance(stmt, st.Loop):
+            self.loop_construct("loop", stmt.header, None, stmt.body, depth)
+        elif isinstance(stmt, st.Labeled):
+            self.labeled(stmt, depth)
+        elif isinstance(stmt, st.Br):
+            self.branch(stmt, depth)
+        elif isinstance(stmt, st.Dispatch):
+            self.dispatch(stmt, depth)
+        else:
+            raise AssertionError(f"unknown statement {stmt!r}")
+
+    def labeled(self, stmt: st.Labeled, depth: int) -> None:
+        counts = st.count_branches(stmt.body, {})
+        if not counts.get(stmt.target):
+            self.statements(stmt.body, depth)
+            return
+        last = stmt.body[-1] if stmt.body else None
+        if isinstance(last, st.Loop) and not st.count_branches(stmt.body[:-1], {}).get(stmt.target):
+            # Breaking out of that final loop lands exactly at this label: no construct of our own needed.
+            self.statements(stmt.body[:-1], depth)
+            self.loop_construct("loop", last.header, stmt.target, last.body, depth)
+            return
+        self.loop_construct("labeled", stmt.target, None, stmt.body, depth)
+
+    def loop_construct(self, kind: str, label, exit_label, body: list, depth: int) -> None:
+        frame = {"kind": kind, "label": label, "exit": exit_label, "passing": []}
+        self.constructs.append(frame)
+        self.emit("while True:", depth)
+        self.statements(body, depth + 1)
+        if kind == "labeled":
+            self.emit("break", depth + 1)
+        self.constructs.pop()
+        for target_id, target in frame["passing"]:
+            self.emit(f"if _mj_jump == {target_id}:", depth)
+            self.jump(target, depth + 1, from_dispatch=True)
+
+    def branch(self, stmt: st.Br, depth: int) -> None:
+        if stmt.kind == "state":
+            self.emit(f"_mj_state = {self.state_id(stmt.target)}", depth)
+            self.emit("continue", depth)
+            return
+        self.jump(stmt.target, depth, from_dispatch=False, want_continue=stmt.kind == "continue")
+
+    def jump(self, target, depth: int, from_dispatch: bool, want_continue: bool | None = None) -> None:
+        """Leave enclosing constructs until ``target``: break/continue when it is the innermost construct,
+        else record the jump in ``_mj_jump`` and break outward (each construct re-dispatches after itself)."""
+        inner = self.constructs[-1]
+        if from_dispatch:
+            self.emit("_mj_jump = 0", depth) if self._matches(inner, target) else None
+        if inner["label"] is target and inner["kind"] == "loop":
+            self.emit("continue", depth)
+            return
+        if (inner["label"] is target and inner["kind"] == "labeled") or inner["exit"] is target:
+            self.emit("break", depth)
+            return
+        jump_id = self.jump_ids.setdefault(target, len(self.jump_ids) + 1)
+        self.uses_jump = True
+        if not from_dispatch:
+            self.emit(f"_mj_jump = {jump_id}", depth)
+        self.emit("break", depth)
+        inner["passing"].append((jump_id, target)) if (jump_id, target) not in inner["passing"] else None
+
+    @staticmethod
+    def _matches(frame, target) -> bool:
+        return frame["label"] is target or frame["exit"] is target
+
+    def state_id(self, block) -> int:
+        return self.state_ids.setdefault(block, len(self.state_ids))
+
+    def dispatch(self, stmt: st.Dispatch, depth: int) -> None:
+        self.uses_state = True
+        self.emit(f"_mj_state = {self.state_id(self.fn.entry)}", depth)
+        self.constructs.append({"kind": "dispatch", "label": None, "exit": None, "passing": []})
+        self.emit("while True:", depth)
+        first = True
+        for block, body in stmt.cases.items():
+            self.emit(f"{'if' if first else 'elif'} _mj_state == {self.state_id(block)}:", depth + 1)
+            self.statements(body, depth + 2)
+            first = False
+        self.constructs.pop()
+
+    # ---- module ------------------------------------------------------------------------------------------------
+    def module(self) -> str:
+        self.statements(self.body, 1)
+        body_lines = self.lines
+        params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
+        out = [PRELUDE]
+        for name in (f"_k{i}" for i in range(len(self.constants))):
+            out.append(f"cdef object {name}")
+        out.append("\n\ndef _mj_set_constants(tuple constants):")
+        out.append("    global " + ", ".join(["_g"] + [f"_k{i}" for i in range(len(self.constants))]))
+        for i in range(len(self.constants)):
+            out.append(f"    _k{i} = constants[{i}]")
+        out.append("\n")
+        out.append(f"def {self.entry_name}({params}):")
+        decls = dict(self.decls)
+        if self.uses_jump:
+            decls["_mj_jump"] = "int"
+        if self.uses_state:
+            decls["_mj_state"] = "int"
+        decls["_mj_caught"] = "object"
+        for name, ctype in sorted(decls.items()):
+            out.append(f"    cdef {ctype} {name}")
+        if self.uses_jump:
+            out.append("    _mj_jump = 0")
+        out.extend(body_lines)
+        return "\n".join(out) + "\n"
+
+
+def _small_for_division(value) -> bool:
+    t = getattr(value, "type", None)
+    if isinstance(value, Constant):
+        return isinstance(value.value, float) or abs(value.value) < _SAFE_DIVISION
+    if isinstance(t, IntType):
+        return t.lo is not None and t.hi is not None and -_SAFE_DIVISION < t.lo and t.hi < _SAFE_DIVISION
+    return t == FLOAT
+
+
+import builtins as builtins_module  # noqa: E402  (used by Emitter.callee)
+
+
+def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str) -> tuple[str, list]:
+    """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive."""
+    emitter = Emitter(fn, plan, body, entry_name)
+    text = emitter.module()
+    return text, emitter.constants

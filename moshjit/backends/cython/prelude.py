@@ -1,0 +1,42 @@
+"""The head of every generated module: directives, C helpers for counted range loops, the runtime imports,
+and the per-module state (globals dict, builtins, closure cells, constants) set by ``_mj_setup``."""
+
+RUNTIME_MODULE = "moshjit_rt"
+
+PRELUDE = r'''
+# cython: language_level=3, boundscheck=True, wraparound=True, cdivision=False, infer_types=False
+# cython: initializedcheck=False, nonecheck=False, embedsignature=False, binding=False
+cimport cython
+from moshjit_rt cimport (mj_set_handled, _mj_load_global, _mj_load_deref, _mj_unbound_local, _mj_unbound_free,
+                         _mj_unpack, _mj_unpack_ex, _mj_list_extend, _mj_merge, _mj_before_with, _mj_exc_match,
+                         _mj_push_exc, _mj_reraise_handled, _mj_import_from, _mj_make_function, _mj_range_check)
+import moshjit_rt
+
+cdef extern from *:
+    """
+    /* Number of items of range(start, stop, step), step != 0, computed without overflow. */
+    static size_t mj_range_len(Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step) {
+        if (step > 0) {
+            return start < stop ? ((size_t)stop - (size_t)start - 1) / (size_t)step + 1 : 0;
+        }
+        return start > stop ? ((size_t)start - (size_t)stop - 1) / ((size_t)0 - (size_t)step) + 1 : 0;
+    }
+    static Py_ssize_t mj_range_item(Py_ssize_t start, size_t k, Py_ssize_t step) {
+        return (Py_ssize_t)((size_t)start + k * (size_t)step);
+    }
+    """
+    size_t mj_range_len(Py_ssize_t, Py_ssize_t, Py_ssize_t)
+    Py_ssize_t mj_range_item(Py_ssize_t, size_t, Py_ssize_t)
+
+cdef object _MJ_UNBOUND = moshjit_rt.UNBOUND
+cdef object _MJ_STOP = moshjit_rt.STOP
+cdef dict _g = {}
+cdef dict _b = {}
+cdef tuple _cl = ()
+
+
+def _mj_setup(dict globals_, dict builtins_, tuple closure, tuple constants):
+    global _g, _b, _cl
+    _g, _b, _cl = globals_, builtins_, closure
+    _mj_set_constants(constants)
+'''

@@ -1,0 +1,209 @@
+# cython: language_level=3, boundscheck=True, wraparound=True, cdivision=False, binding=False
+"""moshjit_rt: runtime helpers shared by every generated module (cimported through moshjit_rt.pxd).
+
+They reproduce what CPython's bytecode does where Cython's own code would differ: exact error messages of
+unpacking, ``[*x]``, ``{**x}`` and ``f(**x)``; special-method lookup for ``with``; the handled-exception state.
+"""
+cimport cython
+
+cdef extern from *:
+    """
+    #include <Python.h>
+    static PyObject* mj_get_handled(void) {
+        PyObject *e = PyErr_GetHandledException();
+        if (e == NULL) { Py_RETURN_NONE; }
+        return e;
+    }
+    static void mj_set_handled_impl(PyObject *e) { PyErr_SetHandledException(e == Py_None ? NULL : e); }
+    """
+    object mj_get_handled()
+    void mj_set_handled_impl(object)
+
+UNBOUND = object()
+STOP = object()
+cdef object _mj_missing = object()
+
+
+cdef object mj_set_handled(object exc):
+    mj_set_handled_impl(exc)
+
+
+cdef object _mj_load_global(dict globals_, dict builtins_, str name):
+    value = globals_.get(name, _mj_missing)
+    if value is _mj_missing:
+        value = builtins_.get(name, _mj_missing)
+        if value is _mj_missing:
+            raise NameError(f"name '{name}' is not defined", name=name)
+    return value
+
+
+cdef object _mj_load_deref(tuple closure, Py_ssize_t index, str name):
+    try:
+        return closure[index].cell_contents
+    except ValueError:
+        raise NameError(f"cannot access free variable '{name}' where it is not associated with a value in "
+                        f"enclosing scope", name=name) from None
+
+
+cdef object _mj_unbound_local(str name):
+    raise UnboundLocalError(f"cannot access local variable '{name}' where it is not associated with a value")
+
+
+cdef object _mj_unbound_free(str name):
+    raise NameError(f"cannot access free variable '{name}' where it is not associated with a value in "
+                    f"enclosing scope", name=name)
+
+
+cdef tuple _mj_unpack(object seq, Py_ssize_t count):
+    cdef Py_ssize_t n
+    if type(seq) is tuple or type(seq) is list:
+        n = len(seq)
+        if n == count:
+            return tuple(seq)
+        if n < count:
+            raise ValueError(f"not enough values to unpack (expected {count}, got {n})")
+        raise ValueError(f"too many values to unpack (expected {count})")
+    try:
+        it = iter(seq)
+    except TypeError:
+        if getattr(type(seq), "__iter__", None) is None and not hasattr(type(seq), "__getitem__"):
+            raise TypeError(f"cannot unpack non-iterable {type(seq).__name__} object") from None
+        raise
+    items = []
+    for item in it:
+        if len(items) == count:
+            raise ValueError(f"too many values to unpack (expected {count})")
+        items.append(item)
+    if len(items) < count:
+        raise ValueError(f"not enough values to unpack (expected {count}, got {len(items)})")
+    return tuple(items)
+
+
+cdef tuple _mj_unpack_ex(object seq, Py_ssize_t before, Py_ssize_t after):
+    try:
+        it = iter(seq)
+    except TypeError:
+        if getattr(type(seq), "__iter__", None) is None and not hasattr(type(seq), "__getitem__"):
+            raise TypeError(f"cannot unpack non-iterable {type(seq).__name__} object") from None
+        raise
+    head = []
+    for item in it:
+        head.append(item)
+        if len(head) == before:
+            break
+    if len(head) < before:
+        raise ValueError(f"not enough values to unpack (expected at least {before + after}, got {len(head)})")
+    rest = list(it)
+    if len(rest) < after:
+        raise ValueError(f"not enough values to unpack (expected at least {before + after}, "
+                         f"got {before + len(rest)})")
+    tail = rest[len(rest) - after:] if after else []
+    if after:
+        del rest[len(rest) - after:]
+    return tuple(head) + (rest,) + tuple(tail)
+
+
+cdef object _mj_list_extend(list target, object iterable):
+    try:
+        target.extend(iterable)
+    except TypeError:
+        if getattr(type(iterable), "__iter__", None) is not None or hasattr(type(iterable), "__getitem__"):
+            raise
+        raise TypeError(f"Value after * must be an iterable, not {type(iterable).__name__}") from None
+
+
+cdef str _mj_function_str(object func):
+    try:
+        qualname = func.__qualname__
+    except AttributeError:
+        return str(func)
+    module = getattr(func, "__module__", None)
+    if module is not None and module != "builtins":
+        return f"{module}.{qualname}()"
+    return f"{qualname}()"
+
+
+cdef object _mj_merge(dict target, object other, object func, bint merge_kwargs):
+    if type(other) is dict:
+        items = (<dict>other).items()
+    else:
+        try:
+            keys = other.keys()
+        except AttributeError:
+            if merge_kwargs:
+                raise TypeError(f"{_mj_function_str(func)} argument after ** must be a mapping, "
+                                f"not {type(other).__name__}") from None
+            raise TypeError(f"'{type(other).__name__}' object is not a mapping") from None
+        items = [(k, other[k]) for k in keys]
+    for key, value in items:
+        if merge_kwargs and key in target:
+            raise TypeError(f"{_mj_function_str(func)} got multiple values for keyword argument '{key}'")
+        target[key] = value
+
+
+cdef object _mj_lookup_special(object obj, str name):
+    kind = type(obj)
+    for klass in kind.__mro__:
+        attr = klass.__dict__.get(name, _mj_missing)
+        if attr is not _mj_missing:
+            getter = getattr(type(attr), "__get__", None)
+            return getter(attr, obj, kind) if getter is not None else attr
+    return _mj_missing
+
+
+cdef tuple _mj_before_with(object manager):
+    enter = _mj_lookup_special(manager, "__enter__")
+    if enter is _mj_missing:
+        raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol")
+    exit_ = _mj_lookup_special(manager, "__exit__")
+    if exit_ is _mj_missing:
+        raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol "
+                        f"(missed __exit__ method)")
+    return (exit_, enter())
+
+
+cdef bint _mj_exc_match(object exc, object match) except -1:
+    classes = match if type(match) is tuple else (match,)
+    for klass in classes:
+        if not (isinstance(klass, type) and issubclass(klass, BaseException)):
+            raise TypeError("catching classes that do not inherit from BaseException is not allowed")
+    return isinstance(exc, match)
+
+
+cdef object _mj_push_exc(object exc):
+    previous = mj_get_handled()
+    mj_set_handled(exc)
+    return previous
+
+
+cdef object _mj_reraise_handled():
+    exc = mj_get_handled()
+    if exc is None:
+        raise RuntimeError("No active exception to reraise")
+    raise exc
+
+
+cdef object _mj_import_from(object module, str name):
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        package = getattr(module, "__name__", None)
+        import sys
+        if isinstance(package, str) and f"{package}.{name}" in sys.modules:
+            return sys.modules[f"{package}.{name}"]
+        where = getattr(module, "__file__", None) or "unknown location"
+        raise ImportError(f"cannot import name '{name}' from '{package}' ({where})", name=package,
+                          path=getattr(module, "__file__", None)) from None
+
+
+cdef object _mj_make_function(object code, dict globals_, object defaults, object kwdefaults):
+    import types
+    function = types.FunctionType(code, globals_, code.co_name, defaults)
+    function.__kwdefaults__ = kwdefaults
+    function.__qualname__ = code.co_qualname
+    return function
+
+
+cdef object _mj_range_check(Py_ssize_t step):
+    if step == 0:
+        raise ValueError("range() arg 3 must not be zero")

@@ -1,0 +1,206 @@
+"""The on-disk compile cache: keys, a private directory, atomic writes under a lock, checked loads.
+
+The cache holds native code that gets loaded into the user's process, so it is treated as a security boundary:
+the directory is created 0700 and must belong to the current user; an entry that is not ours, is writable by
+others, or whose checksum does not match is refused with a warning and rebuilt. Metadata is JSON, never pickle.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import stat
+import sys
+import tempfile
+import types
+import warnings
+
+from moshjit.errors import MoshjitWarning
+
+log = logging.getLogger("moshjit")
+FORMAT_VERSION = 1
+
+
+def default_root() -> str:
+    explicit = os.environ.get("MOSHJIT_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "moshjit")
+
+
+def _private_dir(path: str) -> bool:
+    """Create ``path`` 0700 if missing; True if it is ours and not writable by group or others."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    info = os.stat(path)
+    return info.st_uid == os.getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+class DiskCache:
+    """Entries are ``<root>/<namespace>/<key>.<ext>`` plus ``<key>.json`` (checksum and facts)."""
+
+    def __init__(self, root: str | None = None):
+        root = root or default_root()
+        if not _private_dir(root):
+            fallback = tempfile.mkdtemp(prefix="moshjit-cache-")
+            warnings.warn(f"moshjit cache directory {root} is not private to this user (owner or permissions); "
+                          f"using {fallback} for this process instead", MoshjitWarning, stacklevel=3)
+            root = fallback
+        self.root = root
+
+    def directory(self, namespace: str) -> str:
+        path = os.path.join(self.root, namespace)
+        if not _private_dir(path):
+            raise PermissionError(f"moshjit cache directory {path} is not private to this user")
+        return path
+
+    def paths(self, namespace: str, key: str, ext: str) -> tuple[str, str]:
+        directory = self.directory(namespace)
+        return os.path.join(directory, f"{key}{ext}"), os.path.join(directory, f"{key}.json")
+
+    @contextlib.contextmanager
+    def lock(self, namespace: str, key: str):
+        """An exclusive lock per entry, so two processes never build or write the same entry at once."""
+        path = os.path.join(self.directory(namespace), f"{key}.lock")
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def load(self, namespace: str, key: str, ext: str) -> tuple[str, dict] | None:
+        """(artifact path, metadata) of a valid entry, else None (a bad entry is reported and ignored)."""
+        artifact, meta_path = self.paths(namespace, key, ext)
+        if not os.path.exists(artifact) or not os.path.exists(meta_path):
+            return None
+        problem = _check_file(artifact) or _check_file(meta_path)
+        if problem is None:
+            try:
+                with open(meta_path, encoding="utf-8") as f:
+                    meta = json.load(f)
+                if meta.get("format") != FORMAT_VERSION or meta.get("key") != key:
+                    problem = "metadata does not match the entry"
+                elif _sha256(artifact) != meta.get("sha256"):
+                    problem = "checksum mismatch (corrupt or truncated)"
+            except (OSError, ValueError) as exc:
+                problem = f"unreadable metadata ({exc})"
+        if problem is not None:
+            warnings.warn(f"moshjit ignores cache entry {artifact}: {problem}; recompiling", MoshjitWarning,
+                          stacklevel=4)
+            return None
+        return artifact, meta
+
+    def store(self, namespace: str, key: str, ext: str, data: bytes, meta: dict) -> str:
+        """Write the artifact and its metadata atomically (temp file + rename); returns the artifact path."""
+        artifact, meta_path = self.paths(namespace, key, ext)
+        meta = dict(meta, format=FORMAT_VERSION, key=key, sha256=hashlib.sha256(data).hexdigest())
+        _atomic_write(artifact, data)
+        _atomic_write(meta_path, json.dumps(meta, indent=1, sort_keys=True, default=str).encode())
+        return artifact
+
+
+def _check_file(path: str) -> str | None:
+    info = os.stat(path)
+    if info.st_uid != os.getuid():
+        return "not owned by the current user"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "writable by other users"
+    return None
+
+
+def _sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _atomic_write(path: str, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# ---- keys ----------------------------------------------------------------------------------------------------
+def code_fingerprint(code: types.CodeType, digest=None) -> str:
+    """A hash of everything in a code object that affects compilation (not its file name or line numbers)."""
+    top = digest is None
+    digest = digest or hashlib.sha256()
+    for part in (code.co_code, repr(code.co_names).encode(), repr(code.co_varnames).encode(),
+                 repr(code.co_freevars).encode(), repr(code.co_cellvars).encode(), code.co_qualname.encode(),
+                 repr((code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags)).encode(),
+                 code.co_exceptiontable):
+        digest.update(part)
+        digest.update(b"\0")
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            code_fingerprint(const, digest)
+        else:
+            digest.update(f"{type(const).__qualname__}:{const!r}".encode())
+        digest.update(b"\1")
+    return digest.hexdigest() if top else ""
+
+
+def _global_names(code: types.CodeType) -> set:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names
+
+
+def global_fingerprint(value, seen: set) -> str:
+    """Identity of a compile-time-resolved global: modules and classes by name, functions by their code."""
+    py_func = getattr(value, "py_func", None)
+    if isinstance(py_func, types.FunctionType):
+        value = py_func
+    if isinstance(value, types.FunctionType):
+        if id(value) in seen:
+            return f"function:{value.__qualname__}:recursive"
+        seen.add(id(value))
+        return f"function:{value.__module__}.{value.__qualname__}:{code_fingerprint(value.__code__)}:" \
+               f"{dependencies_fingerprint(value.__code__, value.__globals__, seen)}"
+    if isinstance(value, types.ModuleType):
+        return f"module:{value.__name__}"
+    if isinstance(value, (type, types.BuiltinFunctionType)):
+        return f"{type(value).__name__}:{getattr(value, '__module__', '')}.{value.__qualname__}"
+    return f"data:{type(value).__qualname__}"
+
+
+def dependencies_fingerprint(code: types.CodeType, globals_: dict, seen: set | None = None) -> str:
+    """A hash over every global name the code may resolve at compile time and what it is bound to now."""
+    import builtins
+    seen = set() if seen is None else seen
+    digest = hashlib.sha256()
+    for name in sorted(_global_names(code)):
+        value = globals_.get(name, getattr(builtins, name, None))
+        digest.update(f"{name}={global_fingerprint(value, seen) if value is not None else 'unbound'};".encode())
+    return digest.hexdigest()
+
+
+def versions() -> str:
+    from moshjit import __version__
+    return f"python-{sys.version_info[0]}.{sys.version_info[1]}.{sys.version_info[2]};moshjit-{__version__}"
+
+
+def make_key(*parts) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(str(part).encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:40]

@@ -1,0 +1,94 @@
+"""Compile one specialisation: SSA → resolved globals → passes → types → a backend → a callable entry.
+
+The order of the per-function pipeline is written out here, in one place. Backends receive typed SSA and return
+an ``Artifact``: the native entry point plus what introspection shows (generated text, timings).
+"""
+from __future__ import annotations
+
+import builtins
+import logging
+import time
+import types
+from dataclasses import dataclass, field
+
+from moshjit.ir.function import Function
+from moshjit.ir.types import (BOOL, BYTES, CHAR, FLOAT, INT, INT64, NONE, OBJECT, STR, DictType, ListType, MType,
+                              SetType, TupleType)
+
+log = logging.getLogger("moshjit")
+
+
+@dataclass
+class Artifact:
+    """A compiled specialisation."""
+    entry: object                     # callable taking the bound arguments positionally
+    backend: str
+    code_text: str                    # the generated Cython / LLVM IR text
+    ir_text: str                      # the typed SSA it was generated from
+    stats: dict = field(default_factory=dict)
+
+
+# Dispatch kinds (see ``dispatcher.key_of``) → the type inference starts from.
+_KEY_TYPES = {"int64": INT64, "char": CHAR, int: INT, str: STR, float: FLOAT,
+              bool: BOOL, type(None): NONE, list: ListType(OBJECT), dict: DictType(OBJECT, OBJECT),
+              set: SetType(OBJECT), tuple: TupleType(None, OBJECT), bytes: BYTES}
+
+
+def type_of_key(key) -> MType:
+    """The inference type of one dispatch key element (anything unlisted is a plain object)."""
+    return _KEY_TYPES.get(key, OBJECT)
+
+
+def describe_key(key) -> str:
+    return key if isinstance(key, str) else key.__qualname__
+
+
+def typed_ssa(py_function, arg_types: list[MType]) -> Function:
+    """The per-function pipeline up to typed SSA, in its fixed order."""
+    from moshjit.frontend import build_ssa
+    from moshjit.passes.pipeline import run_passes
+    from moshjit.passes.resolve_globals import resolve_globals
+    from moshjit.passes.typeinfer import infer_types
+    ir = build_ssa(py_function, optimize=False)
+    resolve_globals(ir)
+    run_passes(ir)
+    infer_types(ir, arg_types)
+    return ir
+
+
+def builtins_dict(py_function) -> dict:
+    found = py_function.__globals__.get("__builtins__", builtins)
+    return found.__dict__ if isinstance(found, types.ModuleType) else found
+
+
+def choose_backend(ir: Function) -> str:
+    """'auto': LLVM when every value of the function has a native type the LLVM backend handles."""
+    try:
+        from moshjit.backends.llvm import can_compile
+    except ImportError:
+        return "cython"
+    return "llvm" if can_compile(ir) else "cython"
+
+
+def compile_specialization(py_function, key: tuple, backend: str, cache) -> Artifact:
+    """Compile ``py_function`` for argument kinds ``key`` with ``backend`` ('auto', 'cython' or 'llvm')."""
+    from moshjit.ir.printer import format_function
+    start = time.perf_counter()
+    arg_types = [type_of_key(k) for k in key]
+    ir = typed_ssa(py_function, arg_types)
+    ir_text = format_function(ir)
+    frontend_s = time.perf_counter() - start
+    if backend == "auto":
+        backend = choose_backend(ir)
+    if backend == "llvm":
+        from moshjit.backends.llvm import compile_llvm
+        artifact = compile_llvm(ir, py_function, cache)
+    else:
+        from moshjit.backends.cython.driver import compile_cython
+        artifact = compile_cython(ir, py_function, cache)
+    artifact.ir_text = ir_text
+    artifact.stats["frontend_s"] = round(frontend_s, 4)
+    artifact.stats["total_s"] = round(time.perf_counter() - start, 4)
+    log.info("compiled %s%s with %s in %.3f s", py_function.__qualname__, tuple(describe_key(k) for k in key),
+             backend, artifact.stats["total_s"])
+    return artifact

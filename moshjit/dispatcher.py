@@ -1,0 +1,201 @@
+"""``@jit``: lazy, per-signature specialisation of a Python function, with cache, fallback and introspection.
+
+At the first call for a new combination of argument kinds (exact type, plus "fits in int64" for ints and
+"one character" for strs), the function is compiled for that signature and the native entry is remembered.
+Compile failures raise ``UnsupportedError`` (file:line of the construct) unless ``fallback=True``, in which case
+the plain function runs and one ``MoshjitWarning`` says why.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import threading
+import warnings
+
+from moshjit.errors import MoshjitWarning
+
+log = logging.getLogger("moshjit")
+BACKENDS = ("auto", "cython", "llvm")
+
+
+class Dispatcher:
+    """The object ``@jit`` returns: call it like the function; inspect what was compiled."""
+
+    def __init__(self, py_func, backend: str = "auto", cache: bool = True, strict: bool = True,
+                 fallback: bool = False):
+        from moshjit.frontend import python_function
+        if backend not in BACKENDS:
+            raise ValueError(f"moshjit.jit: backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+        self.py_func = python_function(py_func)
+        self.backend = backend
+        self.use_cache = bool(cache)
+        self.fallback = bool(fallback) or not strict
+        self.strict = strict
+        self._entries: dict[tuple, object] = {}
+        self._artifacts: dict[tuple, object] = {}
+        self._failed: dict[tuple, Exception] = {}
+        self._lock = threading.RLock()
+        self._binder = None
+        code = self.py_func.__code__
+        self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
+        functools.update_wrapper(self, self.py_func)
+
+    # ---- calling --------------------------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if kwargs or len(args) != self._positional_count:
+            args = self._bind(args, kwargs)
+        key = tuple(map(key_of, args))
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = self._specialize(key)
+        return entry(*args)
+
+    def _bind(self, args, kwargs) -> tuple:
+        """Apply defaults, *args and **kwargs exactly as CPython would (same TypeErrors)."""
+        if self._binder is None:
+            import inspect
+
+            from moshjit.ir.function import make_binder
+            self._binder = make_binder(inspect.signature(self.py_func), self.py_func.__name__,
+                                       self.py_func.__qualname__)
+        return tuple(self._binder(*args, **kwargs))
+
+    def _specialize(self, key: tuple):
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                return entry
+            try:
+                artifact = self._compile(key)
+            except Exception as exc:            # UnsupportedError, or a backend's build failure
+                if not self.fallback:
+                    raise
+                return self._fall_back(key, exc)
+            self._artifacts[key] = artifact
+            self._entries[key] = artifact.entry
+            return artifact.entry
+
+    def _fall_back(self, key: tuple, exc: Exception):
+        if not self._failed:
+            warnings.warn(f"moshjit could not compile {self.py_func.__qualname__} ({exc}); running it as plain "
+                          f"Python", MoshjitWarning, stacklevel=4)
+        self._failed[key] = exc
+        plain = self.py_func
+        self._entries[key] = plain
+        return plain
+
+    def _compile(self, key: tuple):
+        from moshjit.compiler import compile_specialization
+        return compile_specialization(self.py_func, key, self.backend,
+                                      _cache() if self.use_cache else _memory_cache())
+
+    # ---- introspection --------------------------------------------------------------------------------------
+    @property
+    def signatures(self) -> list[tuple]:
+        """The argument kinds compiled so far (one tuple per specialisation)."""
+        from moshjit.compiler import describe_key
+        return [tuple(describe_key(k) for k in key) for key in self._artifacts]
+
+    @property
+    def stats(self) -> dict:
+        """Per signature: backend chosen, cache hit or miss, and compile times."""
+        from moshjit.compiler import describe_key
+        out = {tuple(describe_key(k) for k in key): dict(a.stats, backend=a.backend)
+               for key, a in self._artifacts.items()}
+        for key, exc in self._failed.items():
+            out[tuple(describe_key(k) for k in key)] = {"backend": "python (fallback)", "reason": str(exc)}
+        return out
+
+    def inspect_ssa(self) -> str:
+        """The SSA built from the function's bytecode, after the standard passes."""
+        from moshjit.frontend import build_ssa
+        return str(build_ssa(self.py_func))
+
+    def inspect_types(self, signature=None) -> str:
+        """Per compiled signature: every SSA value with its inferred type, and the backend chosen."""
+        parts = []
+        for key, artifact in self._selected(signature):
+            parts.append(f"# signature {self._describe(key)} -> backend {artifact.backend}\n{artifact.ir_text}")
+        return "\n".join(parts)
+
+    def inspect_code(self, signature=None) -> str:
+        """Per compiled signature: the generated Cython or LLVM IR text."""
+        return "\n".join(f"# signature {self._describe(key)} ({artifact.backend})\n{artifact.code_text}"
+                         for key, artifact in self._selected(signature))
+
+    def _selected(self, signature):
+        from moshjit.compiler import describe_key
+        for key, artifact in self._artifacts.items():
+            if signature is None or tuple(describe_key(k) for k in key) == tuple(signature):
+                yield key, artifact
+
+    @staticmethod
+    def _describe(key) -> str:
+        from moshjit.compiler import describe_key
+        return "(" + ", ".join(describe_key(k) for k in key) + ")"
+
+    def __repr__(self):
+        return f"<moshjit.jit {self.py_func.__module__}.{self.py_func.__qualname__}>"
+
+    def __get__(self, instance, owner=None):
+        """Work as a method: ``obj.method(...)`` calls the jitted function with ``obj`` first."""
+        if instance is None:
+            return self
+        return functools.partial(self, instance)
+
+    def __reduce__(self):
+        """Pickle by value: the plain function (via cloudpickle) and options, never machine code."""
+        import cloudpickle
+        return (_rebuild, (cloudpickle.dumps(self.py_func), self.backend, self.use_cache, self.strict,
+                           self.fallback))
+
+
+def _rebuild(payload: bytes, backend, cache, strict, fallback):
+    import cloudpickle
+    return Dispatcher(cloudpickle.loads(payload), backend=backend, cache=cache, strict=strict, fallback=fallback)
+
+
+def key_of(value):
+    """The dispatch kind of one argument: its exact type, with ints split by "fits in int64" and strs by
+    "is one character" (those become machine integers and Py_UCS4 in compiled code)."""
+    kind = type(value)
+    if kind is int:
+        return "int64" if -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF else int
+    if kind is str:
+        return "char" if len(value) == 1 else str
+    return kind
+
+
+_caches: dict = {}
+
+
+def _cache():
+    from moshjit.cache import DiskCache, default_root
+    root = default_root()
+    if root not in _caches:
+        _caches[root] = DiskCache(root)
+    return _caches[root]
+
+
+def _memory_cache():
+    """``cache=False``: a private throw-away directory for this process."""
+    import tempfile
+    from moshjit.cache import DiskCache
+    if "private" not in _caches:
+        _caches["private"] = DiskCache(tempfile.mkdtemp(prefix="moshjit-nocache-"))
+    return _caches["private"]
+
+
+def jit(fn=None, *, backend: str = "auto", cache: bool = True, strict: bool = True, fallback: bool = False):
+    """Compile ``fn`` lazily per argument signature. Use as ``@jit``, ``@jit(...)`` or ``jit(fn)``.
+    With MOSHJIT_DISABLE=1 in the environment, returns the plain function unchanged."""
+    def wrap(function):
+        if os.environ.get("MOSHJIT_DISABLE", "") not in ("", "0"):
+            return function
+        return Dispatcher(function, backend=backend, cache=cache, strict=strict, fallback=fallback)
+    if fn is None:
+        return wrap
+    if not callable(fn):
+        raise TypeError(f"moshjit.jit expects a function, got {type(fn).__name__}")
+    return wrap(fn)

@@ -1,0 +1,64 @@
+"""Resolve, at compile time, the globals that name modules, functions and classes (as Numba does).
+
+``load_global`` of such a name, and ``load_attr`` of a module attribute that is one, become constants, so that
+type inference and the backends can see which function is called. Other globals (data: vocabularies, tables,
+counters) stay ``load_global`` and are read at call time, so rebinding them is seen. What was resolved is
+recorded in ``fn.resolved_globals`` for the compile-cache key.
+"""
+from __future__ import annotations
+
+import builtins
+import types
+
+from moshjit.ir import ops
+from moshjit.ir.function import Function
+from moshjit.ir.ops import Constant
+
+
+def is_resolvable(value) -> bool:
+    """Modules, functions (Python, builtin or jitted) and classes are bound when compiling."""
+    return (isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))
+            or hasattr(value, "py_func"))
+
+
+def _builtins_of(fn: Function) -> dict:
+    found = fn.globals.get("__builtins__", builtins)
+    return found.__dict__ if isinstance(found, types.ModuleType) else found
+
+
+def resolve_globals(fn: Function) -> Function:
+    resolved: dict = getattr(fn, "resolved_globals", {})
+    replacements: dict = {}
+    builtins_ = _builtins_of(fn)
+    for block in fn.blocks:
+        kept = []
+        for op in block.ops:
+            op.map_operands(lambda v: replacements.get(v, v))
+            value = _resolve(op, fn, builtins_)
+            if value is not None and is_resolvable(value[1]):
+                name, obj = value
+                resolved[name] = obj
+                replacements[op] = Constant(obj)
+            else:
+                kept.append(op)
+        block.ops = kept
+        block.terminator.map_operands(lambda v: replacements.get(v, v))
+    fn.substitute(replacements)
+    fn.resolved_globals = resolved
+    return fn
+
+
+_MISSING = object()
+
+
+def _resolve(op, fn: Function, builtins_: dict):
+    """(qualified name, object) for a resolvable load, else None."""
+    if isinstance(op, ops.LoadGlobal):
+        value = fn.globals.get(op.name, _MISSING)
+        if value is _MISSING:
+            value = builtins_.get(op.name, _MISSING)
+        return None if value is _MISSING else (op.name, value)
+    if isinstance(op, ops.LoadAttr) and isinstance(op.obj, Constant) and isinstance(op.obj.value, types.ModuleType):
+        value = getattr(op.obj.value, op.name, _MISSING)
+        return None if value is _MISSING else (f"{op.obj.value.__name__}.{op.name}", value)
+    return None

@@ -1,0 +1,542 @@
+"""Type inference over SSA, seeded with the argument types of one call signature.
+
+A forward dataflow to a fixed point over the lattice in ``moshjit.ir.types``: φs join their inputs (ints are
+widened at loop headers so the iteration ends), then a few narrowing rounds recover loop bounds. Branches on
+comparisons refine ints and Optionals in the blocks they dominate (``i < n`` makes ``i + 1`` provably small).
+Containers built in the function get element types from every write to them, unless they escape into code we
+cannot see. The result is stored on each value (``value.type``).
+"""
+from __future__ import annotations
+
+from moshjit.analysis.dominators import DominatorTree
+from moshjit.ir import ops
+from moshjit.ir.function import Block, Function
+from moshjit.ir.ops import UNDEFINED, Constant, Phi
+from moshjit.ir.types import (BOOL, BOTTOM, BYTES, CHAR, FLOAT, INT, NONE, OBJECT, STR, ConstType, DictType, IntType, IteratorType, ListType, MType, OptionalType,
+                              SetType, TupleType, join, tuple_of, type_of_value, widen)
+from moshjit.primitives.signatures import (NON_MUTATING_METHODS, PURE_FUNCTIONS, function_result, item_type,
+                                           method_result)
+
+WIDEN_AFTER = 2          # visits of a φ before its int bounds are widened
+NARROWING_ROUNDS = 2
+_BIG = 1 << 70           # interval arithmetic gives up beyond this (the bound becomes unbounded)
+
+
+# ---- interval arithmetic -----------------------------------------------------------------------------------------
+def _clip(v):
+    return None if v is None or abs(v) > _BIG else v
+
+
+def _interval(lo, hi) -> IntType:
+    return IntType(_clip(lo), _clip(hi))
+
+
+def _add(a: IntType, b: IntType) -> IntType:
+    return _interval(None if a.lo is None or b.lo is None else a.lo + b.lo,
+                     None if a.hi is None or b.hi is None else a.hi + b.hi)
+
+
+def _sub(a: IntType, b: IntType) -> IntType:
+    return _interval(None if a.lo is None or b.hi is None else a.lo - b.hi,
+                     None if a.hi is None or b.lo is None else a.hi - b.lo)
+
+
+def _mul(a: IntType, b: IntType) -> IntType:
+    if None in (a.lo, a.hi, b.lo, b.hi):
+        return INT
+    corners = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
+    return _interval(min(corners), max(corners))
+
+
+def _floordiv(a: IntType, b: IntType) -> IntType:
+    if b.lo is not None and b.lo > 0 and a.lo is not None and a.hi is not None:
+        return _interval(min(a.lo // b.lo, a.lo // (b.hi or b.lo)), max(a.hi // b.lo, a.hi // (b.hi or b.lo)))
+    if b.lo is not None and b.lo > 0 and a.lo is not None and a.lo >= 0:
+        return IntType(0, a.hi)
+    return INT
+
+
+def _mod(a: IntType, b: IntType) -> IntType:
+    if b.lo is not None and b.lo > 0:
+        hi = None if b.hi is None else b.hi - 1
+        if a.lo is not None and a.lo >= 0 and a.hi is not None and (hi is None or a.hi < hi):
+            hi = a.hi
+        return IntType(0, hi)
+    return INT
+
+
+def _bitand(a: IntType, b: IntType) -> IntType:
+    for x, y in ((a, b), (b, a)):
+        if x.lo is not None and x.lo >= 0 and x.hi is not None:
+            return IntType(0, x.hi if y.lo is None or y.lo < 0 else min(x.hi, y.hi if y.hi is not None else x.hi))
+    return INT
+
+
+def _shift_right(a: IntType, b: IntType) -> IntType:
+    if a.lo is not None and a.lo >= 0 and b.lo is not None and b.lo >= 0:
+        return IntType(0, a.hi if a.hi is None else a.hi >> b.lo)
+    return INT
+
+
+_INT_BINARY = {"+": _add, "-": _sub, "*": _mul, "//": _floordiv, "%": _mod, "&": _bitand, ">>": _shift_right}
+
+
+def _binary_type(op: str, a: MType, b: MType) -> MType:
+    if a == BOOL:
+        a = IntType(0, 1) if op not in ("&", "|", "^") or b != BOOL else a
+    if b == BOOL:
+        b = IntType(0, 1) if op not in ("&", "|", "^") or a != BOOL else b
+    if a == BOOL and b == BOOL:
+        return BOOL
+    if isinstance(a, IntType) and isinstance(b, IntType):
+        if op == "/":
+            return FLOAT
+        if op in _INT_BINARY:
+            return _INT_BINARY[op](a, b)
+        if op in ("|", "^", "<<"):
+            return INT
+        return OBJECT                       # '**' is a float for negative exponents
+    numeric = (FLOAT,)
+    if (a in numeric and (b in numeric or isinstance(b, IntType))) or (b in numeric and isinstance(a, IntType)):
+        return FLOAT if op in ("+", "-", "*", "/", "//", "%") else OBJECT
+    if a in (STR, CHAR) and b in (STR, CHAR) and op == "+":
+        return STR
+    if a in (STR, CHAR) and op == "%":
+        return STR
+    if (a in (STR, CHAR) and isinstance(b, IntType) or b in (STR, CHAR) and isinstance(a, IntType)) and op == "*":
+        return STR
+    if isinstance(a, ListType) and isinstance(b, ListType) and op == "+":
+        return ListType(join(a.item, b.item))
+    if isinstance(a, ListType) and isinstance(b, IntType) and op == "*":
+        return ListType(a.item)
+    return OBJECT
+
+
+_ORDERED = (STR, CHAR, FLOAT, BOOL)
+
+
+def _compare_type(op: str, a: MType, b: MType) -> MType:
+    if op in ("is", "is not", "in", "not in"):
+        return BOOL
+    scalar = lambda t: isinstance(t, IntType) or t in _ORDERED or t == NONE
+    if scalar(a) and scalar(b):
+        return BOOL
+    if op in ("==", "!=") and (scalar(a) or scalar(b)) and (a in (STR, CHAR) or b in (STR, CHAR)):
+        return BOOL
+    return OBJECT
+
+
+def _getitem_type(obj: MType, key: MType, key_value) -> MType:
+    is_index = isinstance(key, IntType) or key == BOOL
+    if obj in (STR, CHAR):
+        return CHAR if is_index else STR if _is_slice(key_value) else OBJECT
+    if isinstance(obj, ListType):
+        return obj.item if is_index else obj if _is_slice(key_value) else OBJECT
+    if isinstance(obj, TupleType):
+        if is_index and isinstance(key_value, Constant) and obj.items is not None:
+            index = key_value.value
+            if -len(obj.items) <= index < len(obj.items):
+                return obj.items[index]
+        return obj.item if is_index else TupleType(None, obj.item) if _is_slice(key_value) else OBJECT
+    if isinstance(obj, DictType):
+        return obj.value
+    if obj == BYTES:
+        return IntType(0, 255) if is_index else BYTES if _is_slice(key_value) else OBJECT
+    return OBJECT
+
+
+def _is_slice(value) -> bool:
+    return isinstance(value, ops.BuildSlice) or isinstance(value, Constant) and isinstance(value.value, slice)
+
+
+# ---- containers --------------------------------------------------------------------------------------------------
+class ContainerCell:
+    """The element types of one container allocated in the function (union-find node for φ merges)."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self.parent: ContainerCell | None = None
+        self.item = BOTTOM            # list/set items, dict values
+        self.key = BOTTOM             # dict keys
+        self.escaped = False
+
+    def root(self) -> "ContainerCell":
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        return node
+
+
+# ---- the inference ---------------------------------------------------------------------------------------------
+class TypeInference:
+    def __init__(self, fn: Function, arg_types: list[MType]):
+        self.fn = fn
+        self.types: dict = {}
+        for arg, t in zip(fn.args, arg_types):
+            self.types[arg] = t
+        self.domtree = DominatorTree(fn.entry, Block.successors)
+        self.order = self.domtree.order
+        self.preds = fn.predecessors()
+        self.refinements: dict[Block, dict] = {}
+        self.phi_visits: dict[Phi, int] = {}
+        self.cells: dict = {}          # allocation op -> ContainerCell
+        self.widening = True
+
+    # lookup --------------------------------------------------------------------------------------------------
+    def type_of(self, value, block: Block | None = None) -> MType:
+        if isinstance(value, Constant):
+            return type_of_value(value.value)
+        if value is UNDEFINED:
+            return BOTTOM
+        if block is not None:
+            node = block
+            while True:
+                refined = self.refinements.get(node)
+                if refined and value in refined:
+                    return refined[value]
+                parent = self.domtree.idom.get(node)
+                if parent is None or parent is node:
+                    break
+                node = parent
+        t = self.types.get(value, BOTTOM)
+        cell = self.cells.get(value)
+        if cell is not None:
+            t = self._container_type(cell.root())
+        return t
+
+    def _container_type(self, cell: ContainerCell) -> MType:
+        item = OBJECT if cell.escaped else cell.item
+        if cell.kind == "list":
+            return ListType(item)
+        if cell.kind == "set":
+            return SetType(item)
+        return DictType(OBJECT if cell.escaped else cell.key, item)
+
+    # driver --------------------------------------------------------------------------------------------------
+    def run(self) -> dict:
+        self._find_containers()
+        for _ in range(100):
+            if not self._sweep():
+                break
+        self.widening = False
+        for _ in range(NARROWING_ROUNDS):
+            self._sweep(narrowing=True)
+        for value in self.fn.values():
+            value.type = self.type_of(value)
+        return self.types
+
+    def _sweep(self, narrowing: bool = False) -> bool:
+        changed = False
+        for block in self.order:
+            for phi in block.phis:
+                changed |= self._set(phi, self._phi_type(phi), narrowing)
+            for inst in block.instructions():
+                if isinstance(inst, ops.ForIter):
+                    changed |= self._set(inst, item_type(self.type_of(inst.iterator, block)), narrowing)
+                elif not isinstance(inst, ops.Terminator):
+                    changed |= self._set(inst, self._op_type(inst, block), narrowing)
+                    self._container_writes(inst, block)
+            self._refine_successors(block)
+        return changed
+
+    def _set(self, value, t: MType, narrowing: bool) -> bool:
+        old = self.types.get(value, BOTTOM)
+        if narrowing:
+            new = t
+        elif isinstance(value, Phi) and self.widening:
+            visits = self.phi_visits[value] = self.phi_visits.get(value, 0) + 1
+            new = widen(old, t) if visits > WIDEN_AFTER else join(old, t)
+        else:
+            new = join(old, t)
+        if new != old:
+            self.types[value] = new
+            return True
+        return False
+
+    def _phi_type(self, phi: Phi) -> MType:
+        result = BOTTOM
+        for pred, value in phi.incoming.items():
+            t = self.type_of(value, pred)
+            facts = self._edge_facts(pred, phi.block)
+            result = join(result, facts.get(value, t))
+        return result
+
+    def _edge_facts(self, pred: Block, succ: Block) -> dict:
+        """What the branch ending ``pred`` implies on its edge to ``succ``."""
+        term = pred.terminator
+        if not isinstance(term, ops.Branch) or term.if_true is term.if_false:
+            return {}
+        facts_true, facts_false = self._facts(term.cond, pred)
+        return facts_true if succ is term.if_true else facts_false
+
+    # branch refinement ----------------------------------------------------------------------------------------
+    def _refine_successors(self, block: Block) -> None:
+        term = block.terminator
+        if not isinstance(term, ops.Branch):
+            return
+        for succ in (term.if_true, term.if_false):
+            facts = self._edge_facts(block, succ)
+            if facts and self.preds[succ] == [block] and succ is not block:
+                self.refinements[succ] = facts
+
+    def _facts(self, cond, block: Block) -> tuple[dict, dict]:
+        """What ``cond`` being true (false) tells about int ranges and None-ness of its operands."""
+        if not isinstance(cond, ops.Compare):
+            return {}, {}
+        left, right = cond.left, cond.right
+        lt, rt = self.type_of(left, block), self.type_of(right, block)
+        if cond.op in ("is", "is not") and isinstance(right, Constant) and right.value is None \
+                and isinstance(lt, OptionalType):
+            is_none, not_none = {left: NONE}, {left: lt.inner}
+            return (is_none, not_none) if cond.op == "is" else (not_none, is_none)
+        if not (isinstance(lt, IntType) and isinstance(rt, IntType)):
+            return {}, {}
+        flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+        negate = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+        if cond.op not in flip:
+            return {}, {}
+        true_facts, false_facts = {}, {}
+        for subject, st, other, ot, op in ((left, lt, right, rt, cond.op), (right, rt, left, lt, flip[cond.op])):
+            if isinstance(subject, Constant):
+                continue
+            true_facts[subject] = _restrict(st, op, ot)
+            false_facts[subject] = _restrict(st, negate[op], ot)
+        return true_facts, false_facts
+
+    # op types -------------------------------------------------------------------------------------------------
+    def _op_type(self, op, block: Block) -> MType:
+        t = lambda v: self.type_of(v, block)
+        kind = type(op)
+        if kind is ops.BinaryOp:
+            return _binary_type(op.op, t(op.left), t(op.right))
+        if kind is ops.UnaryOp:
+            operand = t(op.operand)
+            if op.op == "not":
+                return BOOL
+            if isinstance(operand, IntType) or operand == BOOL:
+                operand = IntType(0, 1) if operand == BOOL else operand
+                if op.op == "neg":
+                    return _interval(None if operand.hi is None else -operand.hi,
+                                     None if operand.lo is None else -operand.lo)
+                if op.op == "pos":
+                    return operand
+                return _interval(None if operand.hi is None else -operand.hi - 1,
+                                 None if operand.lo is None else -operand.lo - 1)
+            return FLOAT if operand == FLOAT and op.op in ("neg", "pos") else OBJECT
+        if kind is ops.Compare:
+            return _compare_type(op.op, t(op.left), t(op.right))
+        if kind is ops.CheckBound:
+            return t(op.value)
+        if kind is ops.GetItem:
+            return _getitem_type(t(op.obj), t(op.key), op.key)
+        if kind is ops.Call:
+            return self._call_type(op, block)
+        if kind is ops.CallMethod:
+            receiver = t(op.obj)
+            if op.kwnames:
+                return OBJECT
+            return method_result(receiver, op.name, [t(a) for a in op.args]) or OBJECT
+        if kind is ops.GetIter:
+            source = t(op.obj)
+            if isinstance(source, IteratorType):
+                return source
+            return IteratorType(source, item_type(source))
+        if kind is ops.BuildTuple:
+            return tuple_of(t(v) for v in op.items)
+        if kind in (ops.BuildList, ops.BuildSet, ops.BuildMap):
+            return self.types.get(op, BOTTOM)            # the container cell gives the element types
+        if kind in (ops.BuildString, ops.FormatValue):
+            return STR
+        if kind is ops.ListToTuple:
+            source = t(op.source)
+            return TupleType(None, source.item if isinstance(source, ListType) else OBJECT)
+        if kind is ops.ExtractItem:
+            return self._extract_type(op, block)
+        if kind in (ops.ListAppend, ops.ListExtend, ops.SetAdd, ops.SetUpdate, ops.MapAdd, ops.DictUpdate,
+                    ops.DictMerge, ops.SetItem, ops.DelItem, ops.StoreAttr, ops.DelAttr, ops.PopExcept):
+            return NONE
+        if kind is ops.CheckExcMatch:
+            return BOOL
+        if kind is ops.BuildSlice:
+            return OBJECT
+        return OBJECT
+
+    def _call_type(self, op: ops.Call, block: Block) -> MType:
+        func = self.type_of(op.func, block)
+        args = [self.type_of(a, block) for a in op.args[:len(op.args) - len(op.kwnames)]]
+        if isinstance(func, ConstType):
+            result = function_result(func.value, args, bool(op.kwnames))
+            if result is not None:
+                return result
+        return OBJECT
+
+    def _extract_type(self, op: ops.ExtractItem, block: Block) -> MType:
+        source = op.source
+        if isinstance(source, ops.UnpackSequence):
+            seq = self.type_of(source.source, block)
+            if isinstance(seq, TupleType) and seq.items is not None and len(seq.items) == source.count:
+                return seq.items[op.index]
+            return item_type(seq)
+        if isinstance(source, ops.UnpackEx):
+            seq = self.type_of(source.source, block)
+            if op.index == source.before:
+                return ListType(item_type(seq))
+            return item_type(seq)
+        return OBJECT
+
+    # containers -------------------------------------------------------------------------------------------------
+    def _find_containers(self) -> None:
+        """Give each list/set/dict display its cell; φs of containers share one cell; escapes widen to object."""
+        kinds = {ops.BuildList: "list", ops.BuildSet: "set", ops.BuildMap: "dict"}
+        for block in self.fn.blocks:
+            for op in block.ops:
+                kind = kinds.get(type(op))
+                if kind is not None:
+                    self.cells[op] = ContainerCell(kind)
+        changed = True
+        while changed:
+            changed = False
+            for block in self.fn.blocks:
+                for phi in block.phis:
+                    incoming = [self.cells[v] for v in phi.incoming.values() if v in self.cells]
+                    if not incoming:
+                        continue
+                    if len(incoming) != len(phi.incoming) or len({c.root().kind for c in incoming}) > 1:
+                        for cell in incoming:
+                            cell.root().escaped = True
+                        continue
+                    root = incoming[0].root()
+                    for cell in incoming[1:]:
+                        other = cell.root()
+                        if other is not root:
+                            other.parent = root
+                            root.escaped |= other.escaped
+                    if self.cells.get(phi) is not root:
+                        if phi in self.cells and self.cells[phi].root() is root:
+                            continue
+                        self.cells[phi] = root
+                        changed = True
+        users = self.fn.users()
+        for value, cell in self.cells.items():
+            for user in users.get(value, []):
+                if not self._harmless_use(user, value):
+                    cell.root().escaped = True
+        for value, cell in self.cells.items():
+            if isinstance(value, ops.Op):
+                self._seed_items(value, cell.root())
+
+    def _seed_items(self, op, cell: ContainerCell) -> None:
+        if isinstance(op, (ops.BuildList, ops.BuildSet)):
+            for item in op.items:
+                cell.item = join(cell.item, self.type_of(item))
+        elif isinstance(op, ops.BuildMap):
+            for key, value in zip(op.keys, op.values):
+                cell.key = join(cell.key, self.type_of(key))
+                cell.item = join(cell.item, self.type_of(value))
+
+    def _harmless_use(self, user, value) -> bool:
+        """Uses that neither mutate the container behind our back nor let it escape."""
+        if isinstance(user, (Phi, ops.GetItem, ops.GetIter, ops.Return, ops.Compare, ops.Branch, ops.ListToTuple,
+                             ops.BinaryOp, ops.CheckBound, ops.FormatValue)):
+            return True
+        if isinstance(user, (ops.ListAppend, ops.SetAdd)) and user.target is value:
+            return user.item is not value
+        if isinstance(user, (ops.ListExtend, ops.SetUpdate)):
+            return True
+        if isinstance(user, ops.MapAdd) and user.target is value:
+            return value not in (user.key, user.value)
+        if isinstance(user, ops.SetItem) and user.obj is value:
+            return user.value is not value
+        if isinstance(user, ops.DelItem) and user.obj is value:
+            return True
+        if isinstance(user, ops.CallMethod):
+            if user.obj is value:
+                return user.name in NON_MUTATING_METHODS or user.name in (
+                    "append", "extend", "insert", "add", "update", "pop", "clear", "sort", "reverse", "remove",
+                    "discard", "setdefault") and value not in user.args
+            return user.name in NON_MUTATING_METHODS or user.name == "join"
+        if isinstance(user, ops.Call):
+            return isinstance(user.func, Constant) and _pure(user.func.value) and user.func is not value
+        return False
+
+    def _container_writes(self, op, block: Block) -> None:
+        """Join the types of items written into a local container into its cell."""
+        def cell_of(target):
+            cell = self.cells.get(target)
+            return cell.root() if cell is not None else None
+
+        t = lambda v: self.type_of(v, block)
+        if isinstance(op, (ops.ListAppend, ops.SetAdd)):
+            cell = cell_of(op.target)
+            if cell is not None:
+                cell.item = join(cell.item, t(op.item))
+        elif isinstance(op, (ops.ListExtend, ops.SetUpdate)):
+            cell = cell_of(op.target)
+            if cell is not None:
+                cell.item = join(cell.item, item_type(t(op.iterable)))
+        elif isinstance(op, ops.MapAdd):
+            cell = cell_of(op.target)
+            if cell is not None:
+                cell.key, cell.item = join(cell.key, t(op.key)), join(cell.item, t(op.value))
+        elif isinstance(op, ops.SetItem):
+            cell = cell_of(op.obj)
+            if cell is not None:
+                if cell.kind == "dict":
+                    cell.key = join(cell.key, t(op.key))
+                cell.item = join(cell.item, t(op.value))
+        elif isinstance(op, ops.CallMethod):
+            cell = cell_of(op.obj)
+            if cell is None:
+                return
+            args = [t(a) for a in op.args]
+            if op.name in ("append", "add") and args:
+                cell.item = join(cell.item, args[0])
+            elif op.name == "insert" and len(args) == 2:
+                cell.item = join(cell.item, args[1])
+            elif op.name in ("extend", "update") and args and cell.kind != "dict":
+                cell.item = join(cell.item, item_type(args[0]))
+            elif op.name in ("update", "setdefault") and cell.kind == "dict":
+                cell.escaped = True
+        elif isinstance(op, (ops.DictUpdate, ops.DictMerge)):
+            cell = cell_of(op.target)
+            if cell is not None:
+                cell.escaped = True
+
+
+def _pure(function) -> bool:
+    try:
+        return function in PURE_FUNCTIONS
+    except TypeError:
+        return False
+
+
+def _restrict(t: IntType, op: str, bound: IntType) -> IntType:
+    """The part of ``t`` satisfying ``t <op> bound`` for some value of ``bound``."""
+    lo, hi = t.lo, t.hi
+    if op == "<" and bound.hi is not None:
+        hi = bound.hi - 1 if hi is None else min(hi, bound.hi - 1)
+    elif op == "<=" and bound.hi is not None:
+        hi = bound.hi if hi is None else min(hi, bound.hi)
+    elif op == ">" and bound.lo is not None:
+        lo = bound.lo + 1 if lo is None else max(lo, bound.lo + 1)
+    elif op == ">=" and bound.lo is not None:
+        lo = bound.lo if lo is None else max(lo, bound.lo)
+    elif op == "==":
+        lo = bound.lo if lo is None else (lo if bound.lo is None else max(lo, bound.lo))
+        hi = bound.hi if hi is None else (hi if bound.hi is None else min(hi, bound.hi))
+    if lo is not None and hi is not None and lo > hi:
+        return t                        # contradictory: the branch is dead; keep the type sound and simple
+    return IntType(lo, hi)
+
+
+def infer_types(fn: Function, arg_types: list[MType]) -> Function:
+    """Set ``.type`` on every value of ``fn`` for a call with ``arg_types``."""
+    TypeInference(fn, arg_types).run()
+    for block in fn.blocks:
+        for inst in [*block.phis, *block.instructions()]:
+            if inst.type is None:
+                inst.type = BOTTOM
+    for arg, t in zip(fn.args, arg_types):
+        arg.type = t
+    return fn
+
