@@ -61,34 +61,29 @@ def builtins_dict(py_function) -> dict:
     return found.__dict__ if isinstance(found, types.ModuleType) else found
 
 
-def choose_backend(ir: Function) -> str:
-    """'auto': LLVM when every value of the function has a native type the LLVM backend handles."""
-    try:
-        from moshjit.backends.llvm import can_compile
-    except ImportError:
-        return "cython"
-    return "llvm" if can_compile(ir) else "cython"
+def compile_specialization(py_function, key: tuple, backend: str, cache, fallback=None) -> Artifact:
+    """Compile ``py_function`` for argument kinds ``key`` with ``backend`` ('auto', 'cython' or 'llvm').
 
-
-def compile_specialization(py_function, key: tuple, backend: str, cache) -> Artifact:
-    """Compile ``py_function`` for argument kinds ``key`` with ``backend`` ('auto', 'cython' or 'llvm')."""
+    'auto' asks the LLVM backend first (it takes the function when every value has a native type) and uses
+    Cython otherwise. ``fallback`` is a callable the LLVM entry calls with the original arguments when a
+    run-time check fails (e.g. a list argument holding a non-int); it goes back to the dispatcher.
+    """
     from moshjit.ir.printer import format_function
     start = time.perf_counter()
     arg_types = [type_of_key(k) for k in key]
     ir = typed_ssa(py_function, arg_types)
     ir_text = format_function(ir)
     frontend_s = time.perf_counter() - start
-    if backend == "auto":
-        backend = choose_backend(ir)
-    if backend == "llvm":
+    artifact = None
+    if backend in ("auto", "llvm"):
         from moshjit.backends.llvm import compile_llvm
-        artifact = compile_llvm(ir, py_function, cache)
-    else:
+        artifact = compile_llvm(ir, py_function, key, cache, fallback, required=backend == "llvm")
+    if artifact is None:
         from moshjit.backends.cython.driver import compile_cython
         artifact = compile_cython(ir, py_function, cache)
-    artifact.ir_text = ir_text
+    artifact.ir_text = artifact.ir_text or ir_text
     artifact.stats["frontend_s"] = round(frontend_s, 4)
     artifact.stats["total_s"] = round(time.perf_counter() - start, 4)
     log.info("compiled %s%s with %s in %.3f s", py_function.__qualname__, tuple(describe_key(k) for k in key),
-             backend, artifact.stats["total_s"])
+             artifact.backend, artifact.stats["total_s"])
     return artifact

@@ -35,6 +35,7 @@ class Dispatcher:
         self._entries: dict[tuple, object] = {}
         self._artifacts: dict[tuple, object] = {}
         self._failed: dict[tuple, Exception] = {}
+        self._generic: dict[tuple, object] = {}
         self._lock = threading.RLock()
         self._binder = None
         code = self.py_func.__code__
@@ -85,10 +86,19 @@ class Dispatcher:
         self._entries[key] = plain
         return plain
 
-    def _compile(self, key: tuple):
+    def _compile(self, key: tuple, backend: str | None = None):
         from moshjit.compiler import compile_specialization
-        return compile_specialization(self.py_func, key, self.backend,
-                                      _cache() if self.use_cache else _memory_cache())
+        return compile_specialization(self.py_func, key, backend or self.backend,
+                                      _cache() if self.use_cache else _memory_cache(),
+                                      fallback=functools.partial(self._generic_call, key))
+
+    def _generic_call(self, key: tuple, *args):
+        """Called by a native entry whose run-time checks failed: run the Cython specialisation instead."""
+        with self._lock:
+            artifact = self._generic.get(key)
+            if artifact is None:
+                artifact = self._generic[key] = self._compile(key, backend="cython")
+        return artifact.entry(*args)
 
     # ---- introspection --------------------------------------------------------------------------------------
     @property
