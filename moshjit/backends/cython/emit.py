@@ -235,6 +235,7 @@ class Emitter:
             result_native = result_native and all(_small_for_division(v) for v in (op.left, op.right))
         if result_native and operands_native and op.op != "**":
             left, right = self.ref(op.left), self.ref(op.right)
+            self.zero_division_check(op, right, depth)
         else:
             left, right = self.obj(op.left), self.obj(op.right)
         if op.inplace and not (result_native and operands_native):
@@ -244,6 +245,19 @@ class Emitter:
                 self.emit(f"{self.var(op)} = None", depth)
             return
         self.assign(op, f"{left} {op.op} {right}", depth)
+
+    def zero_division_check(self, op, right: str, depth: int) -> None:
+        """Native division raises with CPython's wording (Cython's own messages differ)."""
+        if op.op not in ("/", "//", "%") or isinstance(op.right, Constant) and op.right.value != 0:
+            return
+        if "double" in (self.ctype(op.left), self.ctype(op.right)):
+            message = {"/": "float division by zero", "//": "float floor division by zero",
+                       "%": "float modulo"}[op.op]
+        else:
+            message = {"/": "division by zero", "//": "integer division or modulo by zero",
+                       "%": "integer modulo by zero"}[op.op]
+        self.emit(f"if {right} == 0:", depth)
+        self.emit(f"raise ZeroDivisionError({message!r})", depth + 1)
 
     def op_UnaryOp(self, op, depth):
         native = self.decl_type(op) in _NATIVE_NUMBER and self.ctype(op.operand) in _NATIVE_NUMBER
@@ -507,11 +521,7 @@ class Emitter:
                 self.op_code(op, depth)
             self.terminator_prelude(stmt.block.terminator, depth)
         elif isinstance(stmt, st.Guarded):
-            self.emit("try:", depth)
-            self.statements(stmt.body, depth + 1)
-            self.emit("except BaseException as _mj_e:", depth)
-            self.emit("_mj_caught = _mj_e", depth + 1)
-            self.statements(stmt.on_raise, depth + 1)
+            self.guarded(stmt, depth)
         elif isinstance(stmt, st.Copies):
             for dst, src in self.plan.copies(stmt.pred, stmt.succ):
                 self.emit(f"{self.var(dst)} = {self.var(src) if isinstance(src, Temp) else self.ref(src)}", depth)
@@ -535,6 +545,44 @@ class Emitter:
             self.dispatch(stmt, depth)
         else:
             raise AssertionError(f"unknown statement {stmt!r}")
+
+    def guarded(self, stmt: st.Guarded, depth: int) -> None:
+        """A raising block under ``try``. Cython's try/except restores the handled-exception state of the
+        try's entry when it catches, so ops that change that state (push_exc_info, pop_except) are placed between
+        separate ``try`` statements: each try then starts in the state its raising ops see."""
+        block = stmt.block
+        leaf = next((s.terminator for s in stmt.body if isinstance(s, st.Leaf)), None)
+        runs: list = [[]]
+        for op in block.ops:
+            if isinstance(op, (ops.PushExcInfo, ops.PopExcept)):
+                runs.extend([op, []])
+            else:
+                runs[-1].append(op)
+        for i, run in enumerate(runs):
+            if not isinstance(run, list):
+                self.op_code(run, depth)
+                continue
+            last = i == len(runs) - 1
+            raises = any(op.can_raise() for op in run) or (last and block.terminator.can_raise())
+            if not raises:
+                for op in run:
+                    self.op_code(op, depth)
+                if last:
+                    self.terminator_prelude(block.terminator, depth)
+                continue
+            self.emit("try:", depth)
+            start = len(self.lines)
+            for op in run:
+                self.op_code(op, depth + 1)
+            if last:
+                self.terminator_prelude(block.terminator, depth + 1)
+                if leaf is not None:
+                    self.leaf(leaf, depth + 1)
+            if len(self.lines) == start:
+                self.emit("pass", depth + 1)
+            self.emit("except BaseException as _mj_e:", depth)
+            self.emit("_mj_caught = _mj_e", depth + 1)
+            self.statements(stmt.on_raise, depth + 1)
 
     def labeled(self, stmt: st.Labeled, depth: int) -> None:
         counts = st.count_branches(stmt.body, {})

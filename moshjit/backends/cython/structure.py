@@ -138,6 +138,8 @@ class Structurer:
     def block_body(self, x: Block) -> list:
         term = x.terminator
         if x.handler is not None and x.can_raise():
+            if isinstance(term, (ops.Raise, ops.Reraise)):   # the raise itself goes to the handler
+                return [Guarded(x, [Code(x), Leaf(term)], [Copies(x, x.handler), Br(x.handler, "exit")])]
             code = [Guarded(x, [Code(x)], [Copies(x, x.handler), Br(x.handler, "exit")])]
         else:
             code = [Code(x)]
@@ -194,8 +196,11 @@ def state_machine(fn: Function) -> list:
 
 def _state_body(block: Block) -> list:
     term = block.terminator
-    code = ([Guarded(block, [Code(block)], [Copies(block, block.handler), Br(block.handler, "state")])]
-            if block.handler is not None and block.can_raise() else [Code(block)])
+    guarded = block.handler is not None and block.can_raise()
+    on_raise = [Copies(block, block.handler), Br(block.handler, "state")] if guarded else []
+    if guarded and isinstance(term, (ops.Raise, ops.Reraise)):
+        return [Guarded(block, [Code(block), Leaf(term)], on_raise)]
+    code = [Guarded(block, [Code(block)], on_raise)] if guarded else [Code(block)]
     goto = lambda target: [Copies(block, target), Br(target, "state")]
     if isinstance(term, ops.Jump):
         return code + goto(term.target)
