@@ -238,6 +238,10 @@ class Emitter:
             self.zero_division_check(op, right, depth)
         else:
             left, right = self.obj(op.left), self.obj(op.right)
+        if result_native and operands_native and op.op in ("//", "%") and self.decl_type(op) == "double":
+            helper = "mj_float_floordiv" if op.op == "//" else "mj_float_mod"
+            self.assign(op, f"{helper}({left}, {right})", depth)
+            return
         if op.inplace and not (result_native and operands_native):
             self.emit(f"{self.var(op)} = {left}", depth)
             self.emit(f"{self.var(op)} {op.op}= {right}", depth)

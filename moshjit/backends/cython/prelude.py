@@ -14,6 +14,7 @@ import moshjit_rt
 
 cdef extern from *:
     """
+    #include <math.h>
     /* Number of items of range(start, stop, step), step != 0, computed without overflow. */
     static size_t mj_range_len(Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step) {
         if (step > 0) {
@@ -24,9 +25,31 @@ cdef extern from *:
     static Py_ssize_t mj_range_item(Py_ssize_t start, size_t k, Py_ssize_t step) {
         return (Py_ssize_t)((size_t)start + k * (size_t)step);
     }
+    /* float // and % exactly as CPython's float_divmod (Objects/floatobject.c); wx != 0. */
+    static double mj_float_divmod(double vx, double wx, double *mod) {
+        double div, floordiv;
+        *mod = fmod(vx, wx);
+        div = (vx - *mod) / wx;
+        if (*mod) {
+            if ((wx < 0) != (*mod < 0)) { *mod += wx; div -= 1.0; }
+        } else {
+            *mod = copysign(0.0, wx);
+        }
+        if (div) {
+            floordiv = floor(div);
+            if (div - floordiv > 0.5) floordiv += 1.0;
+        } else {
+            floordiv = copysign(0.0, vx / wx);
+        }
+        return floordiv;
+    }
+    static double mj_float_floordiv(double vx, double wx) { double m; return mj_float_divmod(vx, wx, &m); }
+    static double mj_float_mod(double vx, double wx) { double m; mj_float_divmod(vx, wx, &m); return m; }
     """
     size_t mj_range_len(Py_ssize_t, Py_ssize_t, Py_ssize_t)
     Py_ssize_t mj_range_item(Py_ssize_t, size_t, Py_ssize_t)
+    double mj_float_floordiv(double, double)
+    double mj_float_mod(double, double)
 
 cdef object _MJ_UNBOUND = moshjit_rt.UNBOUND
 cdef object _MJ_STOP = moshjit_rt.STOP

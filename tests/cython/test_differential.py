@@ -1,0 +1,88 @@
+"""Differential tests: each sample function jitted with the Cython backend against the plain call (CPython is
+the oracle) — same result, or same exception type and message."""
+import math
+import string
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import moshjit
+from tests.cython import samples
+
+
+def outcome(fn, args):
+    try:
+        return ("ok", fn(*args))
+    except Exception as exc:          # the exception itself is part of the behaviour under test
+        return ("raise", type(exc), str(exc))
+
+
+_jitted = {}
+
+
+def jitted(fn):
+    if fn not in _jitted:
+        _jitted[fn] = moshjit.jit(fn, backend="cython")
+    return _jitted[fn]
+
+
+@pytest.mark.parametrize("fn,args", samples.cases, ids=[f"{f.__name__}-{i}" for i, (f, _) in enumerate(samples.cases)])
+def test_sample(fn, args):
+    expected = outcome(fn, args)
+    assert outcome(jitted(fn), args) == expected
+
+
+def same_float(a, b):
+    return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
+
+
+settings.register_profile("moshjit", max_examples=60, deadline=None)
+settings.load_profile("moshjit")
+
+ints = st.integers(min_value=-(2 ** 70), max_value=2 ** 70) | st.integers(min_value=-50, max_value=50)
+text = st.text(alphabet=string.ascii_letters + " ,.!?¿é漢字\tñÀ", max_size=30)
+
+
+@given(ints, ints)
+def test_int_arithmetic(x, y):
+    assert outcome(jitted(samples.t_ints), (x, y)) == outcome(samples.t_ints, (x, y))
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True), st.floats(allow_nan=True, allow_infinity=True))
+def test_float_arithmetic(x, y):
+    expected, got = outcome(samples.t_floats, (x, y)), outcome(jitted(samples.t_floats), (x, y))
+    assert expected[0] == got[0]
+    if expected[0] == "ok":
+        assert all(same_float(a, b) for a, b in zip(expected[1], got[1]))
+    else:
+        assert expected == got
+
+
+@given(text)
+def test_char_loops(s):
+    for fn in (samples.t_chars, samples.t_punct):
+        assert outcome(jitted(fn), (s,)) == outcome(fn, (s,))
+
+
+@given(st.text(alphabet="unafblexyz#", max_size=12),
+       st.sets(st.text(alphabet="unafblexyz#", min_size=1, max_size=6), max_size=12))
+def test_wordpiece(word, pieces):
+    vocab = {p: i for i, p in enumerate(sorted(pieces))}
+    assert outcome(jitted(samples.t_wordpiece), (word, vocab)) == outcome(samples.t_wordpiece, (word, vocab))
+
+
+@given(st.integers(-30, 30), st.integers(-30, 30), st.integers(-5, 5))
+def test_ranges(a, b, c):
+    assert outcome(jitted(samples.t_range_steps), (a, b, c)) == outcome(samples.t_range_steps, (a, b, c))
+
+
+@given(st.lists(st.integers(-5, 5), max_size=8), st.integers(-5, 5))
+def test_early_exit_and_unpacking(xs, t):
+    assert outcome(jitted(samples.t_early), (xs, t)) == outcome(samples.t_early, (xs, t))
+    assert outcome(jitted(samples.t_unpack), (tuple(xs),)) == outcome(samples.t_unpack, (tuple(xs),))
+
+
+@given(st.integers(0, 12))
+def test_loops_with_exceptions(n):
+    for fn in (samples.t_with_loop, samples.t_break_finally, samples.t_nested_loops, samples.t_while):
+        assert outcome(jitted(fn), (n,)) == outcome(fn, (n,))
