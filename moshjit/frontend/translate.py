@@ -29,6 +29,8 @@ MATERIALIZING_CONSUMERS = {"sum", "min", "max", "sorted", "list", "tuple", "set"
 MATERIALIZING_METHODS = {"join", "extend"}
 # Builtins that stop at the first decisive item: inlined as a short-circuiting loop.
 SHORT_CIRCUIT_CONSUMERS = {"any": True, "all": False}   # name -> the item truth that decides
+# Builtins that read the calling frame: refused when called with fewer positional arguments than this.
+FRAME_INSPECTING_BUILTINS = {"locals": 1, "globals": 1, "vars": 1, "dir": 1, "eval": 2, "exec": 2}
 
 
 # ---- markers: stack entries that are not SSA values ----------------------------------------------------------
@@ -155,7 +157,8 @@ class CodeUnit:
         # state of the block being simulated
         self.block: Block | None = None
         self.stack: list = []
-        self.raised = False
+        self.raised = False              # the current IR block has an op that can raise
+        self.raise_count = 0             # raising ops emitted so far (to see whether an instruction raised)
         self.instr: Instr | None = None
 
     # ---- blocks ---------------------------------------------------------------------------------------------
@@ -256,6 +259,7 @@ class CodeUnit:
         self.block.append(op)
         if op.can_raise():
             self.raised = True
+            self.raise_count += 1
         return op
 
     def unsupported(self, construct: str):
@@ -287,11 +291,12 @@ class CodeUnit:
             value = self.emit(ops.CheckBound(value, name, kind))
         return value
 
-    def write_local(self, var, value) -> None:
-        if not isinstance(value, Value):
-            self.unsupported(value.construct)
+    def store_local(self, var) -> None:
+        """Pop the top of the stack into ``var`` (splitting first, so the split block still holds the value)."""
+        if not isinstance(self.stack[-1], Value):
+            self.unsupported(self.stack[-1].construct)
         self.before_local_write()
-        self.ssa.write(var, self.block, value)
+        self.ssa.write(var, self.block, self.pop())
 
     def deref_var(self, name: str):
         """The variable behind a cell or free variable of this scope, or None for a real closure cell."""
@@ -304,18 +309,45 @@ class CodeUnit:
     # ---- simulation -----------------------------------------------------------------------------------------
     def simulate(self, bb: BytecodeBlock) -> None:
         self.start_block(bb)
+        depth = bb.handler.depth if bb.handler is not None else None
         for ins in bb.instrs:
             self.instr = ins
             handler = getattr(self, "op_" + ins.op, None)
             if handler is None:
                 self.unsupported(f"bytecode instruction {ins.op}")
-            handler(ins, bb)
+            if depth is None or not self.raised:
+                handler(ins, bb)
+            else:
+                self.simulate_protected(ins, bb, handler, depth)
             if self.block is None:
                 return
         # fell off the end of the block: go to the next one
         succ = bb.normal[0]
         target = self.goto_bytecode(succ, len(self.stack))
         self.end_block(ops.Jump(target))
+
+    def simulate_protected(self, ins: Instr, bb: BytecodeBlock, handler, depth: int) -> None:
+        """Simulate ``ins`` after a raising op of a block whose exception handler keeps ``depth`` stack entries.
+
+        The handler receives the stack as it is at the block's end, so those entries must not change after a
+        point that can raise. CPython's exception table also covers non-raising shuffles (a SWAP or a POP_TOP
+        at the end of a ``try``) that do change them: the block is then ended before the instruction.
+        """
+        if ins.op == "RETURN_VALUE" and len(self.stack) - 1 < depth:
+            self.split()
+            handler(ins, bb)
+            return
+        block, raises, before = self.block, self.raise_count, list(self.stack)
+        handler(ins, bb)
+        if self.block is not block or _same_prefix(before, self.stack, depth):
+            return
+        if self.raise_count != raises:
+            self.unsupported(f"{ins.op} changing the stack kept by an exception handler")
+        after, self.stack = self.stack, before
+        nxt = self.new_block(block.handler)
+        self.end_block(ops.Jump(nxt))
+        self.continue_in(nxt)
+        self.stack = after
 
     # constants and locals
     def op_LOAD_CONST(self, ins, bb):
@@ -325,7 +357,7 @@ class CodeUnit:
         self.push(self.read_local(self.scope.local(ins.arg), ins.arg, "local"))
 
     def op_STORE_FAST(self, ins, bb):
-        self.write_local(self.scope.local(ins.arg), self.pop())
+        self.store_local(self.scope.local(ins.arg))
 
     def op_DELETE_FAST(self, ins, bb):
         var = self.scope.local(ins.arg)
@@ -349,7 +381,7 @@ class CodeUnit:
         var = self.deref_var(ins.arg)
         if var is None:
             self.unsupported(f"assignment to nonlocal variable '{ins.arg}'")
-        self.write_local(var, self.pop())
+        self.store_local(var)
 
     def op_DELETE_DEREF(self, ins, bb):
         var = self.deref_var(ins.arg)
@@ -445,7 +477,28 @@ class CodeUnit:
         if any(isinstance(a, PendingGenerator) for a in args):
             if self.inline_generator_consumer(first, second, args, kwnames):
                 return
+        if first is NULL and not kwnames:
+            builtin = self.builtin_name(second)
+            if builtin in FRAME_INSPECTING_BUILTINS and len(args) < FRAME_INSPECTING_BUILTINS[builtin]:
+                self.unsupported(f"{builtin}() without explicit arguments (it inspects the calling frame)")
+            if builtin == "super" and not args:
+                args = self.zero_argument_super()
         self.emit_call(first, second, args, kwnames)
+
+    def zero_argument_super(self) -> list:
+        """``super()`` reads the method's ``__class__`` cell and first argument from its frame: pass them."""
+        code = self.code
+        if self.scope.mode != "function" or "__class__" not in code.co_freevars or not code.co_argcount:
+            self.unsupported("super() without arguments outside a method")
+        klass = self.emit(ops.LoadDeref("__class__", code.co_freevars.index("__class__")))
+        first = code.co_varnames[0]
+        return [klass, self.read_local(self.deref_var(first) or self.scope.local(first), first, "local")]
+
+    def builtin_name(self, value) -> str | None:
+        """The name of the builtin ``value`` loads, when it is a global load not shadowed by a module global."""
+        if isinstance(value, ops.LoadGlobal) and value.name not in self.t.fn.globals and hasattr(builtins, value.name):
+            return value.name
+        return None
 
     def emit_call(self, first, second, args: list, kwnames) -> None:
         """CALL's three stack shapes: NULL + callable, method reference + self, callable + first argument."""
@@ -728,8 +781,13 @@ class CodeUnit:
         """'sum', 'any', … for a builtin not shadowed by a module global; 'join'/'extend' for a method call."""
         if isinstance(first, MethodRef):
             return first.name if first.name in MATERIALIZING_METHODS else None
-        if first is NULL and isinstance(second, ops.LoadGlobal):
-            name = second.name
-            if name not in self.t.fn.globals and hasattr(builtins, name):
-                return name
+        if first is NULL:
+            return self.builtin_name(second)
         return None
+
+
+def _same_prefix(before: list, after: list, depth: int) -> bool:
+    """Whether the first ``depth`` stack entries are the same objects in both stacks."""
+    if len(after) < depth and len(after) != len(before):
+        return False
+    return all(a is b for a, b in zip(before[:depth], after[:depth]))

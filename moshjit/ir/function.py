@@ -171,6 +171,7 @@ def make_binder(signature: inspect.Signature, name: str, qualname: str):
     exec(compile(source, "<moshjit binder>", "exec"), namespace)
     binder = namespace["binder"]
     binder.__code__ = binder.__code__.replace(co_name=name, co_qualname=qualname)
+    binder.__name__, binder.__qualname__ = name, qualname     # argument errors name the function by these
     binder.__defaults__ = tuple(defaults) or None
     binder.__kwdefaults__ = kwdefaults or None
     return binder

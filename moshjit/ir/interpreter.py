@@ -3,10 +3,17 @@
 It is the oracle for the frontend (``to_ssa(f).run(...) == f(...)``) and for the backends. Each op's meaning is
 one row in ``EVALUATORS``; where CPython's bytecode raises with its own wording (``{**x}``, ``[*x]``, unpacking),
 the row reproduces that wording.
+
+The handled exception (``sys.exception()``) is the thread's real one: ``push_exc_info``/``pop_except`` set it
+through ``PyErr_SetHandledException``, so functions called from a handler see it, a bare ``raise`` in them
+re-raises it, and CPython itself chains ``__context__`` on every raise exactly as in the compiled function.
+Evaluators raise their own errors outside of ``except`` clauses for the same reason: an exception raised while
+the interpreter handles another one would be chained to the wrong exception.
 """
 from __future__ import annotations
 
 import builtins
+import ctypes
 import operator
 import sys
 import types
@@ -41,16 +48,19 @@ class _Undefined:
 
 _UNBOUND = _Undefined()
 
+_set_handled_exception = ctypes.pythonapi.PyErr_SetHandledException
+_set_handled_exception.argtypes = [ctypes.py_object]
+_set_handled_exception.restype = None
+
 
 class Frame:
-    """Per-call state: values, the handled-exception stack emulation, the exception being propagated."""
+    """Per-call state: the value of every SSA value computed so far, and the exception being propagated."""
 
-    __slots__ = ("fn", "env", "handled", "caught")
+    __slots__ = ("fn", "env", "caught")
 
-    def __init__(self, fn: Function, handled):
+    def __init__(self, fn: Function):
         self.fn = fn
         self.env: dict = {}
-        self.handled = handled      # what sys.exception() would return inside the function
         self.caught = None          # the exception travelling to the current handler block
 
     def get(self, value):
@@ -63,7 +73,7 @@ class Frame:
 
 def run_function(fn: Function, argvalues: list):
     """Execute ``fn`` on already-bound argument values."""
-    frame = Frame(fn, sys.exception())
+    frame = Frame(fn)
     env = frame.env
     for arg, value in zip(fn.args, argvalues):
         env[arg] = value
@@ -94,25 +104,31 @@ def run_function(fn: Function, argvalues: list):
             elif kind is ops.Raise:
                 _raise(term, frame)
             else:
-                raise get(term.exc)
+                _reraise(get(term.exc))
         except BaseException as exc:
-            if frame.handled is not None and exc is not frame.handled and exc.__context__ is None:
-                exc.__context__ = frame.handled          # CPython chains exceptions raised while handling one
             if block.handler is None:
-                raise
+                raise                                   # a bare raise: no new chaining
             frame.caught = exc
             previous, block = block, block.handler
 
 
 def _raise(term: ops.Raise, frame: Frame):
+    """RAISE_VARARGS: Python's own raise statement chains ``__context__`` to the handled exception."""
     if term.exc is None:
-        if frame.handled is None:
-            raise RuntimeError("No active exception to reraise")
-        raise frame.handled
+        raise                                           # re-raises sys.exception(), or RuntimeError
     exc = frame.get(term.exc)
     if term.cause is None:
         raise exc
     raise exc from frame.get(term.cause)
+
+
+def _reraise(exc: BaseException):
+    """RERAISE: propagate ``exc`` unchanged; Python's raise would re-chain its ``__context__``, so undo that."""
+    context = exc.__context__
+    try:
+        raise exc
+    finally:
+        exc.__context__ = context
 
 
 # ---- evaluators ---------------------------------------------------------------------------------------------------
@@ -133,35 +149,46 @@ def _load_global(op, frame):
     return value
 
 
-def _load_deref(op, frame):
+def _free_variable_error(name: str) -> NameError:
+    return NameError(f"cannot access free variable '{name}' where it is not associated with a value in "
+                     f"enclosing scope", name=name)
+
+
+def _cell_contents(cell):
     try:
-        return frame.fn.closure[op.index].cell_contents
-    except ValueError:
-        raise NameError(f"cannot access free variable '{op.name}' where it is not associated with a value in "
-                        f"enclosing scope", name=op.name) from None
+        return cell.cell_contents
+    except ValueError:                  # an empty cell
+        return _MISSING
+
+
+def _load_deref(op, frame):
+    value = _cell_contents(frame.fn.closure[op.index])
+    if value is _MISSING:
+        raise _free_variable_error(op.name)
+    return value
 
 
 def _check_bound(op, frame):
     value = frame.get(op.value)
     if value is _UNBOUND:
         if op.kind == "free":
-            raise NameError(f"cannot access free variable '{op.name}' where it is not associated with a value "
-                            f"in enclosing scope", name=op.name)
+            raise _free_variable_error(op.name)
         raise UnboundLocalError(f"cannot access local variable '{op.name}' where it is not associated with a value")
     return value
 
 
 def _import_from(op, frame):
+    """IMPORT_FROM: the attribute, else an already imported submodule, else CPython's ImportError."""
     module = frame.get(op.module)
-    try:
-        return getattr(module, op.name)
-    except AttributeError:
-        package = getattr(module, "__name__", None)
-        if isinstance(package, str) and f"{package}.{op.name}" in sys.modules:
-            return sys.modules[f"{package}.{op.name}"]
-        where = getattr(module, "__file__", None) or "unknown location"
-        raise ImportError(f"cannot import name '{op.name}' from '{package}' ({where})",
-                          name=package, path=getattr(module, "__file__", None)) from None
+    value = getattr(module, op.name, _MISSING)
+    if value is not _MISSING:
+        return value
+    package = getattr(module, "__name__", None)
+    if isinstance(package, str) and f"{package}.{op.name}" in sys.modules:
+        return sys.modules[f"{package}.{op.name}"]
+    where = getattr(module, "__file__", None) or "unknown location"
+    raise ImportError(f"cannot import name '{op.name}' from '{package}' ({where})",
+                      name=package, path=getattr(module, "__file__", None))
 
 
 def _call(op, frame):
@@ -223,23 +250,19 @@ def _is_iterable_for_star(obj) -> bool:
 
 def _list_extend(op, frame):
     target, iterable = frame.get(op.target), frame.get(op.iterable)
-    try:
-        target.extend(iterable)
-    except TypeError:
-        if _is_iterable_for_star(iterable):
-            raise
-        raise TypeError(f"Value after * must be an iterable, not {type(iterable).__name__}") from None
+    if not _is_iterable_for_star(iterable):
+        raise TypeError(f"Value after * must be an iterable, not {type(iterable).__name__}")
+    target.extend(iterable)
 
 
 def _merge_mapping(target: dict, other, on_duplicate, not_mapping_message):
     if isinstance(other, dict):
         items = other.items()
     else:
-        try:
-            keys = other.keys()
-        except AttributeError:
-            raise TypeError(not_mapping_message(other)) from None
-        items = ((k, other[k]) for k in keys)
+        keys_method = getattr(other, "keys", _MISSING)
+        if keys_method is _MISSING:
+            raise TypeError(not_mapping_message(other))
+        items = ((k, other[k]) for k in keys_method())
     for key, value in items:
         if on_duplicate is not None and key in target:
             on_duplicate(key)
@@ -326,13 +349,13 @@ def _check_exc_match(op, frame):
 
 
 def _push_exc_info(op, frame):
-    previous = frame.handled
-    frame.handled = frame.get(op.exc)
+    previous = sys.exception()
+    _set_handled_exception(frame.get(op.exc))
     return previous
 
 
 def _pop_except(op, frame):
-    frame.handled = frame.get(op.previous)
+    _set_handled_exception(frame.get(op.previous))
 
 
 def _with_except_start(op, frame):
