@@ -47,10 +47,12 @@ def typed_ssa(py_function, arg_types: list[MType]) -> Function:
     """The per-function pipeline up to typed SSA, in its fixed order."""
     from moshjit.frontend import build_ssa
     from moshjit.passes.pipeline import run_passes
+    from moshjit.passes.inline import inline_calls
     from moshjit.passes.resolve_globals import resolve_globals
     from moshjit.passes.typeinfer import infer_types
     ir = build_ssa(py_function, optimize=False)
     resolve_globals(ir)
+    inline_calls(ir, (py_function.__code__,))
     run_passes(ir)
     infer_types(ir, arg_types)
     return ir

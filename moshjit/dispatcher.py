@@ -19,30 +19,13 @@ log = logging.getLogger("moshjit")
 BACKENDS = ("auto", "cython", "llvm")
 
 
-class Dispatcher:
-    """The object ``@jit`` returns: call it like the function; inspect what was compiled."""
+class PyDispatcherCore:
+    """The call path in Python, used when the compiled ``moshjit_dispatch.DispatcherCore`` cannot be built."""
 
-    def __init__(self, py_func, backend: str = "auto", cache: bool = True, strict: bool = True,
-                 fallback: bool = False):
-        from moshjit.frontend import python_function
-        if backend not in BACKENDS:
-            raise ValueError(f"moshjit.jit: backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-        self.py_func = python_function(py_func)
-        self.backend = backend
-        self.use_cache = bool(cache)
-        self.fallback = bool(fallback) or not strict
-        self.strict = strict
-        self._entries: dict[tuple, object] = {}
-        self._artifacts: dict[tuple, object] = {}
-        self._failed: dict[tuple, Exception] = {}
-        self._generic: dict[tuple, object] = {}
-        self._lock = threading.RLock()
-        self._binder = None
-        code = self.py_func.__code__
-        self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
-        functools.update_wrapper(self, self.py_func)
+    def __init__(self):
+        self._entries = {}
+        self._positional_count = -1
 
-    # ---- calling --------------------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != self._positional_count:
             args = self._bind(args, kwargs)
@@ -52,6 +35,46 @@ class Dispatcher:
             entry = self._specialize(key)
         return entry(*args)
 
+
+def _core_class():
+    """The compiled call path (built once per machine with the Cython toolchain), else the Python one."""
+    if os.environ.get("MOSHJIT_PURE_DISPATCH", "") not in ("", "0"):
+        return PyDispatcherCore
+    try:
+        from moshjit.backends.cython.driver import toolchain_for
+        toolchain_for(_cache()).ensure_support()
+        import moshjit_dispatch
+        return moshjit_dispatch.DispatcherCore
+    except Exception as exc:          # no C compiler, no Cython: stay correct, just slower per call
+        log.warning("moshjit: compiled call path unavailable (%s); using the Python one", exc)
+        return PyDispatcherCore
+
+
+class DispatcherBase:
+    """The object ``@jit`` returns: call it like the function; inspect what was compiled."""
+
+    def __init__(self, py_func, backend: str = "auto", cache: bool = True, strict: bool = True,
+                 fallback: bool = False, warn: bool = True):
+        from moshjit.frontend import python_function
+        if backend not in BACKENDS:
+            raise ValueError(f"moshjit.jit: backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+        super().__init__()                     # the call-path core: entries, arity
+        self.py_func = python_function(py_func)
+        self.backend = backend
+        self.use_cache = bool(cache)
+        self.fallback = bool(fallback) or not strict
+        self.strict = strict
+        self.warn = warn
+        self._artifacts: dict[tuple, object] = {}
+        self._failed: dict[tuple, Exception] = {}
+        self._generic: dict[tuple, object] = {}
+        self._lock = threading.RLock()
+        self._binder = None
+        code = self.py_func.__code__
+        self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
+        functools.update_wrapper(self, self.py_func)
+
+    # ---- calling (the hot path, ``__call__``, is the core's) -----------------------------------------------------
     def _bind(self, args, kwargs) -> tuple:
         """Apply defaults, *args and **kwargs exactly as CPython would (same TypeErrors)."""
         if self._binder is None:
@@ -78,7 +101,7 @@ class Dispatcher:
             return artifact.entry
 
     def _fall_back(self, key: tuple, exc: Exception):
-        if not self._failed:
+        if not self._failed and self.warn:
             warnings.warn(f"moshjit could not compile {self.py_func.__qualname__} ({exc}); running it as plain "
                           f"Python", MoshjitWarning, stacklevel=4)
         self._failed[key] = exc
@@ -163,7 +186,8 @@ class Dispatcher:
 
 def _rebuild(payload: bytes, backend, cache, strict, fallback):
     import cloudpickle
-    return Dispatcher(cloudpickle.loads(payload), backend=backend, cache=cache, strict=strict, fallback=fallback)
+    return dispatcher_class()(cloudpickle.loads(payload), backend=backend, cache=cache, strict=strict,
+                              fallback=fallback)
 
 
 def key_of(value):
@@ -197,13 +221,30 @@ def _memory_cache():
     return _caches["private"]
 
 
+_dispatcher_class = None
+
+
+def dispatcher_class():
+    """``Dispatcher``: DispatcherBase on top of the fastest available call path (created on first use)."""
+    global _dispatcher_class
+    if _dispatcher_class is None:
+        _dispatcher_class = type("Dispatcher", (DispatcherBase, _core_class()), {"__module__": __name__})
+    return _dispatcher_class
+
+
+def __getattr__(name):
+    if name == "Dispatcher":
+        return dispatcher_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def jit(fn=None, *, backend: str = "auto", cache: bool = True, strict: bool = True, fallback: bool = False):
     """Compile ``fn`` lazily per argument signature. Use as ``@jit``, ``@jit(...)`` or ``jit(fn)``.
     With MOSHJIT_DISABLE=1 in the environment, returns the plain function unchanged."""
     def wrap(function):
         if os.environ.get("MOSHJIT_DISABLE", "") not in ("", "0"):
             return function
-        return Dispatcher(function, backend=backend, cache=cache, strict=strict, fallback=fallback)
+        return dispatcher_class()(function, backend=backend, cache=cache, strict=strict, fallback=fallback)
     if fn is None:
         return wrap
     if not callable(fn):

@@ -393,29 +393,7 @@ class TypeInference:
                 kind = kinds.get(type(op))
                 if kind is not None:
                     self.cells[op] = ContainerCell(kind)
-        changed = True
-        while changed:
-            changed = False
-            for block in self.fn.blocks:
-                for phi in block.phis:
-                    incoming = [self.cells[v] for v in phi.incoming.values() if v in self.cells]
-                    if not incoming:
-                        continue
-                    if len(incoming) != len(phi.incoming) or len({c.root().kind for c in incoming}) > 1:
-                        for cell in incoming:
-                            cell.root().escaped = True
-                        continue
-                    root = incoming[0].root()
-                    for cell in incoming[1:]:
-                        other = cell.root()
-                        if other is not root:
-                            other.parent = root
-                            root.escaped |= other.escaped
-                    if self.cells.get(phi) is not root:
-                        if phi in self.cells and self.cells[phi].root() is root:
-                            continue
-                        self.cells[phi] = root
-                        changed = True
+        self._merge_through_phis()
         users = self.fn.users()
         for value, cell in self.cells.items():
             for user in users.get(value, []):
@@ -424,6 +402,44 @@ class TypeInference:
         for value, cell in self.cells.items():
             if isinstance(value, ops.Op):
                 self._seed_items(value, cell.root())
+
+    def _merge_through_phis(self) -> None:
+        """Group allocations and the φs joining them (union-find over φ webs): a group shares one cell; a group
+        that also merges a non-container value, or containers of different kinds, escapes."""
+        parent: dict = {}
+
+        def find(v):
+            while parent.get(v, v) is not v:
+                v = parent[v]
+            return v
+
+        tainted = set()
+        phis = [phi for block in self.fn.blocks for phi in block.phis]
+        for phi in phis:
+            for value in phi.incoming.values():
+                if isinstance(value, Phi) or value in self.cells:
+                    a, b = find(phi), find(value)
+                    if a is not b:
+                        parent[a] = b
+                else:
+                    tainted.add(phi)
+        groups: dict = {}
+        for value in [*self.cells, *phis]:
+            groups.setdefault(find(value), []).append(value)
+        for members in groups.values():
+            allocations = [v for v in members if v in self.cells]
+            if not allocations:
+                continue
+            root = self.cells[allocations[0]].root()
+            for other in allocations[1:]:
+                cell = self.cells[other].root()
+                if cell is not root:
+                    cell.parent = root
+                    root.escaped |= cell.escaped or cell.kind != root.kind
+            if any(v in tainted for v in members):
+                root.escaped = True
+            for value in members:
+                self.cells[value] = root
 
     def _seed_items(self, op, cell: ContainerCell) -> None:
         if isinstance(op, (ops.BuildList, ops.BuildSet)):
@@ -450,6 +466,8 @@ class TypeInference:
         if isinstance(user, ops.DelItem) and user.obj is value:
             return True
         if isinstance(user, ops.CallMethod):
+            if user.obj is not value and user.obj in self.cells and user.name in ("extend", "update"):
+                return True                 # a local container reads the items of this one
             if user.obj is value:
                 return user.name in NON_MUTATING_METHODS or user.name in (
                     "append", "extend", "insert", "add", "update", "pop", "clear", "sort", "reverse", "remove",

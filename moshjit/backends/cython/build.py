@@ -26,6 +26,7 @@ EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 CFLAGS = ["-O2", "-fPIC", "-fwrapv", "-fno-strict-aliasing", "-DNDEBUG", "-w"]
 SHARED_MODULE = "moshjit_cyshared"
 RUNTIME_MODULE = "moshjit_rt"
+DISPATCH_MODULE = "moshjit_dispatch"
 RUNTIME_DIR = os.path.join(os.path.dirname(__file__), "runtime")
 NAMESPACE = "cython"
 
@@ -40,12 +41,19 @@ def _compiler() -> list[str]:
 
 
 def toolchain_fingerprint() -> str:
+    """What the support modules and every generated module depend on besides their own text."""
+    import unicodedata
+
     import Cython
     digest = hashlib.sha256()
-    with open(os.path.join(RUNTIME_DIR, RUNTIME_MODULE + ".pyx"), "rb") as f:
-        digest.update(f.read())
+    for path in (os.path.join(RUNTIME_DIR, RUNTIME_MODULE + ".pyx"), os.path.join(RUNTIME_DIR, RUNTIME_MODULE + ".pxd"),
+                 os.path.join(RUNTIME_DIR, DISPATCH_MODULE + ".pyx"),
+                 os.path.join(os.path.dirname(__file__), "unicode_tables.py")):
+        with open(path, "rb") as f:
+            digest.update(f.read())
     digest.update(" ".join(_compiler() + CFLAGS).encode())
-    return f"{versions()};cython-{Cython.__version__};{digest.hexdigest()[:16]}"
+    return (f"{versions()};cython-{Cython.__version__};unicode-{unicodedata.unidata_version};"
+            f"{digest.hexdigest()[:16]}")
 
 
 def _options(c_path: str, shared: bool, module_name: str):
@@ -70,7 +78,8 @@ def cythonize_file(pyx_path: str, module_name: str, c_path: str) -> None:
 
 def compile_c(c_path: str, so_path: str) -> None:
     include = sysconfig.get_paths()["include"]
-    command = _compiler() + CFLAGS + ["-shared", f"-I{include}", c_path, "-o", so_path]
+    command = _compiler() + CFLAGS + ["-shared", f"-I{include}", f"-I{os.path.dirname(c_path)}", c_path,
+                                      "-o", so_path]
     proc = subprocess.run(command, capture_output=True, text=True)
     if proc.returncode != 0:
         raise BuildError(f"C compiler failed on {c_path}:\n{proc.stderr[-4000:]}")
@@ -109,7 +118,8 @@ class CythonToolchain:
         with _lock:
             if self._support_ready:
                 return
-            for name, builder in ((SHARED_MODULE, self._build_shared), (RUNTIME_MODULE, self._build_runtime)):
+            for name, builder in ((SHARED_MODULE, self._build_shared), (RUNTIME_MODULE, self._build_runtime),
+                                  (DISPATCH_MODULE, self._build_dispatch)):
                 if name in sys.modules:
                     continue
                 key = hashlib.sha256(f"{name};{self.fingerprint}".encode()).hexdigest()[:40]
@@ -140,10 +150,19 @@ class CythonToolchain:
             return self._compile_to_bytes(c_path, workdir, SHARED_MODULE)
 
     def _build_runtime(self) -> bytes:
+        from moshjit.backends.cython.unicode_tables import HEADER_NAME, generate_header
         with tempfile.TemporaryDirectory(prefix="moshjit-build-") as workdir:
+            with open(os.path.join(workdir, HEADER_NAME), "w", encoding="ascii") as f:
+                f.write(generate_header())
             c_path = os.path.join(workdir, RUNTIME_MODULE + ".c")
             cythonize_file(os.path.join(RUNTIME_DIR, RUNTIME_MODULE + ".pyx"), RUNTIME_MODULE, c_path)
             return self._compile_to_bytes(c_path, workdir, RUNTIME_MODULE)
+
+    def _build_dispatch(self) -> bytes:
+        with tempfile.TemporaryDirectory(prefix="moshjit-build-") as workdir:
+            c_path = os.path.join(workdir, DISPATCH_MODULE + ".c")
+            cythonize_file(os.path.join(RUNTIME_DIR, DISPATCH_MODULE + ".pyx"), DISPATCH_MODULE, c_path)
+            return self._compile_to_bytes(c_path, workdir, DISPATCH_MODULE)
 
     @staticmethod
     def _compile_to_bytes(c_path: str, workdir: str, name: str) -> bytes:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import types
+import unicodedata
 
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
@@ -337,6 +338,10 @@ class Emitter:
         return self.obj(func)
 
     def op_Call(self, op, depth):
+        native = self.native_call(op)
+        if native is not None:
+            self.assign(op, native, depth)
+            return
         if all(name.isidentifier() for name in op.kwnames):
             self.assign(op, f"{self.callee(op.func)}({self._call_args(op.args, op.kwnames)})", depth)
         else:
@@ -344,6 +349,14 @@ class Emitter:
             positional = ", ".join(self.ref(a) for a in op.args[:split])
             keywords = ", ".join(f"{n!r}: {self.ref(a)}" for n, a in zip(op.kwnames, op.args[split:]))
             self.assign(op, f"{self.callee(op.func)}(*({positional},), **{{{keywords}}})", depth)
+
+    def native_call(self, op) -> str | None:
+        """Calls with a native implementation in moshjit_rt (only for argument types where it is exact)."""
+        if not (isinstance(op.func, Constant) and not op.kwnames):
+            return None
+        if op.func.value is unicodedata.category and len(op.args) == 1 and self.ctype(op.args[0]) == "Py_UCS4":
+            return f"mj_category({self.ref(op.args[0])})"
+        return None
 
     def op_CallMethod(self, op, depth):
         receiver_type = self.ctype(op.obj)

@@ -19,6 +19,22 @@ cdef extern from *:
     object mj_get_handled()
     void mj_set_handled_impl(object)
 
+cdef extern from "moshjit_unicode.h":
+    int MJ_CATEGORY_COUNT
+    const char *mj_category_names[]
+    unsigned char mj_category_id(Py_UCS4 ch)
+
+import sys as _sys
+
+cdef tuple _CATEGORY_NAMES = tuple(_sys.intern(mj_category_names[i].decode("ascii"))
+                                   for i in range(MJ_CATEGORY_COUNT))
+
+
+cdef str mj_category(Py_UCS4 ch):
+    """unicodedata.category for one character: an interned string from a table built from unicodedata."""
+    return <str>_CATEGORY_NAMES[mj_category_id(ch)]
+
+
 UNBOUND = object()
 STOP = object()
 cdef object _mj_missing = object()

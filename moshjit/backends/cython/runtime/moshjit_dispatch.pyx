@@ -1,0 +1,72 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, binding=False
+"""moshjit_dispatch: the C-level call path of ``@jit`` functions.
+
+``DispatcherCore.__call__`` classifies the arguments (exact type; ints split by "fits in int64", strs by "one
+character"), looks the signature up and calls the native entry with the same argument tuple. Binding keyword
+arguments and defaults, and compiling a new signature, are left to the Python subclass (``_bind``,
+``_specialize``).
+"""
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.dict cimport PyDict_GetItem
+from cpython.ref cimport PyObject
+
+cdef str INT64 = "int64"
+cdef str CHAR = "char"
+
+
+cdef inline object kind_of(object value):
+    cdef int overflow = 0
+    cdef type kind = type(value)
+    if kind is int:
+        PyLong_AsLongLongAndOverflow(value, &overflow)
+        return INT64 if overflow == 0 else int
+    if kind is str:
+        return CHAR if len(<str>value) == 1 else str
+    return kind
+
+
+cdef class DispatcherCore:
+    cdef public dict _entries
+    cdef public Py_ssize_t _positional_count
+
+    def __cinit__(self, *args, **kwargs):
+        self._entries = {}
+        self._positional_count = -1
+
+    def __call__(self, *args, **kwargs):
+        cdef Py_ssize_t n, i
+        cdef tuple key
+        cdef PyObject *found
+        if kwargs or len(args) != self._positional_count:
+            args = self._bind(args, kwargs)
+        n = len(args)
+        key = PyTuple_New_filled(n)          # filled in place: nobody else holds it yet
+        for i in range(n):
+            _set_item(key, i, kind_of(args[i]))
+        found = PyDict_GetItem(self._entries, key)
+        if found is NULL:
+            entry = self._specialize(key)
+        else:
+            entry = <object>found
+        return entry(*args)
+
+
+cdef extern from *:
+    """
+    static PyObject *PyTuple_New_filled(Py_ssize_t n) {
+        PyObject *t = PyTuple_New(n);
+        Py_ssize_t i;
+        if (t == NULL) return NULL;
+        for (i = 0; i < n; i++) { Py_INCREF(Py_None); PyTuple_SET_ITEM(t, i, Py_None); }
+        return t;
+    }
+    static int _set_item(PyObject *t, Py_ssize_t i, PyObject *v) {
+        PyObject *old = PyTuple_GET_ITEM(t, i);
+        Py_INCREF(v);
+        PyTuple_SET_ITEM(t, i, v);
+        Py_XDECREF(old);
+        return 0;
+    }
+    """
+    tuple PyTuple_New_filled(Py_ssize_t n)
+    int _set_item(tuple t, Py_ssize_t i, object v) except -1

@@ -1,0 +1,180 @@
+"""Inline calls to small Python functions known at compile time (plain functions of the same module, and jitted
+functions anywhere), so that helpers like ``is_punctuation(ch)`` run natively, typed by their caller's arguments.
+
+Runs after ``resolve_globals`` (the callee must be a Constant). A call is inlined when the callee is not recursive,
+binds its arguments at compile time (positional/keyword/defaults; no ``*args``/``**kwargs``), has no closure,
+and reads no run-time globals of another module. Exceptions raised inside the inlined body reach the caller's
+handler exactly as they would through a call (only the traceback lacks the callee's frame).
+"""
+from __future__ import annotations
+
+import inspect
+import logging
+import types
+import weakref
+
+from moshjit.errors import UnsupportedError
+from moshjit.ir import ops
+from moshjit.ir.function import Block, Function
+from moshjit.ir.ops import Constant, Phi
+
+log = logging.getLogger("moshjit")
+MAX_CALLEE_SIZE = 300          # ops in a callee, after its own inlining and passes
+MAX_TOTAL_SIZE = 6000          # ops in the caller: stop inlining beyond this
+
+
+def _callee_function(value):
+    py_func = getattr(value, "py_func", None)
+    if isinstance(py_func, types.FunctionType):
+        return py_func, True
+    if isinstance(value, types.FunctionType):
+        return value, False
+    return None, False
+
+
+def _size(fn: Function) -> int:
+    return sum(len(b.ops) + 1 for b in fn.blocks)
+
+
+def _bind(callee: types.FunctionType, call: ops.Call) -> list | None:
+    """The caller values for each callee parameter, or None when binding is not static (or would fail)."""
+    code = callee.__code__
+    if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return None
+    params = list(inspect.signature(callee).parameters.values())
+    split = len(call.args) - len(call.kwnames)
+    positional, keywords = call.args[:split], dict(zip(call.kwnames, call.args[split:]))
+    if len(keywords) != len(call.kwnames):
+        return None
+    values = []
+    for i, param in enumerate(params):
+        if i < len(positional):
+            if param.kind is param.KEYWORD_ONLY or param.name in keywords:
+                return None
+            values.append(positional[i])
+        elif param.name in keywords and param.kind is not param.POSITIONAL_ONLY:
+            values.append(keywords.pop(param.name))
+        elif param.default is not param.empty:
+            values.append(Constant(param.default))
+        else:
+            return None
+    if len(positional) > len(params) or keywords:
+        return None
+    return values
+
+
+_implicit: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_unsupported: set = set()      # code objects the frontend refused: called as plain Python
+
+
+def implicit_jit(callee: types.FunctionType):
+    """A same-module helper too big (or recursive) to inline is compiled on its own, like Numba compiles
+    called functions; if it cannot be compiled it quietly runs as plain Python."""
+    from moshjit.dispatcher import dispatcher_class
+    dispatcher = _implicit.get(callee)
+    if dispatcher is None:
+        dispatcher = _implicit[callee] = dispatcher_class()(callee, fallback=True, warn=False)
+    return dispatcher
+
+
+def _callee_ir(callee: types.FunctionType, caller: Function, stack: tuple) -> Function | None:
+    from moshjit.frontend import build_ssa
+    from moshjit.passes.pipeline import run_passes
+    from moshjit.passes.resolve_globals import resolve_globals
+    if callee.__closure__:
+        return None
+    try:
+        ir = build_ssa(callee, optimize=False)
+    except UnsupportedError as exc:
+        log.debug("not inlining %s: %s", callee.__qualname__, exc)
+        _unsupported.add(callee.__code__)
+        return None
+    resolve_globals(ir)
+    inline_calls(ir, stack + (callee.__code__,))
+    run_passes(ir)
+    if _size(ir) > MAX_CALLEE_SIZE:
+        return None
+    foreign = ir.globals is not caller.globals
+    for block in ir.blocks:
+        for op in block.ops:
+            if isinstance(op, ops.LoadDeref) or (foreign and isinstance(op, (ops.LoadGlobal, ops.ImportName,
+                                                                            ops.MakeFunction))):
+                return None
+    return ir
+
+
+def inline_calls(fn: Function, stack: tuple) -> Function:
+    """Inline every eligible call in ``fn`` (callees are inlined into each other first). ``stack`` holds the code
+    objects being inlined into, starting with ``fn``'s own, so recursion is never inlined."""
+    resolved = getattr(fn, "resolved_globals", {})
+    for block in list(fn.blocks):
+        index = 0
+        while index < len(block.ops):
+            op = block.ops[index]
+            index += 1
+            if not (isinstance(op, ops.Call) and isinstance(op.func, Constant)):
+                continue
+            callee, jitted = _callee_function(op.func.value)
+            if callee is None or callee.__code__ in stack or (not jitted and callee.__globals__ is not fn.globals):
+                continue
+            if _size(fn) > MAX_TOTAL_SIZE:
+                return fn
+            values = _bind(callee, op)
+            body = None if values is None else _callee_ir(callee, fn, stack + (callee.__code__,))
+            if body is None:
+                if not jitted and callee.__code__ not in _unsupported:
+                    op.func = Constant(implicit_jit(callee))
+                continue
+            resolved.update(getattr(body, "resolved_globals", {}))
+            block = _splice(fn, block, index - 1, op, body, values)
+            index = 0
+    fn.resolved_globals = resolved
+    return fn
+
+
+def _splice(fn: Function, block: Block, position: int, call: ops.Call, body: Function, values: list) -> Block:
+    """Replace ``call`` (at ``position`` in ``block``) by ``body``; returns the block holding the rest."""
+    rest = fn.new_block()
+    rest.handler = block.handler
+    for op in block.ops[position + 1:]:
+        rest.append(op)
+    rest.set_terminator(block.terminator)
+    block.ops = block.ops[:position]
+    for succ in rest.normal_successors():
+        for phi in succ.phis:
+            if block in phi.incoming:
+                phi.incoming[rest] = phi.incoming.pop(block)
+    handler = block.handler
+    if handler is not None:
+        for phi in handler.phis:
+            if block in phi.incoming:
+                phi.incoming[rest] = phi.incoming[block]
+    body.substitute(dict(zip(body.args, values)))
+    returns = []
+    for inner in body.blocks:
+        inner.label = fn._next_label
+        fn._next_label += 1
+        fn.blocks.append(inner)
+        term = inner.terminator
+        if isinstance(term, ops.Return):
+            returns.append((inner, term.value))
+            inner.set_terminator(ops.Jump(rest, line=term.line))
+        if inner.handler is None and handler is not None and inner.can_raise():
+            inner.handler = handler
+            for phi in handler.phis:
+                if block in phi.incoming:
+                    phi.incoming[inner] = phi.incoming[block]
+    block.set_terminator(ops.Jump(body.entry, line=call.line))
+    if handler is not None and not block.can_raise():
+        for phi in handler.phis:
+            phi.incoming.pop(block, None)
+        block.handler = None
+    if len(returns) == 1:
+        result = returns[0][1]
+    else:
+        result = Phi(rest)
+        for pred, value in returns:
+            result.incoming[pred] = value
+        rest.phis.append(result)
+    fn.substitute({call: result})
+    return rest
