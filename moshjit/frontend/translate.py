@@ -14,7 +14,10 @@ import types
 
 from moshjit.errors import UnsupportedError
 from moshjit.frontend.cfg import BytecodeBlock, BytecodeCFG
+from moshjit.frontend.consumers import Consumer, choose_consumer
 from moshjit.frontend.decode import Instr, decode
+from moshjit.frontend.markers import (NULL, CellRef, ClosureTuple, ComprehensionFunction, MethodRef,
+                                      PendingGenerator)
 from moshjit.frontend.ssa_builder import SSABuilder
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
@@ -23,65 +26,8 @@ from moshjit.ir.ops import UNDEFINED, Constant, Phi, Value
 CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR, CO_ITERABLE_COROUTINE = 0x20, 0x80, 0x200, 0x100
 COMPREHENSION_NAMES = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
 
-# Builtins that consume a generator expression completely and in order: it is built as a list first.
-MATERIALIZING_CONSUMERS = {"sum", "min", "max", "sorted", "list", "tuple", "set", "frozenset", "dict"}
-# Methods that consume their iterable argument completely, in order.
-MATERIALIZING_METHODS = {"join", "extend"}
-# Builtins that stop at the first decisive item: inlined as a short-circuiting loop.
-SHORT_CIRCUIT_CONSUMERS = {"any": True, "all": False}   # name -> the item truth that decides
 # Builtins that read the calling frame: refused when called with fewer positional arguments than this.
 FRAME_INSPECTING_BUILTINS = {"locals": 1, "globals": 1, "vars": 1, "dir": 1, "eval": 2, "exec": 2}
-
-
-# ---- markers: stack entries that are not SSA values ----------------------------------------------------------
-class Marker:
-    construct = "internal stack marker"
-
-
-class NullMarker(Marker):
-    construct = "NULL"
-
-
-NULL = NullMarker()
-
-
-class MethodRef(Marker):
-    """LOAD_METHOD's (method, self) pair, called by the next CALL as ``obj.name(...)``."""
-    construct = "method reference"
-
-    def __init__(self, obj: Value, name: str):
-        self.obj, self.name = obj, name
-
-
-class CellRef(Marker):
-    """LOAD_CLOSURE: a reference to a variable that an inlined comprehension will read."""
-    construct = "closure cell"
-
-    def __init__(self, var):
-        self.var = var
-
-
-class ClosureTuple(Marker):
-    construct = "closure"
-
-    def __init__(self, cells: list[CellRef]):
-        self.cells = cells
-
-
-class ComprehensionFunction(Marker):
-    """MAKE_FUNCTION of a comprehension code object, before it is called with its iterator."""
-    construct = "comprehension function"
-
-    def __init__(self, code: types.CodeType, closure: ClosureTuple | None):
-        self.code, self.closure = code, closure
-
-
-class PendingGenerator(Marker):
-    """A generator expression created but not yet consumed; inlined where a known consumer calls it."""
-    construct = "generator expression that is not passed straight to a builtin that consumes it"
-
-    def __init__(self, function: ComprehensionFunction, iterator: Value):
-        self.function, self.iterator = function, iterator
 
 
 # ---- scopes ----------------------------------------------------------------------------------------------------
@@ -94,7 +40,7 @@ class Scope:
         self.id = next(self._ids)
         self.code = code
         self.free_map = free_map      # freevar name -> variable key in the enclosing scope (None: real closure)
-        self.mode = mode              # 'function', 'comprehension', 'generator-list', 'generator-any/all'
+        self.mode = mode              # 'function', 'comprehension' or 'generator'
 
     def local(self, name: str):
         return ("local", self.id, name)
@@ -118,7 +64,11 @@ class Translator:
         self.fn = fn
         self.code = code
         self.ssa = SSABuilder(fn)
-        self.result_ids = itertools.count()
+        self.var_ids = itertools.count()
+
+    def new_var(self):
+        """A fresh SSA variable key for values the frontend itself introduces (results of inlined code)."""
+        return ("temp", next(self.var_ids))
 
     def translate(self) -> None:
         scope = Scope(self.code, None, "function")
@@ -138,7 +88,7 @@ class CodeUnit:
     """The translation state of one code object: IR entry blocks, stack depths, sealing counters."""
 
     def __init__(self, translator: Translator, scope: Scope, inline_exit: InlineExit | None,
-                 inherited_handler: Block | None, accumulator_var=None):
+                 inherited_handler: Block | None, consumer: Consumer | None = None):
         self.t = translator
         self.ssa = translator.ssa
         self.scope = scope
@@ -150,7 +100,7 @@ class CodeUnit:
         self.cfg = BytecodeCFG(instrs, handlers)
         self.inline_exit = inline_exit
         self.inherited_handler = inherited_handler
-        self.accumulator_var = accumulator_var     # generator expressions built into a list
+        self.consumer = consumer                   # what an inlined generator expression's items feed
         self.entry_block: dict[BytecodeBlock, Block] = {}
         self.entry_depth: dict[BytecodeBlock, int] = {}
         self.pending = {bb: len(preds) for bb, preds in self.cfg.predecessors.items()}
@@ -663,13 +613,12 @@ class CodeUnit:
         if self.inline_exit is None:
             self.end_block(ops.Return(value))
             return
-        exit_ = self.inline_exit
-        if self.scope.mode == "comprehension":
-            result = value
-        else:   # a generator expression ran to exhaustion: any() is False, all() is True, lists are done
-            result = Constant(self.scope.mode == "generator-all")
-        self.ssa.write(exit_.result_var, self.block, result)
-        self.end_block(ops.Jump(exit_.continuation))
+        self.leave_inline(value if self.consumer is None else self.consumer.exhausted(self))
+
+    def leave_inline(self, result) -> None:
+        """End inlined code here: ``result`` is the value of the call that was inlined."""
+        self.ssa.write(self.inline_exit.result_var, self.block, result)
+        self.end_block(ops.Jump(self.inline_exit.continuation))
 
     def op_RAISE_VARARGS(self, ins, bb):
         """0 operands: bare ``raise``; 1: ``raise exc``; 2: ``raise exc from cause`` (cause may be None)."""
@@ -704,86 +653,55 @@ class CodeUnit:
 
     # generators: only inside an inlined generator expression
     def op_RETURN_GENERATOR(self, ins, bb):
-        if not self.scope.mode.startswith("generator"):
+        if self.consumer is None:
             self.unsupported("generator function (yield)")
         self.push(Constant(None))
 
     def op_YIELD_VALUE(self, ins, bb):
-        if self.scope.mode == "generator-list":
-            value = self.pop()
-            self.emit(ops.ListAppend(self.ssa.read(self.accumulator_var, self.block), value))
-            self.push(Constant(None))
-            return
-        if self.scope.mode not in ("generator-any", "generator-all"):
+        if self.consumer is None:
             self.unsupported("generator function (yield)")
-        value = self.pop()
-        deciding_truth = self.scope.mode == "generator-any"
-        decided = self.new_block(self.block.handler)
-        go_on = self.new_block(self.block.handler)
-        if_true, if_false = (decided, go_on) if deciding_truth else (go_on, decided)
-        self.end_block(ops.Branch(value, if_true, if_false))
-        self.continue_in(decided)
-        self.ssa.write(self.inline_exit.result_var, decided, Constant(deciding_truth))
-        self.end_block(ops.Jump(self.inline_exit.continuation))
-        self.continue_in(go_on)
-        self.push(Constant(None))
+        self.consumer.item(self, self.pop())
+        self.push(Constant(None))                       # what the generator's ``yield`` evaluates to
 
     # ---- inlining -------------------------------------------------------------------------------------------
-    def _inline(self, function: ComprehensionFunction, iterator, mode: str, accumulator_var=None):
+    def new_var(self):
+        return self.t.new_var()
+
+    def inline(self, function: ComprehensionFunction, iterator, consumer: Consumer | None) -> Value:
         """Translate ``function``'s code in place with ``.0`` = iterator; continue in the block after it and
-        return the variable holding its result."""
+        return the value of the inlined call."""
         if not isinstance(iterator, Value):
             self.unsupported(iterator.construct)
         names = function.code.co_freevars
         cells = function.closure.cells if function.closure is not None else []
         if len(names) != len(cells):
             self.unsupported("comprehension with an unexpected closure")
+        mode = "comprehension" if consumer is None else "generator"
         scope = Scope(function.code, {name: cell.var for name, cell in zip(names, cells)}, mode)
         handler = self.block.handler
         continuation = self.new_block(handler)
-        result_var = ("result", next(self.t.result_ids))
-        inner = CodeUnit(self.t, scope, InlineExit(continuation, result_var), handler, accumulator_var)
+        result_var = self.new_var()
+        inner = CodeUnit(self.t, scope, InlineExit(continuation, result_var), handler, consumer)
+        if consumer is not None:
+            consumer.start(self)
         self.ssa.write(scope.local(function.code.co_varnames[0]), self.block, iterator)
         self.end_block(ops.Jump(inner.first_block()))
         inner.run()
         self.continue_in(continuation)
         self.stack = self.read_stack(len(self.stack))
-        return result_var
+        return self.ssa.read(result_var, self.block)
 
     def inline_comprehension(self, function: ComprehensionFunction, iterator) -> None:
-        result_var = self._inline(function, iterator, "comprehension")
-        self.push(self.ssa.read(result_var, self.block))
+        self.push(self.inline(function, iterator, None))
 
     def inline_generator_consumer(self, first, second, args, kwnames) -> bool:
-        """Inline a generator expression into the call consuming it, when the consumer is known to be safe:
-        any()/all() become short-circuiting loops, complete consumers receive a list built by the loop."""
-        positions = [i for i, a in enumerate(args) if isinstance(a, PendingGenerator)]
-        if len(positions) != 1:
+        """Inline the generator expression among ``args`` into the call consuming it, if the consumer is known."""
+        consumer = choose_consumer(self, first, second, args, kwnames)
+        if consumer is None:
             return False
-        index = positions[0]
-        gen = args[index]
-        consumer = self._consumer_name(first, second)
-        if consumer in SHORT_CIRCUIT_CONSUMERS and len(args) == 1 and not kwnames:
-            mode = "generator-any" if SHORT_CIRCUIT_CONSUMERS[consumer] else "generator-all"
-            result_var = self._inline(gen.function, gen.iterator, mode)
-            self.push(self.ssa.read(result_var, self.block))
-            return True
-        if consumer in MATERIALIZING_CONSUMERS or consumer in MATERIALIZING_METHODS:
-            accumulator = self.emit(ops.BuildList([]))
-            accumulator_var = ("accumulator", next(self.t.result_ids))
-            self.ssa.write(accumulator_var, self.block, accumulator)
-            self._inline(gen.function, gen.iterator, "generator-list", accumulator_var)
-            self.emit_call(first, second, [accumulator if i == index else a for i, a in enumerate(args)], kwnames)
-            return True
-        return False
-
-    def _consumer_name(self, first, second) -> str | None:
-        """'sum', 'any', … for a builtin not shadowed by a module global; 'join'/'extend' for a method call."""
-        if isinstance(first, MethodRef):
-            return first.name if first.name in MATERIALIZING_METHODS else None
-        if first is NULL:
-            return self.builtin_name(second)
-        return None
+        gen = args[0]
+        consumer.finish(self, self.inline(gen.function, gen.iterator, consumer))
+        return True
 
 
 def _same_prefix(before: list, after: list, depth: int) -> bool:

@@ -777,8 +777,8 @@ def generator_expressions_consumed(xs):
 
 
 @sample(st.lists(words, max_size=5))
-def generator_into_dict_and_list(ws):
-    return dict((w, len(w)) for w in ws), list(w.upper() for w in ws if w), frozenset(w[:1] for w in ws)
+def generator_into_collectors(ws):
+    return list(w.upper() for w in ws if w), frozenset(w[:1] for w in ws), sorted((w for w in ws), key=len)
 
 
 @sample(int_lists, examples=[([1, 0],), ([2, 4],)])
@@ -1740,3 +1740,266 @@ def signature_binding_errors(a, b=2, /, *rest, c=3):
 def default_argument_objects(x, acc=[]):  # noqa: B006 - the shared default is the point
     acc.append(x)
     return len(acc) > 0
+
+
+# =================================================================================================================
+# Corner cases: consumer interleaving, finally/with/loops combinations, walrus, context chaining
+# =================================================================================================================
+def raising_gen_item(x):
+    """An item function for consumer interleaving: 1 gives a str, 2 raises."""
+    if x == 2: raise ValueError("item")
+    return "s" if x == 1 else x
+
+@sample(int_lists, examples=[([1, 2],), ([3, 1, 2],)])
+def sum_interleaving(xs):
+    return sum(raising_gen_item(x) for x in xs)
+
+@sample(int_lists, examples=[([1, 2],)])
+def max_interleaving(xs):
+    return max(raising_gen_item(x) for x in [3] + xs)
+
+@sample(int_lists, examples=[([],), ([1],)])
+def max_empty(xs):
+    return max(x for x in xs)
+
+@sample(st.lists(int_lists, max_size=3), examples=[([[1, 2], [3]],)])
+def genexp_inside_comprehension(rows):
+    return [sum(y * 2 for y in row) for row in rows], [max((y for y in row), default=-1) for row in rows]
+
+@sample(st.integers(0, 6), examples=[(5,)])
+def return_in_finally_overrides_break(n):
+    for i in range(n):
+        try:
+            if i == 3:
+                break
+        finally:
+            if i == 3:
+                return "finally"
+    return "loop"
+
+@sample(small, examples=[(0,), (1,)])
+def comprehension_inside_with(x):
+    log = []
+    with Recorder(log):
+        vals = [10 // (x + i) for i in range(2)]
+    return log, vals
+
+@sample(small, examples=[(0,), (1,), (2,)])
+def try_finally_return_in_with_in_loop(x):
+    log = []
+    for i in range(3):
+        with Recorder(log, name=str(i)):
+            try:
+                if i == x:
+                    return log
+            finally:
+                log.append("f")
+    return log
+
+@sample(int_lists, examples=[([1, 2, 0],)])
+def walrus_comprehension_in_try(xs):
+    total = 0
+    try:
+        ys = [total := total + 10 // x for x in xs]
+    except ZeroDivisionError:
+        return "zero", total
+    return ys, total
+
+@sample(small, examples=[(0,), (1,)])
+def nested_try_in_except(x):
+    try:
+        1 // x
+    except ZeroDivisionError:
+        try:
+            raise KeyError("k")
+        except KeyError as e:
+            r = repr(e.__context__)
+        return r, current_exception_name()
+    return None
+
+@sample(small, examples=[(0,), (1,)])
+def exception_var_shadowing(x):
+    e = "before"
+    try:
+        1 // x
+    except ZeroDivisionError as e:
+        pass
+    try:
+        return e
+    except UnboundLocalError:
+        return "unbound"
+
+@sample(small, examples=[(1,), (-1,)])
+def jump_if_or_pop_chain(x):
+    a = x > 0 and x < 5 or x == -1 and "neg" or None
+    b = (x or 0) and (x + 1 or 2)
+    return a, b
+
+@sample(small, examples=[(0,), (3,)])
+def deeply_nested_finally(x):
+    out = []
+    try:
+        try:
+            try:
+                out.append(10 // x)
+            finally:
+                out.append("a")
+        finally:
+            out.append("b")
+    except ZeroDivisionError:
+        out.append("z")
+    finally:
+        out.append("c")
+    return out
+
+@sample(small, examples=[(0,), (1,)])
+def while_in_try_with_else_and_break(x):
+    out = []
+    try:
+        i = 0
+        while i < 4:
+            i += 1
+            if i == x:
+                break
+            out.append(i // (i - 2))
+        else:
+            out.append("else")
+    except ZeroDivisionError:
+        out.append(("zero", i))
+    return out
+
+@sample(st.lists(words, max_size=4), examples=[(["ab", ""],)])
+def star_args_comprehension(ws):
+    return kwargs_echo(*[w.upper() for w in ws], **{w: len(w) for w in ws if w})
+
+@sample(small, examples=[(0,)])
+def assert_in_try(x):
+    try:
+        assert x, "zero"
+    except AssertionError as e:
+        return str(e)
+    return x
+
+@sample(small, examples=[(0,), (1,)])
+def raise_in_with_suppressed_in_loop(x):
+    log = []
+    for i in range(3):
+        with Recorder(log, suppress=True, name=str(i)):
+            if i == x:
+                raise ValueError
+            log.append(i)
+    return log
+
+@sample(int_lists, examples=[([1, 2, 3],)])
+def dict_comprehension_key_order(xs):
+    LOG.clear()
+    d = {record(x): record(-x) for x in xs}
+    return d, list(LOG)
+
+@sample(small, examples=[(0,)])
+def for_else_in_try_except(x):
+    try:
+        for i in range(3):
+            if i == x:
+                raise IndexError
+        else:
+            return "else"
+    except IndexError:
+        return "idx"
+
+@sample(words, examples=[("abc",)])
+def string_iteration_with_index(s):
+    out = []
+    for i, ch in enumerate(s):
+        if ch == "b":
+            continue
+        out.append(f"{i}{ch}")
+    return "".join(out), s.find("b"), s[1:-1]
+
+@sample(small)
+def conditional_import(x):
+    if x > 0:
+        import math
+    return math.floor(1.5)
+
+@sample(small, examples=[(0,), (1,)])
+def unbound_after_except(x):
+    try:
+        y = 1 // x
+    except ZeroDivisionError:
+        pass
+    return y
+
+@sample(small, examples=[(0,), (2,)])
+def loop_with_try_continue_finally_return(n):
+    i = 0
+    while True:
+        try:
+            i += 1
+            if i < 3:
+                continue
+            return i // n
+        finally:
+            if i > 5:
+                break
+    return "broke"
+
+@sample(small, examples=[(1,)])
+def set_and_dict_comprehension_in_genexp_consumer(x):
+    return sorted({y % 3 for y in range(x + 5)}), tuple({k: v for k, v in [(1, 2)]}.items())
+
+@sample(small, examples=[(1,)])
+def nested_genexp_in_genexp(x):
+    return sum(sum(y for y in range(i)) for i in range(x + 3))
+
+@sample(small, examples=[(1,)])
+def any_with_walrus(x):
+    if any((found := y) > x for y in range(5)):
+        return found
+    return None
+
+@sample(small, examples=[(1,), (0,)])
+def all_with_early_exit_side_effect(x):
+    LOG.clear()
+    r = all(record(y) != x for y in range(3))
+    return r, list(LOG)
+
+@sample(small)
+def del_in_loop(x):
+    out = []
+    for i in range(3):
+        v = i * x
+        out.append(v)
+        del v
+    return out
+
+@sample(small, examples=[(0,)])
+def exception_in_handler_filter(x):
+    try:
+        1 // x
+    except (lambda: ZeroDivisionError)():
+        return "called"
+
+@sample(small, examples=[(0,)])
+def except_with_undefined_name(x):
+    try:
+        1 // x
+    except NoSuchErrorName:
+        return "n"
+
+
+@sample(st.lists(words, max_size=5), st.booleans(), examples=[([], True), (["b", "a", "ab"], False)])
+def min_max_with_key_and_default(ws, use_key):
+    key = len if use_key else None
+    return (min((w for w in ws), key=key, default="none"), max((w for w in ws if w), key=len, default=None),
+            max((w.upper() for w in ws), default=""), min(w for w in ws + ["z"]))
+
+
+@sample(st.lists(floats, max_size=5), int_lists)
+def sum_with_starts(xs, ys):
+    return sum(x / 2 for x in xs), sum((x for x in xs), 0.5), sum(([y] for y in ys), []), sum((y for y in ys), start=3)
+
+
+@sample(st.lists(words, max_size=4))
+def join_of_bytes_and_str(ws):
+    return b"-".join(w.encode() for w in ws), ", ".join(w for w in ws if w)
