@@ -9,7 +9,7 @@ import inspect
 import types
 
 from moshjit.errors import UnsupportedError
-from moshjit.frontend.decode import check_version
+from moshjit.frontend.decode import check_version, first_refused_instruction
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Argument
 
@@ -34,7 +34,8 @@ def build_ssa(fn, optimize: bool = True) -> Function:
     code = fn.__code__
     for flag, construct in _REFUSED_FLAGS.items():
         if code.co_flags & flag:
-            raise UnsupportedError(construct, code.co_filename, code.co_firstlineno)
+            construct, line = first_refused_instruction(code) or (construct, code.co_firstlineno)
+            raise UnsupportedError(construct, code.co_filename, line)
     from moshjit.frontend.translate import Translator
     from moshjit.passes.dce import prune_dead_phis
     from moshjit.passes.simplify_cfg import remove_unreachable_blocks, renumber_blocks

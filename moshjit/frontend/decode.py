@@ -78,8 +78,8 @@ _JUMPS_311 = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"}
 # What each refused opcode means to a user.
 _UNSUPPORTED_311 = {
     "YIELD_VALUE": "generator function (yield)", "RETURN_GENERATOR": "generator function (yield)",
-    "SEND": "yield from / await", "GET_YIELD_FROM_ITER": "yield from",
-    "GET_AWAITABLE": "async function", "GET_AITER": "async for", "GET_ANEXT": "async for",
+    "SEND": "yield from / await", "GET_YIELD_FROM_ITER": "generator function (yield from)",
+    "GET_AWAITABLE": "async function (await)", "GET_AITER": "async for", "GET_ANEXT": "async for",
     "END_ASYNC_FOR": "async for", "BEFORE_ASYNC_WITH": "async with", "ASYNC_GEN_WRAP": "async generator",
     "STORE_GLOBAL": "assignment to a global variable (global statement)",
     "DELETE_GLOBAL": "deletion of a global variable (global statement)",
@@ -101,6 +101,17 @@ def _lineno(instruction: dis.Instruction, last: int | None) -> int | None:
     if positions is not None and positions.lineno is not None:
         return positions.lineno
     return last
+
+
+def first_refused_instruction(code: types.CodeType) -> tuple[str, int | None] | None:
+    """The first instruction of a generator or coroutine that makes it one (``yield``, ``await``, ``async for``,
+    …) as (construct, line), for an error that points at it; None if only the code flags say so."""
+    last_line = code.co_firstlineno
+    for ins in dis.get_instructions(code):
+        last_line = _lineno(ins, last_line)
+        if ins.opname in _UNSUPPORTED_311 and ins.opname != "RETURN_GENERATOR":
+            return _UNSUPPORTED_311[ins.opname], last_line
+    return None
 
 
 def decode(code: types.CodeType) -> tuple[list[Instr], list[Handler]]:

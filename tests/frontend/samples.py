@@ -2003,3 +2003,19 @@ def sum_with_starts(xs, ys):
 @sample(st.lists(words, max_size=4))
 def join_of_bytes_and_str(ws):
     return b"-".join(w.encode() for w in ws), ", ".join(w for w in ws if w)
+
+
+@sample(scalars, examples=[(1,), (2,), ("a",), (None,), (7,)])
+def match_with_literal_and_capture_patterns(x):
+    """Literal, value, or- and capture patterns compile to plain comparisons and stores, so they translate."""
+    match x:
+        case 1 | 2:
+            return "small"
+        case "a":
+            return "letter"
+        case None:
+            return "none"
+        case other if other == 7:
+            return f"guarded {other}"
+        case _:
+            return "other"
