@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from moshjit.ir.function import Function
 from moshjit.ir.types import (BOOL, BYTES, CHAR, FLOAT, INT, INT64, NONE, OBJECT, STR, DictType, ListType, MType,
-                              SetType, TupleType)
+                              SetType, TupleType, tuple_of)
 
 log = logging.getLogger("moshjit")
 
@@ -36,10 +36,14 @@ _KEY_TYPES = {"int64": INT64, "char": CHAR, int: INT, str: STR, float: FLOAT,
 
 def type_of_key(key) -> MType:
     """The inference type of one dispatch key element (anything unlisted is a plain object)."""
+    if isinstance(key, tuple) and key and key[0] == "tuple":
+        return tuple_of(type_of_key(k) for k in key[1:])
     return _KEY_TYPES.get(key, OBJECT)
 
 
 def describe_key(key) -> str:
+    if isinstance(key, tuple):
+        return "tuple[" + ", ".join(describe_key(k) for k in key[1:]) + "]"
     return key if isinstance(key, str) else key.__qualname__
 
 

@@ -190,14 +190,20 @@ def _rebuild(payload: bytes, backend, cache, strict, fallback):
                               fallback=fallback)
 
 
+MAX_TYPED_TUPLE = 8     # tuples up to this length are dispatched on the kinds of their items
+
+
 def key_of(value):
     """The dispatch kind of one argument: its exact type, with ints split by "fits in int64" and strs by
-    "is one character" (those become machine integers and Py_UCS4 in compiled code)."""
+    "is one character" (those become machine integers and Py_UCS4 in compiled code), and small tuples by the
+    kinds of their items. ``moshjit_dispatch.kind_of`` is the same function in C."""
     kind = type(value)
     if kind is int:
         return "int64" if -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF else int
     if kind is str:
         return "char" if len(value) == 1 else str
+    if kind is tuple and len(value) <= MAX_TYPED_TUPLE:
+        return ("tuple",) + tuple(map(key_of, value))
     return kind
 
 

@@ -51,14 +51,14 @@ class Namer:
 
 
 def format_instruction(inst, name: Namer) -> str:
-    """``%3 = binary_op['+'] %a, %b`` style: attributes in brackets (empty ones left out), then operands,
-    then successor blocks."""
+    """``%3 = binary_op['+'] %a, %b`` style: attributes in brackets (None, False and () left out), then
+    operands, then successor blocks."""
     if isinstance(inst, Phi):
         incoming = ", ".join(f"B{b.label}: {name(v)}" for b, v in sorted(inst.incoming.items(),
                                                                          key=lambda kv: kv[0].label))
         note = f"  ; {inst.var}" if inst.var else ""
         return f"{name(inst)} = phi [{incoming}]{note}"
-    attrs = [format_constant(a) for a in inst.attrs() if a not in (None, False, ())]
+    attrs = [format_constant(a) for a in inst.attrs() if not _is_default_attr(a)]
     text = inst.NAME + (f"[{', '.join(attrs)}]" if attrs else "")
     parts = [name(getattr(inst, field)) for field in inst.OPERANDS]
     if isinstance(inst, Terminator):
@@ -68,6 +68,11 @@ def format_instruction(inst, name: Namer) -> str:
     if isinstance(inst, ForIter) or not isinstance(inst, Terminator):
         text = f"{name(inst)} = {text}"
     return text
+
+
+def _is_default_attr(value) -> bool:
+    """Attributes left out of the text: None, False and () (but 0 and '' are shown)."""
+    return value is None or value is False or (type(value) is tuple and not value)
 
 
 def format_function(fn: Function, types_: bool = True, lines: bool = False) -> str:

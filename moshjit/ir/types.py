@@ -128,6 +128,17 @@ class IteratorType(MType):
 
 
 @dataclass(frozen=True, slots=True)
+class ArrayType(MType):
+    """A C-contiguous NumPy array of ``ndim`` (1 or 2) dimensions and items of ``dtype`` ('int32', 'int64',
+    'float32' or 'float64'), reached through the buffer protocol."""
+    dtype: str
+    ndim: int
+
+    def describe(self) -> str:
+        return f"ndarray[{self.dtype}, {self.ndim}d]"
+
+
+@dataclass(frozen=True, slots=True)
 class OptionalType(MType):
     """None or a value of ``inner``."""
     inner: MType

@@ -1,12 +1,14 @@
-"""Constant folding: evaluate operations on constants at compile time, fold branches on constants, and drop
-unbound-local checks that can never fire (or that a dominating check already made)."""
+"""Constant folding: evaluate operations on constants at compile time, fold branches on constants (dropping the
+blocks only they reached), and drop unbound-local checks that can never fire (or that a dominating check already
+made)."""
 from __future__ import annotations
 
 from moshjit.analysis.dominators import DominatorTree
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.interpreter import BINARY_FUNCTIONS, COMPARE_FUNCTIONS, UNARY_FUNCTIONS
-from moshjit.ir.ops import UNDEFINED, Constant, Phi
+from moshjit.ir.ops import UNDEFINED, Constant
+from moshjit.passes.simplify_cfg import remove_unreachable_blocks
 
 # Constants whose operations are pure and deterministic; anything else (user objects) is never folded.
 _FOLDABLE_TYPES = (int, float, complex, str, bytes, bool, type(None))
@@ -94,6 +96,7 @@ def constfold(fn: Function) -> Function:
             value = replacements[value]
         return value
 
+    folded_branch = False
     for block in fn.blocks:                      # reverse postorder: operands are folded before their users
         kept = []
         for op in block.ops:
@@ -105,8 +108,10 @@ def constfold(fn: Function) -> Function:
                 replacements[op] = result
         block.ops = kept
         block.terminator.map_operands(resolve)
-        _fold_branch(block)
+        folded_branch |= _fold_branch(block)
     fn.substitute(replacements)
+    if folded_branch:
+        remove_unreachable_blocks(fn)
     _remove_redundant_bound_checks(fn)
     return fn
 

@@ -124,6 +124,10 @@ def inline_calls(fn: Function, stack: tuple) -> Function:
             if body is None:
                 if not jitted and callee.__code__ not in _unsupported:
                     op.func = Constant(implicit_jit(callee))
+                    jitted = True
+                if jitted and values is not None:
+                    # bound at compile time: the dispatcher then takes its positional fast path
+                    op.args, op.kwnames = list(values), ()
                 continue
             resolved.update(getattr(body, "resolved_globals", {}))
             block = _splice(fn, block, index - 1, op, body, values)

@@ -368,6 +368,8 @@ class TypeInference:
             result = function_result(func.value, args, bool(op.kwnames))
             if result is not None:
                 return result
+            if not op.kwnames and hasattr(func.value, "py_func"):
+                return jitted_return_type(func.value.py_func, args)
         return OBJECT
 
     def _extract_type(self, op: ops.ExtractItem, block: Block) -> MType:
@@ -545,6 +547,36 @@ def _restrict(t: IntType, op: str, bound: IntType) -> IntType:
     if lo is not None and hi is not None and lo > hi:
         return t                        # contradictory: the branch is dead; keep the type sound and simple
     return IntType(lo, hi)
+
+
+_return_types: dict = {}
+_in_progress: set = set()
+
+
+def jitted_return_type(py_func, arg_types: list[MType]) -> MType:
+    """What a jitted callee returns for these argument types: inferred on its own typed SSA (interprocedural,
+    memoised; recursion and failures give ``object``). Sound because the callee's specialisation for the run-time
+    argument kinds is typed from types at least as precise as these."""
+    from moshjit.compiler import typed_ssa
+    key = (py_func.__code__, id(py_func.__globals__), tuple(arg_types))
+    if key in _return_types:
+        return _return_types[key]
+    if key in _in_progress or len(_in_progress) > 8:
+        return OBJECT
+    _in_progress.add(key)
+    try:
+        ir = typed_ssa(py_func, list(arg_types))
+        result = BOTTOM
+        for block in ir.blocks:
+            if isinstance(block.terminator, ops.Return):
+                value = block.terminator.value
+                result = join(result, type_of_value(value.value) if isinstance(value, Constant) else value.type)
+    except Exception:                 # the callee may be uncompilable: it will run as Python
+        result = OBJECT
+    finally:
+        _in_progress.discard(key)
+    _return_types[key] = result
+    return result
 
 
 def infer_types(fn: Function, arg_types: list[MType]) -> Function:

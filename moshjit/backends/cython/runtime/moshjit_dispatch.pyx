@@ -14,7 +14,12 @@ cdef str INT64 = "int64"
 cdef str CHAR = "char"
 
 
-cdef inline object kind_of(object value):
+cdef str TUPLE = "tuple"
+cdef Py_ssize_t MAX_TYPED_TUPLE = 8
+
+
+cdef object kind_of(object value):
+    """Same classification as ``moshjit.dispatcher.key_of`` (keep the two in step)."""
     cdef int overflow = 0
     cdef type kind = type(value)
     if kind is int:
@@ -22,6 +27,8 @@ cdef inline object kind_of(object value):
         return INT64 if overflow == 0 else int
     if kind is str:
         return CHAR if len(<str>value) == 1 else str
+    if kind is tuple and len(<tuple>value) <= MAX_TYPED_TUPLE:
+        return (TUPLE,) + tuple([kind_of(item) for item in <tuple>value])
     return kind
 
 

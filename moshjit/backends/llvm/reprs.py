@@ -1,0 +1,155 @@
+"""Machine representations of typed SSA values: which LLVM type holds a value and whether it owns references.
+
+Scalars are unboxed (``int`` → i64 with overflow checks, ``float`` → double, ``bool`` → i1). Lists and tuples
+of unknown length stay CPython objects (a ``PyObject*`` owning one reference) so that they cross the
+Python boundary without conversion; tuples of known length are LLVM structs. Values that exist only at compile
+time (functions, modules, exception constructors, slices, ``None``) take no space at run time.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import llvmlite.ir as ir
+
+from moshjit.ir.types import (BOOL, BOTTOM, FLOAT, NONE, ArrayType, ConstType, IntType, IteratorType, ListType,
+                              MType, RangeType, TupleType)
+
+I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
+F32, F64 = ir.FloatType(), ir.DoubleType()
+PTR = ir.PointerType()
+
+
+class Repr:
+    """How one kind of value lives in native code."""
+
+    refcounted = False           # holds references to CPython objects that must be released
+
+    @property
+    def llvm(self) -> ir.Type:
+        raise NotImplementedError(type(self).__name__)
+
+    def describe(self) -> str:
+        return type(self).__name__
+
+
+@dataclass(frozen=True)
+class IntR(Repr):
+    llvm = I64
+
+
+@dataclass(frozen=True)
+class FloatR(Repr):
+    llvm = F64
+
+
+@dataclass(frozen=True)
+class BoolR(Repr):
+    llvm = I1
+
+
+@dataclass(frozen=True)
+class UnitR(Repr):
+    """A value known at compile time (None, a function, a module, an exception constructor, a slice)."""
+    what: str = "None"
+    llvm = I8
+
+
+@dataclass(frozen=True)
+class ListR(Repr):
+    """A CPython list whose items all have representation ``item`` (None: never read, e.g. ``[]`` returned)."""
+    item: Repr | None
+    refcounted = True
+    llvm = PTR
+
+
+@dataclass(frozen=True)
+class BoxedTupleR(Repr):
+    """A CPython tuple of any length whose items all have representation ``item`` (tuple arguments)."""
+    item: Repr
+    refcounted = True
+    llvm = PTR
+
+
+@dataclass(frozen=True)
+class TupleR(Repr):
+    """A tuple of known length: an LLVM struct owning the references of its items."""
+    items: tuple
+
+    @property
+    def refcounted(self) -> bool:
+        return any(r.refcounted for r in self.items)
+
+    @property
+    def llvm(self) -> ir.Type:
+        return ir.LiteralStructType([r.llvm for r in self.items])
+
+
+@dataclass(frozen=True)
+class RangeR(Repr):
+    """range(start, stop, step) as three i64s (step is never 0)."""
+    llvm = ir.LiteralStructType([I64, I64, I64])
+
+
+@dataclass(frozen=True)
+class ArrayR(Repr):
+    """A C-contiguous NumPy array borrowed through the buffer protocol: data pointer and shape."""
+    dtype: str
+    ndim: int
+
+    @property
+    def llvm(self) -> ir.Type:
+        return ir.LiteralStructType([PTR, I64, I64])
+
+    @property
+    def item_llvm(self) -> ir.Type:
+        return {"int32": I32, "int64": I64, "float32": F32, "float64": F64}[self.dtype]
+
+    @property
+    def is_float(self) -> bool:
+        return self.dtype.startswith("float")
+
+
+@dataclass(frozen=True)
+class IterR(Repr):
+    """An iterator; its state lives in stack slots owned by the op that created it (see ``iterators.py``)."""
+    llvm = I8
+
+
+LIST_ITEM_REPRS = (IntR, FloatR, BoolR, ListR)
+UNIT = UnitR()
+
+
+def repr_of(t: MType) -> Repr | None:
+    """The representation of values of type ``t``, or None when ``t`` has no native form."""
+    from moshjit.backends.llvm.native_types import ExceptionType, SliceType
+    if isinstance(t, IntType):
+        return IntR()
+    if t == FLOAT:
+        return FloatR()
+    if t == BOOL:
+        return BoolR()
+    if t == NONE:
+        return UNIT
+    if isinstance(t, ConstType):
+        return UnitR("constant")
+    if isinstance(t, (ExceptionType, SliceType)):
+        return UnitR(t.describe())
+    if isinstance(t, ListType):
+        if t.item == BOTTOM:
+            return ListR(None)
+        item = repr_of(t.item)
+        return ListR(item) if isinstance(item, LIST_ITEM_REPRS) else None
+    if isinstance(t, TupleType):
+        if t.items is None:
+            item = repr_of(t.item)
+            return BoxedTupleR(item) if isinstance(item, (IntR, FloatR, BoolR)) else None
+        items = tuple(repr_of(i) for i in t.items)
+        return TupleR(items) if all(isinstance(i, (IntR, FloatR, BoolR, UnitR, ListR, TupleR, BoxedTupleR))
+                                    for i in items) else None
+    if isinstance(t, RangeType):
+        return RangeR()
+    if isinstance(t, IteratorType):
+        return IterR()
+    if isinstance(t, ArrayType):
+        return ArrayR(t.dtype, t.ndim)
+    return None
