@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Hashable
 
 from moshjit.ir.function import Block, Function
-from moshjit.ir.ops import UNDEFINED, Phi, Value
+from moshjit.ir.ops import UNDEFINED, Phi, Value, same_value
 
 
 class SSABuilder:
@@ -93,7 +93,7 @@ class SSABuilder:
         same = None
         for value in phi.incoming.values():
             value = self.resolve(value)
-            if value is same or value is phi:
+            if value is phi or (same is not None and same_value(value, same)):
                 continue
             if same is not None:
                 return phi

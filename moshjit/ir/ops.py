@@ -48,6 +48,31 @@ class UndefinedType(Value):
 
 UNDEFINED = UndefinedType()
 
+# Constant types whose equal values are interchangeable (floats and complexes compare by their exact bits).
+_VALUE_TYPES = (int, str, bytes, bool, type(None), float, complex, tuple)
+
+
+def _constant_key(value):
+    kind = type(value)
+    if kind is float:
+        return kind, value.hex()
+    if kind is complex:
+        return kind, value.real.hex(), value.imag.hex()
+    if kind is tuple:
+        return kind, tuple(_constant_key(v) for v in value)
+    if kind in _VALUE_TYPES:
+        return kind, value
+    return kind, id(value)
+
+
+def same_value(a: "Value", b: "Value") -> bool:
+    """Whether two operands always hold the same object: the same value, or equal immutable constants
+    (``1`` and ``1``, but never ``1`` and ``True`` or ``0.0`` and ``-0.0``)."""
+    if a is b:
+        return True
+    return (isinstance(a, Constant) and isinstance(b, Constant)
+            and _constant_key(a.value) == _constant_key(b.value))
+
 
 class Op(Value):
     """Base of every operation; concrete subclasses are final."""

@@ -1,20 +1,20 @@
 """Copy propagation: replace values that merely copy another value by that value.
 
-Copies in our SSA are φs whose operands are all one value (or the φ itself), and items extracted from the
+Copies in our SSA are φs whose operands are all one value (or the φ itself; equal constants count as one value), and items extracted from the
 unpacking of a tuple/list display of the right length (``a, b = x, y`` beyond the SWAP-optimised sizes).
 """
 from __future__ import annotations
 
 from moshjit.ir import ops
 from moshjit.ir.function import Function
-from moshjit.ir.ops import Constant, Phi
+from moshjit.ir.ops import Constant, Phi, same_value
 
 
 def _copied_value(inst):
     """The value ``inst`` is a copy of, or None."""
     if isinstance(inst, Phi):
-        others = {id(v): v for v in inst.incoming.values() if v is not inst}
-        return next(iter(others.values())) if len(others) == 1 else None
+        others = [v for v in inst.incoming.values() if v is not inst]
+        return others[0] if others and all(same_value(v, others[0]) for v in others) else None
     if isinstance(inst, ops.ExtractItem) and isinstance(inst.source, ops.UnpackSequence):
         source = inst.source.source
         if not inst.source.can_raise():

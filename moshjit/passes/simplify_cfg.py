@@ -4,6 +4,7 @@ from __future__ import annotations
 from moshjit.analysis.dominators import reverse_postorder
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
+from moshjit.ir.ops import same_value
 
 
 def remove_unreachable_blocks(fn: Function) -> Function:
@@ -61,7 +62,7 @@ def _try_merge(fn: Function, a: Block, b: Block, preds: dict, replacements: dict
     if target_a is not _NO_RAISE and target_b is not _NO_RAISE:
         if target_a is not target_b:
             return False
-        if target_a is not None and any(phi.incoming[a] is not phi.incoming[b] for phi in target_a.phis):
+        if target_a is not None and not all(same_value(phi.incoming[a], phi.incoming[b]) for phi in target_a.phis):
             return False
     handler = target_b if target_b is not _NO_RAISE else (target_a if target_a is not _NO_RAISE else None)
     for phi in b.phis:                        # single predecessor: every φ copies its one operand
@@ -97,8 +98,8 @@ def _try_bypass(fn: Function, empty: Block, preds: dict) -> bool:
     for pred in preds[empty]:
         if not isinstance(pred.terminator, (ops.Jump, ops.Branch)) or pred.handler is empty:
             return False
-        if target in pred.successors() and any(phi.incoming[pred] is not phi.incoming[empty]
-                                                 for phi in target.phis):
+        if target in pred.successors() and not all(same_value(phi.incoming[pred], phi.incoming[empty])
+                                                     for phi in target.phis):
             return False
     for phi in target.phis:
         value = phi.incoming.pop(empty)

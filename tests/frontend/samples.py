@@ -2019,3 +2019,17 @@ def match_with_literal_and_capture_patterns(x):
             return f"guarded {other}"
         case _:
             return "other"
+
+
+@sample(small)
+def branch_on_a_constant_known_only_in_ssa(a):
+    x = None
+    if x is None:
+        y = 1
+    else:
+        y = a
+    flag = True
+    while flag:
+        flag = False
+        y += 1
+    return y
