@@ -78,12 +78,14 @@ class DominatorTree:
         """Dominance frontier of every node (Cytron et al., computed the CHK way from join points)."""
         frontier: dict = {node: set() for node in self.order}
         for node in self.order:
-            if len(self.preds[node]) >= 2:
+            # the entry also has the implicit edge from outside the graph, so a back edge to it makes a join
+            if len(self.preds[node]) >= 2 or (node is self.entry and self.preds[node]):
+                stop = self.immediate_dominator(node)
                 for pred in self.preds[node]:
                     runner = pred
-                    while runner is not self.idom[node]:
+                    while runner is not stop:
                         frontier[runner].add(node)
-                        runner = self.idom[runner]
+                        runner = self.immediate_dominator(runner)
         return frontier
 
     def preorder(self) -> list:
