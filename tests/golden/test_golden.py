@@ -1,0 +1,36 @@
+"""One generic driver over every ``tests/golden/*.test`` case (see ``driver.py`` for the format and updating)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.golden import driver
+
+FILES = sorted(Path(__file__).parent.glob("*.test"))
+if driver.updating():
+    for path in FILES:
+        driver.update(path)
+CASES = [case for path in FILES for case in driver.parse(path)]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.path.stem}:{c.name}" for c in CASES])
+def test_printed_ssa_matches(case):
+    diff = driver.check(case)
+    if diff:
+        pytest.fail(f"printed SSA differs (set {driver.UPDATE_VARIABLE}=1 to accept):\n{diff}", pytrace=False)
+
+
+def test_enough_golden_functions():
+    assert len(CASES) >= 25
+    assert len({c.name for c in CASES}) == len(CASES)
+
+
+def test_round_trip_of_the_file_format(tmp_path):
+    path = tmp_path / "one.test"
+    path.write_text("[case f]\ndef f(x):\n    return x + 1\n[frontend]\nstale\n[optimized]\nstale\n")
+    driver.update(path)
+    (case,) = driver.parse(path)
+    assert driver.check(case) is None
+    assert case.expected["optimized"].startswith("def f(x):\nB0:\n")
+    assert driver.render(driver.parse(path)) == path.read_text()
