@@ -47,17 +47,20 @@ def describe_key(key) -> str:
     return key if isinstance(key, str) else key.__qualname__
 
 
-def typed_ssa(py_function, arg_types: list[MType]) -> Function:
+def typed_ssa(py_function, arg_types: list[MType], assume_globals: bool = True) -> Function:
     """The per-function pipeline up to typed SSA, in its fixed order."""
     from moshjit.frontend import build_ssa
-    from moshjit.passes.pipeline import run_passes
+    from moshjit.passes.global_types import assume_global_types
     from moshjit.passes.inline import inline_calls
+    from moshjit.passes.pipeline import run_passes
     from moshjit.passes.resolve_globals import resolve_globals
     from moshjit.passes.typeinfer import infer_types
     ir = build_ssa(py_function, optimize=False)
     resolve_globals(ir)
     inline_calls(ir, (py_function.__code__,))
     run_passes(ir)
+    if assume_globals:
+        assume_global_types(ir)
     infer_types(ir, arg_types)
     return ir
 
@@ -67,17 +70,19 @@ def builtins_dict(py_function) -> dict:
     return found.__dict__ if isinstance(found, types.ModuleType) else found
 
 
-def compile_specialization(py_function, key: tuple, backend: str, cache, fallback=None) -> Artifact:
+def compile_specialization(py_function, key: tuple, backend: str, cache, fallback=None,
+                           assume_globals: bool = True) -> Artifact:
     """Compile ``py_function`` for argument kinds ``key`` with ``backend`` ('auto', 'cython' or 'llvm').
 
     'auto' asks the LLVM backend first (it takes the function when every value has a native type) and uses
-    Cython otherwise. ``fallback`` is a callable the LLVM entry calls with the original arguments when a
-    run-time check fails (e.g. a list argument holding a non-int); it goes back to the dispatcher.
+    Cython otherwise. ``fallback`` is a callable a native entry calls with the original arguments when a
+    run-time check fails (a list argument holding a non-int, a data global rebound to another type); it goes
+    back to the dispatcher, which uses a specialisation compiled with ``assume_globals=False``.
     """
     from moshjit.ir.printer import format_function
     start = time.perf_counter()
     arg_types = [type_of_key(k) for k in key]
-    ir = typed_ssa(py_function, arg_types)
+    ir = typed_ssa(py_function, arg_types, assume_globals=assume_globals and fallback is not None)
     ir_text = format_function(ir)
     frontend_s = time.perf_counter() - start
     artifact = None
@@ -86,7 +91,7 @@ def compile_specialization(py_function, key: tuple, backend: str, cache, fallbac
         artifact = compile_llvm(ir, py_function, key, cache, fallback, required=backend == "llvm")
     if artifact is None:
         from moshjit.backends.cython.driver import compile_cython
-        artifact = compile_cython(ir, py_function, cache)
+        artifact = compile_cython(ir, py_function, cache, fallback)
     artifact.ir_text = artifact.ir_text or ir_text
     artifact.stats["frontend_s"] = round(frontend_s, 4)
     artifact.stats["total_s"] = round(time.perf_counter() - start, 4)

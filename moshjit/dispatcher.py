@@ -109,18 +109,20 @@ class DispatcherBase:
         self._entries[key] = plain
         return plain
 
-    def _compile(self, key: tuple, backend: str | None = None):
+    def _compile(self, key: tuple, generic: bool = False):
         from moshjit.compiler import compile_specialization
-        return compile_specialization(self.py_func, key, backend or self.backend,
-                                      _cache() if self.use_cache else _memory_cache(),
+        cache = _cache() if self.use_cache else _memory_cache()
+        if generic:                       # no assumptions to check, so no fallback needed
+            return compile_specialization(self.py_func, key, "cython", cache)
+        return compile_specialization(self.py_func, key, self.backend, cache,
                                       fallback=functools.partial(self._generic_call, key))
 
     def _generic_call(self, key: tuple, *args):
-        """Called by a native entry whose run-time checks failed: run the Cython specialisation instead."""
+        """Called by a native entry whose run-time checks failed: run a specialisation without assumptions."""
         with self._lock:
             artifact = self._generic.get(key)
             if artifact is None:
-                artifact = self._generic[key] = self._compile(key, backend="cython")
+                artifact = self._generic[key] = self._compile(key, generic=True)
         return artifact.entry(*args)
 
     # ---- introspection --------------------------------------------------------------------------------------

@@ -96,85 +96,125 @@ _UNSUPPORTED_311 = {
 _BINARY_OPS = {i: (sym[:-1], True) if sym.endswith("=") else (sym, False) for i, (_, sym) in enumerate(dis._nb_ops)}
 
 
-def _lineno(instruction: dis.Instruction, last: int | None) -> int | None:
-    positions = instruction.positions
-    if positions is not None and positions.lineno is not None:
-        return positions.lineno
-    return last
+# Operand decoding: which table an opcode's argument indexes.
+_NAME_OPS = {"LOAD_ATTR", "STORE_ATTR", "DELETE_ATTR", "LOAD_METHOD", "IMPORT_NAME", "IMPORT_FROM",
+             "STORE_GLOBAL", "DELETE_GLOBAL", "LOAD_NAME", "STORE_NAME", "DELETE_NAME"}
+_LOCAL_OPS = {"LOAD_FAST", "STORE_FAST", "DELETE_FAST", "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF",
+              "LOAD_CLOSURE", "MAKE_CELL", "LOAD_CLASSDEREF"}
+_OPNAME = dis.opname
+_CACHES = dis._inline_cache_entries          # CACHE code units after each opcode
+_EXTENDED_ARG = dis.opmap["EXTENDED_ARG"]
+_HAVE_ARGUMENT = dis.HAVE_ARGUMENT
+_RELATIVE_JUMPS = frozenset(dis.hasjrel)
+_BACKWARD_JUMPS = frozenset(op for op in dis.hasjrel if "JUMP_BACKWARD" in dis.opname[op])
+
+
+def _raw_instructions(code: types.CodeType):
+    """Yield (offset, opname, arg, jump target offset or None, line) for every instruction of ``co_code``.
+
+    Reads the de-specialised bytes directly (``dis.get_instructions`` is ~10x slower): EXTENDED_ARG prefixes are
+    yielded (a jump may target them) and folded into the next argument, CACHE entries are skipped, relative jumps
+    become absolute offsets, and an instruction without a line number inherits the previous one.
+    """
+    co_code = code.co_code
+    lines = [position[0] for position in code.co_positions()]
+    line = code.co_firstlineno
+    extended = 0
+    offset, end = 0, len(co_code)
+    while offset < end:
+        op = co_code[offset]
+        arg = (co_code[offset + 1] | extended) if op >= _HAVE_ARGUMENT else None
+        extended = arg << 8 if op == _EXTENDED_ARG else 0
+        following = offset + 2 + 2 * _CACHES[op]
+        target = None
+        if op in _RELATIVE_JUMPS:
+            target = following - 2 * arg if op in _BACKWARD_JUMPS else following + 2 * arg
+        line = lines[offset // 2] if lines[offset // 2] is not None else line
+        yield offset, _OPNAME[op], arg, target, line
+        offset = following
 
 
 def first_refused_instruction(code: types.CodeType) -> tuple[str, int | None] | None:
     """The first instruction of a generator or coroutine that makes it one (``yield``, ``await``, ``async for``,
     …) as (construct, line), for an error that points at it; None if only the code flags say so."""
-    last_line = code.co_firstlineno
-    for ins in dis.get_instructions(code):
-        last_line = _lineno(ins, last_line)
-        if ins.opname in _UNSUPPORTED_311 and ins.opname != "RETURN_GENERATOR":
-            return _UNSUPPORTED_311[ins.opname], last_line
+    for _, name, _, _, line in _raw_instructions(code):
+        if name in _UNSUPPORTED_311 and name != "RETURN_GENERATOR":
+            return _UNSUPPORTED_311[name], line
     return None
+
+
+def _argval(code: types.CodeType, name: str, arg):
+    """The operand an instruction means, for those whose meaning is the same in the neutral form."""
+    if name == "LOAD_CONST":
+        return code.co_consts[arg]
+    if name in _LOCAL_OPS:
+        return code._varname_from_oparg(arg)
+    if name in _NAME_OPS:
+        return code.co_names[arg]
+    return arg
 
 
 def decode(code: types.CodeType) -> tuple[list[Instr], list[Handler]]:
     """Decode ``code.co_code`` (never the adaptive form) into neutral instructions and exception handlers."""
     check_version()
-    raw = list(dis.get_instructions(code))        # hides CACHE entries, folds EXTENDED_ARG, adaptive=False
     index_of_offset: dict[int, int] = {}
     out: list[Instr] = []
     pending_kwnames: tuple = ()
-    last_line = code.co_firstlineno
     jump_offsets: list[tuple[Instr, int]] = []
-    for ins in raw:
-        index_of_offset[ins.offset] = len(out)    # dropped instructions map to the next kept one
-        last_line = _lineno(ins, last_line)
-        name = ins.opname
+    for offset, name, arg, target, line in _raw_instructions(code):
+        index_of_offset[offset] = len(out)        # dropped instructions map to the next kept one
         if name in _DROP_311:
             continue
         if name == "KW_NAMES":
-            pending_kwnames = code.co_consts[ins.arg]
+            pending_kwnames = code.co_consts[arg]
             continue
         if name in _UNSUPPORTED_311 and name not in ("YIELD_VALUE", "RETURN_GENERATOR"):
-            raise UnsupportedError(_UNSUPPORTED_311[name], code.co_filename, last_line)
-        new = Instr(len(out), "", None, last_line, offset=ins.offset)
+            raise UnsupportedError(_UNSUPPORTED_311[name], code.co_filename, line)
+        new = Instr(len(out), name, None, line, offset=offset)
         if name in _SAME_311:
-            new.op, new.arg = name, ins.argval
+            new.arg = _argval(code, name, arg)
         elif name == "LOAD_GLOBAL":
-            new.op, new.arg = "LOAD_GLOBAL", (ins.argval, bool(ins.arg & 1))
+            new.arg = (code.co_names[arg >> 1], bool(arg & 1))
         elif name == "CALL":
-            new.op, new.arg = "CALL", (ins.arg, pending_kwnames)
+            new.arg = (arg, pending_kwnames)
             pending_kwnames = ()
         elif name == "BINARY_OP":
-            new.op, new.arg = "BINARY_OP", _BINARY_OPS[ins.arg]
+            new.arg = _BINARY_OPS[arg]
         elif name in _UNARY_311:
             new.op, new.arg = "UNARY", _UNARY_311[name]
         elif name == "COMPARE_OP":
-            new.op, new.arg = "COMPARE", ins.argval
+            new.op, new.arg = "COMPARE", dis.cmp_op[arg]
         elif name == "IS_OP":
-            new.op, new.arg = "COMPARE", "is not" if ins.arg else "is"
+            new.op, new.arg = "COMPARE", "is not" if arg else "is"
         elif name == "CONTAINS_OP":
-            new.op, new.arg = "COMPARE", "not in" if ins.arg else "in"
+            new.op, new.arg = "COMPARE", "not in" if arg else "in"
         elif name == "LOAD_ASSERTION_ERROR":
             new.op, new.arg = "LOAD_CONST", AssertionError
         elif name == "FORMAT_VALUE":
-            new.op, new.arg = "FORMAT_VALUE", (("", "s", "r", "a")[ins.arg & 3], bool(ins.arg & 4))
+            new.arg = (("", "s", "r", "a")[arg & 3], bool(arg & 4))
         elif name in _COND_JUMPS_311:
             new.op, new.arg = _COND_JUMPS_311[name]
-            jump_offsets.append((new, ins.argval))
+            jump_offsets.append((new, target))
         elif name in _JUMPS_311:
             new.op = "JUMP"
-            jump_offsets.append((new, ins.argval))
+            jump_offsets.append((new, target))
         elif name == "FOR_ITER":
-            new.op = "FOR_ITER"
-            jump_offsets.append((new, ins.argval))
+            jump_offsets.append((new, target))
         else:
-            raise UnsupportedError(f"bytecode instruction {name}", code.co_filename, last_line)
+            raise UnsupportedError(f"bytecode instruction {name}", code.co_filename, line)
         out.append(new)
     end = len(out)
     for new, offset in jump_offsets:
         new.target = index_of_offset.get(offset, end)
-    handlers = [Handler(index_of_offset.get(e.start, end), index_of_offset.get(e.end, end),
-                        index_of_offset.get(e.target, end), e.depth, e.lasti)
-                for e in dis.Bytecode(code).exception_entries]
+    handlers = [Handler(index_of_offset.get(start, end), index_of_offset.get(stop, end),
+                        index_of_offset.get(target, end), depth, lasti)
+                for start, stop, target, depth, lasti in _exception_table(code)]
     return out, [h for h in handlers if h.start < h.end]
+
+
+def _exception_table(code: types.CodeType) -> list[tuple[int, int, int, int, bool]]:
+    """(start, end, target, depth, lasti) byte offsets of every entry, end exclusive."""
+    return [(e.start, e.end, e.target, e.depth, e.lasti) for e in dis._parse_exception_table(code)]
 
 
 NEUTRAL_OPS = frozenset(

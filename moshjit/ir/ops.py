@@ -142,6 +142,33 @@ def _op(name, operands=(), attrs=(), can_raise=True, side_effects=True, multi=Fa
         "OPERANDS": tuple(operands), "ATTRS": tuple(attrs),
         "CAN_RAISE": can_raise, "SIDE_EFFECTS": side_effects, "MULTI": multi,
     })
+    return _with_fast_accessors(cls, _LIST_FIELDS.get(name, ()))
+
+
+def _with_fast_accessors(cls, list_fields=()):
+    """Give ``cls`` ``operands``/``map_operands`` (and ``successors`` for terminators) written out for its
+    fields: the generic versions walk OPERANDS with getattr, and every pass calls these on every op."""
+    lines = ["def operands(self):", "    out = []"]
+    mapping = ["def map_operands(self, f):"]
+    for field in cls.OPERANDS:
+        if field in list_fields:
+            lines.append(f"    out.extend(self.{field})")
+            mapping.append(f"    self.{field} = [f(v) for v in self.{field}]")
+        else:
+            lines += [f"    v = self.{field}", "    if v is not None:", "        out.append(v)"]
+            mapping += [f"    v = self.{field}", "    if v is not None:", f"        self.{field} = f(v)"]
+    lines.append("    return out")
+    mapping.append("    return None")
+    source = "\n".join(lines + mapping) + "\n"
+    targets = getattr(cls, "TARGETS", None)
+    if targets is not None:
+        source += f"def successors(self):\n    return [{', '.join('self.' + t for t in targets)}]\n"
+    namespace: dict = {}
+    exec(compile(source, f"<moshjit.ir.ops {cls.__name__}>", "exec"), namespace)
+    for method in ("operands", "map_operands", "successors"):
+        if method in namespace:
+            namespace[method].__qualname__ = f"{cls.__name__}.{method}"
+            setattr(cls, method, namespace[method])
     return cls
 
 
@@ -247,8 +274,8 @@ class Phi(Value):
         self.block = block
         self.var = var             # the source variable it merges (for readable printing), or None
 
-    def operands(self) -> Iterator[Value]:
-        yield from self.incoming.values()
+    def operands(self) -> list[Value]:
+        return list(self.incoming.values())
 
     def replace_operand(self, old: Value, new: Value) -> None:
         self.map_operands(lambda v: new if v is old else v)
@@ -285,9 +312,9 @@ def _terminator(name, operands, targets, can_raise, doc):
         self.line = line
         self.block = None
 
-    return type(name, (Terminator,), {
+    return _with_fast_accessors(type(name, (Terminator,), {
         "__slots__": fields, "__init__": __init__, "__doc__": doc, "OPERANDS": tuple(operands),
-        "TARGETS": tuple(targets), "CAN_RAISE": can_raise})
+        "TARGETS": tuple(targets), "CAN_RAISE": can_raise}))
 
 
 Jump = _terminator("Jump", (), ("target",), False, "Unconditional jump.")

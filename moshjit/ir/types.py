@@ -207,8 +207,8 @@ def join(a: MType, b: MType) -> MType:
             return TupleType(None, join(a.item, b.item))
         if isinstance(a, RangeType):
             return RangeType(join(a.item, b.item))
-        if isinstance(a, IteratorType) and a.source == b.source:
-            return IteratorType(a.source, join(a.item, b.item))
+        if isinstance(a, IteratorType):
+            return IteratorType(join(a.source, b.source), join(a.item, b.item))
     return OBJECT
 
 

@@ -149,6 +149,11 @@ def _is_slice(value) -> bool:
     return isinstance(value, ops.BuildSlice) or isinstance(value, Constant) and isinstance(value.value, slice)
 
 
+# Ops whose result type does not depend on their operands having types yet (containers get element types
+# from their cells).
+_FRESH_RESULTS = (ops.BuildList, ops.BuildSet, ops.BuildMap, ops.BuildTuple, ops.BuildString, ops.LoadGlobal,
+                  ops.CaughtException, ops.PushExcInfo, ops.PopExcept, ops.CheckBound)
+
 # ---- containers --------------------------------------------------------------------------------------------------
 class ContainerCell:
     """The element types of one container allocated in the function (union-find node for φ merges)."""
@@ -307,6 +312,8 @@ class TypeInference:
     def _op_type(self, op, block: Block) -> MType:
         t = lambda v: self.type_of(v, block)
         kind = type(op)
+        if kind not in _FRESH_RESULTS and any(t(v) == BOTTOM for v in op.operands() if v is not UNDEFINED):
+            return BOTTOM                 # an operand has no type yet: wait (keeps the fixed point monotone)
         if kind is ops.BinaryOp:
             return _binary_type(op.op, t(op.left), t(op.right))
         if kind is ops.UnaryOp:
@@ -357,6 +364,8 @@ class TypeInference:
             return NONE
         if kind is ops.CheckExcMatch:
             return BOOL
+        if kind is ops.LoadGlobal:
+            return getattr(self.fn, "global_assumptions", {}).get(op.name, OBJECT)
         if kind is ops.BuildSlice:
             return OBJECT
         return OBJECT

@@ -19,7 +19,9 @@ FIND_RESULT = IntType(-1, SSIZE_MAX)
 
 
 def item_type(t: MType) -> MType:
-    """The type of the items produced by iterating over a value of type ``t``."""
+    """The type of the items produced by iterating over a value of type ``t`` (bottom while ``t`` is)."""
+    if t == BOTTOM:
+        return BOTTOM
     if t in (STR, CHAR):
         return CHAR
     if isinstance(t, (ListType, SetType)):

@@ -28,10 +28,10 @@ def entry_name_for(py_function) -> str:
     return name if name.isidentifier() and not name.startswith("_mj") else f"f_{name}"
 
 
-def compile_cython(ir: Function, py_function, cache: DiskCache) -> Artifact:
+def compile_cython(ir: Function, py_function, cache: DiskCache, fallback=None) -> Artifact:
     toolchain = toolchain_for(cache)
     entry_name = entry_name_for(py_function)
-    text, constants = generate_pyx(ir, entry_name)
+    text, constants = generate_pyx(ir, entry_name, fallback)
     state = (py_function.__globals__, builtins_dict(py_function), tuple(py_function.__closure__ or ()),
              tuple(constants))
     state_ids = tuple(id(x) for x in state[:2]) + tuple(id(c) for c in state[2]) + tuple(id(c) for c in constants)

@@ -79,8 +79,9 @@ class IterationPlan:
 
 
 class Emitter:
-    def __init__(self, fn: Function, plan: CopyPlan, body: list, entry_name: str):
+    def __init__(self, fn: Function, plan: CopyPlan, body: list, entry_name: str, fallback=None):
         self.fn = fn
+        self.fallback = fallback
         self.plan = plan
         self.body = body
         self.entry_name = entry_name
@@ -100,8 +101,10 @@ class Emitter:
         self.uses_state = False
         self.state_ids: dict = {}
         self.temp_names: dict = {}
+        self.char_buffers: set = set()      # lists of chars kept as moshjit_rt.CharBuffer
         self._plan_iterations()
         self._plan_slices()
+        self._plan_char_buffers()
 
     # ---- names and references ----------------------------------------------------------------------------------
     def var(self, value) -> str:
@@ -123,6 +126,8 @@ class Emitter:
     def decl_type(self, value) -> str:
         if value in self.undefined or value is UNDEFINED:
             return "object"
+        if value in self.char_buffers:
+            return "CharBuffer"
         return cython_type(getattr(value, "type", None))
 
     def ref(self, value) -> str:
@@ -208,6 +213,58 @@ class Emitter:
                                      and op not in (getattr(u, "obj", None), getattr(u, "value", None))
                                      for u in users):
                         self.inline_slices.add(op)
+
+    def _plan_char_buffers(self) -> None:
+        """Lists of characters that are only appended to, tested, measured and joined with '' become
+        CharBuffers (φs joining such lists included); any other use keeps them Python lists."""
+        parent: dict = {}
+
+        def find(v):
+            while parent.get(v, v) is not v:
+                v = parent[v]
+            return v
+
+        candidates = [op for block in self.fn.blocks for op in block.ops
+                      if isinstance(op, ops.BuildList) and not op.items and op.type == ListType(CHAR)]
+        members = set(candidates)
+        phis = [phi for block in self.fn.blocks for phi in block.phis]
+        changed = True
+        while changed:                        # φs all of whose inputs are candidate lists join the web
+            changed = False
+            for phi in phis:
+                if phi not in members and all(v in members or v is phi for v in phi.incoming.values()):
+                    members.add(phi)
+                    changed = True
+        for phi in phis:
+            if phi in members:
+                for value in phi.incoming.values():
+                    a, b = find(phi), find(value)
+                    if a is not b:
+                        parent[a] = b
+        groups: dict = {}
+        for value in members:
+            groups.setdefault(find(value), []).append(value)
+        for group in groups.values():
+            if all(self._buffer_use_ok(user, value, members) for value in group
+                   for user in self.users.get(value, [])) and not any(v in self.undefined for v in group):
+                self.char_buffers.update(group)
+
+    def _buffer_use_ok(self, user, value, members) -> bool:
+        if isinstance(user, Phi):
+            return user in members
+        if isinstance(user, ops.ListAppend):
+            return user.target is value and user.item is not value and self.ctype(user.item) == "Py_UCS4"
+        if isinstance(user, ops.CallMethod):
+            if user.obj is value:
+                return (user.name == "append" and len(user.args) == 1 and not user.kwnames
+                        and self.ctype(user.args[0]) == "Py_UCS4" and not self.users.get(user))
+            return (user.name == "join" and isinstance(user.obj, Constant) and user.obj.value == ""
+                    and user.args == [value] and not user.kwnames)
+        if isinstance(user, ops.Branch):
+            return user.cond is value
+        if isinstance(user, ops.Call):
+            return isinstance(user.func, Constant) and user.func.value is len and user.args == [value]
+        return False
 
     def key(self, value) -> str:
         if value in self.inline_slices:
@@ -354,11 +411,19 @@ class Emitter:
         """Calls with a native implementation in moshjit_rt (only for argument types where it is exact)."""
         if not (isinstance(op.func, Constant) and not op.kwnames):
             return None
+        if op.func.value is len and len(op.args) == 1 and op.args[0] in self.char_buffers:
+            return f"{self.ref(op.args[0])}.length"
         if op.func.value is unicodedata.category and len(op.args) == 1 and self.ctype(op.args[0]) == "Py_UCS4":
             return f"mj_category({self.ref(op.args[0])})"
         return None
 
     def op_CallMethod(self, op, depth):
+        if op.obj in self.char_buffers:                       # append (checked by the plan)
+            self.emit(f"{self.ref(op.obj)}.append({self.ref(op.args[0])})", depth)
+            return
+        if op.name == "join" and op.args and op.args[0] in self.char_buffers:
+            self.assign(op, f"{self.ref(op.args[0])}.join()", depth)
+            return
         receiver_type = self.ctype(op.obj)
         typed = {"str": str, "list": list, "dict": dict, "set": set, "tuple": tuple, "Py_UCS4": str}.get(receiver_type)
         receiver = self.ref(op.obj) if typed is not None and hasattr(typed, op.name) else self.obj(op.obj)
@@ -377,6 +442,9 @@ class Emitter:
         self.assign(op, "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")", depth)
 
     def op_BuildList(self, op, depth):
+        if op in self.char_buffers:
+            self.assign(op, "CharBuffer()", depth)
+            return
         self.assign(op, "[" + ", ".join(self.ref(v) for v in op.items) + "]", depth)
 
     def op_BuildSet(self, op, depth):
@@ -397,6 +465,9 @@ class Emitter:
         self.assign(op, f"format({value}, {spec})", depth)
 
     def op_ListAppend(self, op, depth):
+        if op.target in self.char_buffers:
+            self.emit(f"{self.ref(op.target)}.append({self.ref(op.item)})", depth)
+            return
         self.emit(f"{self.ref(op.target)}.append({self.ref(op.item)})", depth)
 
     def op_ListExtend(self, op, depth):
@@ -472,7 +543,10 @@ class Emitter:
     def terminator_prelude(self, term, depth: int) -> None:
         """The part of a terminator that can raise, run inside the block's ``try`` when it has one."""
         if isinstance(term, ops.Branch):
-            if self.ctype(term.cond) != "bint":
+            if term.cond in self.char_buffers:
+                self.decls[self.cond_name(term)] = "bint"
+                self.emit(f"{self.cond_name(term)} = {self.ref(term.cond)}.length != 0", depth)
+            elif self.ctype(term.cond) != "bint":
                 self.decls[self.cond_name(term)] = "bint"
                 self.emit(f"{self.cond_name(term)} = {self.ref(term.cond)}", depth)
         elif isinstance(term, ops.ForIter):
@@ -672,9 +746,31 @@ class Emitter:
         self.constructs.pop()
 
     # ---- module ------------------------------------------------------------------------------------------------
+    def assumption_guards(self) -> list[str]:
+        """Entry checks of the global types inference assumed; a failed check hands the call to ``fallback``."""
+        assumptions = getattr(self.fn, "global_assumptions", {})
+        if not assumptions:
+            return []
+        if self.fallback is None:
+            raise AssertionError("global type assumptions need a fallback entry")
+        checks = []
+        for name, assumed in sorted(assumptions.items(), key=lambda kv: kv[0]):
+            value = f"_g.get({name!r})"
+            if assumed == STR:
+                checks.append(f"type({value}) is not str")
+            elif assumed == BOOL:
+                checks.append(f"type({value}) is not bool")
+            elif assumed == FLOAT:
+                checks.append(f"type({value}) is not float")
+            else:
+                checks.append(f"not _mj_is_int64({value})")
+        args = ", ".join(self.var(a) for a in self.fn.args)
+        return [f"    if {' or '.join(checks)}:", f"        return {self.constant(self.fallback)}({args})"]
+
     def module(self) -> str:
+        guards = self.assumption_guards()
         self.statements(self.body, 1)
-        body_lines = self.lines
+        body_lines = guards + self.lines
         params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
         for name in (f"_k{i}" for i in range(len(self.constants))):
@@ -711,8 +807,8 @@ def _small_for_division(value) -> bool:
 import builtins as builtins_module  # noqa: E402  (used by Emitter.callee)
 
 
-def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str) -> tuple[str, list]:
+def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, fallback=None) -> tuple[str, list]:
     """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive."""
-    emitter = Emitter(fn, plan, body, entry_name)
+    emitter = Emitter(fn, plan, body, entry_name, fallback)
     text = emitter.module()
     return text, emitter.constants

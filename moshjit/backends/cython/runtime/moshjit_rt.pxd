@@ -1,4 +1,16 @@
-# Declarations of moshjit_rt's helpers for generated modules (`from moshjit_rt cimport ...`).
+# Declarations of moshjit_rt for generated modules (`from moshjit_rt cimport ...`).
+cimport cython
+
+
+@cython.final
+cdef class CharBuffer:
+    cdef Py_UCS4 *data
+    cdef Py_ssize_t length
+    cdef Py_ssize_t capacity
+    cdef int append(self, Py_UCS4 ch) except -1
+    cdef str join(self)
+
+
 cdef object mj_set_handled(object exc)
 cdef object _mj_load_global(dict globals_, dict builtins_, str name)
 cdef object _mj_load_deref(tuple closure, Py_ssize_t index, str name)
@@ -18,3 +30,4 @@ cdef object _mj_import_from(object module, str name)
 cdef object _mj_make_function(object code, dict globals_, object defaults, object kwdefaults)
 cdef object _mj_range_check(Py_ssize_t step)
 cdef str mj_category(Py_UCS4 ch)
+cdef bint _mj_is_int64(object value)

@@ -35,6 +35,45 @@ cdef str mj_category(Py_UCS4 ch):
     return <str>_CATEGORY_NAMES[mj_category_id(ch)]
 
 
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+
+cdef extern from "Python.h":
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    int PyUnicode_4BYTE_KIND
+
+
+@cython.final
+cdef class CharBuffer:
+    """A list of characters that is only appended to, tested, measured and joined: kept as a Py_UCS4 array
+    so no one-character string object is made per character."""
+
+    def __cinit__(self):
+        self.capacity = 64
+        self.length = 0
+        self.data = <Py_UCS4 *>PyMem_Malloc(self.capacity * sizeof(Py_UCS4))
+        if self.data is NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        PyMem_Free(self.data)
+
+    cdef int append(self, Py_UCS4 ch) except -1:
+        cdef Py_UCS4 *grown
+        if self.length == self.capacity:
+            grown = <Py_UCS4 *>PyMem_Realloc(self.data, 2 * self.capacity * sizeof(Py_UCS4))
+            if grown is NULL:
+                raise MemoryError()
+            self.data = grown
+            self.capacity *= 2
+        self.data[self.length] = ch
+        self.length += 1
+        return 0
+
+    cdef str join(self):
+        return <str>PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.data, self.length)
+
+
 UNBOUND = object()
 STOP = object()
 cdef object _mj_missing = object()
@@ -42,6 +81,15 @@ cdef object _mj_missing = object()
 
 cdef object mj_set_handled(object exc):
     mj_set_handled_impl(exc)
+
+
+cdef bint _mj_is_int64(object value):
+    """An int that fits a Py_ssize_t (what a global assumed to be a machine int must still hold)."""
+    cdef int overflow = 0
+    if type(value) is not int:
+        return False
+    PyLong_AsLongLongAndOverflow(value, &overflow)
+    return overflow == 0
 
 
 cdef object _mj_load_global(dict globals_, dict builtins_, str name):

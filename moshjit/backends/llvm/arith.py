@@ -1,0 +1,590 @@
+"""Numbers with CPython's semantics: checked int64 arithmetic, floor division and modulo, true division, powers,
+shifts, exact int/float comparisons, truth values and conversions, with CPython's exception messages.
+
+An int op whose result type was proven to fit in int64 (typeinfer's intervals) is emitted without a check;
+otherwise an overflow raises ``OverflowError`` naming the source line (never a wrapped value). Float ``//``,
+``%`` and ``**`` follow ``float_floor_div``, ``float_rem`` and ``float_pow`` of CPython 3.11 step by step.
+"""
+from __future__ import annotations
+
+import llvmlite.ir as ir
+
+from moshjit.backends.llvm import sequences
+from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR,
+                                         ListR, RangeR, Repr, TupleR, UnitR)
+from moshjit.ir import ops
+from moshjit.ir.ops import UNDEFINED, Constant, Phi
+from moshjit.ir.types import INT64_MAX, INT64_MIN, IntType
+
+TWO_53 = float(2 ** 53)
+TWO_63 = float(2 ** 63)
+
+
+# ---- constants and conversions ---------------------------------------------------------------------------------
+def constant(low, value, representation: Repr) -> ir.Value:
+    if isinstance(representation, UnitR):
+        return ir.Constant(I8, 0)
+    if isinstance(representation, BoolR):
+        return ir.Constant(I1, int(bool(value)))
+    if isinstance(representation, IntR):
+        if not INT64_MIN <= int(value) <= INT64_MAX:
+            low.not_native(f"the int constant {value} (does not fit in 64 bits)")
+        return ir.Constant(I64, int(value))
+    if isinstance(representation, FloatR):
+        return ir.Constant(F64, float(value))
+    if isinstance(representation, TupleR) and isinstance(value, tuple):
+        return ir.Constant.literal_struct([constant(low, v, r) for v, r in zip(value, representation.items)])
+    low.not_native(f"the constant {value!r:.40}")
+
+
+def coerce(low, value: ir.Value, source: Repr, target: Repr) -> ir.Value:
+    """Convert between representations of the same Python value (bool → int, int → float, list item kinds)."""
+    if source == target or isinstance(target, UnitR):
+        return value if not isinstance(target, UnitR) else ir.Constant(I8, 0)
+    if isinstance(target, IntR) and isinstance(source, BoolR):
+        return low.b.zext(value, I64)
+    if isinstance(target, FloatR):
+        return to_float(low, value, source)
+    if isinstance(target, (ListR, BoxedTupleR)) and isinstance(source, type(target)):
+        return value
+    if isinstance(target, TupleR) and isinstance(source, TupleR) and len(target.items) == len(source.items):
+        result = ir.Constant(target.llvm, ir.Undefined)
+        for i, (s, t) in enumerate(zip(source.items, target.items)):
+            result = low.b.insert_value(result, coerce(low, low.b.extract_value(value, i), s, t), i)
+        return result
+    low.not_native(f"a value of kind {source.describe()} used as {target.describe()}")
+
+
+def to_int(low, value: ir.Value, source: Repr) -> ir.Value:
+    if isinstance(source, BoolR):
+        return low.b.zext(value, I64)
+    if isinstance(source, IntR):
+        return value
+    low.not_native(f"{source.describe()} used as an int")
+
+
+def to_float(low, value: ir.Value, source: Repr) -> ir.Value:
+    if isinstance(source, FloatR):
+        return value
+    if isinstance(source, BoolR):
+        return low.b.uitofp(value, F64)
+    if isinstance(source, IntR):
+        return low.b.sitofp(value, F64)
+    low.not_native(f"{source.describe()} used as a float")
+
+
+def operand_int(low, value) -> ir.Value:
+    return to_int(low, low.get(value), low.repr(value))
+
+
+def operand_float(low, value) -> ir.Value:
+    return to_float(low, low.get(value), low.repr(value))
+
+
+def float_to_int(low, x: ir.Value) -> ir.Value:
+    """int(x) of an integral-valued or any float, with CPython's errors and a 64-bit range check."""
+    b = low.b
+    low.guard(b.fcmp_unordered("uno", x, x), ValueError, "cannot convert float NaN to integer")
+    is_inf = b.fcmp_ordered("==", b.call(low.rt.intrinsic("llvm.fabs", [F64]), [x]), ir.Constant(F64, float("inf")))
+    low.guard(is_inf, OverflowError, "cannot convert float infinity to integer")
+    out_of_range = b.or_(b.fcmp_ordered(">=", x, ir.Constant(F64, TWO_63)),
+                         b.fcmp_ordered("<", x, ir.Constant(F64, -TWO_63)))
+    low.overflow(out_of_range, "int(float)")
+    return b.fptosi(x, I64)
+
+
+# ---- truth ------------------------------------------------------------------------------------------------------
+def truth(low, value) -> ir.Value:
+    """bool(value) as an i1."""
+    if isinstance(value, Constant):
+        return ir.Constant(I1, int(bool(value.value)))
+    return truth_of(low, low.get(value), low.repr(value))
+
+
+def truth_of(low, v: ir.Value, representation: Repr) -> ir.Value:
+    b = low.b
+    if isinstance(representation, BoolR):
+        return v
+    if isinstance(representation, IntR):
+        return b.icmp_signed("!=", v, ir.Constant(I64, 0))
+    if isinstance(representation, FloatR):
+        return b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0))
+    if isinstance(representation, UnitR) and representation.what == "None":
+        return ir.Constant(I1, 0)
+    if isinstance(representation, (ListR, BoxedTupleR, RangeR, ArrayR)):
+        return b.icmp_signed("!=", sequences.length_of(low, v, representation), ir.Constant(I64, 0))
+    if isinstance(representation, TupleR):
+        return ir.Constant(I1, int(bool(representation.items)))
+    low.not_native(f"the truth value of {representation.describe()}")
+
+
+# ---- binary operators --------------------------------------------------------------------------------------------
+def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
+    left, right = low.repr(op.left), low.repr(op.right)
+    sequence_kinds = (ListR, TupleR, BoxedTupleR)
+    if isinstance(left, sequence_kinds) or isinstance(right, sequence_kinds):
+        return sequences.lower_binary(low, op)
+    result = low.reprs[op]
+    if isinstance(result, BoolR):
+        a, b = low.get(op.left), low.get(op.right)
+        return {"&": low.b.and_, "|": low.b.or_, "^": low.b.xor}[op.op](a, b)
+    if isinstance(result, IntR):
+        return int_binary(low, op.op, operand_int(low, op.left), operand_int(low, op.right), proven(op))
+    if isinstance(result, FloatR):
+        if op.op == "/" and isinstance(left, (IntR, BoolR)) and isinstance(right, (IntR, BoolR)):
+            return int_true_divide(low, operand_int(low, op.left), operand_int(low, op.right))
+        return float_binary(low, op.op, operand_float(low, op.left), operand_float(low, op.right))
+    low.not_native(f"'{op.op}' giving {result.describe()}")
+
+
+def proven(op) -> bool:
+    """Whether the op's result was proven to fit in int64 (so the overflow check can go)."""
+    return isinstance(op.type, IntType) and op.type.fits_int64
+
+
+def int_binary(low, operator: str, a: ir.Value, b: ir.Value, safe: bool) -> ir.Value:
+    builder = low.b
+    if operator in ("+", "-", "*"):
+        if safe:
+            return {"+": builder.add, "-": builder.sub, "*": builder.mul}[operator](a, b, flags=["nsw"])
+        checked = {"+": builder.sadd_with_overflow, "-": builder.ssub_with_overflow,
+                   "*": builder.smul_with_overflow}[operator](a, b)
+        low.overflow(builder.extract_value(checked, 1), f"the result of '{operator}'")
+        return builder.extract_value(checked, 0)
+    if operator == "//":
+        return int_floordiv(low, a, b, safe)
+    if operator == "%":
+        return int_mod(low, a, b)
+    if operator == "**":
+        return int_power(low, a, b)
+    if operator == "&":
+        return builder.and_(a, b)
+    if operator == "|":
+        return builder.or_(a, b)
+    if operator == "^":
+        return builder.xor(a, b)
+    if operator == "<<":
+        return int_lshift(low, a, b)
+    if operator == ">>":
+        return int_rshift(low, a, b)
+    low.not_native(f"int '{operator}'")
+
+
+def int_floordiv(low, a, b, safe=False) -> ir.Value:
+    builder = low.b
+    zero = ir.Constant(I64, 0)
+    low.guard(builder.icmp_signed("==", b, zero), ZeroDivisionError, "integer division or modulo by zero")
+    if not safe:
+        low.overflow(builder.and_(builder.icmp_signed("==", a, ir.Constant(I64, INT64_MIN)),
+                                  builder.icmp_signed("==", b, ir.Constant(I64, -1))), "the result of '//'")
+    quotient = builder.sdiv(a, b)
+    remainder = builder.srem(a, b)
+    adjust = builder.and_(builder.icmp_signed("!=", remainder, zero),
+                          builder.icmp_signed("<", builder.xor(remainder, b), zero))
+    return builder.sub(quotient, builder.zext(adjust, I64))
+
+
+def int_mod(low, a, b, message="integer modulo by zero") -> ir.Value:
+    builder = low.b
+    zero = ir.Constant(I64, 0)
+    low.guard(builder.icmp_signed("==", b, zero), ZeroDivisionError, message)
+    divisor = builder.select(builder.icmp_signed("==", b, ir.Constant(I64, -1)), ir.Constant(I64, 1), b)
+    remainder = builder.srem(a, divisor)
+    adjust = builder.and_(builder.icmp_signed("!=", remainder, zero),
+                          builder.icmp_signed("<", builder.xor(remainder, b), zero))
+    return builder.select(adjust, builder.add(remainder, b), remainder)
+
+
+def int_power(low, base, exponent) -> ir.Value:
+    """base ** exponent for a non-negative exponent (type inference only types that case as an int)."""
+    pair = low.b.call(int_power_helper(low.rt), [base, exponent])
+    low.overflow(low.b.extract_value(pair, 1), "the result of '**'")
+    return low.b.extract_value(pair, 0)
+
+
+def int_power_helper(rt) -> ir.Function:
+    def build(b, base, exponent):
+        f = b.function
+        loop, odd, step, square, done = (f.append_basic_block(n) for n in ("loop", "odd", "step", "square", "done"))
+        overflow = f.append_basic_block("overflow")
+        entry = b.block
+        b.branch(loop)
+        b.position_at_end(loop)
+        result = b.phi(I64)
+        power = b.phi(I64)
+        remaining = b.phi(I64)
+        result.add_incoming(ir.Constant(I64, 1), entry)
+        power.add_incoming(base, entry)
+        remaining.add_incoming(exponent, entry)
+        b.cbranch(b.icmp_signed("==", remaining, ir.Constant(I64, 0)), done, odd)
+        b.position_at_end(odd)
+        is_odd = b.trunc(remaining, I1)
+        product = b.smul_with_overflow(result, power)
+        bad = b.and_(is_odd, b.extract_value(product, 1))
+        new_result = b.select(is_odd, b.extract_value(product, 0), result)
+        b.cbranch(bad, overflow, step)
+        b.position_at_end(step)
+        shifted = b.lshr(remaining, ir.Constant(I64, 1))
+        b.cbranch(b.icmp_signed("==", shifted, ir.Constant(I64, 0)), done, square)
+        b.position_at_end(square)
+        squared = b.smul_with_overflow(power, power)
+        result.add_incoming(new_result, square)
+        power.add_incoming(b.extract_value(squared, 0), square)
+        remaining.add_incoming(shifted, square)
+        b.cbranch(b.extract_value(squared, 1), overflow, loop)
+        b.position_at_end(done)
+        final = b.phi(I64)
+        final.add_incoming(result, loop)
+        final.add_incoming(new_result, step)
+        pair = ir.Constant(b.function.return_value.type, ir.Undefined)
+        pair = b.insert_value(pair, final, 0)
+        b.ret(b.insert_value(pair, ir.Constant(I1, 0), 1))
+        b.position_at_end(overflow)
+        b.ret(b.insert_value(pair, ir.Constant(I1, 1), 1))
+    return rt.helper("mj_int_pow", ir.FunctionType(ir.LiteralStructType([I64, I1]), [I64, I64]), build)
+
+
+def int_lshift(low, a, b) -> ir.Value:
+    builder = low.b
+    zero = ir.Constant(I64, 0)
+    low.guard(builder.icmp_signed("<", b, zero), ValueError, "negative shift count")
+    count = builder.select(builder.icmp_signed(">", b, ir.Constant(I64, 63)), ir.Constant(I64, 63), b)
+    shifted = builder.shl(a, count)
+    lost = builder.or_(builder.icmp_signed("!=", builder.ashr(shifted, count), a),
+                       builder.icmp_signed(">", b, ir.Constant(I64, 63)))
+    low.overflow(builder.and_(lost, builder.icmp_signed("!=", a, zero)), "the result of '<<'")
+    return builder.select(builder.icmp_signed("==", a, zero), zero, shifted)
+
+
+def int_rshift(low, a, b) -> ir.Value:
+    builder = low.b
+    low.guard(builder.icmp_signed("<", b, ir.Constant(I64, 0)), ValueError, "negative shift count")
+    count = builder.select(builder.icmp_signed(">", b, ir.Constant(I64, 63)), ir.Constant(I64, 63), b)
+    return builder.ashr(a, count)
+
+
+def int_true_divide(low, a, b) -> ir.Value:
+    """a / b for ints: exact in doubles when both are below 2**53, else CPython's correctly rounded division."""
+    builder = low.b
+    low.guard(builder.icmp_signed("==", b, ir.Constant(I64, 0)), ZeroDivisionError, "division by zero")
+    limit = ir.Constant(I64, 2 ** 53)
+    small = builder.and_(_abs_le(builder, a, limit), _abs_le(builder, b, limit))
+    fast_block, slow_block, done = low.new_block("div.fast"), low.new_block("div.slow"), low.new_block("div.done")
+    builder.cbranch(small, fast_block, slow_block)
+    builder.position_at_end(fast_block)
+    fast = builder.fdiv(builder.sitofp(a, F64), builder.sitofp(b, F64))
+    builder.branch(done)
+    builder.position_at_end(slow_block)
+    boxed_a = low.guard_null(low.rt.call(builder, "PyLong_FromLongLong", a))
+    boxed_b = low.guard_null(low.rt.call(builder, "PyLong_FromLongLong", b), [(boxed_a, ListR(None))])
+    quotient = low.rt.call(builder, "PyNumber_TrueDivide", boxed_a, boxed_b)
+    low.rt.call(builder, "mj_decref", boxed_a)
+    low.rt.call(builder, "mj_decref", boxed_b)
+    low.guard_null(quotient)
+    slow = low.rt.call(builder, "mj_unbox_float", quotient)
+    low.rt.call(builder, "mj_decref", quotient)
+    slow_end = builder.block
+    builder.branch(done)
+    builder.position_at_end(done)
+    result = builder.phi(F64)
+    result.add_incoming(fast, fast_block)
+    result.add_incoming(slow, slow_end)
+    return result
+
+
+def _abs_le(builder, x, limit) -> ir.Value:
+    """|x| <= limit without overflow for INT64_MIN."""
+    return builder.and_(builder.icmp_signed("<=", x, limit), builder.icmp_signed(">=", x, builder.neg(limit)))
+
+
+# ---- floats ----------------------------------------------------------------------------------------------------
+def float_binary(low, operator: str, a: ir.Value, b: ir.Value) -> ir.Value:
+    builder = low.b
+    zero = ir.Constant(F64, 0.0)
+    if operator == "+":
+        return builder.fadd(a, b)
+    if operator == "-":
+        return builder.fsub(a, b)
+    if operator == "*":
+        return builder.fmul(a, b)
+    if operator == "/":
+        low.guard(builder.fcmp_ordered("==", b, zero), ZeroDivisionError, "float division by zero")
+        return builder.fdiv(a, b)
+    if operator == "//":
+        low.guard(builder.fcmp_ordered("==", b, zero), ZeroDivisionError, "float floor division by zero")
+        return builder.extract_value(builder.call(float_divmod_helper(low.rt), [a, b]), 0)
+    if operator == "%":
+        low.guard(builder.fcmp_ordered("==", b, zero), ZeroDivisionError, "float modulo")
+        return float_mod(low, a, b)
+    if operator == "**":
+        return float_power(low, a, b)
+    low.not_native(f"float '{operator}'")
+
+
+def float_mod(low, a, b) -> ir.Value:
+    """CPython's float_rem: fmod, then the sign of the divisor."""
+    builder = low.b
+    zero = ir.Constant(F64, 0.0)
+    mod = builder.frem(a, b)
+    nonzero = builder.fcmp_unordered("!=", mod, zero)
+    signs_differ = builder.xor(builder.fcmp_ordered("<", b, zero), builder.fcmp_ordered("<", mod, zero))
+    adjusted = builder.select(signs_differ, builder.fadd(mod, b), mod)
+    signed_zero = builder.call(low.rt.intrinsic("llvm.copysign", [F64]), [zero, b])
+    return builder.select(nonzero, adjusted, signed_zero)
+
+
+def float_divmod_helper(rt) -> ir.Function:
+    """CPython's _float_div_mod: (floor quotient, modulo) of a nonzero divisor."""
+    def build(b, vx, wx):
+        zero = ir.Constant(F64, 0.0)
+        copysign = rt.intrinsic("llvm.copysign", [F64])
+        floor = rt.intrinsic("llvm.floor", [F64])
+        mod = b.frem(vx, wx)
+        div = b.fdiv(b.fsub(vx, mod), wx)
+        nonzero = b.fcmp_unordered("!=", mod, zero)
+        signs_differ = b.xor(b.fcmp_ordered("<", wx, zero), b.fcmp_ordered("<", mod, zero))
+        fix = b.and_(nonzero, signs_differ)
+        mod = b.select(fix, b.fadd(mod, wx), mod)
+        div = b.select(fix, b.fsub(div, ir.Constant(F64, 1.0)), div)
+        mod = b.select(nonzero, mod, b.call(copysign, [zero, wx]))
+        floored = b.call(floor, [div])
+        snapped = b.select(b.fcmp_ordered(">", b.fsub(div, floored), ir.Constant(F64, 0.5)),
+                           b.fadd(floored, ir.Constant(F64, 1.0)), floored)
+        zero_quotient = b.call(copysign, [zero, b.fdiv(vx, wx)])
+        quotient = b.select(b.fcmp_unordered("!=", div, zero), snapped, zero_quotient)
+        pair = ir.Constant(ir.LiteralStructType([F64, F64]), ir.Undefined)
+        b.ret(b.insert_value(b.insert_value(pair, quotient, 0), mod, 1))
+    return rt.helper("mj_float_divmod", ir.FunctionType(ir.LiteralStructType([F64, F64]), [F64, F64]), build)
+
+
+POW_OK, POW_ZERO_NEGATIVE, POW_COMPLEX, POW_OVERFLOW = 0, 1, 2, 3
+
+
+def float_power(low, a, b) -> ir.Value:
+    builder = low.b
+    pair = builder.call(float_power_helper(low.rt), [a, b])
+    code = builder.extract_value(pair, 1)
+    low.guard(builder.icmp_signed("==", code, ir.Constant(I32, POW_ZERO_NEGATIVE)), ZeroDivisionError,
+              "0.0 cannot be raised to a negative power")
+    low.guard(builder.icmp_signed("==", code, ir.Constant(I32, POW_COMPLEX)), ValueError,
+              "moshjit: a negative float raised to a fractional power is a complex number")
+    overflow_block = low.new_block("pow.overflow")
+    low.branch_unless(builder.icmp_signed("==", code, ir.Constant(I32, POW_OVERFLOW)), overflow_block)
+    saved = builder.block
+    builder.position_at_end(overflow_block)
+    errno = low.rt.call(builder, "__errno_location")
+    builder.store(ir.Constant(ir.IntType(32), 34), errno)            # ERANGE, as float_pow reports it
+    low.rt.call(builder, "PyErr_SetFromErrno", low.rt.exception_type(builder, OverflowError))
+    builder.branch(low.fail_block())
+    builder.position_at_end(saved)
+    return builder.extract_value(pair, 0)
+
+
+def float_power_helper(rt) -> ir.Function:
+    """CPython 3.11's float_pow special cases, then libm pow; returns (result, status code)."""
+    def build(b, iv, iw):
+        f = b.function
+        kind = f.return_value.type
+        fabs = rt.intrinsic("llvm.fabs", [F64])
+        copysign = rt.intrinsic("llvm.copysign", [F64])
+        floor = rt.intrinsic("llvm.floor", [F64])
+        zero, one, inf = ir.Constant(F64, 0.0), ir.Constant(F64, 1.0), ir.Constant(F64, float("inf"))
+
+        def give(value, code=POW_OK):
+            pair = b.insert_value(ir.Constant(kind, ir.Undefined), value, 0)
+            b.ret(b.insert_value(pair, ir.Constant(I32, code), 1))
+
+        def when(cond, then):
+            yes, no = f.append_basic_block(), f.append_basic_block()
+            b.cbranch(cond, yes, no)
+            b.position_at_end(yes)
+            then()
+            b.position_at_end(no)
+
+        def is_odd_integer(x):
+            return b.fcmp_ordered("==", b.frem(b.call(fabs, [x]), ir.Constant(F64, 2.0)), one)
+
+        when(b.fcmp_ordered("==", iw, zero), lambda: give(one))
+        when(b.fcmp_unordered("uno", iv, iv), lambda: give(iv))
+        when(b.fcmp_unordered("uno", iw, iw),
+             lambda: give(b.select(b.fcmp_ordered("==", iv, one), one, iw)))
+
+        def infinite_exponent():
+            a = b.call(fabs, [iv])
+            when(b.fcmp_ordered("==", a, one), lambda: give(one))
+            same = b.icmp_unsigned("==", b.fcmp_ordered(">", iw, zero), b.fcmp_ordered(">", a, one))
+            give(b.select(same, b.call(fabs, [iw]), zero))
+        when(b.fcmp_ordered("==", b.call(fabs, [iw]), inf), infinite_exponent)
+
+        def infinite_base():
+            odd = is_odd_integer(iw)
+            positive = b.select(odd, iv, b.call(fabs, [iv]))
+            negative = b.select(odd, b.call(copysign, [zero, iv]), zero)
+            give(b.select(b.fcmp_ordered(">", iw, zero), positive, negative))
+        when(b.fcmp_ordered("==", b.call(fabs, [iv]), inf), infinite_base)
+
+        def zero_base():
+            when(b.fcmp_ordered("<", iw, zero), lambda: give(zero, POW_ZERO_NEGATIVE))
+            give(b.select(is_odd_integer(iw), iv, zero))
+        when(b.fcmp_ordered("==", iv, zero), zero_base)
+
+        negative = b.fcmp_ordered("<", iv, zero)
+        when(b.and_(negative, b.fcmp_ordered("!=", iw, b.call(floor, [iw]))), lambda: give(zero, POW_COMPLEX))
+        negate = b.and_(negative, is_odd_integer(iw))
+        base = b.call(fabs, [iv])
+        when(b.fcmp_ordered("==", base, one), lambda: give(b.select(negate, ir.Constant(F64, -1.0), one)))
+        result = b.call(rt.libm("pow", 2), [base, iw])
+        when(b.fcmp_ordered("==", b.call(fabs, [result]), inf), lambda: give(zero, POW_OVERFLOW))
+        give(b.select(negate, b.fneg(result), result))
+    return rt.helper("mj_float_pow", ir.FunctionType(ir.LiteralStructType([F64, I32]), [F64, F64]), build)
+
+
+# ---- unary operators ---------------------------------------------------------------------------------------------
+def lower_unary(low, op: ops.UnaryOp) -> ir.Value:
+    builder = low.b
+    if op.op == "not":
+        return builder.xor(truth(low, op.operand), ir.Constant(I1, 1))
+    source = low.repr(op.operand)
+    if isinstance(source, FloatR):
+        value = low.get(op.operand)
+        return builder.fneg(value) if op.op == "neg" else value
+    if isinstance(source, (IntR, BoolR)):
+        value = operand_int(low, op.operand)
+        if op.op == "pos":
+            return value
+        if op.op == "invert":
+            return builder.xor(value, ir.Constant(I64, -1))
+        if proven(op):
+            return builder.sub(ir.Constant(I64, 0), value, flags=["nsw"])
+        low.overflow(builder.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)), "the result of unary '-'")
+        return builder.sub(ir.Constant(I64, 0), value)
+    low.not_native(f"unary '{op.op}' on {source.describe()}")
+
+
+# ---- comparisons -------------------------------------------------------------------------------------------------
+_SIGNED = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
+
+
+def lower_compare(low, op: ops.Compare) -> ir.Value:
+    left, right = low.repr(op.left), low.repr(op.right)
+    if op.op in ("in", "not in"):
+        found = sequences.contains(low, op.left, op.right)
+        return found if op.op == "in" else low.b.xor(found, ir.Constant(I1, 1))
+    if op.op in ("is", "is not"):
+        return identity(low, op)
+    return compare_values(low, op.op, low.get(op.left), left, low.get(op.right), right)
+
+
+def compare_values(low, operator: str, a, left: Repr, b, right: Repr) -> ir.Value:
+    builder = low.b
+    numeric = (IntR, BoolR, FloatR)
+    if isinstance(left, numeric) and isinstance(right, numeric):
+        if isinstance(left, FloatR) and isinstance(right, FloatR):
+            return float_compare(builder, operator, a, b)
+        if isinstance(left, FloatR) or isinstance(right, FloatR):
+            return mixed_compare(low, operator, a, left, b, right)
+        return builder.icmp_signed(_SIGNED[operator], to_int(low, a, left), to_int(low, b, right))
+    unit_left, unit_right = isinstance(left, UnitR), isinstance(right, UnitR)
+    if operator in ("==", "!=") and (unit_left or unit_right):
+        if left.describe() != right.describe() and not (unit_left and unit_right):
+            return ir.Constant(I1, int(operator == "!="))
+        if unit_left and unit_right and left.what == right.what == "None":
+            return ir.Constant(I1, int(operator == "=="))
+    if isinstance(left, (ListR, TupleR, BoxedTupleR)) and isinstance(right, (ListR, TupleR, BoxedTupleR)):
+        return sequences.compare(low, operator, a, left, b, right)
+    low.not_native(f"'{operator}' between {left.describe()} and {right.describe()}")
+
+
+def float_compare(builder, operator, a, b) -> ir.Value:
+    if operator == "!=":
+        return builder.fcmp_unordered("!=", a, b)
+    return builder.fcmp_ordered(operator, a, b)
+
+
+def mixed_compare(low, operator, a, left, b, right) -> ir.Value:
+    """int vs float compared exactly, as CPython does (not by converting the int to a float)."""
+    builder = low.b
+    if isinstance(left, FloatR):
+        flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}[operator]
+        return mixed_compare(low, flipped, b, right, a, left)
+    order = builder.call(int_float_order_helper(low.rt), [to_int(low, a, left), b])
+    is_ = lambda n: builder.icmp_signed("==", order, ir.Constant(I32, n))
+    if operator == "<":
+        return is_(-1)
+    if operator == ">":
+        return is_(1)
+    if operator == "==":
+        return is_(0)
+    if operator == "!=":
+        return builder.icmp_signed("!=", order, ir.Constant(I32, 0))
+    if operator == "<=":
+        return builder.or_(is_(-1), is_(0))
+    return builder.or_(is_(1), is_(0))
+
+
+def int_float_order_helper(rt) -> ir.Function:
+    """-1, 0 or 1 as the int is below, equal to or above the float; 2 when the float is NaN."""
+    def build(b, i, x):
+        f = b.function
+        nan, below, above, equal = (f.append_basic_block(n) for n in ("nan", "below", "above", "equal"))
+        rounded_eq, exact = f.append_basic_block("rounded_eq"), f.append_basic_block("exact")
+        check_above = f.append_basic_block("check_above")
+        b.cbranch(b.fcmp_unordered("uno", x, x), nan, rounded_eq)
+        b.position_at_end(rounded_eq)
+        d = b.sitofp(i, F64)
+        b.cbranch(b.fcmp_ordered("<", d, x), below, check_above)
+        b.position_at_end(check_above)
+        b.cbranch(b.fcmp_ordered(">", d, x), above, equal)
+        b.position_at_end(equal)
+        b.cbranch(b.fcmp_ordered(">=", x, ir.Constant(F64, TWO_63)), below, exact)
+        b.position_at_end(exact)
+        j = b.fptosi(x, I64)
+        lt = b.icmp_signed("<", i, j)
+        gt = b.icmp_signed(">", i, j)
+        b.ret(b.select(lt, ir.Constant(I32, -1), b.select(gt, ir.Constant(I32, 1), ir.Constant(I32, 0))))
+        for block, code in ((nan, 2), (below, -1), (above, 1)):
+            b.position_at_end(block)
+            b.ret(ir.Constant(I32, code))
+    return rt.helper("mj_int_float_order", ir.FunctionType(I32, [I64, F64]), build)
+
+
+def identity(low, op: ops.Compare) -> ir.Value:
+    """``is``: None, bools and containers (by address); other identities depend on CPython's caching."""
+    left, right = low.repr(op.left), low.repr(op.right)
+    same = None
+    if isinstance(left, UnitR) or isinstance(right, UnitR):
+        both_none = isinstance(left, UnitR) and isinstance(right, UnitR) and left.what == right.what == "None"
+        same = ir.Constant(I1, int(both_none))
+        if not both_none and not (isinstance(left, UnitR) and left.what == "None"
+                                  or isinstance(right, UnitR) and right.what == "None"):
+            low.not_native(f"'is' between {left.describe()} and {right.describe()}")
+    elif isinstance(left, BoolR) and isinstance(right, BoolR):
+        same = low.b.icmp_unsigned("==", low.get(op.left), low.get(op.right))
+    elif isinstance(left, (ListR, BoxedTupleR)) and isinstance(right, (ListR, BoxedTupleR)):
+        same = low.b.icmp_unsigned("==", low.get(op.left), low.get(op.right))
+    if same is None:
+        low.not_native(f"'is' between {left.describe()} and {right.describe()}")
+    return same if op.op == "is" else low.b.xor(same, ir.Constant(I1, 1))
+
+
+def lower_check_bound(low, op: ops.CheckBound) -> ir.Value:
+    if _may_be_undefined(op.value, set()):
+        low.not_native(f"'{op.name}' may be unbound here")
+    return low.get(op.value)
+
+
+def _may_be_undefined(value, seen: set) -> bool:
+    if value is UNDEFINED:
+        return True
+    if isinstance(value, Phi) and value not in seen:
+        seen.add(value)
+        return any(_may_be_undefined(v, seen) for v in value.incoming.values())
+    return False
+
+
+OPS = {
+    ops.BinaryOp: lower_binary,
+    ops.UnaryOp: lower_unary,
+    ops.Compare: lower_compare,
+    ops.CheckBound: lower_check_bound,
+}

@@ -1,0 +1,376 @@
+"""Typed SSA → LLVM IR for one function specialisation.
+
+Blocks map to LLVM blocks and φs to ``phi`` instructions (no out-of-SSA step). A native function returns
+``{result, i1 failed}``; when an op fails it has set a Python exception, and control goes to a landing block
+that releases the references owned at that point, adds a traceback entry naming the source line, and returns
+``failed``. The meaning of each op lives in ``arith``, ``sequences``, ``iterators`` and ``calls``; this module
+keeps the bookkeeping: values, ownership (see ``refcount``), edges and failure paths.
+"""
+from __future__ import annotations
+
+import llvmlite.ir as ir
+
+from moshjit.backends.llvm import arith, calls, iterators, sequences
+from moshjit.backends.llvm.native_types import Signature
+from moshjit.backends.llvm.refcount import Liveness
+from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, Repr, TupleR, UnitR,
+                                         repr_of)
+from moshjit.backends.llvm.runtime import Runtime
+from moshjit.ir import ops
+from moshjit.ir.ops import UNDEFINED, Argument, Constant, Op, Phi
+from moshjit.ir.types import BOTTOM, type_of_value
+
+
+class NotNative(Exception):
+    """The function cannot be compiled natively: ``what`` at ``line``."""
+
+    def __init__(self, what: str, line: int | None):
+        super().__init__(what)
+        self.what = what
+        self.line = line
+
+
+def return_repr(sig: Signature) -> Repr:
+    if sig.return_type == BOTTOM:
+        return UnitR()
+    found = repr_of(sig.return_type)
+    if found is None:
+        raise NotNative(f"return value of type {sig.return_type}", sig.ir.firstlineno)
+    return found
+
+
+def function_type(sig: Signature) -> ir.FunctionType:
+    result = ir.LiteralStructType([return_repr(sig).llvm, I1])
+    return ir.FunctionType(result, [repr_of(t).llvm for t in sig.arg_types])
+
+
+class FunctionLowering:
+    """Emits the body of one signature into ``function``."""
+
+    def __init__(self, sig: Signature, function: ir.Function, runtime: Runtime, symbols: dict):
+        self.sig = sig
+        self.fn = sig.ir
+        self.function = function
+        self.rt = runtime
+        self.symbols = symbols                 # Signature -> ir.Function, for native calls
+        self.return_repr = return_repr(sig)
+        self.values: dict = {}
+        self.reprs: dict = {}
+        self.index = {v: i for i, v in enumerate(self.fn.values())}
+        self.iterators: dict = {}               # iterator value -> iterators.Iterator
+        self.line = self.fn.firstlineno
+        self._landings: dict = {}
+        self._pending_phis: list = []
+        self._find_reprs()
+        self.live = Liveness(self.fn, self.counted)
+        self.owned: dict = {}
+        entry = function.append_basic_block("entry")
+        self.blocks = {block: function.append_basic_block(f"B{block.label}") for block in self.fn.blocks}
+        self.b = ir.IRBuilder(entry)
+        self._error_block = None
+
+    # ---- representations --------------------------------------------------------------------------------------
+    def _find_reprs(self) -> None:
+        for value in self.fn.values():
+            if isinstance(value, ops.Terminator) and not isinstance(value, ops.ForIter):
+                continue
+            found = repr_of(value.type) if value.type is not None else None
+            if found is None:
+                line = getattr(value, "line", None) or self.fn.firstlineno
+                raise NotNative(f"{_describe(value)} of type {value.type}", line)
+            self.reprs[value] = found
+            if isinstance(found, IterR) and not iterators.only_looped_over(self.fn, value):
+                raise NotNative("an iterator used other than by a for loop", getattr(value, "line", None))
+
+    def repr(self, value) -> Repr:
+        if isinstance(value, Constant):
+            found = repr_of(type_of_value(value.value))
+            if found is None:
+                self.not_native(f"constant {value.value!r:.40}")
+            return found
+        return self.reprs[value]
+
+    def counted(self, value) -> bool:
+        if isinstance(value, (Constant,)) or value is UNDEFINED:
+            return False
+        found = self.reprs.get(value)
+        if found is None:
+            return False
+        if isinstance(found, IterR):
+            return iterators.holds_references(self, value)
+        return found.refcounted
+
+    def not_native(self, what: str):
+        raise NotNative(what, self.line)
+
+    # ---- values -------------------------------------------------------------------------------------------------
+    def get(self, value) -> ir.Value:
+        if isinstance(value, Constant):
+            return self.constant(value.value, self.repr(value))
+        if value is UNDEFINED:
+            self.not_native("a variable that may be unbound")
+        return self.values[value]
+
+    def constant(self, python_value, representation: Repr) -> ir.Value:
+        return arith.constant(self, python_value, representation)
+
+    def set(self, value, llvm_value: ir.Value) -> None:
+        self.values[value] = llvm_value
+
+    # ---- reference counting -------------------------------------------------------------------------------------
+    def incref(self, llvm_value: ir.Value, representation: Repr, times: int = 1) -> None:
+        if isinstance(representation, (ListR, BoxedTupleR)):
+            for _ in range(times):
+                self.rt.call(self.b, "mj_incref", llvm_value)
+        elif isinstance(representation, TupleR):
+            for i, item in enumerate(representation.items):
+                if item.refcounted:
+                    self.incref(self.b.extract_value(llvm_value, i), item, times)
+
+    def decref(self, llvm_value: ir.Value, representation: Repr) -> None:
+        if isinstance(representation, (ListR, BoxedTupleR)):
+            self.rt.call(self.b, "mj_decref", llvm_value)
+        elif isinstance(representation, TupleR):
+            for i, item in enumerate(representation.items):
+                if item.refcounted:
+                    self.decref(self.b.extract_value(llvm_value, i), item)
+
+    def release(self, value) -> None:
+        """Drop the reference owned by SSA value ``value``."""
+        self.owned.pop(value, None)
+        self._drop(value)
+
+    def _drop(self, value) -> None:
+        if isinstance(self.reprs[value], IterR):
+            self.iterators[value].release(self)
+        else:
+            self.decref(self.values[value], self.reprs[value])
+
+    def retain(self, value, times: int = 1) -> None:
+        if isinstance(self.reprs[value], IterR):
+            self.iterators[value].retain(self, times)
+        else:
+            self.incref(self.values[value], self.reprs[value], times)
+
+    def own(self, value) -> None:
+        if self.counted(value):
+            self.owned[value] = None
+
+    # ---- failure paths ------------------------------------------------------------------------------------------
+    def new_block(self, name: str) -> ir.Block:
+        return self.function.append_basic_block(name)
+
+    def fail_block(self, temporaries=()) -> ir.Block:
+        """Where to go when the current op has failed (exception set): release owned values, add a traceback
+        entry for the current line, return failure. ``temporaries`` are (llvm value, repr) pairs to drop too."""
+        owned = tuple(sorted(self.owned, key=self.index.__getitem__))
+        key = (self.line, owned)
+        landing = self._landings.get(key)
+        if landing is None:
+            landing = self.new_block(f"fail.L{self.line}")
+            saved = self.b.block
+            self.b.position_at_end(landing)
+            for value in owned:
+                self._drop(value)
+            self.rt.call(self.b, "_PyTraceback_Add", self.rt.cstring(self.fn.name), self.rt.cstring(self.fn.filename),
+                         ir.Constant(I32, self.line or 0))
+            self.b.branch(self._error_return())
+            self.b.position_at_end(saved)
+            self._landings[key] = landing
+        if not temporaries:
+            return landing
+        cleanup = self.new_block(f"fail.tmp.L{self.line}")
+        saved = self.b.block
+        self.b.position_at_end(cleanup)
+        for llvm_value, representation in temporaries:
+            self.decref(llvm_value, representation)
+        self.b.branch(landing)
+        self.b.position_at_end(saved)
+        return cleanup
+
+    def _error_return(self) -> ir.Block:
+        if self._error_block is None:
+            self._error_block = self.new_block("failed")
+            saved = self.b.block
+            self.b.position_at_end(self._error_block)
+            result = ir.Constant(self.function.return_value.type, ir.Undefined)
+            self.b.ret(self.b.insert_value(result, ir.Constant(I1, 1), 1))
+            self.b.position_at_end(saved)
+        return self._error_block
+
+    def branch_unless(self, failed: ir.Value, target: ir.Block) -> None:
+        """Continue in a new block when ``failed`` is false, else go to ``target``."""
+        go_on = self.new_block("ok")
+        branch = self.b.cbranch(failed, target, go_on)
+        branch.set_weights([1, 1000])
+        self.b.position_at_end(go_on)
+
+    def guard(self, failed: ir.Value, exception: type, message: str) -> None:
+        """Raise ``exception(message)`` when ``failed`` is true."""
+        raise_block = self.new_block(f"raise.{exception.__name__}")
+        self.branch_unless(failed, raise_block)
+        saved = self.b.block
+        self.b.position_at_end(raise_block)
+        self.rt.call(self.b, "mj_raise", self.rt.exception_type(self.b, exception), self.rt.cstring(message))
+        self.b.branch(self.fail_block())
+        self.b.position_at_end(saved)
+
+    def guard_null(self, pointer: ir.Value, temporaries=()) -> ir.Value:
+        """A C-API result that is NULL on failure (exception set)."""
+        self.branch_unless(self.b.icmp_unsigned("==", pointer, ir.Constant(PTR, None)),
+                           self.fail_block(temporaries))
+        return pointer
+
+    def guard_status(self, status: ir.Value, temporaries=()) -> None:
+        """A C-API int result that is negative on failure (exception set)."""
+        self.branch_unless(self.b.icmp_signed("<", status, ir.Constant(status.type, 0)),
+                           self.fail_block(temporaries))
+
+    def overflow(self, failed: ir.Value, what: str) -> None:
+        self.guard(failed, OverflowError, overflow_message(what, self.fn.filename, self.line))
+
+    # ---- the walk -------------------------------------------------------------------------------------------------
+    def lower(self) -> None:
+        for arg, llvm_arg in zip(self.fn.args, self.function.args):
+            llvm_arg.name = arg.name
+            self.set(arg, llvm_arg)
+        for arg in self.fn.args:
+            if self.counted(arg) and arg in self.live.live_in[self.fn.entry]:
+                self.retain(arg)
+                self.owned[arg] = None
+        self.b.branch(self.blocks[self.fn.entry])
+        for block in self.fn.blocks:
+            self._lower_block(block)
+        for llvm_phi, llvm_block, value in self._pending_phis:
+            llvm_phi.add_incoming(value, llvm_block)
+
+    def alloca(self, kind: ir.Type, name: str = "") -> ir.Value:
+        """A stack slot in the entry block (so the optimiser turns it into registers)."""
+        builder = ir.IRBuilder(self.function.entry_basic_block)
+        builder.position_at_start(self.function.entry_basic_block)
+        return builder.alloca(kind, name=name)
+
+    def _lower_block(self, block) -> None:
+        self.b.position_at_end(self.blocks[block])
+        self.owned = {v: None for v in sorted(self.live.live_in[block], key=self.index.__getitem__)}
+        for phi in block.phis:
+            representation = self.reprs[phi]
+            if isinstance(representation, UnitR):
+                self.set(phi, ir.Constant(I8, 0))
+                continue
+            self.set(phi, self.b.phi(representation.llvm, name=f"phi{self.index[phi]}"))
+            self.own(phi)
+        for phi in block.phis:
+            if self.counted(phi) and self.live.dies_at(block, phi, -1):
+                self.release(phi)
+        for position, op in enumerate(block.ops):
+            self.line = op.line or self.line
+            result = self._lower_op(op)
+            if result is not None:
+                self.set(op, result)
+            elif op not in self.values:
+                self.set(op, ir.Constant(I8, 0))
+            self.own(op)
+            for value in list(self.owned):
+                if self.live.dies_at(block, value, position):
+                    self.release(value)
+        term = block.terminator
+        self.line = term.line or self.line
+        self._lower_terminator(block, term)
+
+    def _lower_op(self, op: Op):
+        handler = OP_LOWERING.get(type(op))
+        if handler is None:
+            self.not_native(f"'{op.NAME}'")
+        return handler(self, op)
+
+    # ---- edges and terminators ------------------------------------------------------------------------------------
+    def edge(self, pred, succ, extra_owned=()) -> ir.Block:
+        """The LLVM block to branch to for the edge pred → succ, and succ's φ inputs from it. The edge gets a
+        block of its own when it has work to do: releasing values succ does not need, adding references for φs
+        that take a value which stays live. Call it with the builder in pred's last block, before branching."""
+        owned = list(self.owned) + [v for v in extra_owned if v not in self.owned]
+        needed = self.live.edge_live(pred, succ)
+        drop = [v for v in owned if v not in needed]
+        extra = {v: self.live.owners_after_edge(pred, succ, v) - 1 for v in owned if v in needed}
+        extra = {v: n for v, n in extra.items() if n > 0}
+        saved = self.b.block
+        target = self.blocks[succ]
+        if drop or extra:
+            target = self.new_block(f"edge.B{pred.label}.B{succ.label}")
+            self.b.position_at_end(target)
+            for value, times in extra.items():
+                self.retain(value, times)
+            for value in drop:
+                self._drop(value)
+        for phi in succ.phis:
+            if not isinstance(self.reprs[phi], UnitR):
+                self._pending_phis.append((self.values[phi], self.b.block,
+                                           self._phi_input(phi.incoming[pred], phi)))
+        if target is not self.blocks[succ]:
+            self.b.branch(self.blocks[succ])
+            self.b.position_at_end(saved)
+        return target
+
+    def _phi_input(self, value, phi) -> ir.Value:
+        target = self.reprs[phi]
+        if value is UNDEFINED:
+            return ir.Constant(target.llvm, None if self.counted(phi) else ir.Undefined)
+        if isinstance(value, Constant):
+            return self.constant(value.value, target)
+        return arith.coerce(self, self.get(value), self.repr(value), target)
+
+    def _lower_terminator(self, block, term) -> None:
+        kind = type(term)
+        if kind is ops.Jump:
+            target = self.edge(block, term.target)
+            self.b.branch(target)
+        elif kind is ops.Branch:
+            if term.if_true is term.if_false:
+                self.b.branch(self.edge(block, term.if_true))
+                return
+            cond = arith.truth(self, term.cond)
+            on_true = self.edge(block, term.if_true)
+            on_false = self.edge(block, term.if_false)
+            self.b.cbranch(cond, on_true, on_false)
+        elif kind is ops.ForIter:
+            iterators.lower_for_iter(self, block, term)
+        elif kind is ops.Return:
+            self._lower_return(term)
+        elif kind is ops.Raise:
+            calls.lower_raise(self, term)
+        else:
+            self.not_native(f"'{term.NAME}'")
+
+    def _lower_return(self, term) -> None:
+        value = term.value
+        representation = self.repr(value)
+        llvm_value = self.get(value)
+        if self.counted(value):
+            self.owned.pop(value)
+        for other in list(self.owned):
+            self.release(other)
+        result_value = arith.coerce(self, llvm_value, representation, self.return_repr)
+        result = ir.Constant(self.function.return_value.type, ir.Undefined)
+        result = self.b.insert_value(result, result_value, 0)
+        self.b.ret(self.b.insert_value(result, ir.Constant(I1, 0), 1))
+
+
+def overflow_message(what: str, filename: str, line: int | None) -> str:
+    return (f"{what} does not fit in a 64-bit int ({filename}:{line}); the LLVM backend computes with machine "
+            f"ints: use backend='cython' for arbitrary precision")
+
+
+def _describe(value) -> str:
+    if isinstance(value, Argument):
+        return f"argument '{value.name}'"
+    if isinstance(value, Phi):
+        return f"variable '{value.var}'" if value.var else "a merged value"
+    return f"'{value.NAME}'"
+
+
+OP_LOWERING = {}
+OP_LOWERING.update(arith.OPS)
+OP_LOWERING.update(sequences.OPS)
+OP_LOWERING.update(iterators.OPS)
+OP_LOWERING.update(calls.OPS)

@@ -1,0 +1,292 @@
+"""The few CPython C-API functions native code calls, and small helpers written in LLVM IR.
+
+The helpers (reference counting, int/float unboxing, list item access, raising) are LLVM IR text parsed once
+per process and linked into every module, where the optimiser inlines them. They rely on the object layout of
+CPython 3.11 release builds on 64-bit platforms, which ``check_layout`` verifies before anything is compiled.
+"""
+from __future__ import annotations
+
+import hashlib
+import sys
+
+import llvmlite.ir as ir
+
+from moshjit.backends.llvm.reprs import F64, I1, I32, I64, I8, PTR
+from moshjit.errors import UnsupportedError
+
+# Offsets in CPython 3.11 objects (64-bit): every object starts with ob_refcnt, ob_type; variable-size ones
+# continue with ob_size. Lists hold ob_item (a pointer) and allocated; tuples hold their items inline.
+OB_TYPE, OB_SIZE, LIST_ITEMS, LIST_ALLOCATED, TUPLE_ITEMS, FLOAT_VALUE, LONG_DIGITS = 8, 16, 24, 32, 24, 16, 24
+PY_BUFFER_SIZE = 80                 # sizeof(Py_buffer)
+PY_BUFFER_BUF, PY_BUFFER_ITEMSIZE, PY_BUFFER_NDIM, PY_BUFFER_FORMAT, PY_BUFFER_SHAPE = 0, 24, 36, 40, 48
+METH_FASTCALL, METH_KEYWORDS = 0x80, 0x02
+
+RUNTIME_IR = r"""
+declare void @_Py_Dealloc(ptr)
+declare i64 @PyLong_AsLongLong(ptr)
+declare i64 @PyLong_AsLongLongAndOverflow(ptr, ptr)
+declare ptr @PyLong_FromLongLong(i64)
+declare i32 @PyList_Append(ptr, ptr)
+declare void @PyErr_SetString(ptr, ptr)
+@PyLong_Type = external global i8
+@PyFloat_Type = external global i8
+@_Py_TrueStruct = external global i8
+@_Py_FalseStruct = external global i8
+
+define linkonce_odr void @mj_incref(ptr %o) alwaysinline {
+  %rc = load i64, ptr %o
+  %n = add i64 %rc, 1
+  store i64 %n, ptr %o
+  ret void
+}
+
+define linkonce_odr void @mj_decref(ptr %o) alwaysinline {
+  %rc = load i64, ptr %o
+  %n = sub i64 %rc, 1
+  store i64 %n, ptr %o
+  %dead = icmp eq i64 %n, 0
+  br i1 %dead, label %free, label %done, !prof !0
+free:
+  call void @_Py_Dealloc(ptr %o)
+  br label %done
+done:
+  ret void
+}
+
+; An exact int known to fit in int64: one- and zero-digit ints inline, the rest through the C API.
+define linkonce_odr i64 @mj_unbox_int(ptr %o) alwaysinline {
+  %sp = getelementptr i8, ptr %o, i64 16
+  %size = load i64, ptr %sp
+  %biased = add i64 %size, 1
+  %small = icmp ule i64 %biased, 2
+  br i1 %small, label %fast, label %slow, !prof !1
+fast:
+  %dp = getelementptr i8, ptr %o, i64 24
+  %digit = load i32, ptr %dp
+  %wide = zext i32 %digit to i64
+  %value = mul i64 %wide, %size
+  ret i64 %value
+slow:
+  %big = call i64 @PyLong_AsLongLong(ptr %o)
+  ret i64 %big
+}
+
+define linkonce_odr ptr @mj_box_int(i64 %v) alwaysinline {
+  %o = call ptr @PyLong_FromLongLong(i64 %v)
+  ret ptr %o
+}
+
+define linkonce_odr double @mj_unbox_float(ptr %o) alwaysinline {
+  %p = getelementptr i8, ptr %o, i64 16
+  %v = load double, ptr %p
+  ret double %v
+}
+
+define linkonce_odr ptr @mj_box_bool(i1 %b) alwaysinline {
+  %o = select i1 %b, ptr @_Py_TrueStruct, ptr @_Py_FalseStruct
+  call void @mj_incref(ptr %o)
+  ret ptr %o
+}
+
+define linkonce_odr ptr @mj_list_item(ptr %list, i64 %i) alwaysinline {
+  %ip = getelementptr i8, ptr %list, i64 24
+  %items = load ptr, ptr %ip
+  %slot = getelementptr ptr, ptr %items, i64 %i
+  %item = load ptr, ptr %slot
+  ret ptr %item
+}
+
+; Store a new reference at a valid index, releasing the item it replaces.
+define linkonce_odr void @mj_list_set_item(ptr %list, i64 %i, ptr %item) alwaysinline {
+  %ip = getelementptr i8, ptr %list, i64 24
+  %items = load ptr, ptr %ip
+  %slot = getelementptr ptr, ptr %items, i64 %i
+  %old = load ptr, ptr %slot
+  store ptr %item, ptr %slot
+  call void @mj_decref(ptr %old)
+  ret void
+}
+
+; Append a new reference (stolen); -1 with MemoryError set on failure.
+define linkonce_odr i32 @mj_list_append(ptr %list, ptr %item) alwaysinline {
+  %sp = getelementptr i8, ptr %list, i64 16
+  %size = load i64, ptr %sp
+  %ap = getelementptr i8, ptr %list, i64 32
+  %allocated = load i64, ptr %ap
+  %room = icmp slt i64 %size, %allocated
+  br i1 %room, label %fast, label %slow, !prof !1
+fast:
+  %ip = getelementptr i8, ptr %list, i64 24
+  %items = load ptr, ptr %ip
+  %slot = getelementptr ptr, ptr %items, i64 %size
+  store ptr %item, ptr %slot
+  %grown = add i64 %size, 1
+  store i64 %grown, ptr %sp
+  ret i32 0
+slow:
+  %status = call i32 @PyList_Append(ptr %list, ptr %item)
+  call void @mj_decref(ptr %item)
+  ret i32 %status
+}
+
+define linkonce_odr ptr @mj_tuple_item(ptr %tuple, i64 %i) alwaysinline {
+  %slot = getelementptr ptr, ptr %tuple, i64 3
+  %p = getelementptr ptr, ptr %slot, i64 %i
+  %item = load ptr, ptr %p
+  ret ptr %item
+}
+
+; Is this object an exact int that fits in int64?
+define linkonce_odr i1 @mj_is_int64(ptr %o) alwaysinline {
+  %tp = getelementptr i8, ptr %o, i64 8
+  %type = load ptr, ptr %tp
+  %isint = icmp eq ptr %type, @PyLong_Type
+  br i1 %isint, label %size, label %no
+size:
+  %sp = getelementptr i8, ptr %o, i64 16
+  %n = load i64, ptr %sp
+  %biased = add i64 %n, 2
+  %short = icmp ule i64 %biased, 4
+  br i1 %short, label %yes, label %long
+long:
+  %flag = alloca i32
+  store i32 0, ptr %flag
+  %v = call i64 @PyLong_AsLongLongAndOverflow(ptr %o, ptr %flag)
+  %overflow = load i32, ptr %flag
+  %fits = icmp eq i32 %overflow, 0
+  ret i1 %fits
+yes:
+  ret i1 1
+no:
+  ret i1 0
+}
+
+define linkonce_odr i1 @mj_is_float(ptr %o) alwaysinline {
+  %tp = getelementptr i8, ptr %o, i64 8
+  %type = load ptr, ptr %tp
+  %r = icmp eq ptr %type, @PyFloat_Type
+  ret i1 %r
+}
+
+define linkonce_odr i1 @mj_is_bool(ptr %o) alwaysinline {
+  %t = icmp eq ptr %o, @_Py_TrueStruct
+  %f = icmp eq ptr %o, @_Py_FalseStruct
+  %r = or i1 %t, %f
+  ret i1 %r
+}
+
+define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline {
+  call void @PyErr_SetString(ptr %type, ptr %message)
+  ret void
+}
+
+!0 = !{!"branch_weights", i32 1, i32 1000}
+!1 = !{!"branch_weights", i32 1000, i32 1}
+"""
+RUNTIME_FINGERPRINT = hashlib.sha256(RUNTIME_IR.encode()).hexdigest()[:16]
+
+# name -> (return type, argument types, variadic)
+C_FUNCTIONS = {
+    "PyLong_FromLongLong": (PTR, (I64,)),
+    "PyFloat_FromDouble": (PTR, (F64,)),
+    "PyList_New": (PTR, (I64,)),
+    "PyList_GetSlice": (PTR, (PTR, I64, I64)),
+    "PyList_Reverse": (I32, (PTR,)),
+    "PySequence_Concat": (PTR, (PTR, PTR)),
+    "PySequence_InPlaceConcat": (PTR, (PTR, PTR)),
+    "PySequence_Repeat": (PTR, (PTR, I64)),
+    "PyTuple_New": (PTR, (I64,)),
+    "PyErr_SetString": (ir.VoidType(), (PTR, PTR)),
+    "PyErr_SetNone": (ir.VoidType(), (PTR,)),
+    "PyErr_Format": (PTR, (PTR, PTR)),
+    "PyErr_SetFromErrno": (PTR, (PTR,)),
+    "PyErr_Clear": (ir.VoidType(), ()),
+    "_PyTraceback_Add": (ir.VoidType(), (PTR, PTR, I32)),
+    "PyObject_Vectorcall": (PTR, (PTR, PTR, I64, PTR)),
+    "PyObject_GetBuffer": (I32, (PTR, PTR, I32)),
+    "PyBuffer_Release": (ir.VoidType(), (PTR,)),
+    "PyBuffer_IsContiguous": (I32, (PTR, I8)),
+    "__errno_location": (PTR, ()),
+}
+HELPERS = {
+    "mj_incref": (ir.VoidType(), (PTR,)),
+    "mj_decref": (ir.VoidType(), (PTR,)),
+    "mj_unbox_int": (I64, (PTR,)),
+    "mj_box_int": (PTR, (I64,)),
+    "mj_unbox_float": (F64, (PTR,)),
+    "mj_box_bool": (PTR, (I1,)),
+    "mj_list_item": (PTR, (PTR, I64)),
+    "mj_list_set_item": (ir.VoidType(), (PTR, I64, PTR)),
+    "mj_list_append": (I32, (PTR, PTR)),
+    "mj_tuple_item": (PTR, (PTR, I64)),
+    "mj_is_int64": (I1, (PTR,)),
+    "mj_is_float": (I1, (PTR,)),
+    "mj_is_bool": (I1, (PTR,)),
+    "mj_raise": (ir.VoidType(), (PTR, PTR)),
+}
+DATA = ("PyLong_Type", "PyFloat_Type", "PyList_Type", "PyTuple_Type", "_Py_TrueStruct", "_Py_FalseStruct",
+        "_Py_NoneStruct")
+
+
+def check_layout() -> None:
+    """Refuse to compile on an interpreter whose object layout differs from what the helpers assume."""
+    if sys.version_info[:2] != (3, 11) or sys.maxsize != 2 ** 63 - 1 or sys.int_info.bits_per_digit != 30 \
+            or hasattr(sys, "gettotalrefcount") or sys.getsizeof(1.0) != 24:
+        raise UnsupportedError("the LLVM backend needs a 64-bit CPython 3.11 release build "
+                               f"(this is {sys.version.split()[0]})")
+
+
+class Runtime:
+    """Declarations needed by one LLVM module, created on first use so the module text stays small."""
+
+    def __init__(self, module: ir.Module):
+        self.module = module
+        self._strings: dict[str, ir.GlobalVariable] = {}
+
+    def function(self, name: str) -> ir.Function:
+        existing = self.module.globals.get(name)
+        if existing is not None:
+            return existing
+        if name in C_FUNCTIONS:
+            ret, args = C_FUNCTIONS[name]
+        else:
+            ret, args = HELPERS[name]
+        return ir.Function(self.module, ir.FunctionType(ret, args), name)
+
+    def libm(self, name: str, arity: int = 1) -> ir.Function:
+        existing = self.module.globals.get(name)
+        if existing is not None:
+            return existing
+        return ir.Function(self.module, ir.FunctionType(F64, (F64,) * arity), name)
+
+    def intrinsic(self, name: str, types) -> ir.Function:
+        return self.module.declare_intrinsic(name, types)
+
+    def data(self, name: str) -> ir.GlobalVariable:
+        """The address of an exported CPython object or of a ``PyExc_*`` variable."""
+        existing = self.module.globals.get(name)
+        if existing is not None:
+            return existing
+        variable = ir.GlobalVariable(self.module, PTR if name.startswith("PyExc_") else I8, name)
+        variable.linkage = "external"
+        return variable
+
+    def exception_type(self, builder: ir.IRBuilder, cls: type) -> ir.Value:
+        return builder.load(self.data(f"PyExc_{cls.__name__}"), typ=PTR)
+
+    def cstring(self, text: str) -> ir.GlobalVariable:
+        """A private NUL-terminated UTF-8 constant (deduplicated per module)."""
+        found = self._strings.get(text)
+        if found is None:
+            data = bytearray(text.encode("utf-8") + b"\0")
+            kind = ir.ArrayType(I8, len(data))
+            found = ir.GlobalVariable(self.module, kind, f".str.{len(self._strings)}")
+            found.initializer = ir.Constant(kind, data)
+            found.global_constant = True
+            found.linkage = "private"
+            found.unnamed_addr = True
+            self._strings[text] = found
+        return found
+
+    def call(self, builder: ir.IRBuilder, name: str, *args) -> ir.Value:
+        return builder.call(self.function(name), args)

@@ -1,0 +1,653 @@
+"""The ``pattern-matching`` extension: ``with match(subject):`` blocks of ``if <pattern>:`` cases.
+
+Each block becomes a plain ``if``/``elif`` chain over a once-evaluated subject: ``type``/``isinstance``/
+``len``/``==``/``is`` tests combined with ``and``/``or``, intermediate values held in hygienic temporaries
+(walrus), user names bound only after a case has matched. Class patterns that look attributes up test in
+a ``try`` whose ``except`` re-runs the case through ``runtime.match_class`` (CPython's exact semantics,
+including "a missing attribute means no match"); that path, and ``MatchError``, are the only places
+generated code reaches moshjit at run time. Semantics follow PEP 634 (sequences are any non-str sequence,
+``*rest`` binds a list, ``None``/``True``/``False`` compare by identity, ``__match_args__``), plus
+Moshmosh's ``pin(expr)``, ``when(cond, ...)`` guards, ``isinstance(T)`` tests and ``__match__`` recognisers.
+"""
+from __future__ import annotations
+
+import ast
+import collections
+import copy
+from typing import Callable
+
+from moshjit.extensions.registry import Extension, register
+
+_SELF_MATCHING = frozenset({"bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set",
+                            "str", "tuple"})
+_TPFLAGS_SEQUENCE = 1 << 5
+_TPFLAGS_MAPPING = 1 << 6
+_RUNTIME = "moshjit.extensions.runtime"
+_FALLBACK_ERRORS = ("AttributeError", "TypeError", "IndexError")
+_PATTERN_HELP = ("patterns are literals, names, _, (tuples)/[lists] with one *star, {mappings}, Class(...), "
+                 "pin(expr), isinstance(T), when(cond), p or q, p and q")
+
+
+@register
+class PatternMatching(Extension):
+    """``with match(subject): if pattern: ...``; ``# +pattern-matching(case)`` renames the ``match`` keyword."""
+
+    name = "pattern-matching"
+    parameters = {"token": "match"}
+    runs_before = ("pipeline", "quick-lambda")
+
+    def rewrite(self, tree: ast.Module) -> ast.Module:
+        return _MatchRewriter(self, _ModuleFacts(tree)).visit(tree)
+
+
+class _ModuleFacts:
+    """What the rewriter can know statically: which names are ever bound, and module-level classes."""
+
+    def __init__(self, tree: ast.Module):
+        self.binding_counts: collections.Counter[str] = collections.Counter()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                self.binding_counts[node.id] += 1
+            elif isinstance(node, ast.arg):
+                self.binding_counts[node.arg] += 1
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.binding_counts[node.name] += 1
+            elif isinstance(node, ast.alias):
+                self.binding_counts[(node.asname or node.name).partition(".")[0]] += 1
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.binding_counts.update(node.names)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                self.binding_counts[node.name] += 1
+        self.classes = {stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
+        self._traits: dict[str, tuple[bool, bool]] = {}
+
+    def is_bound(self, name: str) -> bool:
+        return self.binding_counts[name] > 0
+
+    def class_kind(self, callee: ast.expr) -> str:
+        """'self' (int(x)-style builtin), 'recogniser', 'plain', 'unknown' (a name we cannot see) or 'dynamic'."""
+        if isinstance(callee, ast.Name):
+            if callee.id in _SELF_MATCHING and not self.is_bound(callee.id):
+                return "self"
+            return self._local_class_kind(callee.id, set()) or "unknown"
+        return "unknown" if _is_dotted(callee) else "dynamic"
+
+    def _local_class_kind(self, name: str, visiting: set[str]) -> str | None:
+        traits = self._local_class_traits(name, visiting)
+        if traits is None:
+            return None
+        has_match, has_match_args = traits
+        return "recogniser" if has_match and not has_match_args else "plain"
+
+    def _local_class_traits(self, name: str, visiting: set[str]) -> tuple[bool, bool] | None:
+        """(defines __match__, defines __match_args__) for a class statement of this module, None if unknown."""
+        if name in self._traits:
+            return self._traits[name]
+        cls = self.classes.get(name)
+        if cls is None or self.binding_counts[name] != 1 or name in visiting or cls.keywords:
+            return None
+        if not all(_is_dataclass_decorator(d) for d in cls.decorator_list):
+            return None
+        defines = {target for stmt in cls.body for target in _defined_names(stmt)}
+        has_match = "__match__" in defines
+        has_match_args = "__match_args__" in defines or bool(cls.decorator_list)
+        for base in cls.bases:
+            if isinstance(base, ast.Name) and base.id == "object" and not self.is_bound("object"):
+                continue
+            base_traits = self._local_class_traits(base.id, visiting | {name}) if isinstance(
+                base, ast.Name) else None
+            if base_traits is None:
+                return None
+            has_match = has_match or base_traits[0]
+            has_match_args = has_match_args or base_traits[1]
+        self._traits[name] = (has_match, has_match_args)
+        return self._traits[name]
+
+
+def _defined_names(stmt: ast.stmt):
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield stmt.name
+    elif isinstance(stmt, ast.Assign):
+        for target in stmt.targets:
+            if isinstance(target, ast.Name):
+                yield target.id
+    elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+        yield stmt.target.id
+
+
+def _is_dataclass_decorator(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call):
+        node = node.func
+    return (isinstance(node, ast.Name) and node.id == "dataclass") or (
+        isinstance(node, ast.Attribute) and node.attr == "dataclass")
+
+
+def _is_dotted(node: ast.expr) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def _name(identifier: str, store: bool = False) -> ast.Name:
+    return ast.Name(identifier, ast.Store() if store else ast.Load())
+
+
+def _walrus(identifier: str, value: ast.expr) -> ast.NamedExpr:
+    return ast.NamedExpr(_name(identifier, store=True), value)
+
+
+def _bind_true(identifier: str, value: ast.expr) -> ast.expr:
+    """``(identifier := value) is identifier``: assign inside a test, always true."""
+    return ast.Compare(_walrus(identifier, value), [ast.Is()], [_name(identifier)])
+
+
+def _and(conditions: list[ast.expr]) -> ast.expr:
+    if not conditions:
+        return ast.Constant(True)
+    return conditions[0] if len(conditions) == 1 else ast.BoolOp(ast.And(), conditions)
+
+
+def _locate(node: ast.AST, origin: ast.AST) -> ast.AST:
+    """Give every generated node without a position the position of the user's node it came from."""
+    for child in ast.walk(node):
+        if "lineno" in child._attributes and not hasattr(child, "lineno"):
+            ast.copy_location(child, origin)
+    return node
+
+
+def _irrefutable(node: ast.expr) -> bool:
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.BoolOp):
+        test = any if isinstance(node.op, ast.Or) else all
+        return test(_irrefutable(value) for value in node.values)
+    return False
+
+
+class _Subject:
+    """A value a pattern is matched against: a temporary, or an expression that may be re-evaluated."""
+
+    def __init__(self, access: Callable[[], ast.expr], temp: str | None = None, reevaluable: bool = True):
+        self.access = access
+        self.temp = temp
+        self.reevaluable = reevaluable
+
+
+class _CaseCompiler:
+    """Compiles one case's pattern into a list of conditions plus the user bindings made on success."""
+
+    def __init__(self, rewriter: "_MatchRewriter", name_temps: dict[str, str], exact: bool, materialise: bool):
+        self.rewriter = rewriter
+        self.context = rewriter.context
+        self.name_temps = name_temps
+        self.exact = exact
+        self.materialise = materialise
+        self.binds: dict[str, ast.expr] = {}
+        self.assigned: set[int] = set()
+        self.looks_up_attributes = False
+        self.runtime_temp: str | None = None
+        self.outer_renames: dict[str, str] = {}
+
+    # -- subjects -------------------------------------------------------------------------------------
+    def fresh(self, hint: str) -> str:
+        return self.rewriter.fresh(hint)
+
+    def use(self, subject: _Subject) -> ast.expr:
+        """The subject's value for a pattern that reads it several times: first read stores it in a temp."""
+        if subject.temp is not None and id(subject) in self.assigned:
+            return _name(subject.temp)
+        if subject.temp is None:
+            subject.temp = self.fresh("v")
+        self.assigned.add(id(subject))
+        return _walrus(subject.temp, subject.access())
+
+    def once(self, subject: _Subject) -> ast.expr:
+        """The subject's value for a pattern that reads it exactly once."""
+        if subject.temp is not None and id(subject) in self.assigned:
+            return _name(subject.temp)
+        return subject.access() if subject.reevaluable else self.use(subject)
+
+    def item(self, base: _Subject, index: int) -> _Subject:
+        return _Subject(lambda: ast.Subscript(_name(base.temp), ast.Constant(index), ast.Load()))
+
+    def builtin(self, name: str) -> ast.expr:
+        return self.rewriter.builtin(name)
+
+    def runtime(self) -> ast.expr:
+        return _name(self.runtime_temp)
+
+    # -- bindings -------------------------------------------------------------------------------------
+    def bind(self, node: ast.AST, name: str, value: ast.expr, conditions: list[ast.expr]) -> None:
+        if name in self.binds:
+            raise self.context.error(node, f"multiple assignments to name {name!r} in pattern")
+        if self.materialise and not (isinstance(value, ast.Name) and value.id == self.name_temps.get(name)):
+            temp = self.name_temps.setdefault(name, self.fresh(f"{name}_"))
+            conditions.append(_bind_true(temp, value))
+            value = _name(temp)
+        self.binds[name] = value
+
+    def materialise_binds(self, conditions: list[ast.expr]) -> None:
+        """Store every binding made so far in its temporary, so that a guard can read it."""
+        for name, value in self.binds.items():
+            temp = self.name_temps.setdefault(name, self.fresh(f"{name}_"))
+            if not (isinstance(value, ast.Name) and value.id == temp):
+                conditions.append(_bind_true(temp, value))
+                self.binds[name] = _name(temp)
+
+    # -- patterns -------------------------------------------------------------------------------------
+    def pattern(self, node: ast.expr, subject: _Subject) -> list[ast.expr]:
+        """Conditions (in evaluation order) under which ``node`` matches ``subject``."""
+        conditions: list[ast.expr] = []
+        if isinstance(node, ast.Name):
+            fetch_now = not subject.reevaluable and id(subject) not in self.assigned
+            if node.id == "_":
+                if fetch_now:
+                    conditions.append(ast.Compare(self.use(subject), [ast.Is()], [_name(subject.temp)]))
+                return conditions
+            if fetch_now:
+                if self.materialise:
+                    subject.temp = self.name_temps.setdefault(node.id, self.fresh(f"{node.id}_"))
+                conditions.append(ast.Compare(self.use(subject), [ast.Is()], [_name(subject.temp)]))
+            self.bind(node, node.id, self.once(subject), conditions)
+            return conditions
+        literal = self.literal(node)
+        if literal is not None:
+            operator = ast.Is() if isinstance(literal.value, bool) or literal.value is None else ast.Eq()
+            return [ast.Compare(self.once(subject), [operator], [literal])]
+        if _is_dotted(node):
+            return [ast.Compare(self.once(subject), [ast.Eq()], [node])]
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return self.sequence(node, subject)
+        if isinstance(node, ast.Dict):
+            return self.mapping(node, subject)
+        if isinstance(node, ast.BoolOp):
+            if isinstance(node.op, ast.And):
+                for value in node.values:
+                    conditions += self.pattern(value, subject)
+                return conditions
+            return self.alternatives(node, subject)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("pin", "when",
+                                                                                            "isinstance"):
+            return self.special_call(node, subject)
+        if isinstance(node, ast.Call):
+            return self.class_pattern(node, subject)
+        hint = " (use when(...) for conditions)" if isinstance(node, ast.Compare) else ""
+        raise self.context.error(node, f"unsupported pattern {ast.unparse(node)!r}{hint}; {_PATTERN_HELP}")
+
+    def reads_once(self, node: ast.expr) -> bool:
+        """True for patterns that read their subject exactly once (a literal or value comparison, a type test),
+        so an attribute fetched for them needs no temporary."""
+        if isinstance(node, ast.Name):
+            return False
+        if _is_dotted(node) or isinstance(node, (ast.Constant, ast.UnaryOp, ast.BinOp)):
+            return True
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("pin",
+                                                                                                   "isinstance")
+
+    def literal(self, node: ast.expr) -> ast.Constant | None:
+        if isinstance(node, ast.Constant):
+            if node.value is Ellipsis:
+                raise self.context.error(node, "'...' is not a pattern")
+            return node
+        if isinstance(node, ast.JoinedStr):
+            raise self.context.error(node, "patterns may only match literals and attribute lookups, not f-strings")
+        numeric = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(
+            node.operand, ast.Constant) and type(node.operand.value) in (int, float, complex)
+        complex_literal = isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) and isinstance(
+            node.right, ast.Constant) and type(node.right.value) is complex and (
+            self.literal(node.left) is not None and type(ast.literal_eval(node.left)) in (int, float))
+        if numeric or complex_literal:
+            return ast.copy_location(ast.Constant(ast.literal_eval(node)), node)
+        return None
+
+    def special_call(self, node: ast.Call, subject: _Subject) -> list[ast.expr]:
+        kind = node.func.id
+        if node.keywords or not node.args or any(isinstance(arg, ast.Starred) for arg in node.args):
+            raise self.context.error(node, f"{kind}() in a pattern takes positional expressions only")
+        if kind == "pin":
+            if len(node.args) != 1:
+                raise self.context.error(node, "pin() takes exactly one expression to compare the subject with")
+            return [ast.Compare(self.once(subject), [ast.Eq()], [node.args[0]])]
+        if kind == "isinstance":
+            types = node.args[0] if len(node.args) == 1 else ast.Tuple(list(node.args), ast.Load())
+            return [ast.Call(self.builtin("isinstance"), [self.once(subject), types], [])]
+        conditions: list[ast.expr] = []
+        self.materialise_binds(conditions)
+        renames = {**self.outer_renames, **{name: value.id for name, value in self.binds.items()}}
+        for condition in node.args:
+            conditions.append(_RenameCaptures(renames).visit(condition))
+        return conditions
+
+    def alternatives(self, node: ast.BoolOp, subject: _Subject) -> list[ast.expr]:
+        prefix: list[ast.expr] = []
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "when"
+               for n in ast.walk(node)):
+            self.materialise_binds(prefix)
+        outer_binds, outer_assigned = self.binds, self.assigned
+        branches, names = [], None
+        for index, alternative in enumerate(node.values):
+            if index < len(node.values) - 1 and _irrefutable(alternative):
+                raise self.context.error(alternative, _unreachable_message(alternative))
+            self.binds, self.assigned = {}, set(outer_assigned)
+            self.outer_renames = {name: value.id for name, value in outer_binds.items()
+                                  if isinstance(value, ast.Name)}
+            conditions = self.pattern(alternative, subject)
+            if names is None:
+                names = list(self.binds)
+            elif set(names) != set(self.binds):
+                raise self.context.error(node, "alternative patterns bind different names")
+            for name, value in self.binds.items():
+                temp = self.name_temps.setdefault(name, self.fresh(f"{name}_"))
+                if not (isinstance(value, ast.Name) and value.id == temp):
+                    conditions.append(_bind_true(temp, value))
+            branches.append(_and(conditions))
+        self.binds, self.assigned = outer_binds, outer_assigned
+        self.outer_renames = {}
+        conditions = prefix + [ast.BoolOp(ast.Or(), branches)]
+        for name in names:
+            self.bind(node, name, _name(self.name_temps[name]), conditions)
+        return conditions
+
+    def sequence(self, node: ast.Tuple | ast.List, subject: _Subject) -> list[ast.expr]:
+        stars = [i for i, element in enumerate(node.elts) if isinstance(element, ast.Starred)]
+        if len(stars) > 1:
+            raise self.context.error(node.elts[stars[1]], "multiple starred names in sequence pattern")
+        for i in stars:
+            if not isinstance(node.elts[i].value, ast.Name):
+                raise self.context.error(node.elts[i], "a starred sub-pattern must be a name (*rest) or *_")
+        type_temp = self.fresh("ty")
+        value = self.use(subject)
+        is_sequence = ast.BoolOp(ast.Or(), [
+            ast.Compare(_walrus(type_temp, ast.Call(self.builtin("type"), [value], [])), [ast.Is()],
+                        [self.builtin("tuple")]),
+            ast.Compare(_name(type_temp), [ast.Is()], [self.builtin("list")]),
+            ast.BinOp(ast.Attribute(_name(type_temp), "__flags__", ast.Load()), ast.BitAnd(),
+                      ast.Constant(_TPFLAGS_SEQUENCE)),
+        ])
+        fixed = len(node.elts) - len(stars)
+        length = ast.Compare(ast.Call(self.builtin("len"), [_name(subject.temp)], []),
+                             [ast.GtE() if stars else ast.Eq()], [ast.Constant(fixed)])
+        conditions = [is_sequence, length]
+        star = stars[0] if stars else len(node.elts)
+        for i, element in enumerate(node.elts):
+            if i < star:
+                conditions += self.pattern(element, self.item(subject, i))
+            elif i > star:
+                conditions += self.pattern(element, self.item(subject, i - len(node.elts)))
+        if stars and node.elts[star].value.id != "_":
+            after = len(node.elts) - star - 1
+            self.bind(node.elts[star], node.elts[star].value.id,
+                      self.star_slice(subject.temp, type_temp, star, after), conditions)
+        return conditions
+
+    def star_slice(self, temp: str, type_temp: str, start: int, after: int) -> ast.expr:
+        """``*rest`` as a list, as PEP 634 binds it, for lists, tuples and sequences without slicing (deque)."""
+        def sliced(value):
+            bounds = ast.Slice(ast.Constant(start) if start else None, ast.Constant(-after) if after else None)
+            return ast.Subscript(value, bounds, ast.Load())
+
+        as_list = ast.Call(self.builtin("list"), [sliced(_name(temp))], [])
+        general = sliced(ast.List([ast.Starred(_name(temp), ast.Load())], ast.Load()))
+        return ast.IfExp(ast.Compare(_name(type_temp), [ast.Is()], [self.builtin("list")]), sliced(_name(temp)),
+                         ast.IfExp(ast.Compare(_name(type_temp), [ast.Is()], [self.builtin("tuple")]), as_list,
+                                   general))
+
+    def mapping(self, node: ast.Dict, subject: _Subject) -> list[ast.expr]:
+        rest = None
+        keys, patterns = [], []
+        for index, (key, value) in enumerate(zip(node.keys, node.values)):
+            if key is None:
+                if index != len(node.keys) - 1 or not isinstance(value, ast.Name) or value.id == "_":
+                    raise self.context.error(value, "a mapping pattern takes one **rest name, last")
+                rest = value
+                continue
+            keys.append(self.mapping_key(key))
+            patterns.append(value)
+        seen = set()
+        for key in keys:
+            if isinstance(key, ast.Constant):
+                if key.value in seen:
+                    raise self.context.error(key, f"mapping pattern checks duplicate key ({key.value!r})")
+                seen.add(key.value)
+        type_temp = self.fresh("ty")
+        value = self.use(subject)
+        conditions = [ast.BoolOp(ast.Or(), [
+            ast.Compare(_walrus(type_temp, ast.Call(self.builtin("type"), [value], [])), [ast.Is()],
+                        [self.builtin("dict")]),
+            ast.BinOp(ast.Attribute(_name(type_temp), "__flags__", ast.Load()), ast.BitAnd(),
+                      ast.Constant(_TPFLAGS_MAPPING)),
+        ])]
+        if keys:
+            conditions.append(ast.Compare(ast.Call(self.builtin("len"), [_name(subject.temp)], []), [ast.GtE()],
+                                          [ast.Constant(len(keys))]))
+            get = self.fresh("get")
+            conditions.append(_bind_true(get, ast.Attribute(_name(subject.temp), "get", ast.Load())))
+            for key, pattern in zip(keys, patterns):
+                found = _Subject(lambda: None, self.fresh("v"))
+                self.assigned.add(id(found))
+                conditions.append(ast.Compare(
+                    _walrus(found.temp, ast.Call(_name(get), [key, _name(get)], [])), [ast.IsNot()], [_name(get)]))
+                conditions += self.pattern(pattern, found)
+        if rest is not None:
+            rest_temp = self.fresh("rest")
+            copied = _walrus(rest_temp, ast.Call(self.builtin("dict"), [_name(subject.temp)], []))
+            deletions = [ast.Call(ast.Attribute(copied if i == 0 else _name(rest_temp), "__delitem__", ast.Load()),
+                                  [key], []) for i, key in enumerate(keys)]
+            conditions.append(ast.Compare(ast.Tuple(deletions, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
+                              if deletions else _bind_true(rest_temp, copied.value))
+            self.bind(rest, rest.id, _name(rest_temp), conditions)
+        return conditions
+
+    def mapping_key(self, key: ast.expr) -> ast.expr:
+        literal = self.literal(key)
+        if literal is not None:
+            return literal
+        if isinstance(key, ast.Attribute) and _is_dotted(key):
+            return key
+        if isinstance(key, ast.Call) and isinstance(key.func, ast.Name) and key.func.id == "pin" and len(
+                key.args) == 1 and not key.keywords:
+            return key.args[0]
+        raise self.context.error(key, "mapping pattern keys are literals, dotted names or pin(expr)")
+
+    def class_pattern(self, node: ast.Call, subject: _Subject) -> list[ast.expr]:
+        if any(isinstance(arg, ast.Starred) for arg in node.args):
+            raise self.context.error(node, "a class pattern takes no *args")
+        names = []
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                raise self.context.error(keyword, "a class pattern takes no **kwargs")
+            if keyword.arg in names:
+                raise self.context.error(keyword, f"attribute name repeated in class pattern: {keyword.arg}")
+            names.append(keyword.arg)
+        callee, positional = node.func, len(node.args)
+        sub_patterns = list(node.args) + [keyword.value for keyword in node.keywords]
+        kind = self.rewriter.facts.class_kind(callee)
+        value = self.use(subject)
+        self.looks_up_attributes = True
+        if self.exact or kind == "dynamic" or (kind == "self" and positional > 1):
+            found = self.fresh("found")
+            conditions = [ast.Compare(_walrus(found, ast.Call(
+                ast.Attribute(self.runtime(), "match_class", ast.Load()),
+                [callee, value, ast.Constant(positional), ast.Constant(tuple(names))], [])), [ast.IsNot()],
+                [ast.Constant(None)])]
+            holder = _Subject(lambda: None, found)
+            self.assigned.add(id(holder))
+            for index, pattern in enumerate(sub_patterns):
+                conditions += self.pattern(pattern, self.item(holder, index))
+            return conditions
+        if kind == "recogniser" and not names:
+            found = self.fresh("found")
+            conditions = [ast.Compare(_walrus(found, ast.Call(ast.Attribute(callee, "__match__", ast.Load()),
+                                                              [ast.Constant(positional), value], [])),
+                                      [ast.IsNot()], [ast.Constant(None)])]
+            holder = _Subject(lambda: None, found)
+            self.assigned.add(id(holder))
+            for index, pattern in enumerate(sub_patterns):
+                conditions += self.pattern(pattern, self.item(holder, index))
+            return conditions
+        conditions: list[ast.expr] = []
+        is_instance = ast.Call(self.builtin("isinstance"), [value, callee], [])
+        match_args = None
+        if kind == "self" and positional:
+            conditions.append(is_instance)
+            conditions += self.pattern(node.args[0], _Subject(lambda: _name(subject.temp)))
+        elif positional:
+            match_args = self.fresh("args")
+            lookup = _bind_true(match_args, ast.Attribute(callee, "__match_args__", ast.Load()))
+            # An imported class might be a recogniser: looking __match_args__ up first sends those (which lack
+            # it) to the exact path; a class of this module is known not to be one, so test the type first.
+            conditions += [is_instance, lookup] if kind == "plain" else [lookup, is_instance]
+            for index, pattern in enumerate(node.args):
+                fetched = ast.Call(self.builtin("getattr"), [_name(subject.temp), ast.Subscript(
+                    _name(match_args), ast.Constant(index), ast.Load())], [])
+                conditions += self.pattern(pattern, _Subject(lambda fetched=fetched: fetched,
+                                                             reevaluable=self.reads_once(pattern)))
+        else:
+            conditions.append(is_instance)
+        for keyword in node.keywords:
+            fetched = ast.Attribute(_name(subject.temp), keyword.arg, ast.Load())
+            conditions += self.pattern(keyword.value, _Subject(lambda fetched=fetched: fetched,
+                                                               reevaluable=self.reads_once(keyword.value)))
+        return conditions
+
+
+def _unreachable_message(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        if node.id == "_":
+            return "wildcard makes remaining patterns unreachable"
+        return f"name capture {node.id!r} makes remaining patterns unreachable"
+    return "irrefutable pattern makes remaining patterns unreachable"
+
+
+class _RenameCaptures(ast.NodeTransformer):
+    """Inside a guard, read captured names from their temporaries (the user names are bound only on success)."""
+
+    def __init__(self, renames: dict[str, str]):
+        self.renames = renames
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.renames:
+            return ast.copy_location(_name(self.renames[node.id]), node)
+        return node
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        shadowed = {arg.arg for arg in ast.walk(node.args) if isinstance(arg, ast.arg)}
+        inner = _RenameCaptures({k: v for k, v in self.renames.items() if k not in shadowed})
+        node.args = self.visit(node.args)
+        node.body = inner.visit(node.body)
+        return node
+
+
+class _MatchRewriter(ast.NodeTransformer):
+    """Replaces active ``with match(...)`` statements, tracking whether temporaries land in a function."""
+
+    def __init__(self, extension: PatternMatching, facts: _ModuleFacts):
+        self.extension = extension
+        self.context = extension.context
+        self.facts = facts
+        self.scopes = ["module"]
+        self.temps: list[str] | None = None
+
+    def fresh(self, hint: str) -> str:
+        name = self.context.fresh_name(hint)
+        self.temps.append(name)
+        return name
+
+    def builtin(self, name: str) -> ast.expr:
+        if self.facts.is_bound(name):
+            return ast.Attribute(ast.Call(_name("__import__"), [ast.Constant("builtins")], []), name, ast.Load())
+        return _name(name)
+
+    def _scoped(self, node, kind):
+        self.scopes.append(kind)
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.scopes.pop()
+
+    def visit_FunctionDef(self, node):
+        return self._scoped(node, "function")
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node):
+        return self._scoped(node, "class")
+
+    def visit_With(self, node: ast.With):
+        params = self.extension.params_at(node.lineno)
+        call = node.items[0].context_expr if node.items else None
+        if not (params and isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == params["token"]):
+            return self.generic_visit(node)
+        self.context.changed = True
+        outer_temps, self.temps = self.temps, []
+        try:
+            return self.compile_match(node, call)
+        finally:
+            self.temps = outer_temps
+
+    def compile_match(self, node: ast.With, call: ast.Call) -> list[ast.stmt]:
+        token = call.func.id
+        if len(node.items) != 1 or node.items[0].optional_vars is not None:
+            raise self.context.error(node, f"'with {token}(subject):' takes exactly one subject and no 'as'")
+        if call.keywords or not call.args:
+            raise self.context.error(call, f"{token}() takes the subject as positional argument(s)")
+        subject = call.args[0] if len(call.args) == 1 and not isinstance(call.args[0], ast.Starred) else (
+            ast.copy_location(ast.Tuple(list(call.args), ast.Load()), call))
+        for index, case in enumerate(node.body):
+            if not isinstance(case, ast.If):
+                raise self.context.error(case, f"the body of 'with {token}(...)' holds only 'if <pattern>:' cases")
+            if case.orelse:
+                raise self.context.error(case.orelse[0], "a case has no elif/else; write each case as its own "
+                                                         "'if <pattern>:' (use 'if _:' for a catch-all)")
+            if index < len(node.body) - 1 and _irrefutable(case.test):
+                raise self.context.error(case.test, _unreachable_message(case.test))
+        subject_temp = self.fresh("subject")
+        top = _Subject(lambda: _name(subject_temp), subject_temp)
+        no_match = _locate(ast.Raise(ast.Call(ast.Attribute(ast.Call(
+            self.builtin("__import__"), [ast.Constant(_RUNTIME), ast.Constant(None), ast.Constant(None),
+                                         ast.Constant(("MatchError",))], []), "MatchError", ast.Load()),
+            [_name(subject_temp)], []), None), node)
+        chain: list[ast.stmt] = [no_match]
+        for case in reversed(node.body):
+            chain = self.compile_case(case, top, chain)
+        assign = _locate(ast.Assign([_name(subject_temp, store=True)], subject), node)
+        if self.scopes[-1] == "function":
+            return [assign] + chain
+        # Module and class bodies: temporaries would become globals or class attributes, so remove them.
+        others = [t for t in self.temps if t != subject_temp]
+        prelude = [ast.Assign([_name(t, store=True) for t in others], ast.Constant(None))] if others else []
+        cleanup = ast.Delete([_name(t, store=False) for t in self.temps])
+        for target in cleanup.targets:
+            target.ctx = ast.Del()
+        return [_locate(stmt, node) for stmt in prelude] + [assign, _locate(ast.Try(chain, [], [], [cleanup]), node)]
+
+    def compile_case(self, case: ast.If, top: _Subject, otherwise: list[ast.stmt]) -> list[ast.stmt]:
+        name_temps: dict[str, str] = {}
+        fast = _CaseCompiler(self, name_temps, exact=False, materialise=False)
+        fast.assigned.add(id(top))
+        conditions = fast.pattern(copy.deepcopy(case.test), top)
+        body = [self.visit(stmt) for stmt in case.body]
+        body = [stmt for item in body for stmt in (item if isinstance(item, list) else [item])]
+        if fast.looks_up_attributes:
+            fast = _CaseCompiler(self, name_temps, exact=False, materialise=True)
+            fast.assigned.add(id(top))
+            conditions = fast.pattern(copy.deepcopy(case.test), top)
+            exact = _CaseCompiler(self, name_temps, exact=True, materialise=True)
+            exact.assigned.add(id(top))
+            exact.runtime_temp = self.fresh("rt")
+            load_runtime = _bind_true(exact.runtime_temp, ast.Call(self.builtin("__import__"), [
+                ast.Constant(_RUNTIME), ast.Constant(None), ast.Constant(None), ast.Constant(("match_class",))], []))
+            exact_conditions = [load_runtime] + exact.pattern(copy.deepcopy(case.test), top)
+            binds = [_locate(ast.Assign([_name(n, store=True)], v), case.test) for n, v in fast.binds.items()]
+            ok = self.fresh("ok")
+            errors = ast.Tuple([self.builtin(name) for name in _FALLBACK_ERRORS], ast.Load())
+            attempt = ast.Try([ast.Assign([_name(ok, store=True)], _and(conditions))],
+                              [ast.ExceptHandler(errors, None,
+                                                 [ast.Assign([_name(ok, store=True)], _and(exact_conditions))])],
+                              [], [])
+            return [_locate(attempt, case.test), _locate(ast.If(_name(ok), binds + body, otherwise), case)]
+        binds = [_locate(ast.Assign([_name(n, store=True)], v), case.test) for n, v in fast.binds.items()]
+        if not conditions:
+            return binds + body
+        return [_locate(ast.If(_locate(_and(conditions), case.test), binds + body, otherwise), case)]
