@@ -46,9 +46,7 @@ class _PipeRewriter(ast.NodeTransformer):
         return ast.copy_location(ast.Call(node.right, [node.left], []), node)
 
     def context_quick_lambda(self, lineno: int) -> dict | None:
-        from moshjit.extensions import registry
-        extension = registry.get("quick-lambda")
-        return self.context.activations.activation(extension.name).params_at(lineno)
+        return self.context.activations.activation("quick-lambda").params_at(lineno)
 
     @staticmethod
     def substitute(stage: ast.expr, slot: ast.Name, value: ast.expr) -> ast.expr:

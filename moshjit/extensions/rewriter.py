@@ -15,8 +15,9 @@ from moshjit.extensions import pragma, registry
 class RewriteContext:
     """What every extension needs while rewriting one source: its filename and lines, fresh hygienic names."""
 
-    def __init__(self, filename: str, source: str, tree: ast.AST):
+    def __init__(self, filename: str, source: str, tree: ast.AST, activations: pragma.PragmaScan):
         self.filename = filename
+        self.activations = activations
         self.lines = source.splitlines()
         self.identifiers = _identifiers(tree)
         self._counter = itertools.count()
@@ -77,7 +78,7 @@ def rewrite_tree(tree: ast.Module, source: str, filename: str,
                  initially_active: dict[str, dict] | None = None) -> Rewritten:
     """Apply every extension switched on somewhere in ``source`` to ``tree`` (in place), in declared order."""
     scan = pragma.scan(source, filename, initially_active)
-    context = RewriteContext(filename, source, tree)
+    context = RewriteContext(filename, source, tree, scan)
     for extension in registry.ordered():
         activation = scan.activation(extension.name)
         if activation:
