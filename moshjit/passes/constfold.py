@@ -117,24 +117,33 @@ def constfold(fn: Function) -> Function:
 
 
 def _remove_redundant_bound_checks(fn: Function) -> None:
+    checks = [op for block in fn.blocks for op in block.ops if isinstance(op, ops.CheckBound)]
+    if not checks:
+        return
     undefined = maybe_undefined(fn)
+    replacements = {op: op.value for op in checks if op.value not in undefined}      # can never fire
+    counts: dict = {}
+    for op in checks:
+        if op not in replacements:
+            counts[op.value] = counts.get(op.value, 0) + 1
+    if any(n > 1 for n in counts.values()):          # the same value checked twice: keep dominating checks only
+        _replace_dominated_checks(fn, replacements)
+    for block in fn.blocks:
+        block.ops = [op for op in block.ops if op not in replacements]
+    fn.substitute(replacements)
+
+
+def _replace_dominated_checks(fn: Function, replacements: dict) -> None:
     domtree = DominatorTree(fn.entry, Block.successors)
     checked: dict = {}           # value -> the CheckBound ops already made of it
-    replacements: dict = {}
     for block in domtree.preorder():
-        kept = []
         for op in block.ops:
-            if isinstance(op, ops.CheckBound):
-                if op.value not in undefined:
-                    replacements[op] = op.value
-                    continue
-                # blocks come in dominator-tree preorder and ops in order, so a recorded check in a
-                # dominating block (or earlier in this one) has already run
-                earlier = next((c for c in checked.get(op.value, []) if domtree.dominates(c.block, block)), None)
-                if earlier is not None:
-                    replacements[op] = earlier
-                    continue
+            if not isinstance(op, ops.CheckBound) or op in replacements:
+                continue
+            # blocks come in dominator-tree preorder and ops in order, so a recorded check in a
+            # dominating block (or earlier in this one) has already run
+            earlier = next((c for c in checked.get(op.value, []) if domtree.dominates(c.block, block)), None)
+            if earlier is not None:
+                replacements[op] = earlier
+            else:
                 checked.setdefault(op.value, []).append(op)
-            kept.append(op)
-        block.ops = kept
-    fn.substitute(replacements)

@@ -100,7 +100,7 @@ class Emitter:
         self.uses_jump = False
         self.uses_state = False
         self.state_ids: dict = {}
-        self.temp_names: dict = {}
+        self.cond_names: dict = {}
         self.char_buffers: set = set()      # lists of chars kept as moshjit_rt.CharBuffer
         self._plan_iterations()
         self._plan_slices()
@@ -563,7 +563,10 @@ class Emitter:
                 self.emit(f"{name} = {plan.index} < len({self.ref(term.iterator.obj)})", depth)
 
     def cond_name(self, term) -> str:
-        return f"c{self.var(term)}" if isinstance(term, ops.ForIter) else f"c_{id(term):x}"[:12]
+        """The bint a terminator's condition is computed into (named in emission order: deterministic text)."""
+        if term not in self.cond_names:
+            self.cond_names[term] = f"c{len(self.cond_names)}"
+        return self.cond_names[term]
 
     def condition(self, term) -> str:
         if isinstance(term, ops.Branch) and self.ctype(term.cond) == "bint":
