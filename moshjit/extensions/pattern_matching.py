@@ -214,7 +214,10 @@ class _CaseCompiler:
         return self.rewriter.builtin(name)
 
     def runtime(self) -> ast.expr:
-        return _name(self.runtime_temp)
+        """The runtime module: a temp on the exact path, an import where a dynamic pattern needs it."""
+        if self.runtime_temp is not None:
+            return _name(self.runtime_temp)
+        return self.rewriter.runtime_import("match_class")
 
     # -- bindings -------------------------------------------------------------------------------------
     def bind(self, node: ast.AST, name: str, value: ast.expr, conditions: list[ast.expr]) -> None:
@@ -326,8 +329,6 @@ class _CaseCompiler:
         outer_binds, outer_assigned = self.binds, self.assigned
         branches, names = [], None
         for index, alternative in enumerate(node.values):
-            if index < len(node.values) - 1 and _irrefutable(alternative):
-                raise self.context.error(alternative, _unreachable_message(alternative))
             self.binds, self.assigned = {}, set(outer_assigned)
             self.outer_renames = {name: value.id for name, value in outer_binds.items()
                                   if isinstance(value, ast.Name)}
@@ -511,12 +512,30 @@ class _CaseCompiler:
         return conditions
 
 
-def _unreachable_message(node: ast.expr) -> str:
+def _check_reachable(node: ast.expr, irrefutable_allowed: bool, context) -> None:
+    """CPython's rule: a bare name or ``_`` may not stand where it would make later cases or alternatives
+    unreachable (a case that is not last, an alternative that is not last)."""
     if isinstance(node, ast.Name):
-        if node.id == "_":
-            return "wildcard makes remaining patterns unreachable"
-        return f"name capture {node.id!r} makes remaining patterns unreachable"
-    return "irrefutable pattern makes remaining patterns unreachable"
+        if not irrefutable_allowed:
+            message = ("wildcard" if node.id == "_" else f"name capture {node.id!r}")
+            raise context.error(node, f"{message} makes remaining patterns unreachable")
+    elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        for index, alternative in enumerate(node.values):
+            _check_reachable(alternative, irrefutable_allowed and index == len(node.values) - 1, context)
+    elif isinstance(node, ast.BoolOp):
+        if not irrefutable_allowed and _irrefutable(node):
+            _check_reachable(node.values[0], False, context)
+        for value in node.values:
+            _check_reachable(value, True, context)
+    elif isinstance(node, (ast.Tuple, ast.List)):
+        for element in node.elts:
+            _check_reachable(element.value if isinstance(element, ast.Starred) else element, True, context)
+    elif isinstance(node, ast.Dict):
+        for value in node.values:
+            _check_reachable(value, True, context)
+    elif isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in ("pin", "when")):
+        for argument in node.args + [keyword.value for keyword in node.keywords]:
+            _check_reachable(argument, True, context)
 
 
 class _RenameCaptures(ast.NodeTransformer):
@@ -557,6 +576,10 @@ class _MatchRewriter(ast.NodeTransformer):
         if self.facts.is_bound(name):
             return ast.Attribute(ast.Call(_name("__import__"), [ast.Constant("builtins")], []), name, ast.Load())
         return _name(name)
+
+    def runtime_import(self, name: str) -> ast.expr:
+        return ast.Call(self.builtin("__import__"), [ast.Constant(_RUNTIME), ast.Constant(None),
+                                                     ast.Constant(None), ast.Constant((name,))], [])
 
     def _scoped(self, node, kind):
         self.scopes.append(kind)
@@ -600,13 +623,11 @@ class _MatchRewriter(ast.NodeTransformer):
             if case.orelse:
                 raise self.context.error(case.orelse[0], "a case has no elif/else; write each case as its own "
                                                          "'if <pattern>:' (use 'if _:' for a catch-all)")
-            if index < len(node.body) - 1 and _irrefutable(case.test):
-                raise self.context.error(case.test, _unreachable_message(case.test))
+            _check_reachable(case.test, index == len(node.body) - 1, self.context)
         subject_temp = self.fresh("subject")
         top = _Subject(lambda: _name(subject_temp), subject_temp)
-        no_match = _locate(ast.Raise(ast.Call(ast.Attribute(ast.Call(
-            self.builtin("__import__"), [ast.Constant(_RUNTIME), ast.Constant(None), ast.Constant(None),
-                                         ast.Constant(("MatchError",))], []), "MatchError", ast.Load()),
+        no_match = _locate(ast.Raise(ast.Call(ast.Attribute(self.runtime_import("MatchError"), "MatchError",
+                                                            ast.Load()),
             [_name(subject_temp)], []), None), node)
         chain: list[ast.stmt] = [no_match]
         for case in reversed(node.body):
@@ -636,8 +657,7 @@ class _MatchRewriter(ast.NodeTransformer):
             exact = _CaseCompiler(self, name_temps, exact=True, materialise=True)
             exact.assigned.add(id(top))
             exact.runtime_temp = self.fresh("rt")
-            load_runtime = _bind_true(exact.runtime_temp, ast.Call(self.builtin("__import__"), [
-                ast.Constant(_RUNTIME), ast.Constant(None), ast.Constant(None), ast.Constant(("match_class",))], []))
+            load_runtime = _bind_true(exact.runtime_temp, self.runtime_import("match_class"))
             exact_conditions = [load_runtime] + exact.pattern(copy.deepcopy(case.test), top)
             binds = [_locate(ast.Assign([_name(n, store=True)], v), case.test) for n, v in fast.binds.items()]
             ok = self.fresh("ok")
