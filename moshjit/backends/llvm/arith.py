@@ -240,7 +240,7 @@ def int_power_helper(rt) -> ir.Function:
         pair = b.insert_value(pair, final, 0)
         b.ret(b.insert_value(pair, ir.Constant(I1, 0), 1))
         b.position_at_end(overflow)
-        b.ret(b.insert_value(pair, ir.Constant(I1, 1), 1))
+        b.ret(b.insert_value(ir.Constant(b.function.return_value.type, ir.Undefined), ir.Constant(I1, 1), 1))
     return rt.helper("mj_int_pow", ir.FunctionType(ir.LiteralStructType([I64, I1]), [I64, I64]), build)
 
 

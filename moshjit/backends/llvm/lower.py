@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from moshjit.analysis.dominators import reverse_postorder
 from moshjit.backends.llvm import arith, calls, iterators, sequences
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.refcount import Liveness
@@ -17,6 +18,7 @@ from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, L
                                          repr_of)
 from moshjit.backends.llvm.runtime import Runtime
 from moshjit.ir import ops
+from moshjit.ir.function import Block
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Op, Phi
 from moshjit.ir.types import BOTTOM, type_of_value
 
@@ -127,8 +129,9 @@ class FunctionLowering:
                 if item.refcounted:
                     self.incref(self.b.extract_value(llvm_value, i), item, times)
 
-    def decref(self, llvm_value: ir.Value, representation: Repr) -> None:
-        if isinstance(representation, (ListR, BoxedTupleR)):
+    def decref(self, llvm_value: ir.Value, representation: Repr | None) -> None:
+        """Release references held by ``llvm_value`` (``None``: a plain object reference)."""
+        if representation is None or isinstance(representation, (ListR, BoxedTupleR)):
             self.rt.call(self.b, "mj_decref", llvm_value)
         elif isinstance(representation, TupleR):
             for i, item in enumerate(representation.items):
@@ -240,6 +243,8 @@ class FunctionLowering:
                 self.owned[arg] = None
         self.b.branch(self.blocks[self.fn.entry])
         for block in self.fn.blocks:
+            self._create_phis(block)
+        for block in reverse_postorder(self.fn.entry, Block.successors):
             self._lower_block(block)
         for llvm_phi, llvm_block, value in self._pending_phis:
             llvm_phi.add_incoming(value, llvm_block)
@@ -250,15 +255,20 @@ class FunctionLowering:
         builder.position_at_start(self.function.entry_basic_block)
         return builder.alloca(kind, name=name)
 
-    def _lower_block(self, block) -> None:
+    def _create_phis(self, block) -> None:
+        """φ nodes first, for every block: an edge may reach a block before it is lowered."""
         self.b.position_at_end(self.blocks[block])
-        self.owned = {v: None for v in sorted(self.live.live_in[block], key=self.index.__getitem__)}
         for phi in block.phis:
             representation = self.reprs[phi]
             if isinstance(representation, UnitR):
                 self.set(phi, ir.Constant(I8, 0))
-                continue
-            self.set(phi, self.b.phi(representation.llvm, name=f"phi{self.index[phi]}"))
+            else:
+                self.set(phi, self.b.phi(representation.llvm, name=f"phi{self.index[phi]}"))
+
+    def _lower_block(self, block) -> None:
+        self.b.position_at_end(self.blocks[block])
+        self.owned = {v: None for v in sorted(self.live.live_in[block], key=self.index.__getitem__)}
+        for phi in block.phis:
             self.own(phi)
         for phi in block.phis:
             if self.counted(phi) and self.live.dies_at(block, phi, -1):

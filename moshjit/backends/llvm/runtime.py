@@ -138,6 +138,7 @@ define linkonce_odr ptr @mj_tuple_item(ptr %tuple, i64 %i) alwaysinline {
 
 ; Is this object an exact int that fits in int64?
 define linkonce_odr i1 @mj_is_int64(ptr %o) alwaysinline {
+  %flag = alloca i32
   %tp = getelementptr i8, ptr %o, i64 8
   %type = load ptr, ptr %tp
   %isint = icmp eq ptr %type, @PyLong_Type
@@ -149,7 +150,6 @@ size:
   %short = icmp ule i64 %biased, 4
   br i1 %short, label %yes, label %long
 long:
-  %flag = alloca i32
   store i32 0, ptr %flag
   %v = call i64 @PyLong_AsLongLongAndOverflow(ptr %o, ptr %flag)
   %overflow = load i32, ptr %flag
@@ -185,7 +185,7 @@ define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline {
 """
 RUNTIME_FINGERPRINT = hashlib.sha256(RUNTIME_IR.encode()).hexdigest()[:16]
 
-# name -> (return type, argument types, variadic)
+# name -> (return type, argument types[, variadic])
 C_FUNCTIONS = {
     "PyLong_FromLongLong": (PTR, (I64,)),
     "PyFloat_FromDouble": (PTR, (F64,)),
@@ -195,10 +195,16 @@ C_FUNCTIONS = {
     "PySequence_Concat": (PTR, (PTR, PTR)),
     "PySequence_InPlaceConcat": (PTR, (PTR, PTR)),
     "PySequence_Repeat": (PTR, (PTR, I64)),
+    "PySequence_InPlaceRepeat": (PTR, (PTR, I64)),
+    "PyList_Insert": (I32, (PTR, I64, PTR)),
+    "PyList_Sort": (I32, (PTR,)),
+    "PyList_SetSlice": (I32, (PTR, I64, I64, PTR)),
+    "PyObject_RichCompareBool": (I32, (PTR, PTR, I32)),
+    "PyNumber_TrueDivide": (PTR, (PTR, PTR)),
     "PyTuple_New": (PTR, (I64,)),
     "PyErr_SetString": (ir.VoidType(), (PTR, PTR)),
     "PyErr_SetNone": (ir.VoidType(), (PTR,)),
-    "PyErr_Format": (PTR, (PTR, PTR)),
+    "PyErr_Format": (PTR, (PTR, PTR), True),
     "PyErr_SetFromErrno": (PTR, (PTR,)),
     "PyErr_Clear": (ir.VoidType(), ()),
     "_PyTraceback_Add": (ir.VoidType(), (PTR, PTR, I32)),
@@ -224,8 +230,7 @@ HELPERS = {
     "mj_is_bool": (I1, (PTR,)),
     "mj_raise": (ir.VoidType(), (PTR, PTR)),
 }
-DATA = ("PyLong_Type", "PyFloat_Type", "PyList_Type", "PyTuple_Type", "_Py_TrueStruct", "_Py_FalseStruct",
-        "_Py_NoneStruct")
+BINARY_INTRINSICS = ("llvm.copysign", "llvm.minnum", "llvm.maxnum")
 
 
 def check_layout() -> None:
@@ -247,11 +252,18 @@ class Runtime:
         existing = self.module.globals.get(name)
         if existing is not None:
             return existing
-        if name in C_FUNCTIONS:
-            ret, args = C_FUNCTIONS[name]
-        else:
-            ret, args = HELPERS[name]
-        return ir.Function(self.module, ir.FunctionType(ret, args), name)
+        ret, args, *variadic = C_FUNCTIONS[name] if name in C_FUNCTIONS else HELPERS[name]
+        return ir.Function(self.module, ir.FunctionType(ret, args, var_arg=bool(variadic)), name)
+
+    def helper(self, name: str, kind: ir.FunctionType, build) -> ir.Function:
+        """An internal function of this module, its body emitted once by ``build(builder, *arguments)``."""
+        existing = self.module.globals.get(name)
+        if existing is not None:
+            return existing
+        function = ir.Function(self.module, kind, name)
+        function.linkage = "internal"
+        build(ir.IRBuilder(function.append_basic_block("entry")), *function.args)
+        return function
 
     def libm(self, name: str, arity: int = 1) -> ir.Function:
         existing = self.module.globals.get(name)
@@ -260,6 +272,10 @@ class Runtime:
         return ir.Function(self.module, ir.FunctionType(F64, (F64,) * arity), name)
 
     def intrinsic(self, name: str, types) -> ir.Function:
+        if name in BINARY_INTRINSICS:
+            full = f"{name}.f64"
+            existing = self.module.globals.get(full)
+            return existing if existing is not None else ir.Function(self.module, ir.FunctionType(F64, (F64, F64)), full)
         return self.module.declare_intrinsic(name, types)
 
     def data(self, name: str) -> ir.GlobalVariable:

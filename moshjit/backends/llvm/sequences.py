@@ -545,20 +545,36 @@ def array_get(low, op, array: ArrayR, value) -> ir.Value:
     b = low.b
     indices = _array_indices(low, op.key)
     if len(indices) == array.ndim:
-        item = b.load(_array_address(low, array, value, indices), typ=array.item_llvm)
-        if array.dtype == "int32":
-            return b.sext(item, I64)
-        if array.dtype == "float32":
-            return b.fpext(item, F64)
-        return item
+        return _load_item(low, array, _array_address(low, array, value, indices))
     if array.ndim == 2 and len(indices) == 1:
-        size1 = b.extract_value(value, 2)
-        row = _axis_index(low, indices[0], b.extract_value(value, 1), 0)
-        start = b.gep(b.extract_value(value, 0), [b.mul(row, size1)], source_etype=array.item_llvm)
-        view = ir.Constant(low.reprs[op].llvm, ir.Undefined)
-        view = b.insert_value(b.insert_value(view, start, 0), size1, 1)
-        return b.insert_value(view, ir.Constant(I64, 0), 2)
+        return _row(low, array, value, _axis_index(low, indices[0], b.extract_value(value, 1), 0))
     low.not_native(f"indexing a {array.ndim}-d array with {len(indices)} indices")
+
+
+def array_item(low, array: ArrayR, value, index: ir.Value) -> ir.Value:
+    """Item (1-d) or row view (2-d) ``index`` of an array, for an index already known to be in range."""
+    if array.ndim == 2:
+        return _row(low, array, value, index)
+    return _load_item(low, array, low.b.gep(low.b.extract_value(value, 0), [index], source_etype=array.item_llvm))
+
+
+def _load_item(low, array: ArrayR, address) -> ir.Value:
+    b = low.b
+    item = b.load(address, typ=array.item_llvm)
+    if array.dtype == "int32":
+        return b.sext(item, I64)
+    if array.dtype == "float32":
+        return b.fpext(item, F64)
+    return item
+
+
+def _row(low, array: ArrayR, value, row: ir.Value) -> ir.Value:
+    b = low.b
+    size1 = b.extract_value(value, 2)
+    start = b.gep(b.extract_value(value, 0), [b.mul(row, size1)], source_etype=array.item_llvm)
+    view = ir.Constant(ArrayR(array.dtype, 1).llvm, ir.Undefined)
+    view = b.insert_value(b.insert_value(view, start, 0), size1, 1)
+    return b.insert_value(view, ir.Constant(I64, 0), 2)
 
 
 def array_set(low, op, array: ArrayR, value) -> None:

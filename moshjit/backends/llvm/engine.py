@@ -1,0 +1,127 @@
+"""LLVM IR text → optimised machine code → a shared object in the cache → builtin functions in this process.
+
+The module is optimised with the new pass manager (``PipelineTuningOptions`` + ``PassBuilder``; llvmlite 0.50 has
+no legacy pass manager and needs no ``llvm.initialize()``), emitted as position-independent object code for the
+host CPU and linked into a shared object with the system linker. The shared object is what the cache keeps
+(namespace "llvm", keyed by the IR text, the runtime helpers, llvmlite/LLVM versions and the target), so a new
+process loads it with ``dlopen`` without importing llvmlite at all.
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+
+from moshjit.cache import DiskCache, make_key
+from moshjit.errors import UnsupportedError
+
+NAMESPACE = "llvm"
+SUFFIX = ".so"
+OPT_LEVEL = 3
+_lock = threading.RLock()
+_libraries: dict[str, ctypes.CDLL] = {}
+
+
+class Toolchain:
+    """The host target machine, the pass pipeline and the runtime helpers (set up once per process)."""
+
+    def __init__(self):
+        import llvmlite
+        import llvmlite.binding as llvm
+
+        from moshjit.backends.llvm.runtime import RUNTIME_FINGERPRINT, RUNTIME_IR
+        self.llvm = llvm
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        self.triple = llvm.get_process_triple()
+        self.cpu = llvm.get_host_cpu_name()
+        self.features = llvm.get_host_cpu_features().flatten()
+        target = llvm.Target.from_triple(self.triple)
+        self.machine = target.create_target_machine(cpu=self.cpu, features=self.features, opt=OPT_LEVEL,
+                                                    reloc="pic", codemodel="default")
+        self.data_layout = str(self.machine.target_data)
+        self.runtime = llvm.parse_assembly(RUNTIME_IR)
+        self.fingerprint = make_key(RUNTIME_FINGERPRINT, llvmlite.__version__, llvm.llvm_version_info, self.triple,
+                                    self.cpu, self.features, OPT_LEVEL)
+        self.linker = shutil.which(os.environ.get("MOSHJIT_LD", "ld"))
+
+    def object_code(self, text: str) -> tuple[bytes, dict]:
+        """Parse, link the runtime helpers in, verify, optimise and emit object code."""
+        llvm = self.llvm
+        start = time.perf_counter()
+        module = llvm.parse_assembly(text)
+        module.link_in(self.runtime, preserve=True)
+        module.verify()
+        parsed = time.perf_counter()
+        options = llvm.create_pipeline_tuning_options(speed_level=OPT_LEVEL)
+        builder = llvm.create_pass_builder(self.machine, options)
+        builder.getModulePassManager().run(module, builder)
+        optimised = time.perf_counter()
+        data = self.machine.emit_object(module)
+        emitted = time.perf_counter()
+        return data, {"parse_s": round(parsed - start, 4), "optimise_s": round(optimised - parsed, 4),
+                      "codegen_s": round(emitted - optimised, 4)}
+
+    def link(self, object_code: bytes) -> bytes:
+        if self.linker is None:
+            raise UnsupportedError("the LLVM backend needs a system linker ('ld', from binutils) to build shared "
+                                   "objects; set MOSHJIT_LD to its path")
+        with tempfile.TemporaryDirectory(prefix="moshjit-ld-") as tmp:
+            obj, out = os.path.join(tmp, "module.o"), os.path.join(tmp, "module.so")
+            with open(obj, "wb") as f:
+                f.write(object_code)
+            done = subprocess.run([self.linker, "-shared", "-o", out, obj], capture_output=True)
+            if done.returncode != 0:
+                raise RuntimeError(f"moshjit: linking LLVM object code failed: {done.stderr.decode(errors='replace')}")
+            with open(out, "rb") as f:
+                return f.read()
+
+
+@functools.lru_cache(maxsize=None)
+def toolchain() -> Toolchain:
+    return Toolchain()
+
+
+def shared_object(text: str, cache: DiskCache, stats: dict) -> str:
+    """Path of the cached shared object for module ``text``, building it on a miss."""
+    tools = toolchain()
+    key = make_key(text, tools.fingerprint)
+    with _lock, cache.lock(NAMESPACE, key):
+        found = cache.load(NAMESPACE, key, SUFFIX)
+        if found is not None:
+            stats["cache"] = "hit"
+            return found[0]
+        stats["cache"] = "miss"
+        code, timings = tools.object_code(text)
+        start = time.perf_counter()
+        data = tools.link(code)
+        timings["link_s"] = round(time.perf_counter() - start, 4)
+        stats.update(timings)
+        return cache.store(NAMESPACE, key, SUFFIX, data, {"triple": tools.triple, "cpu": tools.cpu})
+
+
+def load_library(path: str) -> ctypes.CDLL:
+    with _lock:
+        library = _libraries.get(path)
+        if library is None:
+            library = _libraries[path] = ctypes.CDLL(path, mode=os.RTLD_NOW | os.RTLD_LOCAL)
+        return library
+
+
+def make_builtin(library: ctypes.CDLL, method_def_symbol: str, fallback, module_name: str | None):
+    """A builtin function object for the PyMethodDef ``method_def_symbol``, calling ``fallback`` on a miss."""
+    address = ctypes.addressof(ctypes.c_char.in_dll(library, method_def_symbol))
+    new = ctypes.pythonapi.PyCMethod_New
+    new.restype = ctypes.c_void_p
+    new.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object, ctypes.c_void_p]
+    pointer = new(address, fallback, module_name, None)
+    if not pointer:
+        raise RuntimeError("moshjit: PyCMethod_New failed")
+    builtin = ctypes.cast(pointer, ctypes.py_object).value
+    ctypes.pythonapi.Py_DecRef(ctypes.c_void_p(pointer))     # the cast took its own reference
+    return builtin

@@ -1,0 +1,27 @@
+"""One LLVM module per compiled specialisation: its native function, every native callee, and the entry."""
+from __future__ import annotations
+
+import llvmlite.ir as ir
+
+from moshjit.backends.llvm.entry import emit_entry
+from moshjit.backends.llvm.lower import FunctionLowering, function_type
+from moshjit.backends.llvm.native_types import CallGraph, Signature
+from moshjit.backends.llvm.runtime import Runtime
+
+
+def build_module(graph: CallGraph, root: Signature, triple: str, data_layout: str) -> tuple[str, str]:
+    """(LLVM IR text, PyMethodDef symbol of the entry). Raises NotNative for anything without a native form."""
+    module = ir.Module(name=root.symbol)
+    module.triple = triple
+    module.data_layout = data_layout
+    runtime = Runtime(module)
+    symbols: dict = {}
+    for sig in graph.order:
+        function = ir.Function(module, function_type(sig), sig.symbol)
+        function.linkage = "internal"
+        symbols[(sig.py_function, sig.arg_types)] = (sig, function)
+    for sig in graph.order:
+        FunctionLowering(sig, symbols[(sig.py_function, sig.arg_types)][1], runtime, symbols).lower()
+    method_def = emit_entry(module, runtime, root, symbols[(root.py_function, root.arg_types)][1],
+                            root.py_function.__name__)
+    return str(module), method_def
