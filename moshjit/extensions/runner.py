@@ -43,7 +43,8 @@ def run_script(path: str, argv: list[str]) -> int:
     except SystemExit as exit_:
         return _exit_code(exit_)
     except BaseException as error:  # report like the interpreter does for an uncaught exception
-        sys.excepthook(type(error), error, error.__traceback__.tb_next or error.__traceback__)
+        error = error.with_traceback(error.__traceback__.tb_next or error.__traceback__)  # drop this frame
+        sys.excepthook(type(error), error, error.__traceback__)
         return 130 if isinstance(error, KeyboardInterrupt) else 1
     finally:
         main, sys.argv, path0 = saved
