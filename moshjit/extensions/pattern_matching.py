@@ -59,10 +59,72 @@ class _ModuleFacts:
             elif isinstance(node, ast.ExceptHandler) and node.name:
                 self.binding_counts[node.name] += 1
         self.classes = {stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
+        self.dataclass_imported = any(
+            isinstance(stmt, ast.ImportFrom) and stmt.module == "dataclasses" and stmt.level == 0
+            and any(alias.name == "dataclass" and alias.asname is None for alias in stmt.names)
+            for stmt in tree.body)
         self._traits: dict[str, tuple[bool, bool]] = {}
 
     def is_bound(self, name: str) -> bool:
         return self.binding_counts[name] > 0
+
+    def static_match_args(self, name: str) -> tuple[str, ...] | None:
+        """``__match_args__`` of a class of this module, when its source determines it: a literal tuple of
+        strings, or the fields of a ``@dataclass`` without bases (as ``dataclasses`` computes them)."""
+        if self._local_class_kind(name, set()) != "plain":
+            return None
+        cls = self.classes[name]
+        if cls.bases:
+            return None
+        for stmt in cls.body:
+            if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                    and stmt.targets[0].id == "__match_args__"):
+                try:
+                    value = ast.literal_eval(stmt.value)
+                except ValueError:
+                    return None
+                ok = type(value) is tuple and all(type(item) is str for item in value)
+                return value if ok else None
+        if len(cls.decorator_list) != 1 or not self._imports_dataclass():
+            return None
+        decorator = cls.decorator_list[0]
+        if not isinstance(decorator.func if isinstance(decorator, ast.Call) else decorator, ast.Name):
+            return None
+        options = {k.arg: k.value for k in decorator.keywords} if isinstance(decorator, ast.Call) else {}
+        if isinstance(decorator, ast.Call) and (decorator.args or any(
+                not (isinstance(v, ast.Constant) and v.value in (True, False)) for v in options.values())):
+            return None
+        if options.get("match_args") is not None and options["match_args"].value is False:
+            return None
+        if options.get("kw_only") is not None and options["kw_only"].value is True:
+            return ()
+        fields = []
+        for stmt in cls.body:
+            if not isinstance(stmt, ast.AnnAssign):
+                continue
+            if not isinstance(stmt.target, ast.Name) or isinstance(stmt.annotation, ast.Constant):
+                return None  # string annotations: dataclasses decides ClassVar/KW_ONLY by name lookup
+            annotation = stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else stmt.annotation
+            annotation_name = annotation.attr if isinstance(annotation, ast.Attribute) else getattr(
+                annotation, "id", None)
+            if annotation_name == "ClassVar":
+                continue
+            if annotation_name == "KW_ONLY":
+                break
+            if isinstance(stmt.value, ast.Call) and getattr(stmt.value.func, "id", getattr(
+                    stmt.value.func, "attr", None)) == "field":
+                keywords = {k.arg: k.value for k in stmt.value.keywords}
+                if any(not isinstance(v, ast.Constant) for k, v in keywords.items() if k in ("init", "kw_only")):
+                    return None
+                if keywords.get("init") is not None and keywords["init"].value is False:
+                    continue
+                if keywords.get("kw_only") is not None and keywords["kw_only"].value is True:
+                    continue
+            fields.append(stmt.target.id)
+        return tuple(fields)
+
+    def _imports_dataclass(self) -> bool:
+        return self.binding_counts["dataclass"] == 1 and self.dataclass_imported
 
     def class_kind(self, callee: ast.expr) -> str:
         """'self' (int(x)-style builtin), 'recogniser', 'plain', 'unknown' (a name we cannot see) or 'dynamic'."""
@@ -247,9 +309,13 @@ class _CaseCompiler:
                 if fetch_now:
                     conditions.append(ast.Compare(self.use(subject), [ast.Is()], [_name(subject.temp)]))
                 return conditions
+            if fetch_now and not self.materialise:
+                # Fetched after the test succeeds, inside the same try: a missing attribute still means
+                # "no match" (the except re-runs the case exactly), and all names are bound at once.
+                self.bind(node, node.id, subject.access(), conditions)
+                return conditions
             if fetch_now:
-                if self.materialise:
-                    subject.temp = self.name_temps.setdefault(node.id, self.fresh(f"{node.id}_"))
+                subject.temp = self.name_temps.setdefault(node.id, self.fresh(f"{node.id}_"))
                 conditions.append(ast.Compare(self.use(subject), [ast.Is()], [_name(subject.temp)]))
             self.bind(node, node.id, self.once(subject), conditions)
             return conditions
@@ -276,6 +342,18 @@ class _CaseCompiler:
             return self.class_pattern(node, subject)
         hint = " (use when(...) for conditions)" if isinstance(node, ast.Compare) else ""
         raise self.context.error(node, f"unsupported pattern {ast.unparse(node)!r}{hint}; {_PATTERN_HELP}")
+
+    def static_names(self, callee: ast.expr, positional: int, keywords: list[str]) -> tuple[str, ...] | None:
+        """The attribute names of the positional sub-patterns when known from the source and valid."""
+        if not isinstance(callee, ast.Name):
+            return None
+        match_args = self.rewriter.facts.static_match_args(callee.id)
+        if match_args is None or len(match_args) < positional:
+            return None
+        chosen = match_args[:positional]
+        if len(set(chosen) | set(keywords)) != len(chosen) + len(keywords):
+            return None  # duplicate attribute: let the runtime raise CPython's TypeError
+        return chosen
 
     def reads_once(self, node: ast.expr) -> bool:
         """True for patterns that read their subject exactly once (a literal or value comparison, a type test),
@@ -356,6 +434,12 @@ class _CaseCompiler:
         for i in stars:
             if not isinstance(node.elts[i].value, ast.Name):
                 raise self.context.error(node.elts[i], "a starred sub-pattern must be a name (*rest) or *_")
+        fixed = len(node.elts) - len(stars)
+        facts = self.rewriter.top_facts if subject.temp == self.rewriter.top_temp else None
+        if facts is not None:
+            type_temp, length_temp = facts
+            conditions = [ast.Compare(_name(length_temp), [ast.GtE() if stars else ast.Eq()], [ast.Constant(fixed)])]
+            return self.sequence_items(node, subject, stars, type_temp, conditions)
         type_temp = self.fresh("ty")
         value = self.use(subject)
         is_sequence = ast.BoolOp(ast.Or(), [
@@ -365,10 +449,11 @@ class _CaseCompiler:
             ast.BinOp(ast.Attribute(_name(type_temp), "__flags__", ast.Load()), ast.BitAnd(),
                       ast.Constant(_TPFLAGS_SEQUENCE)),
         ])
-        fixed = len(node.elts) - len(stars)
         length = ast.Compare(ast.Call(self.builtin("len"), [_name(subject.temp)], []),
                              [ast.GtE() if stars else ast.Eq()], [ast.Constant(fixed)])
-        conditions = [is_sequence, length]
+        return self.sequence_items(node, subject, stars, type_temp, [is_sequence, length])
+
+    def sequence_items(self, node, subject, stars, type_temp, conditions):
         star = stars[0] if stars else len(node.elts)
         for i, element in enumerate(node.elts):
             if i < star:
@@ -410,11 +495,16 @@ class _CaseCompiler:
                 if key.value in seen:
                     raise self.context.error(key, f"mapping pattern checks duplicate key ({key.value!r})")
                 seen.add(key.value)
-        type_temp = self.fresh("ty")
-        value = self.use(subject)
+        facts = self.rewriter.top_facts if subject.temp == self.rewriter.top_temp else None
+        if facts is not None:
+            type_temp, value = facts[0], self.use(subject)
+            type_of = _name(type_temp)
+        else:
+            type_temp = self.fresh("ty")
+            value = self.use(subject)
+            type_of = _walrus(type_temp, ast.Call(self.builtin("type"), [value], []))
         conditions = [ast.BoolOp(ast.Or(), [
-            ast.Compare(_walrus(type_temp, ast.Call(self.builtin("type"), [value], [])), [ast.Is()],
-                        [self.builtin("dict")]),
+            ast.Compare(type_of, [ast.Is()], [self.builtin("dict")]),
             ast.BinOp(ast.Attribute(_name(type_temp), "__flags__", ast.Load()), ast.BitAnd(),
                       ast.Constant(_TPFLAGS_MAPPING)),
         ])]
@@ -492,6 +582,13 @@ class _CaseCompiler:
         if kind == "self" and positional:
             conditions.append(is_instance)
             conditions += self.pattern(node.args[0], _Subject(lambda: _name(subject.temp)))
+        elif positional and self.static_names(callee, positional, names) is not None:
+            # A class of this module whose __match_args__ the source spells out: plain attribute loads.
+            conditions.append(is_instance)
+            for pattern, attribute in zip(node.args, self.static_names(callee, positional, names)):
+                fetched = ast.Attribute(_name(subject.temp), attribute, ast.Load())
+                conditions += self.pattern(pattern, _Subject(lambda fetched=fetched: fetched,
+                                                             reevaluable=self.reads_once(pattern)))
         elif positional:
             match_args = self.fresh("args")
             lookup = _bind_true(match_args, ast.Attribute(callee, "__match_args__", ast.Load()))
@@ -566,6 +663,8 @@ class _MatchRewriter(ast.NodeTransformer):
         self.facts = facts
         self.scopes = ["module"]
         self.temps: list[str] | None = None
+        self.top_temp: str | None = None
+        self.top_facts: tuple[str, str] | None = None
 
     def fresh(self, hint: str) -> str:
         name = self.context.fresh_name(hint)
@@ -626,48 +725,144 @@ class _MatchRewriter(ast.NodeTransformer):
             _check_reachable(case.test, index == len(node.body) - 1, self.context)
         subject_temp = self.fresh("subject")
         top = _Subject(lambda: _name(subject_temp), subject_temp)
+        outer_facts = self.top_facts, self.top_temp
+        self.top_temp, self.top_facts = subject_temp, None
+        hoisted = []
+        if sum(_tests_top_sequence(case.test) for case in node.body) >= 2:
+            # Several cases ask "is it a sequence, of which length?": answer once, -1 meaning "not one".
+            type_temp, length_temp = self.fresh("ty"), self.fresh("n")
+            is_sequence = ast.BoolOp(ast.Or(), [
+                ast.Compare(_name(type_temp), [ast.Is()], [self.builtin("tuple")]),
+                ast.Compare(_name(type_temp), [ast.Is()], [self.builtin("list")]),
+                ast.BinOp(ast.Attribute(_name(type_temp), "__flags__", ast.Load()), ast.BitAnd(),
+                          ast.Constant(_TPFLAGS_SEQUENCE))])
+            hoisted = [
+                ast.Assign([_name(type_temp, store=True)], ast.Call(self.builtin("type"), [_name(subject_temp)], [])),
+                ast.Assign([_name(length_temp, store=True)], ast.IfExp(
+                    is_sequence, ast.Call(self.builtin("len"), [_name(subject_temp)], []), ast.Constant(-1)))]
+            hoisted = [_locate(stmt, node) for stmt in hoisted]
+            self.top_facts = (type_temp, length_temp)
+        try:
+            return self.compile_cases(node, top, subject, subject_temp, hoisted)
+        finally:
+            self.top_facts, self.top_temp = outer_facts
+
+    def compile_cases(self, node, top, subject, subject_temp, hoisted) -> list[ast.stmt]:
         no_match = _locate(ast.Raise(ast.Call(ast.Attribute(self.runtime_import("MatchError"), "MatchError",
                                                             ast.Load()),
             [_name(subject_temp)], []), None), node)
-        chain: list[ast.stmt] = [no_match]
-        for case in reversed(node.body):
-            chain = self.compile_case(case, top, chain)
-        assign = _locate(ast.Assign([_name(subject_temp, store=True)], subject), node)
+        cases = [self.compile_case(case, top) for case in node.body]
+        if all(_terminates(case.body) for case in node.body):
+            chain = self.flat_chain(cases) + [no_match]
+        else:
+            chain = [no_match]
+            for case in reversed(cases):
+                chain = case.emit(case.conditions, chain)
+        assign = [_locate(ast.Assign([_name(subject_temp, store=True)], subject), node)] + hoisted
         if self.scopes[-1] == "function":
-            return [assign] + chain
+            return assign + chain
         # Module and class bodies: temporaries would become globals or class attributes, so remove them.
         others = [t for t in self.temps if t != subject_temp]
         prelude = [ast.Assign([_name(t, store=True) for t in others], ast.Constant(None))] if others else []
         cleanup = ast.Delete([_name(t, store=False) for t in self.temps])
         for target in cleanup.targets:
             target.ctx = ast.Del()
-        return [_locate(stmt, node) for stmt in prelude] + [assign, _locate(ast.Try(chain, [], [], [cleanup]), node)]
+        return [_locate(stmt, node) for stmt in prelude] + assign + [_locate(ast.Try(chain, [], [], [cleanup]), node)]
 
-    def compile_case(self, case: ast.If, top: _Subject, otherwise: list[ast.stmt]) -> list[ast.stmt]:
+    def flat_chain(self, cases: list["_CompiledCase"]) -> list[ast.stmt]:
+        """Cases whose bodies always leave (return, raise, break, continue) become consecutive ``if``s, and
+        consecutive cases that start with the same plain test share it, as a hand-written chain would."""
+        chain: list[ast.stmt] = []
+        index = 0
+        while index < len(cases):
+            key = cases[index].shareable_test()
+            end = index + 1
+            while key is not None and end < len(cases) and cases[end].shareable_test() == key:
+                end += 1
+            if end - index > 1:
+                inner = [stmt for case in cases[index:end] for stmt in case.emit(case.conditions[1:], [])]
+                chain.append(_locate(ast.If(cases[index].conditions[0], inner, []), cases[index].node.test))
+            else:
+                chain += cases[index].emit(cases[index].conditions, [])
+            index = end
+        return chain
+
+    def compile_case(self, case: ast.If, top: _Subject) -> "_CompiledCase":
         name_temps: dict[str, str] = {}
         fast = _CaseCompiler(self, name_temps, exact=False, materialise=False)
         fast.assigned.add(id(top))
         conditions = fast.pattern(copy.deepcopy(case.test), top)
         body = [self.visit(stmt) for stmt in case.body]
         body = [stmt for item in body for stmt in (item if isinstance(item, list) else [item])]
+        compiled = _CompiledCase(self, case, conditions, fast.binds, body)
         if fast.looks_up_attributes:
-            fast = _CaseCompiler(self, name_temps, exact=False, materialise=True)
-            fast.assigned.add(id(top))
-            conditions = fast.pattern(copy.deepcopy(case.test), top)
+            # The case looks attributes up: test (and fetch captured attributes) in a try whose handler re-runs
+            # the case through runtime.match_class, where a missing attribute means "no match" as in CPython.
             exact = _CaseCompiler(self, name_temps, exact=True, materialise=True)
             exact.assigned.add(id(top))
             exact.runtime_temp = self.fresh("rt")
-            load_runtime = _bind_true(exact.runtime_temp, self.runtime_import("match_class"))
-            exact_conditions = [load_runtime] + exact.pattern(copy.deepcopy(case.test), top)
-            binds = [_locate(ast.Assign([_name(n, store=True)], v), case.test) for n, v in fast.binds.items()]
-            ok = self.fresh("ok")
-            errors = ast.Tuple([self.builtin(name) for name in _FALLBACK_ERRORS], ast.Load())
-            attempt = ast.Try([ast.Assign([_name(ok, store=True)], _and(conditions))],
-                              [ast.ExceptHandler(errors, None,
-                                                 [ast.Assign([_name(ok, store=True)], _and(exact_conditions))])],
-                              [], [])
-            return [_locate(attempt, case.test), _locate(ast.If(_name(ok), binds + body, otherwise), case)]
-        binds = [_locate(ast.Assign([_name(n, store=True)], v), case.test) for n, v in fast.binds.items()]
-        if not conditions:
-            return binds + body
-        return [_locate(ast.If(_locate(_and(conditions), case.test), binds + body, otherwise), case)]
+            compiled.exact_conditions = [_bind_true(exact.runtime_temp, self.runtime_import("match_class"))]
+            compiled.exact_conditions += exact.pattern(copy.deepcopy(case.test), top)
+            compiled.exact_binds = exact.binds
+            compiled.ok = self.fresh("ok")
+        return compiled
+
+    @staticmethod
+    def bind_all(ok: str, binds: dict[str, ast.expr]) -> list[ast.stmt]:
+        """``if ok: a, b = <values>``: every name bound at once, or none if a value raises."""
+        if not binds:
+            return []
+        if len(binds) == 1:
+            (name, value), = binds.items()
+            assign = ast.Assign([_name(name, store=True)], value)
+        else:
+            assign = ast.Assign([ast.Tuple([_name(n, store=True) for n in binds], ast.Store())],
+                                ast.Tuple(list(binds.values()), ast.Load()))
+        return [ast.If(_name(ok), [assign], [])]
+
+
+class _CompiledCase:
+    """One case's compiled test, bindings and body, emitted either nested (if/else) or flat."""
+
+    def __init__(self, rewriter: _MatchRewriter, node: ast.If, conditions, binds, body):
+        self.rewriter = rewriter
+        self.node = node
+        self.conditions = conditions
+        self.binds = binds
+        self.body = body
+        self.exact_conditions: list[ast.expr] | None = None
+        self.exact_binds: dict[str, ast.expr] = {}
+        self.ok: str | None = None
+
+    def shareable_test(self) -> str | None:
+        """A key for the first condition when another case may evaluate it once for both."""
+        if not self.conditions or any(isinstance(n, ast.NamedExpr) for n in ast.walk(self.conditions[0])):
+            return None
+        return ast.dump(self.conditions[0])
+
+    def emit(self, conditions: list[ast.expr], otherwise: list[ast.stmt]) -> list[ast.stmt]:
+        builtin = self.rewriter.builtin
+        if self.ok is None:
+            binds = [_locate(ast.Assign([_name(n, store=True)], v), self.node.test) for n, v in self.binds.items()]
+            if not conditions:
+                return binds + self.body
+            return [_locate(ast.If(_locate(_and(conditions), self.node.test), binds + self.body, otherwise),
+                            self.node)]
+        ok = self.ok
+        attempt = ast.Try(
+            [ast.Assign([_name(ok, store=True)], _and(conditions)), *_MatchRewriter.bind_all(ok, self.binds)],
+            [ast.ExceptHandler(ast.Tuple([builtin(name) for name in _FALLBACK_ERRORS], ast.Load()), None,
+                               [ast.Assign([_name(ok, store=True)], _and(self.exact_conditions)),
+                                *_MatchRewriter.bind_all(ok, self.exact_binds)])],
+            [], [])
+        return [_locate(attempt, self.node.test), _locate(ast.If(_name(ok), self.body, otherwise), self.node)]
+
+
+def _terminates(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def _tests_top_sequence(node: ast.expr) -> bool:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return True
+    return isinstance(node, ast.BoolOp) and any(_tests_top_sequence(value) for value in node.values)
