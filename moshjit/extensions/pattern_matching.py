@@ -555,7 +555,10 @@ class _CaseCompiler:
         kind = self.rewriter.facts.class_kind(callee)
         value = self.use(subject)
         self.looks_up_attributes = True
-        if self.exact or kind == "dynamic" or (kind == "self" and positional > 1):
+        mixed = positional and names and kind != "self" and self.static_names(callee, positional, names) is None
+        if self.exact or kind == "dynamic" or (kind == "self" and positional > 1) or mixed:
+            # Exact semantics through the runtime; mixed positional and keyword sub-patterns go there too,
+            # since only __match_args__ can tell whether they name the same attribute (a TypeError).
             found = self.fresh("found")
             conditions = [ast.Compare(_walrus(found, ast.Call(
                 ast.Attribute(self.runtime(), "match_class", ast.Load()),
@@ -753,7 +756,7 @@ class _MatchRewriter(ast.NodeTransformer):
             [_name(subject_temp)], []), None), node)
         cases = [self.compile_case(case, top) for case in node.body]
         if all(_terminates(case.body) for case in node.body):
-            chain = self.flat_chain(cases) + [no_match]
+            chain = self.flat_chain(cases) + ([no_match] if cases[-1].conditions else [])
         else:
             chain = [no_match]
             for case in reversed(cases):

@@ -280,3 +280,90 @@ def test_syntax_errors_point_at_the_extended_syntax(body, message, line, column)
     assert message in error.value.msg
     assert (error.value.filename, error.value.lineno, error.value.offset) == ("shapes.py", line, column)
     assert error.value.text == source.splitlines()[line - 1]
+
+
+STATIC_CLASSES = """
+    from dataclasses import KW_ONLY, InitVar, dataclass, field
+    from typing import ClassVar
+
+    @dataclass
+    class Fields:
+        a: int
+        b: int = field(init=False, default=9)
+        tag: ClassVar[str] = "t"
+        c: InitVar[int] = 0
+        _: KW_ONLY
+        d: int = 4
+
+    @dataclass(match_args=False)
+    class NoArgs:
+        a: int
+
+    class Literal:
+        __match_args__ = ("second", "first")
+        def __init__(self, first, second):
+            self.first, self.second = first, second
+"""
+
+
+@pytest.mark.parametrize("ours, pep, subject", [
+    ("Fields(x, y)", "Fields(x, y)", "Fields(1)"),
+    ("Fields(x, y, z)", "Fields(x, y, z)", "Fields(1)"),
+    ("NoArgs(x)", "NoArgs(x)", "NoArgs(1)"),
+    ("Literal(x, y)", "Literal(x, y)", "Literal(1, 2)"),
+    ("Literal(x, second=y)", "Literal(x, second=y)", "Literal(1, 2)"),
+])
+def test_match_args_read_from_the_source_agree_with_the_runtime(ours, pep, subject):
+    source = STATIC_CLASSES + f"""
+    def run(fn):
+        try:
+            return fn()
+        except Exception as error:
+            return (type(error), str(error))
+    def ours():
+        with match({subject}):
+            if {ours}:
+                return sorted(k for k in locals() if k != "_mj")
+            if _:
+                return None
+    def theirs():
+        match {subject}:
+            case {pep}:
+                return sorted(k for k in locals() if k != "_mj")
+            case _:
+                return None
+    result = (run(ours), run(theirs))
+    """
+    ns = run_extended(source, active=PM)
+    ours_result, theirs_result = ns["result"]
+    if isinstance(ours_result, list):
+        ours_result = [k for k in ours_result if not k.startswith("_mj_")]
+    assert ours_result == theirs_result
+
+
+def test_shared_leading_tests_still_fall_through_to_later_cases():
+    ns = run_extended("""
+        class A:
+            def __init__(self, x):
+                self.x = x
+        def f(s):
+            with match(s):
+                if A(x=1):
+                    return "one"
+                if A(x=2):
+                    return "two"
+                if A(x=[_, *_]):
+                    return "list"
+                if _:
+                    return "other"
+        def g(s):
+            out = []
+            with match(s):
+                if A(x=1):
+                    out.append("one")
+                if A(x=x):
+                    out.append(x)
+            return out
+    """, active=PM)
+    assert [ns["f"](ns["A"](v)) for v in (1, 2, [0], 3)] == ["one", "two", "list", "other"]
+    assert ns["g"](ns["A"](1)) == ["one"] and ns["g"](ns["A"](5)) == [5]
