@@ -33,28 +33,37 @@ def default_root() -> str:
 
 
 def _private_dir(path: str) -> bool:
-    """Create ``path`` 0700 if missing; True if it is ours and not writable by group or others."""
-    os.makedirs(path, mode=0o700, exist_ok=True)
-    info = os.stat(path)
-    return info.st_uid == os.getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    """Create ``path`` 0700 if missing; True if it is a directory of ours, writable by us and by nobody else."""
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        info = os.stat(path)
+    except OSError:                  # cannot be created (a file in the way, no permission): not usable
+        return False
+    return (stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and os.access(path, os.W_OK | os.X_OK)
+            and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
 
 
 class DiskCache:
     """Entries are ``<root>/<namespace>/<key>.<ext>`` plus ``<key>.json`` (checksum and facts)."""
 
     def __init__(self, root: str | None = None):
-        root = root or default_root()
-        if not _private_dir(root):
-            fallback = tempfile.mkdtemp(prefix="moshjit-cache-")
-            warnings.warn(f"moshjit cache directory {root} is not private to this user (owner or permissions); "
-                          f"using {fallback} for this process instead", MoshjitWarning, stacklevel=3)
-            root = fallback
-        self.root = root
+        self.root = os.path.abspath(root or default_root())
+        if not _private_dir(self.root):
+            self._fall_back(f"moshjit cache directory {self.root} is not usable or not private to this user "
+                            f"(owner or permissions)")
+
+    def _fall_back(self, problem: str) -> None:
+        """Use a fresh private directory for the rest of this process, and say so."""
+        fallback = tempfile.mkdtemp(prefix="moshjit-cache-")
+        warnings.warn(f"{problem}; using {fallback} for this process instead", MoshjitWarning, stacklevel=4)
+        self.root = fallback
 
     def directory(self, namespace: str) -> str:
         path = os.path.join(self.root, namespace)
         if not _private_dir(path):
-            raise PermissionError(f"moshjit cache directory {path} is not private to this user")
+            self._fall_back(f"moshjit cache directory {path} is not usable or not private to this user")
+            path = os.path.join(self.root, namespace)
+            os.makedirs(path, mode=0o700, exist_ok=True)
         return path
 
     def paths(self, namespace: str, key: str, ext: str) -> tuple[str, str]:
@@ -78,17 +87,17 @@ class DiskCache:
         artifact, meta_path = self.paths(namespace, key, ext)
         if not os.path.exists(artifact) or not os.path.exists(meta_path):
             return None
-        problem = _check_file(artifact) or _check_file(meta_path)
-        if problem is None:
-            try:
+        try:
+            problem = _check_file(artifact) or _check_file(meta_path)
+            if problem is None:
                 with open(meta_path, encoding="utf-8") as f:
                     meta = json.load(f)
-                if meta.get("format") != FORMAT_VERSION or meta.get("key") != key:
+                if not isinstance(meta, dict) or meta.get("format") != FORMAT_VERSION or meta.get("key") != key:
                     problem = "metadata does not match the entry"
                 elif _sha256(artifact) != meta.get("sha256"):
                     problem = "checksum mismatch (corrupt or truncated)"
-            except (OSError, ValueError) as exc:
-                problem = f"unreadable metadata ({exc})"
+        except (OSError, ValueError) as exc:
+            problem = f"unreadable entry ({exc})"
         if problem is not None:
             warnings.warn(f"moshjit ignores cache entry {artifact}: {problem}; recompiling", MoshjitWarning,
                           stacklevel=4)
@@ -110,6 +119,8 @@ def _check_file(path: str) -> str | None:
         return "not owned by the current user"
     if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return "writable by other users"
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
     return None
 
 
