@@ -1,0 +1,27 @@
+"""``python -m moshjit info`` and ``%moshjit_info``: versions of everything moshjit depends on, and the cache."""
+from __future__ import annotations
+
+import importlib.metadata
+import platform
+import sys
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def describe() -> str:
+    from moshjit import __version__
+    from moshjit.cache import default_root
+    lines = [
+        f"moshjit {__version__}",
+        f"python {platform.python_version()} ({sys.implementation.name}, {platform.machine()})",
+        f"cython {_version('cython')}",
+        f"llvmlite {_version('llvmlite')}",
+        f"bytecode {_version('bytecode')}",
+        f"cache directory {default_root()}",
+    ]
+    return "\n".join(lines)
