@@ -61,10 +61,24 @@ def _cmd_run(args) -> int:
     return run_script(args.script, args.args)
 
 
+_KIND_NAMES = {"str": str, "char": "char", "int": int, "int64": "int64", "float": float, "bool": bool,
+               "list": list, "dict": dict, "set": set, "tuple": tuple, "None": type(None)}
+
+
+def parse_signature(text: str | None):
+    """``"str,dict"`` → dispatch kinds, for annotating a function as if called with such arguments."""
+    if not text:
+        return None
+    try:
+        return tuple(_KIND_NAMES[part.strip()] for part in text.split(","))
+    except KeyError as exc:
+        raise SystemExit(f"moshjit: unknown argument kind {exc.args[0]!r}; use {', '.join(_KIND_NAMES)}") from None
+
+
 def _cmd_annotate(args) -> int:
     from moshjit.annotate import annotate_html
     fn = load_target(args.target)
-    html = annotate_html(fn)
+    html = annotate_html(fn, parse_signature(args.args))
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(html)
     print(f"wrote {args.output}")
@@ -94,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("annotate", help="write an HTML view of how much Python-object work each line keeps")
     p.add_argument("target", help="FILE.py:FUNCTION or MODULE:FUNCTION")
     p.add_argument("-o", "--output", default="moshjit-annotate.html")
+    p.add_argument("--args", help="argument kinds to annotate for, e.g. str,dict (default: annotations or object)")
     p.set_defaults(handler=_cmd_annotate)
     p = sub.add_parser("info", help="print versions and the cache location")
     p.set_defaults(handler=_cmd_info)
