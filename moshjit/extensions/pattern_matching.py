@@ -229,10 +229,12 @@ def _irrefutable(node: ast.expr) -> bool:
 class _Subject:
     """A value a pattern is matched against: a temporary, or an expression that may be re-evaluated."""
 
-    def __init__(self, access: Callable[[], ast.expr], temp: str | None = None, reevaluable: bool = True):
+    def __init__(self, access: Callable[[], ast.expr], temp: str | None = None, reevaluable: bool = True,
+                 fetch: bool = False):
         self.access = access
         self.temp = temp
         self.reevaluable = reevaluable
+        self.fetch = fetch  # reading it looks an attribute up (may raise AttributeError)
 
 
 class _CaseCompiler:
@@ -249,6 +251,7 @@ class _CaseCompiler:
         self.looks_up_attributes = False
         self.runtime_temp: str | None = None
         self.outer_renames: dict[str, str] = {}
+        self.test_fetches = 0
 
     # -- subjects -------------------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -258,6 +261,7 @@ class _CaseCompiler:
         """The subject's value for a pattern that reads it several times: first read stores it in a temp."""
         if subject.temp is not None and id(subject) in self.assigned:
             return _name(subject.temp)
+        self.test_fetches += subject.fetch
         if subject.temp is None:
             subject.temp = self.fresh("v")
         self.assigned.add(id(subject))
@@ -267,7 +271,10 @@ class _CaseCompiler:
         """The subject's value for a pattern that reads it exactly once."""
         if subject.temp is not None and id(subject) in self.assigned:
             return _name(subject.temp)
-        return subject.access() if subject.reevaluable else self.use(subject)
+        if not subject.reevaluable:
+            return self.use(subject)
+        self.test_fetches += subject.fetch
+        return subject.access()
 
     def item(self, base: _Subject, index: int) -> _Subject:
         return _Subject(lambda: ast.Subscript(_name(base.temp), ast.Constant(index), ast.Load()))
@@ -581,6 +588,8 @@ class _CaseCompiler:
             return conditions
         conditions: list[ast.expr] = []
         is_instance = ast.Call(self.builtin("isinstance"), [value, callee], [])
+        if kind not in ("plain", "self"):
+            self.test_fetches += 1  # an unseen name may not be a class: isinstance can raise TypeError
         match_args = None
         if kind == "self" and positional:
             conditions.append(is_instance)
@@ -591,24 +600,25 @@ class _CaseCompiler:
             for pattern, attribute in zip(node.args, self.static_names(callee, positional, names)):
                 fetched = ast.Attribute(_name(subject.temp), attribute, ast.Load())
                 conditions += self.pattern(pattern, _Subject(lambda fetched=fetched: fetched,
-                                                             reevaluable=self.reads_once(pattern)))
+                                                             reevaluable=self.reads_once(pattern), fetch=True))
         elif positional:
             match_args = self.fresh("args")
             lookup = _bind_true(match_args, ast.Attribute(callee, "__match_args__", ast.Load()))
             # An imported class might be a recogniser: looking __match_args__ up first sends those (which lack
             # it) to the exact path; a class of this module is known not to be one, so test the type first.
             conditions += [is_instance, lookup] if kind == "plain" else [lookup, is_instance]
+            self.test_fetches += 1
             for index, pattern in enumerate(node.args):
                 fetched = ast.Call(self.builtin("getattr"), [_name(subject.temp), ast.Subscript(
                     _name(match_args), ast.Constant(index), ast.Load())], [])
                 conditions += self.pattern(pattern, _Subject(lambda fetched=fetched: fetched,
-                                                             reevaluable=self.reads_once(pattern)))
+                                                             reevaluable=self.reads_once(pattern), fetch=True))
         else:
             conditions.append(is_instance)
         for keyword in node.keywords:
             fetched = ast.Attribute(_name(subject.temp), keyword.arg, ast.Load())
             conditions += self.pattern(keyword.value, _Subject(lambda fetched=fetched: fetched,
-                                                               reevaluable=self.reads_once(keyword.value)))
+                                                               reevaluable=self.reads_once(keyword.value), fetch=True))
         return conditions
 
 
@@ -668,6 +678,7 @@ class _MatchRewriter(ast.NodeTransformer):
         self.temps: list[str] | None = None
         self.top_temp: str | None = None
         self.top_facts: tuple[str, str] | None = None
+        self.functions: list[ast.AST] = []
 
     def fresh(self, hint: str) -> str:
         name = self.context.fresh_name(hint)
@@ -691,7 +702,11 @@ class _MatchRewriter(ast.NodeTransformer):
             self.scopes.pop()
 
     def visit_FunctionDef(self, node):
-        return self._scoped(node, "function")
+        self.functions.append(node)
+        try:
+            return self._scoped(node, "function")
+        finally:
+            self.functions.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -726,7 +741,7 @@ class _MatchRewriter(ast.NodeTransformer):
                 raise self.context.error(case.orelse[0], "a case has no elif/else; write each case as its own "
                                                          "'if <pattern>:' (use 'if _:' for a catch-all)")
             _check_reachable(case.test, index == len(node.body) - 1, self.context)
-        subject_temp = self.fresh("subject")
+        subject_temp = self.local_subject(subject, node) or self.fresh("subject")
         top = _Subject(lambda: _name(subject_temp), subject_temp)
         outer_facts = self.top_facts, self.top_temp
         self.top_temp, self.top_facts = subject_temp, None
@@ -750,6 +765,20 @@ class _MatchRewriter(ast.NodeTransformer):
         finally:
             self.top_facts, self.top_temp = outer_facts
 
+    def local_subject(self, subject: ast.expr, node: ast.With) -> str | None:
+        """A subject that is a plain local variable nothing in the patterns can rebind needs no copy."""
+        if not (isinstance(subject, ast.Name) and self.scopes[-1] == "function" and self.functions):
+            return None
+        function = self.functions[-1]
+        for inner in ast.walk(function):
+            if isinstance(inner, (ast.Global, ast.Nonlocal)) and subject.id in inner.names:
+                return None
+        for case in node.body:
+            for inner in ast.walk(case.test):
+                if isinstance(inner, ast.NamedExpr) and inner.target.id == subject.id:
+                    return None
+        return subject.id
+
     def compile_cases(self, node, top, subject, subject_temp, hoisted) -> list[ast.stmt]:
         no_match = _locate(ast.Raise(ast.Call(ast.Attribute(self.runtime_import("MatchError"), "MatchError",
                                                             ast.Load()),
@@ -761,7 +790,8 @@ class _MatchRewriter(ast.NodeTransformer):
             chain = [no_match]
             for case in reversed(cases):
                 chain = case.emit(case.conditions, chain)
-        assign = [_locate(ast.Assign([_name(subject_temp, store=True)], subject), node)] + hoisted
+        assign = hoisted if subject_temp == getattr(subject, "id", None) else (
+            [_locate(ast.Assign([_name(subject_temp, store=True)], subject), node)] + hoisted)
         if self.scopes[-1] == "function":
             return assign + chain
         # Module and class bodies: temporaries would become globals or class attributes, so remove them.
@@ -783,10 +813,10 @@ class _MatchRewriter(ast.NodeTransformer):
             while key is not None and end < len(cases) and cases[end].shareable_test() == key:
                 end += 1
             if end - index > 1:
-                inner = [stmt for case in cases[index:end] for stmt in case.emit(case.conditions[1:], [])]
+                inner = [stmt for case in cases[index:end] for stmt in case.emit_flat(case.conditions[1:])]
                 chain.append(_locate(ast.If(cases[index].conditions[0], inner, []), cases[index].node.test))
             else:
-                chain += cases[index].emit(cases[index].conditions, [])
+                chain += cases[index].emit_flat(cases[index].conditions)
             index = end
         return chain
 
@@ -798,6 +828,7 @@ class _MatchRewriter(ast.NodeTransformer):
         body = [self.visit(stmt) for stmt in case.body]
         body = [stmt for item in body for stmt in (item if isinstance(item, list) else [item])]
         compiled = _CompiledCase(self, case, conditions, fast.binds, body)
+        compiled.test_fetches = fast.test_fetches
         if fast.looks_up_attributes:
             # The case looks attributes up: test (and fetch captured attributes) in a try whose handler re-runs
             # the case through runtime.match_class, where a missing attribute means "no match" as in CPython.
@@ -836,6 +867,7 @@ class _CompiledCase:
         self.exact_conditions: list[ast.expr] | None = None
         self.exact_binds: dict[str, ast.expr] = {}
         self.ok: str | None = None
+        self.test_fetches = 0
 
     def shareable_test(self) -> str | None:
         """A key for the first condition when another case may evaluate it once for both."""
@@ -859,6 +891,28 @@ class _CompiledCase:
                                 *_MatchRewriter.bind_all(ok, self.exact_binds)])],
             [], [])
         return [_locate(attempt, self.node.test), _locate(ast.If(_name(ok), self.body, otherwise), self.node)]
+
+
+    def emit_flat(self, conditions: list[ast.expr]) -> list[ast.stmt]:
+        """In a flat chain (the body always leaves), a case whose test looks no attribute up but whose
+        captures do fetches them in a ``try`` whose ``else`` is the body: no flag on the fast path. The rare
+        path (an attribute is missing) re-runs the case exactly and runs a copy of the body if it matched."""
+        if self.ok is None or self.test_fetches or sum(1 for _ in ast.walk(ast.Module(self.body, []))) > 400:
+            return self.emit(conditions, [])
+        if not self.binds:  # nothing can raise: the test is all there is
+            return [_locate(ast.If(_locate(_and(conditions), self.node.test), self.body, []), self.node)] \
+                if conditions else self.body
+        ok, builtin = self.ok, self.rewriter.builtin
+        fetch = _MatchRewriter.bind_all(ok, self.binds)[0].body
+        attempt = ast.Try(fetch, [ast.ExceptHandler(
+            ast.Tuple([builtin(name) for name in _FALLBACK_ERRORS], ast.Load()), None,
+            [ast.Assign([_name(ok, store=True)], _and(self.exact_conditions)),
+             *_MatchRewriter.bind_all(ok, self.exact_binds)])], self.body, [])
+        matched = [_locate(attempt, self.node.test),
+                   _locate(ast.If(_name(ok), copy.deepcopy(self.body), []), self.node)]
+        if not conditions:
+            return matched
+        return [_locate(ast.If(_locate(_and(conditions), self.node.test), matched, []), self.node)]
 
 
 def _terminates(body: list[ast.stmt]) -> bool:
