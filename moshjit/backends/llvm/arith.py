@@ -484,12 +484,12 @@ def compare_values(low, operator: str, a, left: Repr, b, right: Repr) -> ir.Valu
         if isinstance(left, FloatR) or isinstance(right, FloatR):
             return mixed_compare(low, operator, a, left, b, right)
         return builder.icmp_signed(_SIGNED[operator], to_int(low, a, left), to_int(low, b, right))
-    unit_left, unit_right = isinstance(left, UnitR), isinstance(right, UnitR)
-    if operator in ("==", "!=") and (unit_left or unit_right):
-        if left.describe() != right.describe() and not (unit_left and unit_right):
-            return ir.Constant(I1, int(operator == "!="))
-        if unit_left and unit_right and left.what == right.what == "None":
-            return ir.Constant(I1, int(operator == "=="))
+    none_left = isinstance(left, UnitR) and left.what == "None"
+    none_right = isinstance(right, UnitR) and right.what == "None"
+    if operator in ("==", "!=") and (none_left or none_right):
+        both = none_left and none_right
+        if both or isinstance(left, numeric) or isinstance(right, numeric):
+            return ir.Constant(I1, int(both == (operator == "==")))
     if isinstance(left, (ListR, TupleR, BoxedTupleR)) and isinstance(right, (ListR, TupleR, BoxedTupleR)):
         return sequences.compare(low, operator, a, left, b, right)
     low.not_native(f"'{operator}' between {left.describe()} and {right.describe()}")

@@ -22,6 +22,8 @@ from moshjit.ir import ops
 from moshjit.ir.ops import Constant
 from moshjit.ir.types import INT64_MIN, type_of_value
 
+I128 = ir.IntType(128)
+
 
 def _function_of(op) -> object:
     return op.func.value if isinstance(op.func, Constant) else None
@@ -142,29 +144,36 @@ def _min_max_of_sequence(low, sequence, operator, which, result_repr):
 
 
 def _sum(low, op, args):
+    """sum() of ints accumulates in 128 bits, so only a final result beyond int64 raises (as CPython's exact
+    sum would only then give a big int); floats add up in order, like CPython 3.11."""
     b = low.b
     result_repr = low.reprs[op]
     item_repr = repr_of(normalize(_item_type(args[0])))
+    is_float = isinstance(result_repr, FloatR)
+    wide = F64 if is_float else I128
     iterator = iterators.iterator_over(low, args[0], item_repr)
-    total = low.alloca(result_repr.llvm)
-    start = arith.coerce(low, *(_args(low, args[1:])[0] if len(args) > 1 else
-                               (ir.Constant(I64, 0), IntR())), result_repr)
-    b.store(start, total)
+    total = low.alloca(wide)
+    start = arith.coerce(low, *(_args(low, args[1:])[0] if len(args) > 1 else (ir.Constant(I64, 0), IntR())),
+                         result_repr)
+    b.store(start if is_float else b.sext(start, I128), total)
     loop, done = low.new_block("sum.loop"), low.new_block("sum.done")
     b.branch(loop)
     b.position_at_end(loop)
     item = iterator.next(low, done)
     current = b.load(total)
-    if isinstance(result_repr, FloatR):
+    if is_float:
         b.store(b.fadd(current, arith.to_float(low, item, item_repr)), total)
     else:
-        checked = b.sadd_with_overflow(current, arith.to_int(low, item, item_repr))
-        low.overflow(b.extract_value(checked, 1), "sum()")
-        b.store(b.extract_value(checked, 0), total)
+        b.store(b.add(current, b.sext(arith.to_int(low, item, item_repr), I128)), total)
     b.branch(loop)
     b.position_at_end(done)
     iterator.release(low)
-    return b.load(total)
+    result = b.load(total)
+    if is_float:
+        return result
+    narrow = b.trunc(result, I64)
+    low.overflow(b.icmp_signed("!=", b.sext(narrow, I128), result), "sum()")
+    return narrow
 
 
 def _item_type(value):
@@ -449,20 +458,17 @@ def _math_scale(factor):
 
 
 def _math_gcd(low, op, args):
+    """gcd of the magnitudes as unsigned 64-bit ints (|INT64_MIN| fits); only a result of 2**63 overflows."""
     b = low.b
     values = [arith.to_int(low, v, r) for v, r in _args(low, args)]
     if not values:
         return ir.Constant(I64, 0)
-    result = _abs_value(low, values[0])
+    magnitude = lambda v: b.select(b.icmp_signed("<", v, ir.Constant(I64, 0)), b.sub(ir.Constant(I64, 0), v), v)
+    result = magnitude(values[0])
     for value in values[1:]:
-        result = b.call(gcd_helper(low.rt), [result, _abs_value(low, value)])
+        result = b.call(gcd_helper(low.rt), [result, magnitude(value)])
+    low.overflow(b.icmp_signed("<", result, ir.Constant(I64, 0)), "math.gcd()")
     return result
-
-
-def _abs_value(low, value):
-    b = low.b
-    low.overflow(b.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)), "math.gcd()")
-    return b.select(b.icmp_signed("<", value, ir.Constant(I64, 0)), b.sub(ir.Constant(I64, 0), value), value)
 
 
 def gcd_helper(rt) -> ir.Function:

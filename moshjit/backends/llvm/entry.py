@@ -239,7 +239,7 @@ def _container_check(runtime: Runtime, representation: Repr) -> ir.Function:
     def build(b, obj):
         f = b.function
         type_name = "PyList_Type" if isinstance(representation, ListR) else "PyTuple_Type"
-        right_type, loop, body, yes, no = (f.append_basic_block(n) for n in ("type", "loop", "body", "yes", "no"))
+        right_type, yes, no = (f.append_basic_block(n) for n in ("type", "yes", "no"))
         b.cbranch(_type_is(b, runtime, obj, type_name), right_type, no)
         b.position_at_end(right_type)
         size = b.load(b.gep(obj, [ir.Constant(I64, OB_SIZE)], source_etype=I8), typ=I64)
@@ -256,6 +256,7 @@ def _container_check(runtime: Runtime, representation: Repr) -> ir.Function:
             b.cbranch(ok, yes, no)
         else:
             item_repr = representation.item
+            loop, body = f.append_basic_block("loop"), f.append_basic_block("body")
             before = b.block
             b.branch(loop)
             b.position_at_end(loop)

@@ -277,8 +277,8 @@ def _constant_step(value) -> int | None:
 def _item_reprs(low, op) -> list:
     """Item representations of the tuples an enumerate/zip iterator yields (from the op's iterator type)."""
     from moshjit.backends.llvm.reprs import repr_of
-    item = low.reprs[op]
-    return list(repr_of(op.type.item).items) if isinstance(item, IterR) else []
+    item = repr_of(op.type.item)
+    return list(item.items) if isinstance(item, TupleR) else []
 
 
 def lower_get_iter(low, op: ops.GetIter):

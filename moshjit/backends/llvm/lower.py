@@ -196,6 +196,8 @@ class FunctionLowering:
             self._error_block = self.new_block("failed")
             saved = self.b.block
             self.b.position_at_end(self._error_block)
+            if self.sig.recursive:
+                self.rt.call(self.b, "Py_LeaveRecursiveCall")
             result = ir.Constant(self.function.return_value.type, ir.Undefined)
             self.b.ret(self.b.insert_value(result, ir.Constant(I1, 1), 1))
             self.b.position_at_end(saved)
@@ -241,6 +243,8 @@ class FunctionLowering:
             if self.counted(arg) and arg in self.live.live_in[self.fn.entry]:
                 self.retain(arg)
                 self.owned[arg] = None
+        if self.sig.recursive:
+            self._enter_recursive_call()
         self.b.branch(self.blocks[self.fn.entry])
         for block in self.fn.blocks:
             self._create_phis(block)
@@ -254,6 +258,18 @@ class FunctionLowering:
         builder = ir.IRBuilder(self.function.entry_basic_block)
         builder.position_at_start(self.function.entry_basic_block)
         return builder.alloca(kind, name=name)
+
+    def _enter_recursive_call(self) -> None:
+        """Functions on a call cycle count against the recursion limit, like Python frames (RecursionError
+        instead of a C stack overflow); every exit then leaves the recursive call."""
+        too_deep = self.new_block("recursion.error")
+        status = self.rt.call(self.b, "Py_EnterRecursiveCall", self.rt.cstring(""))
+        self.branch_unless(self.b.icmp_signed("!=", status, ir.Constant(I32, 0)), too_deep)
+        saved = self.b.block
+        self.b.position_at_end(too_deep)
+        result = ir.Constant(self.function.return_value.type, ir.Undefined)
+        self.b.ret(self.b.insert_value(result, ir.Constant(I1, 1), 1))
+        self.b.position_at_end(saved)
 
     def _create_phis(self, block) -> None:
         """φ nodes first, for every block: an edge may reach a block before it is lowered."""
@@ -361,6 +377,8 @@ class FunctionLowering:
         for other in list(self.owned):
             self.release(other)
         result_value = arith.coerce(self, llvm_value, representation, self.return_repr)
+        if self.sig.recursive:
+            self.rt.call(self.b, "Py_LeaveRecursiveCall")
         result = ir.Constant(self.function.return_value.type, ir.Undefined)
         result = self.b.insert_value(result, result_value, 0)
         self.b.ret(self.b.insert_value(result, ir.Constant(I1, 0), 1))

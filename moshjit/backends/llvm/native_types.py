@@ -130,19 +130,22 @@ class CallGraph:
         self.build_ir = build_ir              # (py_function, arg types) -> typed SSA (standard inference)
         self.signatures: dict[tuple, Signature] = {}
         self.order: list[Signature] = []
+        self.stack: list[Signature] = []          # signatures being inferred, outermost first
 
     def infer(self, py_function, arg_types, ir: Function | None = None) -> Signature:
         """Infer (or look up) ``py_function`` for ``arg_types``; ``ir`` reuses already-built SSA."""
         key = (py_function, tuple(arg_types))
         sig = self.signatures.get(key)
         if sig is not None:
-            if sig.in_progress:
-                sig.recursive = True
+            if sig.in_progress:                   # a call cycle: every function on it checks the depth
+                for member in self.stack[self.stack.index(sig):]:
+                    member.recursive = True
             return sig
         sig = Signature(py_function, tuple(arg_types), ir, symbol=f"mj_{len(self.order)}_{_c_name(py_function)}")
         self.signatures[key] = sig
         self.order.append(sig)
         sig.in_progress = True
+        self.stack.append(sig)
         if sig.ir is None:
             sig.ir = self.build_ir(py_function, list(arg_types))
         mark = len(self.order)
@@ -159,6 +162,7 @@ class CallGraph:
         else:
             sig.return_type = OBJECT
         sig.in_progress = False
+        self.stack.pop()
         return sig
 
 
@@ -210,7 +214,18 @@ class NativeInference(TypeInference):
             if BOTTOM in (left, right):
                 return BOTTOM
             if kind is ops.BinaryOp and op.op == "**":
-                return _power_type(left, right, op.right)
+                return _power_type(left, right, op.left, op.right)
+            if kind is ops.Compare and isinstance(left, ListType) and isinstance(right, ListType):
+                return BOOL
+            if kind is ops.Compare and op.op in ("==", "!=") and NONE in (left, right) \
+                    and all(isinstance(t, IntType) or t in (FLOAT, BOOL, NONE) for t in (left, right)):
+                return BOOL                       # None == number is False, never an error
+            if kind is ops.BinaryOp and op.op == "+" and isinstance(left, TupleType) and isinstance(right, TupleType) \
+                    and left.items is not None and right.items is not None:
+                return tuple_of(left.items + right.items)
+            if kind is ops.BinaryOp and op.op == "*" and isinstance(right, ListType) \
+                    and (isinstance(left, IntType) or left == BOOL):
+                return right
         if kind is ops.UnaryOp and t(op.operand) == BOTTOM:
             return BOTTOM
         if kind is ops.LoadAttr:
@@ -266,6 +281,9 @@ class NativeInference(TypeInference):
                 return OBJECT              # sum([]) is the int 0 even for a list meant to hold floats
             if target is builtins.sum and len(args) == 2 and args[1] == FLOAT:
                 return FLOAT
+            if target is builtins.divmod and len(args) == 2 and FLOAT in args \
+                    and all(a == FLOAT or isinstance(a, IntType) or a == BOOL for a in args):
+                return tuple_of([FLOAT, FLOAT])
             if target is builtins.round and len(args) == 1 and args[0] == FLOAT:
                 return INT
             if target is builtins.len and isinstance(args[0] if args else None, ArrayType):
@@ -288,9 +306,10 @@ def _sums_to_int(t: MType) -> bool:
     return isinstance(item, IntType) or item == BOOL
 
 
-def _power_type(base: MType, exponent: MType, exponent_value) -> MType:
+def _power_type(base: MType, exponent: MType, base_value, exponent_value) -> MType:
     """int ** non-negative int is an int; with a negative exponent (or any float) the result is a float,
-    except a negative float base with a fractional exponent, which CPython turns into a complex number."""
+    except a negative base with a fractional exponent, which CPython turns into a complex number: a float
+    exponent is accepted only with an integral constant exponent or a base proven non-negative."""
     base = IntType(0, 1) if base == BOOL else base
     exponent = IntType(0, 1) if exponent == BOOL else exponent
     if isinstance(base, IntType) and isinstance(exponent, IntType):
@@ -299,16 +318,27 @@ def _power_type(base: MType, exponent: MType, exponent_value) -> MType:
         if exponent.hi is not None and exponent.hi < 0:
             return FLOAT
         return OBJECT
-    if base == FLOAT or exponent == FLOAT:
-        if not (isinstance(base, IntType) or base == FLOAT):
-            return OBJECT
-        if isinstance(exponent, IntType):
-            return FLOAT
-        if exponent == FLOAT and isinstance(exponent_value, Constant) and float(exponent_value.value).is_integer():
-            return FLOAT
-        if isinstance(base, IntType) and base.lo is not None and base.lo >= 0 and exponent == FLOAT:
-            return FLOAT
+    if not (isinstance(base, IntType) or base == FLOAT) or not (isinstance(exponent, IntType) or exponent == FLOAT):
+        return OBJECT
+    if isinstance(exponent, IntType):
+        return FLOAT
+    if isinstance(exponent_value, Constant) and float(exponent_value.value).is_integer():
+        return FLOAT
+    if isinstance(base, IntType) and base.lo is not None and base.lo >= 0 or _nonnegative_float(base_value):
+        return FLOAT
     return OBJECT
 
 
-NONE_TYPE = NONE
+NONNEGATIVE_FUNCTIONS = {builtins.abs, math.fabs, math.sqrt, math.exp, math.cosh}
+
+
+def _nonnegative_float(value) -> bool:
+    """A float value that is never negative by construction (NaN aside, which ** keeps a float)."""
+    if isinstance(value, Constant):
+        return isinstance(value.value, (int, float)) and not value.value < 0
+    if isinstance(value, ops.Call) and isinstance(value.func, Constant):
+        try:
+            return value.func.value in NONNEGATIVE_FUNCTIONS
+        except TypeError:
+            return False
+    return isinstance(value, ops.BinaryOp) and value.op == "*" and value.left is value.right

@@ -213,6 +213,8 @@ C_FUNCTIONS = {
     "PyBuffer_Release": (ir.VoidType(), (PTR,)),
     "PyBuffer_IsContiguous": (I32, (PTR, I8)),
     "__errno_location": (PTR, ()),
+    "Py_EnterRecursiveCall": (I32, (PTR,)),
+    "Py_LeaveRecursiveCall": (ir.VoidType(), ()),
 }
 HELPERS = {
     "mj_incref": (ir.VoidType(), (PTR,)),
@@ -266,10 +268,14 @@ class Runtime:
         return function
 
     def libm(self, name: str, arity: int = 1) -> ir.Function:
+        """A C math library function, declared ``nobuiltin`` so LLVM keeps the call exactly as CPython makes it
+        (it would otherwise rewrite e.g. pow(x, 2.0) as x*x, which can differ in the last bit)."""
         existing = self.module.globals.get(name)
         if existing is not None:
             return existing
-        return ir.Function(self.module, ir.FunctionType(F64, (F64,) * arity), name)
+        function = ir.Function(self.module, ir.FunctionType(F64, (F64,) * arity), name)
+        function.attributes.add("nobuiltin")
+        return function
 
     def intrinsic(self, name: str, types) -> ir.Function:
         if name in BINARY_INTRINSICS:
