@@ -97,8 +97,8 @@ class RewritingLoader(importlib.machinery.SourceFileLoader):
 
     def exec_module(self, module: types.ModuleType) -> None:
         super().exec_module(module)
-        from moshjit.extensions import rewritten
-        rewritten.register_alias(module)
+        from moshjit.extensions import aliases
+        aliases.register_alias(module)
 
 
 class RewritingFinder:
@@ -145,9 +145,9 @@ def load_source_module(path: str) -> types.ModuleType:
     The module is named ``moshjit.extensions.rewritten._p<encoded path>`` so that its functions pickle by
     reference and still import (rewritten) in another process.
     """
-    from moshjit.extensions import rewritten
+    from moshjit.extensions import aliases
     path = os.path.abspath(path)
-    name = rewritten.path_alias(path)
+    name = aliases.path_alias(path)
     if name in sys.modules:
         return sys.modules[name]
     loader = file_loader(name, path)

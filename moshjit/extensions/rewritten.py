@@ -11,64 +11,16 @@ Importing this module therefore changes ``sys.meta_path``; that is its purpose.
 """
 from __future__ import annotations
 
-import base64
 import importlib
 import importlib.machinery
 import importlib.util
 import logging
 import sys
-import types
 
-from moshjit.extensions import hook
+from moshjit.extensions import aliases, hook
 
 logger = logging.getLogger("moshjit")
-PREFIX = __name__
-__path__: list[str] = []  # a package: aliases are its submodules
-_PATH_MARK = "_p"
-
-
-def path_alias(path: str) -> str:
-    """The module name standing for the file at absolute ``path``."""
-    encoded = base64.b32encode(path.encode("utf-8")).decode("ascii").rstrip("=").lower()
-    return f"{PREFIX}.{_PATH_MARK}{encoded}"
-
-
-def _decode_path(token: str) -> str:
-    encoded = token[len(_PATH_MARK):].upper()
-    return base64.b32decode(encoded + "=" * (-len(encoded) % 8)).decode("utf-8")
-
-
-def register_alias(module: types.ModuleType) -> None:
-    """Register ``module`` under its alias and relabel its functions and classes with that alias."""
-    name = module.__name__
-    if name.startswith(PREFIX + ".") or name in ("__main__", "__mp_main__"):
-        return
-    alias = f"{PREFIX}.{name}"
-    sys.modules[alias] = module
-    seen: set[int] = set()
-
-    def relabel(obj) -> None:
-        if id(obj) in seen:
-            return
-        seen.add(id(obj))
-        if isinstance(obj, (staticmethod, classmethod)):
-            relabel(obj.__func__)
-        elif isinstance(obj, property):
-            for accessor in (obj.fget, obj.fset, obj.fdel):
-                relabel(accessor)
-        elif isinstance(obj, (types.FunctionType, type)) or "__wrapped__" in getattr(obj, "__dict__", ()):
-            if getattr(obj, "__module__", None) != name:
-                return
-            try:
-                obj.__module__ = alias
-            except (AttributeError, TypeError):
-                return
-            if isinstance(obj, type):
-                for member in list(vars(obj).values()):
-                    relabel(member)
-
-    for value in list(vars(module).values()):
-        relabel(value)
+__path__: list[str] = []  # a package: the aliases are its submodules
 
 
 class _AliasLoader:
@@ -99,11 +51,11 @@ class AliasFinder:
 
     @classmethod
     def find_spec(cls, fullname: str, path=None, target=None):
-        if not fullname.startswith(PREFIX + "."):
+        if not fullname.startswith(aliases.PREFIX + "."):
             return None
-        real = fullname[len(PREFIX) + 1:]
-        if real.startswith(_PATH_MARK) and "." not in real:
-            file_path = _decode_path(real)
+        real = fullname[len(aliases.PREFIX) + 1:]
+        if real.startswith(aliases.PATH_MARK) and "." not in real:
+            file_path = aliases.decode_path(real)
             return importlib.util.spec_from_file_location(fullname, file_path,
                                                           loader=hook.file_loader(fullname, file_path))
         return importlib.machinery.ModuleSpec(fullname, _AliasLoader(real))

@@ -17,14 +17,14 @@ import types
 
 def run_script(path: str, argv: list[str]) -> int:
     """Run ``path`` as ``__main__`` with ``sys.argv == [path, *argv]``; return the process exit code."""
-    from moshjit.extensions import hook, rewritten
+    from moshjit.extensions import aliases, hook
 
     absolute = os.path.abspath(path)
     if not os.path.isfile(absolute):
         print(f"moshjit run: can't open file {path!r}: no such file", file=sys.stderr)
         return 2
     hook.install()
-    alias = rewritten.path_alias(absolute)
+    alias = aliases.path_alias(absolute)
     loader = hook.file_loader(alias, absolute)
     spec = importlib.util.spec_from_file_location(alias, absolute, loader=loader)
     module = types.ModuleType("__main__")
