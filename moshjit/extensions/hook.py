@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import importlib.machinery
 import importlib.util
 import logging
@@ -35,7 +36,7 @@ def _digest(optimize: int) -> str:
     modules = {"moshjit.extensions.pragma", "moshjit.extensions.registry", "moshjit.extensions.rewriter"}
     modules.update(cls.__module__ for cls in registry.ordered())
     for name in sorted(modules):
-        with open(sys.modules[name].__file__, "rb") as source:
+        with open(importlib.import_module(name).__file__, "rb") as source:
             hasher.update(source.read())
     return hasher.hexdigest()[:12]
 

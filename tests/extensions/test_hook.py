@@ -42,7 +42,9 @@ def module_dir(tmp_path, monkeypatch):
     if not installed_before:
         extensions.uninstall()
     for name in set(sys.modules) - names_before:
-        del sys.modules[name]
+        file = getattr(sys.modules[name], "__file__", None) or ""
+        if file.startswith(str(tmp_path)) or name.startswith("moshjit.extensions.rewritten."):
+            del sys.modules[name]
     importlib.invalidate_caches()
 
 
@@ -155,3 +157,15 @@ def test_pytest_assertion_rewriting_does_not_swallow_rewritten_test_modules(tmp_
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
                             capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert "1 passed" in result.stdout, result.stdout + result.stderr
+
+
+def test_the_cache_tag_changes_with_moshjits_version(monkeypatch):
+    import moshjit
+    before = hook.cache_tag()
+    hook._digest.cache_clear()
+    monkeypatch.setattr(moshjit, "__version__", moshjit.__version__ + ".post1")
+    try:
+        assert hook.cache_tag() != before and hook.cache_tag().startswith("moshjit")
+        assert hook.cache_tag().isalnum()  # importlib requires an alphanumeric optimization tag
+    finally:
+        hook._digest.cache_clear()

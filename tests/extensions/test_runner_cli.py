@@ -116,3 +116,15 @@ def test_rewrite_prints_the_rewritten_source(tmp_path):
 def test_missing_file(tmp_path, command):
     result = _moshjit(command, "missing.py", cwd=tmp_path)
     assert result.returncode != 0 and "missing.py" in result.stderr
+
+
+def test_ssa_loads_files_that_use_the_extensions(tmp_path):
+    _script(tmp_path, """
+        # moshmosh?
+        # +pipeline
+        def f(x):
+            return x | abs
+    """)
+    result = _moshjit("ssa", "script.py:f", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "abs" in result.stdout and "call" in result.stdout  # f(x) is abs(x), not x | abs
