@@ -116,8 +116,8 @@ def _try_bypass(fn: Function, empty: Block, preds: dict) -> bool:
 
 
 def simplify_cfg(fn: Function) -> Function:
+    drop_stale_handler_edges(fn)          # first: a handler only stale edges reached becomes unreachable
     remove_unreachable_blocks(fn)
-    drop_stale_handler_edges(fn)
     preds = fn.predecessors()
     replacements: dict = {}
     changed = True

@@ -2033,3 +2033,18 @@ def branch_on_a_constant_known_only_in_ssa(a):
         flag = False
         y += 1
     return y
+
+
+@sample(bools, examples=[(True,), (False,)])
+def unbound_cell_read_by_comprehension(flag):
+    if flag:
+        x = 1
+    return [x for _ in range(2)]
+
+
+@sample(bools, examples=[(True,), (False,)])
+def unbound_cell_read_in_its_own_scope(flag):
+    if flag:
+        x = 1
+    values = [x + i for i in range(2)] if flag else []
+    return values, x

@@ -6,7 +6,7 @@ duplicated finally bodies, exception-table depths and loop exits interact.
 """
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from moshjit.frontend import build_ssa
@@ -140,6 +140,10 @@ def programs(draw):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(source=programs(), args=st.tuples(st.integers(-4, 6), st.integers(-4, 6), st.integers(-4, 6)))
+@example(  # a loop folded away left a handler reachable only through a stale exception edge
+    source="def program(a, b, c):\n    log = []\n    with Manager(log, False) as a:\n        w1 = 0\n"
+           "        while w1 < 0:\n            w1 += 1\n            a = a\n        a = b\n    return a, b, c, log\n",
+    args=(0, 0, 0))
 def test_random_program_runs_as_in_cpython(source, args):
     namespace = dict(HELPERS)
     exec(compile(source, "<random program>", "exec"), namespace)

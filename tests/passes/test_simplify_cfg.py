@@ -200,3 +200,19 @@ def test_blocks_are_renumbered_in_reverse_postorder():
     simplify_cfg(fn)
     assert fn.blocks == reverse_postorder(b0, Block.successors) == [b0, late, early]
     assert [b.label for b in fn.blocks] == [0, 1, 2]
+
+
+def test_handler_reached_only_by_a_stale_edge_goes_with_its_phi_incoming():
+    """Found by the random programs: a folded loop left a block that cannot raise as the handler's only
+    predecessor; dropping that edge makes the handler unreachable, and the join after it must forget it."""
+    fn = new_function("a")
+    b0, handler, join = blocks(fn, 3)
+    b0.handler = handler
+    emit(b0, ops.Jump(join))
+    emit(handler, ops.CaughtException())
+    emit(handler, ops.Jump(join))
+    merged = phi(join, {b0: fn.args[0], handler: const(0)})
+    emit(join, ops.Return(merged))
+    simplify_cfg(fn)
+    verify(fn)
+    assert len(fn.blocks) == 1 and fn.run(5) == 5
