@@ -588,8 +588,10 @@ class _CaseCompiler:
             return conditions
         conditions: list[ast.expr] = []
         is_instance = ast.Call(self.builtin("isinstance"), [value, callee], [])
-        if kind not in ("plain", "self"):
-            self.test_fetches += 1  # an unseen name may not be a class: isinstance can raise TypeError
+        if kind not in ("plain", "self") and not positional and not names:
+            # An unseen name may be a recogniser object rather than a class, making isinstance raise
+            # TypeError: let the exact path decide. With sub-patterns that TypeError is CPython's too.
+            self.test_fetches += 1
         match_args = None
         if kind == "self" and positional:
             conditions.append(is_instance)
