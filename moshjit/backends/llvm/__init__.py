@@ -2,68 +2,165 @@
 
 ``compile_llvm`` takes the function when every value has a native type (see ``reprs``); lists arrive typed as
 ``list[object]`` and are re-inferred with native item types (int, then float, bool, lists of ints or floats),
-the entry checking the items at run time and taking the fallback on a miss.
+the entry checking the items at run time and switching variants (``variants``) on a miss. What was decided is
+recorded in the cache index (``store``), so another process loads the shared object without compiling.
 """
 from __future__ import annotations
 
+import logging
 import time
 
 from moshjit.errors import UnsupportedError
-from moshjit.ir.types import BOOL, FLOAT, INT64, OBJECT, ListType, MType, TupleType
+from moshjit.ir.types import BOOL, FLOAT, INT64, ListType, MType
 
+log = logging.getLogger("moshjit")
 LIST_ITEM_CANDIDATES = (INT64, FLOAT, BOOL, ListType(INT64), ListType(FLOAT))
 
 
 def compile_llvm(ir, py_function, key, cache, fallback, required: bool):
     """An Artifact for ``py_function`` specialised to ``key``, or None ('auto' then uses Cython); with
     ``required`` a function that is not fully native raises UnsupportedError naming the first culprit."""
-    from moshjit.backends.llvm.lower import NotNative
-    from moshjit.backends.llvm.runtime import check_layout
+    from moshjit.backends.llvm import store
+    from moshjit.backends.llvm.layout import check_layout
+    start = time.perf_counter()
     try:
         check_layout()
-        candidates = argument_candidates(ir, key)
     except UnsupportedError:
         if required:
             raise
         return None
+    index = store.index_key(py_function, key)
+    known = store.lookup(cache, index)
+    artifact = _load(known, py_function, index, cache, fallback, start) if known and known["native"] else None
+    if known is None or known["native"] and artifact is None:
+        known = _decide(ir, py_function, index, key, cache, fallback, required)
+        if known.get("cacheable", True):
+            store.record(cache, index, {k: v for k, v in known.items() if k != "artifact"})
+        artifact = known.get("artifact")
+    if not known["native"]:
+        if required:
+            raise UnsupportedError(known["reason"], ir.filename, known["line"], hint=known.get("hint"))
+        return None
+    return artifact
+
+
+def _decide(ir, py_function, index, key, cache, fallback, required) -> dict:
+    """Try the argument candidates in order: the record of the first native one (with its artifact), or of
+    the first reason it is not native."""
+    from moshjit.backends.llvm.lower import NotNative
+    try:
+        candidates = argument_candidates(ir, key)
+    except UnsupportedError as problem:
+        return {"native": False, "reason": problem.construct, "line": problem.lineno}
+    positions = [i for i, t in enumerate(candidates[0]) if isinstance(t, ListType)]
     saved = {value: value.type for value in ir.values()}
     first_problem = None
     for arg_types in candidates:
         try:
-            return _compile(ir, py_function, arg_types, cache, fallback)
+            return _compile_candidate(ir, py_function, index, arg_types, positions, cache, fallback)
         except NotNative as problem:
             first_problem = first_problem or problem
+        except Exception as problem:          # a backend bug must not break 'auto': Cython still works
+            if required:
+                raise
+            log.warning("moshjit: the LLVM backend failed on %s (%s: %s); using the Cython backend",
+                        py_function.__qualname__, type(problem).__name__, problem)
+            return {"native": False, "reason": f"LLVM backend error: {problem}", "line": ir.firstlineno,
+                    "cacheable": False}
+        finally:
             for value, t in saved.items():
                 value.type = t
-    if required:
-        raise UnsupportedError(f"{first_problem.what} has no native form (backend='llvm')", ir.filename,
-                               first_problem.line, hint="use backend='cython' or 'auto' for this function")
-    return None
+    return {"native": False, "reason": f"{first_problem.what} has no native form (backend='llvm')",
+            "line": first_problem.line, "hint": "use backend='cython' or 'auto' for this function"}
+
+
+def _compile_candidate(ir, py_function, index, arg_types, positions, cache, fallback) -> dict:
+    from moshjit.backends.llvm.variants import ItemKindDispatch
+    variants = None
+    if positions:
+        variants = ItemKindDispatch(lambda kinds: _variant(py_function, index, arg_types, positions, kinds, cache,
+                                                           fallback), positions, fallback)
+    artifact, built = _compile(ir, py_function, arg_types, cache, variants or fallback)
+    if variants is not None:
+        variants.variants[tuple(arg_types[i].item for i in positions)] = artifact.entry
+    items = [LIST_ITEM_CANDIDATES.index(arg_types[i].item) for i in positions]
+    return dict(built, native=True, positions=positions, items=items, artifact=artifact)
+
+
+def _load(known: dict, py_function, index, cache, fallback, start):
+    """The artifact recorded in the index: its shared object loaded, no compiling (None if it is gone)."""
+    from moshjit.backends.llvm.engine import NAMESPACE, SUFFIX, load_library, make_builtin
+    from moshjit.backends.llvm.types_json import decode_type
+    from moshjit.backends.llvm.variants import ItemKindDispatch
+    from moshjit.compiler import Artifact
+    found = cache.load(NAMESPACE, known["so_key"], SUFFIX)
+    if found is None:
+        return None
+    positions = known["positions"]
+    target = fallback
+    if positions:
+        arg_types = [decode_type(t) for t in known["arg_types"]]
+        target = ItemKindDispatch(lambda kinds: _variant(py_function, index, arg_types, positions, kinds, cache,
+                                                         fallback), positions, fallback)
+    entry = make_builtin(load_library(found[0]), known["method_def"], target, py_function.__module__)
+    if positions:
+        target.variants[tuple(LIST_ITEM_CANDIDATES[i] for i in known["items"])] = entry
+    stats = {"backend": "llvm", "cache": "hit", "load_s": round(time.perf_counter() - start, 4)}
+    return Artifact(entry, "llvm", known["code_text"], known["ir_text"], stats)
+
+
+def _variant(py_function, index, arg_types, positions, kinds, cache, fallback):
+    """The entry of the native variant for list item types ``kinds`` (None when it is not native), through
+    the index like a specialisation of its own."""
+    from moshjit.backends.llvm import store
+    from moshjit.backends.llvm.types_json import encode_type
+    start = time.perf_counter()
+    variant_index = store.make_key(index, [encode_type(k) for k in kinds])
+    known = store.lookup(cache, variant_index)
+    if known is not None:
+        artifact = _load(known, py_function, variant_index, cache, fallback, start) if known["native"] else None
+        if artifact is not None or not known["native"]:
+            return artifact.entry if artifact is not None else None
+    from moshjit.backends.llvm.lower import NotNative
+    from moshjit.compiler import typed_ssa
+    types = list(arg_types)
+    for position, kind in zip(positions, kinds):
+        types[position] = ListType(kind)
+    try:
+        artifact, facts = _compile(typed_ssa(py_function, types), py_function, types, cache, fallback)
+    except (NotNative, UnsupportedError) as problem:
+        store.record(cache, variant_index, {"native": False, "reason": str(problem), "line": None})
+        return None
+    store.record(cache, variant_index, dict(facts, native=True, positions=[], items=[]))
+    return artifact.entry
 
 
 def argument_candidates(ir, key) -> list[list[MType]]:
     """Argument types to try: the key's, with list arguments given each candidate item type in turn."""
-    from moshjit.compiler import type_of_key
     from moshjit.backends.llvm.native_types import normalize
+    from moshjit.backends.llvm.reprs import repr_of
+    from moshjit.compiler import type_of_key
     base = []
     for arg, kind in zip(ir.args, key):
-        t = type_of_key(kind)
+        t = normalize(type_of_key(kind))
         if kind is int:
             raise UnsupportedError(f"argument '{arg.name}' is an int that does not fit in 64 bits", ir.filename,
                                    ir.firstlineno)
-        if t == OBJECT or isinstance(t, TupleType) and t.items is None:
-            raise UnsupportedError(f"argument '{arg.name}' of type {getattr(kind, '__qualname__', kind)} has no "
-                                   f"native form", ir.filename, ir.firstlineno)
-        base.append(normalize(t))
+        if not isinstance(t, ListType) and repr_of(t) is None:
+            raise UnsupportedError(f"argument '{arg.name}' of type {t} has no native form", ir.filename,
+                                   ir.firstlineno)
+        base.append(t)
     if not any(isinstance(t, ListType) for t in base):
         return [base]
     return [[ListType(item) if isinstance(t, ListType) else t for t in base] for item in LIST_ITEM_CANDIDATES]
 
 
 def _compile(ir, py_function, arg_types, cache, fallback):
+    """(Artifact, index facts) of ``ir`` compiled natively for ``arg_types``; raises NotNative."""
     from moshjit.backends.llvm.engine import load_library, make_builtin, shared_object, toolchain
     from moshjit.backends.llvm.module import build_module
     from moshjit.backends.llvm.native_types import CallGraph
+    from moshjit.backends.llvm.types_json import encode_type
     from moshjit.compiler import Artifact, typed_ssa
     from moshjit.ir.printer import format_function
     start = time.perf_counter()
@@ -73,8 +170,10 @@ def _compile(ir, py_function, arg_types, cache, fallback):
     text, method_def = build_module(graph, root, tools.triple, tools.data_layout)
     lowered = time.perf_counter()
     stats = {"backend": "llvm", "lower_s": round(lowered - start, 4)}
-    path = shared_object(text, cache, stats)
-    library = load_library(path)
-    entry = make_builtin(library, method_def, fallback, py_function.__module__)
+    path, so_key = shared_object(text, cache, stats)
+    entry = make_builtin(load_library(path), method_def, fallback, py_function.__module__)
     stats["llvm_s"] = round(time.perf_counter() - lowered, 4)
-    return Artifact(entry, "llvm", text, format_function(ir), stats)
+    ir_text = format_function(ir)
+    facts = {"so_key": so_key, "method_def": method_def, "code_text": text, "ir_text": ir_text,
+             "arg_types": [encode_type(t) for t in arg_types]}
+    return Artifact(entry, "llvm", text, ir_text, stats), facts

@@ -14,6 +14,7 @@ import math
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm import arith, iterators, sequences
+from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.native_types import (ExceptionType, bind_arguments, is_builtin_exception, normalize,
                                                 python_callee)
 from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR,
@@ -521,7 +522,7 @@ def _pop(low, op, lst, receiver):
         low.guard(b.icmp_signed("==", size, ir.Constant(I64, 0)), IndexError, "pop from empty list")
         index = b.sub(size, ir.Constant(I64, 1))
         item = rt.call(b, "mj_list_item", lst, index)
-        b.store(index, b.gep(lst, [ir.Constant(I64, 16)], source_etype=ir.IntType(8)))
+        b.store(index, b.gep(lst, [ir.Constant(I64, OB_SIZE)], source_etype=ir.IntType(8)))
     else:
         low.guard(b.icmp_signed("==", size, ir.Constant(I64, 0)), IndexError, "pop from empty list")
         index = sequences.normalize_index(low, arith.operand_int(low, op.args[0]), size, "pop index out of range")

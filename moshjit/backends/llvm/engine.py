@@ -87,22 +87,22 @@ def toolchain() -> Toolchain:
     return Toolchain()
 
 
-def shared_object(text: str, cache: DiskCache, stats: dict) -> str:
-    """Path of the cached shared object for module ``text``, building it on a miss."""
+def shared_object(text: str, cache: DiskCache, stats: dict) -> tuple[str, str]:
+    """(path, key) of the cached shared object for module ``text``, building it on a miss."""
     tools = toolchain()
     key = make_key(text, tools.fingerprint)
     with _lock, cache.lock(NAMESPACE, key):
         found = cache.load(NAMESPACE, key, SUFFIX)
         if found is not None:
             stats["cache"] = "hit"
-            return found[0]
+            return found[0], key
         stats["cache"] = "miss"
         code, timings = tools.object_code(text)
         start = time.perf_counter()
         data = tools.link(code)
         timings["link_s"] = round(time.perf_counter() - start, 4)
         stats.update(timings)
-        return cache.store(NAMESPACE, key, SUFFIX, data, {"triple": tools.triple, "cpu": tools.cpu})
+        return cache.store(NAMESPACE, key, SUFFIX, data, {"triple": tools.triple, "cpu": tools.cpu}), key
 
 
 def load_library(path: str) -> ctypes.CDLL:

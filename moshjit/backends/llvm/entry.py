@@ -14,9 +14,10 @@ from moshjit.backends.llvm.lower import NotNative, return_repr
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.reprs import (I1, I8, I32, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR,
                                          Repr, TupleR, UnitR, repr_of)
-from moshjit.backends.llvm.runtime import (METH_FASTCALL, METH_KEYWORDS, OB_SIZE, OB_TYPE, PY_BUFFER_BUF,
-                                           PY_BUFFER_FORMAT, PY_BUFFER_ITEMSIZE, PY_BUFFER_NDIM, PY_BUFFER_SHAPE,
-                                           PY_BUFFER_SIZE, Runtime)
+from moshjit.backends.llvm.layout import (METH_FASTCALL, METH_KEYWORDS, OB_SIZE, OB_TYPE, PY_BUFFER_BUF,
+                                          PY_BUFFER_FORMAT, PY_BUFFER_ITEMSIZE, PY_BUFFER_NDIM, PY_BUFFER_SHAPE,
+                                          PY_BUFFER_SIZE)
+from moshjit.backends.llvm.runtime import Runtime
 from moshjit.backends.llvm.sequences import box
 from moshjit.ir.types import ArrayType
 

@@ -7,21 +7,16 @@ CPython 3.11 release builds on 64-bit platforms, which ``check_layout`` verifies
 from __future__ import annotations
 
 import hashlib
-import sys
+import string
 
 import llvmlite.ir as ir
 
+from moshjit.backends.llvm.layout import (FLOAT_VALUE, LIST_ALLOCATED, LIST_ITEMS, LONG_DIGITS, OB_SIZE, OB_TYPE,
+                                          TUPLE_ITEMS)
+
 from moshjit.backends.llvm.reprs import F64, I1, I32, I64, I8, PTR
-from moshjit.errors import UnsupportedError
 
-# Offsets in CPython 3.11 objects (64-bit): every object starts with ob_refcnt, ob_type; variable-size ones
-# continue with ob_size. Lists hold ob_item (a pointer) and allocated; tuples hold their items inline.
-OB_TYPE, OB_SIZE, LIST_ITEMS, LIST_ALLOCATED, TUPLE_ITEMS, FLOAT_VALUE, LONG_DIGITS = 8, 16, 24, 32, 24, 16, 24
-PY_BUFFER_SIZE = 80                 # sizeof(Py_buffer)
-PY_BUFFER_BUF, PY_BUFFER_ITEMSIZE, PY_BUFFER_NDIM, PY_BUFFER_FORMAT, PY_BUFFER_SHAPE = 0, 24, 36, 40, 48
-METH_FASTCALL, METH_KEYWORDS = 0x80, 0x02
-
-RUNTIME_IR = r"""
+RUNTIME_IR = string.Template(r"""
 declare void @_Py_Dealloc(ptr)
 declare i64 @PyLong_AsLongLong(ptr)
 declare i64 @PyLong_AsLongLongAndOverflow(ptr, ptr)
@@ -55,13 +50,13 @@ done:
 
 ; An exact int known to fit in int64: one- and zero-digit ints inline, the rest through the C API.
 define linkonce_odr i64 @mj_unbox_int(ptr %o) alwaysinline {
-  %sp = getelementptr i8, ptr %o, i64 16
+  %sp = getelementptr i8, ptr %o, i64 $OB_SIZE
   %size = load i64, ptr %sp
   %biased = add i64 %size, 1
   %small = icmp ule i64 %biased, 2
   br i1 %small, label %fast, label %slow, !prof !1
 fast:
-  %dp = getelementptr i8, ptr %o, i64 24
+  %dp = getelementptr i8, ptr %o, i64 $LONG_DIGITS
   %digit = load i32, ptr %dp
   %wide = zext i32 %digit to i64
   %value = mul i64 %wide, %size
@@ -77,7 +72,7 @@ define linkonce_odr ptr @mj_box_int(i64 %v) alwaysinline {
 }
 
 define linkonce_odr double @mj_unbox_float(ptr %o) alwaysinline {
-  %p = getelementptr i8, ptr %o, i64 16
+  %p = getelementptr i8, ptr %o, i64 $FLOAT_VALUE
   %v = load double, ptr %p
   ret double %v
 }
@@ -89,7 +84,7 @@ define linkonce_odr ptr @mj_box_bool(i1 %b) alwaysinline {
 }
 
 define linkonce_odr ptr @mj_list_item(ptr %list, i64 %i) alwaysinline {
-  %ip = getelementptr i8, ptr %list, i64 24
+  %ip = getelementptr i8, ptr %list, i64 $LIST_ITEMS
   %items = load ptr, ptr %ip
   %slot = getelementptr ptr, ptr %items, i64 %i
   %item = load ptr, ptr %slot
@@ -98,7 +93,7 @@ define linkonce_odr ptr @mj_list_item(ptr %list, i64 %i) alwaysinline {
 
 ; Store a new reference at a valid index, releasing the item it replaces.
 define linkonce_odr void @mj_list_set_item(ptr %list, i64 %i, ptr %item) alwaysinline {
-  %ip = getelementptr i8, ptr %list, i64 24
+  %ip = getelementptr i8, ptr %list, i64 $LIST_ITEMS
   %items = load ptr, ptr %ip
   %slot = getelementptr ptr, ptr %items, i64 %i
   %old = load ptr, ptr %slot
@@ -109,14 +104,14 @@ define linkonce_odr void @mj_list_set_item(ptr %list, i64 %i, ptr %item) alwaysi
 
 ; Append a new reference (stolen); -1 with MemoryError set on failure.
 define linkonce_odr i32 @mj_list_append(ptr %list, ptr %item) alwaysinline {
-  %sp = getelementptr i8, ptr %list, i64 16
+  %sp = getelementptr i8, ptr %list, i64 $OB_SIZE
   %size = load i64, ptr %sp
-  %ap = getelementptr i8, ptr %list, i64 32
+  %ap = getelementptr i8, ptr %list, i64 $LIST_ALLOCATED
   %allocated = load i64, ptr %ap
   %room = icmp slt i64 %size, %allocated
   br i1 %room, label %fast, label %slow, !prof !1
 fast:
-  %ip = getelementptr i8, ptr %list, i64 24
+  %ip = getelementptr i8, ptr %list, i64 $LIST_ITEMS
   %items = load ptr, ptr %ip
   %slot = getelementptr ptr, ptr %items, i64 %size
   store ptr %item, ptr %slot
@@ -130,8 +125,8 @@ slow:
 }
 
 define linkonce_odr ptr @mj_tuple_item(ptr %tuple, i64 %i) alwaysinline {
-  %slot = getelementptr ptr, ptr %tuple, i64 3
-  %p = getelementptr ptr, ptr %slot, i64 %i
+  %items = getelementptr i8, ptr %tuple, i64 $TUPLE_ITEMS
+  %p = getelementptr ptr, ptr %items, i64 %i
   %item = load ptr, ptr %p
   ret ptr %item
 }
@@ -139,12 +134,12 @@ define linkonce_odr ptr @mj_tuple_item(ptr %tuple, i64 %i) alwaysinline {
 ; Is this object an exact int that fits in int64?
 define linkonce_odr i1 @mj_is_int64(ptr %o) alwaysinline {
   %flag = alloca i32
-  %tp = getelementptr i8, ptr %o, i64 8
+  %tp = getelementptr i8, ptr %o, i64 $OB_TYPE
   %type = load ptr, ptr %tp
   %isint = icmp eq ptr %type, @PyLong_Type
   br i1 %isint, label %size, label %no
 size:
-  %sp = getelementptr i8, ptr %o, i64 16
+  %sp = getelementptr i8, ptr %o, i64 $OB_SIZE
   %n = load i64, ptr %sp
   %biased = add i64 %n, 2
   %short = icmp ule i64 %biased, 4
@@ -162,7 +157,7 @@ no:
 }
 
 define linkonce_odr i1 @mj_is_float(ptr %o) alwaysinline {
-  %tp = getelementptr i8, ptr %o, i64 8
+  %tp = getelementptr i8, ptr %o, i64 $OB_TYPE
   %type = load ptr, ptr %tp
   %r = icmp eq ptr %type, @PyFloat_Type
   ret i1 %r
@@ -182,7 +177,9 @@ define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline {
 
 !0 = !{!"branch_weights", i32 1, i32 1000}
 !1 = !{!"branch_weights", i32 1000, i32 1}
-"""
+""").substitute(
+    OB_TYPE=OB_TYPE, OB_SIZE=OB_SIZE, LIST_ITEMS=LIST_ITEMS, LIST_ALLOCATED=LIST_ALLOCATED, TUPLE_ITEMS=TUPLE_ITEMS,
+    FLOAT_VALUE=FLOAT_VALUE, LONG_DIGITS=LONG_DIGITS)
 RUNTIME_FINGERPRINT = hashlib.sha256(RUNTIME_IR.encode()).hexdigest()[:16]
 
 # name -> (return type, argument types[, variadic])
@@ -233,14 +230,6 @@ HELPERS = {
     "mj_raise": (ir.VoidType(), (PTR, PTR)),
 }
 BINARY_INTRINSICS = ("llvm.copysign", "llvm.minnum", "llvm.maxnum")
-
-
-def check_layout() -> None:
-    """Refuse to compile on an interpreter whose object layout differs from what the helpers assume."""
-    if sys.version_info[:2] != (3, 11) or sys.maxsize != 2 ** 63 - 1 or sys.int_info.bits_per_digit != 30 \
-            or hasattr(sys, "gettotalrefcount") or sys.getsizeof(1.0) != 24:
-        raise UnsupportedError("the LLVM backend needs a 64-bit CPython 3.11 release build "
-                               f"(this is {sys.version.split()[0]})")
 
 
 class Runtime:

@@ -11,7 +11,7 @@ import llvmlite.ir as ir
 
 from moshjit.backends.llvm.reprs import (F32, F64, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR,
                                          ListR, RangeR, Repr, TupleR, UnitR)
-from moshjit.backends.llvm.runtime import LIST_ITEMS, OB_SIZE
+from moshjit.backends.llvm.layout import LIST_ITEMS, OB_SIZE, TUPLE_ITEMS
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
 from moshjit.ir.types import INT64_MAX, INT64_MIN, IntType
@@ -40,7 +40,7 @@ def box(low, value: ir.Value, representation: Repr, temporaries=()) -> ir.Value:
         result = low.guard_null(rt.call(b, "PyTuple_New", ir.Constant(I64, len(representation.items))), temporaries)
         for i, item in enumerate(representation.items):
             boxed = box(low, b.extract_value(value, i), item, [*temporaries, (result, None)])
-            slot = b.gep(result, [ir.Constant(I64, 3 + i)], source_etype=PTR)
+            slot = b.gep(result, [ir.Constant(I64, TUPLE_ITEMS + 8 * i)], source_etype=I8)
             b.store(boxed, slot)
         return result
     low.not_native(f"converting {representation.describe()} to a Python object")
@@ -270,7 +270,7 @@ def _items_pointer(low, obj, container: Repr) -> ir.Value:
     b = low.b
     if isinstance(container, ListR):
         return b.load(b.gep(obj, [ir.Constant(I64, LIST_ITEMS)], source_etype=I8), typ=PTR)
-    return b.gep(obj, [ir.Constant(I64, 3)], source_etype=PTR)
+    return b.gep(obj, [ir.Constant(I64, TUPLE_ITEMS)], source_etype=I8)
 
 
 class _counted_loop:

@@ -1,0 +1,72 @@
+"""The LLVM backend's index in the on-disk cache: what was decided for a function and dispatch key.
+
+Shared objects are cached by their LLVM IR (see ``engine``), but producing the IR means inferring and lowering.
+The index records, per function and argument kinds, whether the function is native and if so which shared
+object and entry hold it (with the typed SSA and IR text for introspection), so another process loads the code
+directly. Its key covers the function's bytecode and the globals it resolves (``cache.code_fingerprint``,
+``dependencies_fingerprint``), the dispatch key, the compiler's own sources and the host CPU.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import platform
+import sys
+
+from moshjit.cache import DiskCache, code_fingerprint, dependencies_fingerprint, make_key  # noqa: F401
+
+NAMESPACE = "llvm-index"
+SUFFIX = ".index"
+
+
+@functools.lru_cache(maxsize=None)
+def compiler_fingerprint() -> str:
+    """A hash of moshjit's sources: any change to the compiler may change the code it generates."""
+    import moshjit
+    root = os.path.dirname(moshjit.__file__)
+    digest = hashlib.sha256(sys.version.encode())
+    for directory, subdirectories, files in sorted(os.walk(root)):
+        subdirectories.sort()
+        for name in sorted(files):
+            if name.endswith((".py", ".pyx", ".pxd")):
+                with open(os.path.join(directory, name), "rb") as f:
+                    digest.update(name.encode() + b"\0" + f.read())
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def host_fingerprint() -> str:
+    """The machine code targets the host CPU, so the index says which CPU it was built for."""
+    flags = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith(("flags", "Features", "model name")):
+                    flags += line
+                if line.strip() == "":
+                    break
+    except OSError:
+        flags = platform.processor()
+    return f"{platform.system()}-{platform.machine()}-{hashlib.sha256(flags.encode()).hexdigest()[:16]}"
+
+
+def index_key(py_function, key: tuple) -> str:
+    from moshjit.compiler import describe_key
+    code = py_function.__code__
+    return make_key("llvm-index", compiler_fingerprint(), host_fingerprint(), code_fingerprint(code),
+                    dependencies_fingerprint(code, py_function.__globals__), py_function.__qualname__,
+                    tuple(describe_key(k) for k in key))
+
+
+def lookup(cache: DiskCache, key: str) -> dict | None:
+    found = cache.load(NAMESPACE, key, SUFFIX)
+    if found is None:
+        return None
+    with open(found[0], encoding="utf-8") as f:
+        return json.load(f)
+
+
+def record(cache: DiskCache, key: str, entry: dict) -> None:
+    cache.store(NAMESPACE, key, SUFFIX, json.dumps(entry, sort_keys=True).encode(), {})
