@@ -3,7 +3,7 @@
 Python never imports the script it is given through an import hook, so the runner compiles it itself
 (rewritten if it has the ``# moshmosh?`` header) and runs it as ``__main__`` the way ``python script.py``
 would: ``sys.argv``, ``sys.path[0]``, ``__file__``, exit codes, tracebacks that show the original lines.
-The hook is installed for the modules the script imports. ``__main__.__spec__`` names the script by
+The hook is installed while the script runs, for the modules it imports. ``__main__.__spec__`` names the script by
 path alias, so multiprocessing's "spawn" workers re-run the *rewritten* script as ``__mp_main__``.
 """
 from __future__ import annotations
@@ -23,6 +23,7 @@ def run_script(path: str, argv: list[str]) -> int:
     if not os.path.isfile(absolute):
         print(f"moshjit run: can't open file {path!r}: no such file", file=sys.stderr)
         return 2
+    hook_was_installed = hook.is_installed()
     hook.install()
     alias = aliases.path_alias(absolute)
     loader = hook.file_loader(alias, absolute)
@@ -49,6 +50,8 @@ def run_script(path: str, argv: list[str]) -> int:
     finally:
         main, sys.argv, path0 = saved
         sys.modules["__main__"] = main
+        if not hook_was_installed:
+            hook.uninstall()
         if path0 is not None:
             sys.path[0] = path0
     return 0

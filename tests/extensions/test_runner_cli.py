@@ -94,10 +94,11 @@ def test_run_script_in_process_restores_the_interpreter_state(tmp_path, capsys):
         import sys
         print(sys.argv | len, __file__ == __spec__.origin)
     """)
-    argv, main = sys.argv, sys.modules["__main__"]
+    from moshjit.extensions import hook
+    argv, main, installed = sys.argv, sys.modules["__main__"], hook.is_installed()
     assert run_script(str(path), ["x"]) == 0
     assert capsys.readouterr().out == "2 True\n"
-    assert sys.argv is argv and sys.modules["__main__"] is main
+    assert sys.argv is argv and sys.modules["__main__"] is main and hook.is_installed() == installed
 
 
 def test_rewrite_prints_the_rewritten_source(tmp_path):
