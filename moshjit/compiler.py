@@ -12,8 +12,8 @@ import types
 from dataclasses import dataclass, field
 
 from moshjit.ir.function import Function
-from moshjit.ir.types import (BOOL, BYTES, CHAR, FLOAT, INT, INT64, NONE, OBJECT, STR, DictType, ListType, MType,
-                              SetType, TupleType, tuple_of)
+from moshjit.ir.types import (BOOL, BYTES, CHAR, FLOAT, INT, INT64, NONE, OBJECT, STR, ArrayType, DictType, ListType,
+                              MType, SetType, TupleType, tuple_of)
 
 log = logging.getLogger("moshjit")
 
@@ -32,6 +32,11 @@ class Artifact:
 _KEY_TYPES = {"int64": INT64, "char": CHAR, int: INT, str: STR, float: FLOAT,
               bool: BOOL, type(None): NONE, list: ListType(OBJECT), dict: DictType(OBJECT, OBJECT),
               set: SetType(OBJECT), tuple: TupleType(None, OBJECT), bytes: BYTES}
+
+
+# NumPy arrays keyed by ``dispatcher.array_key``.
+_KEY_TYPES.update({f"ndarray[{dtype},{ndim}]": ArrayType(dtype, ndim)
+                   for dtype in ("int32", "int64", "float32", "float64") for ndim in (1, 2)})
 
 
 def type_of_key(key) -> MType:

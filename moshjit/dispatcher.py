@@ -206,7 +206,21 @@ def key_of(value):
         return "char" if len(value) == 1 else str
     if kind is tuple and len(value) <= MAX_TYPED_TUPLE:
         return ("tuple",) + tuple(map(key_of, value))
+    if kind.__name__ == "ndarray":
+        return array_key(value, kind)
     return kind
+
+
+ARRAY_DTYPES = ("int32", "int64", "float32", "float64")
+
+
+def array_key(array, kind):
+    """NumPy arrays the LLVM backend reads through the buffer protocol are keyed by item type and dimensions,
+    e.g. "ndarray[float64,2]" (C-contiguous, aligned, native byte order, 1 or 2 dimensions); others by type."""
+    if kind.__module__ != "numpy" or array.ndim not in (1, 2) or not array.flags.c_contiguous \
+            or not array.flags.aligned or not array.dtype.isnative or array.dtype.name not in ARRAY_DTYPES:
+        return kind
+    return f"ndarray[{array.dtype.name},{array.ndim}]"
 
 
 _caches: dict = {}
