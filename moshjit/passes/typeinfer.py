@@ -112,16 +112,20 @@ def _binary_type(op: str, a: MType, b: MType) -> MType:
     return OBJECT
 
 
-_ORDERED = (STR, CHAR, FLOAT, BOOL)
+def _comparison_class(t: MType) -> str | None:
+    """Types whose comparisons with each other are plain bool results and never raise."""
+    if isinstance(t, IntType) or t in (FLOAT, BOOL):
+        return "number"
+    if t in (STR, CHAR):
+        return "str"
+    return None
 
 
 def _compare_type(op: str, a: MType, b: MType) -> MType:
     if op in ("is", "is not", "in", "not in"):
         return BOOL
-    scalar = lambda t: isinstance(t, IntType) or t in _ORDERED or t == NONE
-    if scalar(a) and scalar(b):
-        return BOOL
-    if op in ("==", "!=") and (scalar(a) or scalar(b)) and (a in (STR, CHAR) or b in (STR, CHAR)):
+    ca, cb = _comparison_class(a), _comparison_class(b)
+    if ca is not None and ca == cb:
         return BOOL
     return OBJECT
 

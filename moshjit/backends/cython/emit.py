@@ -64,6 +64,13 @@ def cython_type(t: MType | None) -> str:
 
 
 _NATIVE_NUMBER = ("Py_ssize_t", "double", "bint")
+# str methods Cython computes on a Py_UCS4 with the same Py_UNICODE_IS* tests str uses for one character.
+_CYTHON_CHAR_METHODS = {"isalnum", "isalpha", "isdecimal", "isdigit", "islower", "isnumeric", "isprintable",
+                        "isspace", "istitle", "isupper"}
+# Builtins whose Cython fast paths behave exactly like CPython (divmod, pow and round do not: other messages).
+_EXACT_CYTHON_BUILTINS = (len, isinstance, ord, chr, str, repr, bool, int, float, list, dict, set, frozenset, tuple,
+                          sorted, reversed, enumerate, zip, range, hasattr, getattr, iter, next, type, hash, id,
+                          print, any, all, min, max, sum, abs)
 _PY_OPERATORS = {"neg": "-", "pos": "+", "invert": "~", "not": "not "}
 
 
@@ -327,10 +334,14 @@ class Emitter:
         self.assign(op, f"{_PY_OPERATORS[op.op]}{operand}", depth)
 
     def op_Compare(self, op, depth):
+        if op.op in ("is", "is not") and op.left is op.right:
+            # one SSA value is one object; boxing a native value twice would make two
+            self.assign(op, "True" if op.op == "is" else "False", depth)
+            return
         if op.op in ("is", "is not", "in", "not in"):
-            left, right = self.obj(op.left), self.ref(op.right) if op.op in ("in", "not in") else self.obj(op.right)
+            left, right = self.obj(op.left), self.obj(op.right)
             if op.op in ("in", "not in"):
-                left = self.ref(op.left)
+                left, right = self.ref(op.left), self.container(op.right)
         elif self.decl_type(op) == "bint":
             left, right = self.ref(op.left), self.ref(op.right)
         else:
@@ -367,14 +378,19 @@ class Emitter:
     def op_DelAttr(self, op, depth):
         self.emit(f"del {self.obj(op.obj)}.{op.name}", depth)
 
+    def container(self, value) -> str:
+        """A value used as a container: chars become 1-character str objects (Cython treats Py_UCS4 as a
+        number when subscripted)."""
+        return self.obj(value) if self.ctype(value) == "Py_UCS4" else self.ref(value)
+
     def op_GetItem(self, op, depth):
-        self.assign(op, f"{self.ref(op.obj)}[{self.key(op.key)}]", depth)
+        self.assign(op, f"{self.container(op.obj)}[{self.key(op.key)}]", depth)
 
     def op_SetItem(self, op, depth):
-        self.emit(f"{self.ref(op.obj)}[{self.key(op.key)}] = {self.ref(op.value)}", depth)
+        self.emit(f"{self.container(op.obj)}[{self.key(op.key)}] = {self.ref(op.value)}", depth)
 
     def op_DelItem(self, op, depth):
-        self.emit(f"del {self.ref(op.obj)}[{self.key(op.key)}]", depth)
+        self.emit(f"del {self.container(op.obj)}[{self.key(op.key)}]", depth)
 
     def op_BuildSlice(self, op, depth):
         self.assign(op, f"slice({self.ref(op.start)}, {self.ref(op.stop)}, {self.ref(op.step)})", depth)
@@ -388,8 +404,7 @@ class Emitter:
     def callee(self, func) -> str:
         if isinstance(func, Constant):
             value = func.value
-            if isinstance(value, (types.BuiltinFunctionType, type)) and getattr(value, "__module__", "") == "builtins" \
-                    and getattr(builtins_module, value.__name__, None) is value:
+            if any(value is b for b in _EXACT_CYTHON_BUILTINS):
                 return value.__name__          # lets Cython use its optimised builtins (len, ord, isinstance, …)
             return self.constant(value)
         return self.obj(func)
@@ -425,13 +440,15 @@ class Emitter:
             self.assign(op, f"{self.ref(op.args[0])}.join()", depth)
             return
         receiver_type = self.ctype(op.obj)
-        typed = {"str": str, "list": list, "dict": dict, "set": set, "tuple": tuple, "Py_UCS4": str}.get(receiver_type)
-        receiver = self.ref(op.obj) if typed is not None and hasattr(typed, op.name) else self.obj(op.obj)
+        typed = {"str": str, "list": list, "dict": dict, "set": set, "tuple": tuple}.get(receiver_type)
+        if receiver_type == "Py_UCS4":
+            receiver = self.ref(op.obj) if op.name in _CYTHON_CHAR_METHODS else self.obj(op.obj)
+        else:
+            receiver = self.ref(op.obj) if typed is not None and hasattr(typed, op.name) else self.obj(op.obj)
         self.assign(op, f"{receiver}.{op.name}({self._call_args(op.args, op.kwnames)})", depth)
 
     def op_CallEx(self, op, depth):
-        kwargs = "" if isinstance(op.kwargs, Constant) and op.kwargs.value is None else f", **{self.ref(op.kwargs)}"
-        self.assign(op, f"{self.callee(op.func)}(*{self.ref(op.posargs)}{kwargs})", depth)
+        self.assign(op, f"_mj_call_ex({self.obj(op.func)}, {self.ref(op.posargs)}, {self.ref(op.kwargs)})", depth)
 
     def op_MakeFunction(self, op, depth):
         self.assign(op, f"_mj_make_function({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
@@ -503,7 +520,7 @@ class Emitter:
     def op_GetIter(self, op, depth):
         plan = self.iteration.get(op)
         if plan is None:
-            self.assign(op, f"iter({self.ref(op.obj)})", depth)
+            self.assign(op, f"iter({self.container(op.obj)})", depth)
         elif plan.kind == "range":
             args = [self.ref(a) for a in plan.extra["call"].args]
             start, stop, step = (["0", args[0], "1"] if len(args) == 1 else
@@ -548,7 +565,7 @@ class Emitter:
                 self.emit(f"{self.cond_name(term)} = {self.ref(term.cond)}.length != 0", depth)
             elif self.ctype(term.cond) != "bint":
                 self.decls[self.cond_name(term)] = "bint"
-                self.emit(f"{self.cond_name(term)} = {self.ref(term.cond)}", depth)
+                self.emit(f"{self.cond_name(term)} = {self.truth(term.cond)}", depth)
         elif isinstance(term, ops.ForIter):
             plan = self.iteration.get(term.iterator)
             name = self.cond_name(term)
@@ -561,6 +578,15 @@ class Emitter:
                 self.emit(f"{name} = {plan.index} < {plan.index}_n", depth)
             else:
                 self.emit(f"{name} = {plan.index} < len({self.ref(term.iterator.obj)})", depth)
+
+    def truth(self, value) -> str:
+        """bool(value) as a C expression (Cython refuses to assign a double to a bint directly)."""
+        ctype = self.ctype(value)
+        if ctype in ("Py_ssize_t", "double"):
+            return f"{self.ref(value)} != 0"
+        if ctype == "Py_UCS4":
+            return "True"                               # a one-character string is never empty
+        return self.ref(value)
 
     def cond_name(self, term) -> str:
         """The bint a terminator's condition is computed into (named in emission order: deterministic text)."""
@@ -595,9 +621,10 @@ class Emitter:
             if term.exc is None:
                 self.emit("_mj_reraise_handled()", depth)
             elif term.cause is None:
-                self.emit(f"raise {self.ref(term.exc)}", depth)
+                self.emit(f"raise _mj_exception({self.ref(term.exc)}, False)", depth)
             else:
-                self.emit(f"raise {self.ref(term.exc)} from {self.ref(term.cause)}", depth)
+                exc, cause = f"_mj_exception({self.ref(term.exc)}, False)", f"_mj_exception({self.ref(term.cause)}, True)"
+                self.emit(f"raise {exc} from {cause}", depth)
         elif isinstance(term, ops.Reraise):
             self.emit(f"raise {self.ref(term.exc)}", depth)
 
@@ -805,9 +832,6 @@ def _small_for_division(value) -> bool:
     if isinstance(t, IntType):
         return t.lo is not None and t.hi is not None and -_SAFE_DIVISION < t.lo and t.hi < _SAFE_DIVISION
     return t == FLOAT
-
-
-import builtins as builtins_module  # noqa: E402  (used by Emitter.callee)
 
 
 def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, fallback=None) -> tuple[str, list]:

@@ -31,3 +31,6 @@ cdef object _mj_make_function(object code, dict globals_, object defaults, objec
 cdef object _mj_range_check(Py_ssize_t step)
 cdef str mj_category(Py_UCS4 ch)
 cdef bint _mj_is_int64(object value)
+cdef object _mj_call_ex(object func, object args, object kwargs)
+cdef bint _mj_iterable(object obj)
+cdef object _mj_exception(object value, bint is_cause)

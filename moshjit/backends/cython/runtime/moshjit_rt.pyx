@@ -102,11 +102,14 @@ cdef object _mj_load_global(dict globals_, dict builtins_, str name):
 
 
 cdef object _mj_load_deref(tuple closure, Py_ssize_t index, str name):
+    cdef bint empty = False
     try:
         return closure[index].cell_contents
     except ValueError:
+        empty = True
+    if empty:                         # raised outside the except clause: no ValueError in the context chain
         raise NameError(f"cannot access free variable '{name}' where it is not associated with a value in "
-                        f"enclosing scope", name=name) from None
+                        f"enclosing scope", name=name)
 
 
 cdef object _mj_unbound_local(str name):
@@ -127,12 +130,9 @@ cdef tuple _mj_unpack(object seq, Py_ssize_t count):
         if n < count:
             raise ValueError(f"not enough values to unpack (expected {count}, got {n})")
         raise ValueError(f"too many values to unpack (expected {count})")
-    try:
-        it = iter(seq)
-    except TypeError:
-        if getattr(type(seq), "__iter__", None) is None and not hasattr(type(seq), "__getitem__"):
-            raise TypeError(f"cannot unpack non-iterable {type(seq).__name__} object") from None
-        raise
+    if not _mj_iterable(seq):
+        raise TypeError(f"cannot unpack non-iterable {type(seq).__name__} object")
+    it = iter(seq)
     items = []
     for item in it:
         if len(items) == count:
@@ -143,18 +143,21 @@ cdef tuple _mj_unpack(object seq, Py_ssize_t count):
     return tuple(items)
 
 
+cdef bint _mj_iterable(object obj):
+    """CPython's test before 'must be an iterable' errors: the type has __iter__ or is a sequence."""
+    return getattr(type(obj), "__iter__", None) is not None or hasattr(type(obj), "__getitem__")
+
+
 cdef tuple _mj_unpack_ex(object seq, Py_ssize_t before, Py_ssize_t after):
-    try:
-        it = iter(seq)
-    except TypeError:
-        if getattr(type(seq), "__iter__", None) is None and not hasattr(type(seq), "__getitem__"):
-            raise TypeError(f"cannot unpack non-iterable {type(seq).__name__} object") from None
-        raise
+    if not _mj_iterable(seq):
+        raise TypeError(f"cannot unpack non-iterable {type(seq).__name__} object")
+    it = iter(seq)
     head = []
-    for item in it:
-        head.append(item)
-        if len(head) == before:
-            break
+    if before:
+        for item in it:
+            head.append(item)
+            if len(head) == before:
+                break
     if len(head) < before:
         raise ValueError(f"not enough values to unpack (expected at least {before + after}, got {len(head)})")
     rest = list(it)
@@ -168,12 +171,25 @@ cdef tuple _mj_unpack_ex(object seq, Py_ssize_t before, Py_ssize_t after):
 
 
 cdef object _mj_list_extend(list target, object iterable):
-    try:
-        target.extend(iterable)
-    except TypeError:
-        if getattr(type(iterable), "__iter__", None) is not None or hasattr(type(iterable), "__getitem__"):
-            raise
-        raise TypeError(f"Value after * must be an iterable, not {type(iterable).__name__}") from None
+    if not _mj_iterable(iterable):
+        raise TypeError(f"Value after * must be an iterable, not {type(iterable).__name__}")
+    target.extend(iterable)
+
+
+cdef object _mj_call_ex(object func, object args, object kwargs):
+    """func(*args, **kwargs) with CPython's CALL_FUNCTION_EX checks and messages."""
+    if type(args) is not tuple:
+        if not _mj_iterable(args):
+            raise TypeError(f"{_mj_function_str(func)} argument after * must be an iterable, "
+                            f"not {type(args).__name__}")
+        args = tuple(args)
+    if kwargs is None:
+        return func(*args)
+    if type(kwargs) is not dict:
+        merged = {}
+        _mj_merge(merged, kwargs, func, True)
+        kwargs = merged
+    return func(*args, **kwargs)
 
 
 cdef str _mj_function_str(object func):
@@ -191,14 +207,12 @@ cdef object _mj_merge(dict target, object other, object func, bint merge_kwargs)
     if type(other) is dict:
         items = (<dict>other).items()
     else:
-        try:
-            keys = other.keys()
-        except AttributeError:
+        if not hasattr(type(other), "keys"):        # checked first: no AttributeError in the context chain
             if merge_kwargs:
                 raise TypeError(f"{_mj_function_str(func)} argument after ** must be a mapping, "
-                                f"not {type(other).__name__}") from None
-            raise TypeError(f"'{type(other).__name__}' object is not a mapping") from None
-        items = [(k, other[k]) for k in keys]
+                                f"not {type(other).__name__}")
+            raise TypeError(f"'{type(other).__name__}' object is not a mapping")
+        items = [(k, other[k]) for k in other.keys()]
     for key, value in items:
         if merge_kwargs and key in target:
             raise TypeError(f"{_mj_function_str(func)} got multiple values for keyword argument '{key}'")
@@ -248,16 +262,16 @@ cdef object _mj_reraise_handled():
 
 
 cdef object _mj_import_from(object module, str name):
-    try:
-        return getattr(module, name)
-    except AttributeError:
-        package = getattr(module, "__name__", None)
-        import sys
-        if isinstance(package, str) and f"{package}.{name}" in sys.modules:
-            return sys.modules[f"{package}.{name}"]
-        where = getattr(module, "__file__", None) or "unknown location"
-        raise ImportError(f"cannot import name '{name}' from '{package}' ({where})", name=package,
-                          path=getattr(module, "__file__", None)) from None
+    value = getattr(module, name, _mj_missing)
+    if value is not _mj_missing:
+        return value
+    package = getattr(module, "__name__", None)
+    import sys
+    if isinstance(package, str) and f"{package}.{name}" in sys.modules:
+        return sys.modules[f"{package}.{name}"]
+    where = getattr(module, "__file__", None) or "unknown location"
+    raise ImportError(f"cannot import name '{name}' from '{package}' ({where})", name=package,
+                      path=getattr(module, "__file__", None))
 
 
 cdef object _mj_make_function(object code, dict globals_, object defaults, object kwdefaults):
@@ -266,6 +280,22 @@ cdef object _mj_make_function(object code, dict globals_, object defaults, objec
     function.__kwdefaults__ = kwdefaults
     function.__qualname__ = code.co_qualname
     return function
+
+
+cdef object _mj_exception(object value, bint is_cause):
+    """The exception ``raise value`` (or ``from value``) raises, with CPython's checks and messages."""
+    if value is None and is_cause:
+        return None
+    if isinstance(value, type) and issubclass(value, BaseException):
+        value = value()
+        if not isinstance(value, BaseException):
+            raise TypeError(f"calling {value!r} should have returned an instance of BaseException, not "
+                            f"{type(value).__name__}")
+        return value
+    if isinstance(value, BaseException):
+        return value
+    raise TypeError("exception causes must derive from BaseException" if is_cause
+                    else "exceptions must derive from BaseException")
 
 
 cdef object _mj_range_check(Py_ssize_t step):
