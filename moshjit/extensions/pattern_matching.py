@@ -449,13 +449,8 @@ class _CaseCompiler:
             return self.sequence_items(node, subject, stars, type_temp, conditions)
         type_temp = self.fresh("ty")
         value = self.use(subject)
-        is_sequence = ast.BoolOp(ast.Or(), [
-            ast.Compare(_walrus(type_temp, ast.Call(self.builtin("type"), [value], [])), [ast.Is()],
-                        [self.builtin("tuple")]),
-            ast.Compare(_name(type_temp), [ast.Is()], [self.builtin("list")]),
-            ast.BinOp(ast.Attribute(_name(type_temp), "__flags__", ast.Load()), ast.BitAnd(),
-                      ast.Constant(_TPFLAGS_SEQUENCE)),
-        ])
+        is_sequence = self.rewriter.is_sequence(
+            _walrus(type_temp, ast.Call(self.builtin("type"), [value], [])), type_temp, isinstance(node, ast.List))
         length = ast.Compare(ast.Call(self.builtin("len"), [_name(subject.temp)], []),
                              [ast.GtE() if stars else ast.Eq()], [ast.Constant(fixed)])
         return self.sequence_items(node, subject, stars, type_temp, [is_sequence, length])
@@ -692,6 +687,16 @@ class _MatchRewriter(ast.NodeTransformer):
             return ast.Attribute(ast.Call(_name("__import__"), [ast.Constant("builtins")], []), name, ast.Load())
         return _name(name)
 
+    def is_sequence(self, type_of: ast.expr, type_temp: str, lists_first: bool) -> ast.expr:
+        """PEP 634's "is a sequence" (CPython's Py_TPFLAGS_SEQUENCE), with exact list/tuple tried first in
+        the order the pattern's brackets suggest (``[...]`` lists first, ``(...)`` tuples first)."""
+        first, second = ("list", "tuple") if lists_first else ("tuple", "list")
+        return ast.BoolOp(ast.Or(), [
+            ast.Compare(type_of, [ast.Is()], [self.builtin(first)]),
+            ast.Compare(_name(type_temp), [ast.Is()], [self.builtin(second)]),
+            ast.BinOp(ast.Attribute(_name(type_temp), "__flags__", ast.Load()), ast.BitAnd(),
+                      ast.Constant(_TPFLAGS_SEQUENCE))])
+
     def runtime_import(self, name: str) -> ast.expr:
         return ast.Call(self.builtin("__import__"), [ast.Constant(_RUNTIME), ast.Constant(None),
                                                      ast.Constant(None), ast.Constant((name,))], [])
@@ -751,11 +756,9 @@ class _MatchRewriter(ast.NodeTransformer):
         if sum(_tests_top_sequence(case.test) for case in node.body) >= 2:
             # Several cases ask "is it a sequence, of which length?": answer once, -1 meaning "not one".
             type_temp, length_temp = self.fresh("ty"), self.fresh("n")
-            is_sequence = ast.BoolOp(ast.Or(), [
-                ast.Compare(_name(type_temp), [ast.Is()], [self.builtin("tuple")]),
-                ast.Compare(_name(type_temp), [ast.Is()], [self.builtin("list")]),
-                ast.BinOp(ast.Attribute(_name(type_temp), "__flags__", ast.Load()), ast.BitAnd(),
-                          ast.Constant(_TPFLAGS_SEQUENCE))])
+            lists_first = next(_top_sequence_kind(case.test) for case in node.body
+                               if _tests_top_sequence(case.test)) is ast.List
+            is_sequence = self.is_sequence(_name(type_temp), type_temp, lists_first)
             hoisted = [
                 ast.Assign([_name(type_temp, store=True)], ast.Call(self.builtin("type"), [_name(subject_temp)], [])),
                 ast.Assign([_name(length_temp, store=True)], ast.IfExp(
@@ -919,6 +922,12 @@ class _CompiledCase:
 
 def _terminates(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def _top_sequence_kind(node: ast.expr) -> type:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return type(node)
+    return next(_top_sequence_kind(v) for v in node.values if _tests_top_sequence(v))
 
 
 def _tests_top_sequence(node: ast.expr) -> bool:
