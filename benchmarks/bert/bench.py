@@ -213,11 +213,11 @@ def measure_startup(results, vocab_path, sample, cold, progress):
         elif name == "cython-file":
             build = result.engine.details["build"]
             result.compile_s = build["cython_s"] + build["cc_s"]
-            result.compile_note = "Cython + C compiler" + (" (when it was built)" if build["cached"] else "")
+            result.compile_note = "Cython + C compiler" + (", when it was built" if build["cached"] else "")
         elif name in COLD_ENGINES and result.engine.first_call_kind == "compile":
             result.compile_s = result.engine.first_call_s
         elif name in COLD_ENGINES:
-            result.compile_note = "not measured (cache hit in this run)"
+            result.compile_note = "not measured: cache hit in this run"
         if name in CACHED_ENGINES:
             report = startup_in_subprocess(name, "cached", vocab_path, sample, numba_functions)
             if "error" in report:
