@@ -17,6 +17,17 @@ def to_ssa(fn):
     return build_ssa(fn)
 
 
+def load_ipython_extension(ipython):
+    """``%load_ext moshjit``: syntax extensions in cells and the ``%%moshjit`` magics."""
+    from moshjit.ipython import load_ipython_extension as load
+    load(ipython)
+
+
+def unload_ipython_extension(ipython):
+    from moshjit.ipython import unload_ipython_extension as unload
+    unload(ipython)
+
+
 def __getattr__(name):
     if name == "jit":
         from moshjit.dispatcher import jit

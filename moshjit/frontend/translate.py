@@ -323,19 +323,21 @@ class CodeUnit:
         if var is None:
             index = self.code.co_freevars.index(ins.arg)
             self.push(self.emit(ops.LoadDeref(ins.arg, index)))
+        elif var[0] == "closure":             # the jitted function's own closure, read from a comprehension
+            self.push(self.emit(ops.LoadDeref(var[1], var[2])))
         else:
             kind = "local" if ins.arg in self.code.co_cellvars else "free"
             self.push(self.read_local(var, ins.arg, kind))
 
     def op_STORE_DEREF(self, ins, bb):
         var = self.deref_var(ins.arg)
-        if var is None:
+        if var is None or var[0] == "closure":
             self.unsupported(f"assignment to nonlocal variable '{ins.arg}'")
         self.store_local(var)
 
     def op_DELETE_DEREF(self, ins, bb):
         var = self.deref_var(ins.arg)
-        if var is None:
+        if var is None or var[0] == "closure":
             self.unsupported(f"deletion of nonlocal variable '{ins.arg}'")
         kind = "local" if ins.arg in self.code.co_cellvars else "free"
         self.read_local(var, ins.arg, kind)
@@ -344,8 +346,8 @@ class CodeUnit:
 
     def op_LOAD_CLOSURE(self, ins, bb):
         var = self.deref_var(ins.arg)
-        if var is None:
-            self.unsupported(f"closure over the enclosing function's variable '{ins.arg}'")
+        if var is None:                       # a cell of the jitted function's closure, passed to a comprehension
+            var = ("closure", ins.arg, self.code.co_freevars.index(ins.arg))
         self.push(CellRef(var))
 
     def op_LOAD_GLOBAL(self, ins, bb):
