@@ -298,6 +298,18 @@ def test_moshjit_pure_dispatch_uses_the_python_core():
     assert report["result"] == 5 and "PyDispatcherCore" in report["core"] and "DispatcherCore" not in report["core"]
 
 
+def test_cache_false_keeps_compiled_code_out_of_the_shared_cache():
+    def only_here(x):
+        return x * 7 - 1
+
+    fn = jit(only_here, backend="cython", cache=False)
+    assert fn(3) == 20 and fn.stats[("int64",)]["cache"] == "miss"
+    (artifact,) = fn._artifacts.values()
+    path = sys.modules[artifact.entry.__module__].__file__
+    assert path.startswith(dispatch._memory_cache().root + os.sep)
+    assert not path.startswith(dispatch._cache().root + os.sep)
+
+
 # ---- introspection ---------------------------------------------------------------------------------------------
 def test_introspection():
     fn = jit(twice, backend="cython")
