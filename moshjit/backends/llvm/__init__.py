@@ -2,7 +2,8 @@
 
 ``compile_llvm`` takes the function when every value has a native type (see ``reprs``); lists arrive typed as
 ``list[object]`` and are re-inferred with native item types (int, then float, bool, lists of ints or floats),
-the entry checking the items at run time and switching variants (``variants``) on a miss. What was decided is
+the entry checking the items at run time and switching variants (``variants``) on a miss; arrays keyed only as
+``ndarray`` get the same treatment. What was decided is
 recorded in the cache index (``store``), so another process loads the shared object without compiling.
 """
 from __future__ import annotations
@@ -11,10 +12,12 @@ import logging
 import time
 
 from moshjit.errors import UnsupportedError
-from moshjit.ir.types import BOOL, FLOAT, INT64, ListType, MType
+from moshjit.ir.types import BOOL, FLOAT, INT64, ArrayType, ListType, MType
 
 log = logging.getLogger("moshjit")
 LIST_ITEM_CANDIDATES = (INT64, FLOAT, BOOL, ListType(INT64), ListType(FLOAT))
+# For arrays whose key does not say their item type (dimensions decide what indexing types natively).
+ARRAY_GUESSES = tuple(ArrayType(dtype, ndim) for dtype in ("float64", "int64") for ndim in (1, 2))
 
 
 def compile_llvm(ir, py_function, key, cache, fallback, required: bool):
@@ -52,7 +55,7 @@ def _decide(ir, py_function, index, key, cache, fallback, required) -> dict:
         candidates = argument_candidates(ir, key)
     except UnsupportedError as problem:
         return {"native": False, "reason": problem.construct, "line": problem.lineno}
-    positions = [i for i, t in enumerate(candidates[0]) if isinstance(t, ListType)]
+    positions = [i for i, kind in enumerate(key) if _decided_at_run_time(kind)]
     saved = {value: value.type for value in ir.values()}
     first_problem = None
     for arg_types in candidates:
@@ -82,9 +85,8 @@ def _compile_candidate(ir, py_function, index, arg_types, positions, cache, fall
                                                            fallback), positions, fallback)
     artifact, built = _compile(ir, py_function, arg_types, cache, variants or fallback)
     if variants is not None:
-        variants.variants[tuple(arg_types[i].item for i in positions)] = artifact.entry
-    items = [LIST_ITEM_CANDIDATES.index(arg_types[i].item) for i in positions]
-    return dict(built, native=True, positions=positions, items=items, artifact=artifact)
+        variants.variants[tuple(arg_types[i] for i in positions)] = artifact.entry
+    return dict(built, native=True, positions=positions, artifact=artifact)
 
 
 def _load(known: dict, py_function, index, cache, fallback, start):
@@ -104,7 +106,7 @@ def _load(known: dict, py_function, index, cache, fallback, start):
                                                          fallback), positions, fallback)
     entry = make_builtin(load_library(found[0]), known["method_def"], target, py_function.__module__)
     if positions:
-        target.variants[tuple(LIST_ITEM_CANDIDATES[i] for i in known["items"])] = entry
+        target.variants[tuple(arg_types[i] for i in positions)] = entry
     stats = {"backend": "llvm", "cache": "hit", "load_s": round(time.perf_counter() - start, 4)}
     return Artifact(entry, "llvm", known["code_text"], known["ir_text"], stats)
 
@@ -125,24 +127,25 @@ def _variant(py_function, index, arg_types, positions, kinds, cache, fallback):
     from moshjit.compiler import typed_ssa
     types = list(arg_types)
     for position, kind in zip(positions, kinds):
-        types[position] = ListType(kind)
+        types[position] = kind
     try:
         artifact, facts = _compile(typed_ssa(py_function, types), py_function, types, cache, fallback)
     except (NotNative, UnsupportedError) as problem:
         store.record(cache, variant_index, {"native": False, "reason": str(problem), "line": None})
         return None
-    store.record(cache, variant_index, dict(facts, native=True, positions=[], items=[]))
+    store.record(cache, variant_index, dict(facts, native=True, positions=[]))
     return artifact.entry
 
 
 def argument_candidates(ir, key) -> list[list[MType]]:
-    """Argument types to try: the key's, with list arguments given each candidate item type in turn."""
+    """Argument types to try: the key's, with list arguments given each candidate item type in turn (and
+    arrays of unknown item type each guess)."""
     from moshjit.backends.llvm.native_types import normalize
     from moshjit.backends.llvm.reprs import repr_of
     from moshjit.compiler import type_of_key
     base = []
     for arg, kind in zip(ir.args, key):
-        t = normalize(type_of_key(kind))
+        t = ARRAY_GUESSES[0] if _is_plain_array_key(kind) else normalize(type_of_key(kind))
         if kind is int:
             raise UnsupportedError(f"argument '{arg.name}' is an int that does not fit in 64 bits", ir.filename,
                                    ir.firstlineno)
@@ -150,9 +153,18 @@ def argument_candidates(ir, key) -> list[list[MType]]:
             raise UnsupportedError(f"argument '{arg.name}' of type {t} has no native form", ir.filename,
                                    ir.firstlineno)
         base.append(t)
-    if not any(isinstance(t, ListType) for t in base):
-        return [base]
-    return [[ListType(item) if isinstance(t, ListType) else t for t in base] for item in LIST_ITEM_CANDIDATES]
+    items = LIST_ITEM_CANDIDATES if any(isinstance(t, ListType) for t in base) else (None,)
+    arrays = ARRAY_GUESSES if any(_is_plain_array_key(kind) for kind in key) else (None,)
+    return [[ListType(item) if isinstance(t, ListType) else array if _is_plain_array_key(kind) else t
+             for t, kind in zip(base, key)] for array in arrays for item in items]
+
+
+def _is_plain_array_key(kind) -> bool:
+    return isinstance(kind, type) and kind.__name__ == "ndarray" and kind.__module__ == "numpy"
+
+
+def _decided_at_run_time(kind) -> bool:
+    return kind is list or _is_plain_array_key(kind)
 
 
 def _compile(ir, py_function, arg_types, cache, fallback):

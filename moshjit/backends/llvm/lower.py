@@ -73,16 +73,7 @@ class FunctionLowering:
 
     # ---- representations --------------------------------------------------------------------------------------
     def _find_reprs(self) -> None:
-        for value in self.fn.values():
-            if isinstance(value, ops.Terminator) and not isinstance(value, ops.ForIter):
-                continue
-            found = repr_of(value.type) if value.type is not None else None
-            if found is None:
-                line = getattr(value, "line", None) or self.fn.firstlineno
-                raise NotNative(f"{_describe(value)} of type {value.type}", line)
-            self.reprs[value] = found
-            if isinstance(found, IterR) and not iterators.only_looped_over(self.fn, value):
-                raise NotNative("an iterator used other than by a for loop", getattr(value, "line", None))
+        self.reprs = value_reprs(self.fn)
 
     def repr(self, value) -> Repr:
         if isinstance(value, Constant):
@@ -382,6 +373,23 @@ class FunctionLowering:
         result = ir.Constant(self.function.return_value.type, ir.Undefined)
         result = self.b.insert_value(result, result_value, 0)
         self.b.ret(self.b.insert_value(result, ir.Constant(I1, 0), 1))
+
+
+def value_reprs(fn) -> dict:
+    """The representation of every value of ``fn``; NotNative names the first value (in block order) without
+    one, at its source line."""
+    reprs = {}
+    for value in fn.values():
+        if isinstance(value, ops.Terminator) and not isinstance(value, ops.ForIter):
+            continue
+        found = repr_of(value.type) if value.type is not None else None
+        if found is None:
+            line = getattr(value, "line", None) or fn.firstlineno
+            raise NotNative(f"{_describe(value)} of type {value.type}", line)
+        reprs[value] = found
+        if isinstance(found, IterR) and not iterators.only_looped_over(fn, value):
+            raise NotNative("an iterator used other than by a for loop", getattr(value, "line", None))
+    return reprs
 
 
 def overflow_message(what: str, filename: str, line: int | None) -> str:

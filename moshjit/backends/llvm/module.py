@@ -4,7 +4,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm.entry import emit_entry
-from moshjit.backends.llvm.lower import FunctionLowering, function_type
+from moshjit.backends.llvm.lower import FunctionLowering, function_type, value_reprs
 from moshjit.backends.llvm.native_types import CallGraph, Signature
 from moshjit.backends.llvm.runtime import Runtime
 
@@ -16,6 +16,8 @@ def build_module(graph: CallGraph, root: Signature, triple: str, data_layout: st
     module.data_layout = data_layout
     runtime = Runtime(module)
     symbols: dict = {}
+    for sig in graph.order:
+        value_reprs(sig.ir)                     # the first non-native value, before the signature's types
     for sig in graph.order:
         function = ir.Function(module, function_type(sig), sig.symbol)
         function.linkage = "internal"

@@ -238,6 +238,9 @@ class NativeInference(TypeInference):
             obj = t(op.obj)
             if isinstance(obj, ArrayType):
                 return self._array_item_type(obj, op.key, block)
+        if kind is ops.GetIter and isinstance(t(op.obj), ArrayType):
+            array = t(op.obj)
+            return IteratorType(array, _array_item(array))
         if kind is ops.CallMethod and op.name == "pop" and isinstance(t(op.obj), ListType):
             return normalize(t(op.obj).item)
         return super()._op_type(op, block)
@@ -254,9 +257,7 @@ class NativeInference(TypeInference):
     def _array_item_type(self, array: ArrayType, key, block) -> MType:
         index = self.type_of(key, block)
         if isinstance(index, IntType) or index == BOOL:
-            if array.ndim == 1:
-                return FLOAT if array.dtype.startswith("float") else INT64
-            return ArrayType(array.dtype, 1)
+            return _array_item(array)
         if isinstance(index, TupleType) and index.items is not None and len(index.items) == array.ndim \
                 and all(isinstance(i, IntType) for i in index.items):
             return FLOAT if array.dtype.startswith("float") else INT64
@@ -298,6 +299,13 @@ class NativeInference(TypeInference):
         if BOTTOM in arg_types or any(a == OBJECT for a in arg_types):
             return BOTTOM if BOTTOM in arg_types else OBJECT
         return self.graph.infer(callee, arg_types).return_type
+
+
+def _array_item(array: ArrayType) -> MType:
+    """An item of a 1-d array (a Python int or float), or a row of a 2-d one."""
+    if array.ndim == 2:
+        return ArrayType(array.dtype, 1)
+    return FLOAT if array.dtype.startswith("float") else INT64
 
 
 def _sums_to_int(t: MType) -> bool:

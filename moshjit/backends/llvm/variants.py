@@ -1,16 +1,16 @@
-"""Item kinds of list arguments, decided at run time.
+"""Argument types decided at run time: list item kinds, and NumPy arrays behind a plain ``ndarray`` key.
 
-A dispatch key says only "list", so the first native specialisation guesses the item types (ints first). Its
-entry checks the items on every call; on a miss it calls an ``ItemKindDispatch``, which looks at the actual
-items, compiles (once) the native variant for those kinds and calls it — or hands the call to the dispatcher's
-fallback when no native variant fits (mixed items, strings, ...).
+A dispatch key says only "list" (or "ndarray"), so the first native specialisation guesses (ints first; float64
+1-d arrays). Its entry checks the items (the buffer format) on every call; on a miss it calls an
+``ItemKindDispatch``, which looks at the actual arguments, compiles (once) the native variant for their types
+and calls it — or hands the call to the dispatcher's fallback when no native variant fits.
 """
 from __future__ import annotations
 
 import logging
 import threading
 
-from moshjit.ir.types import BOOL, FLOAT, INT64, ListType, MType
+from moshjit.ir.types import BOOL, FLOAT, INT64, ArrayType, ListType, MType
 
 log = logging.getLogger("moshjit")
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -34,11 +34,25 @@ def item_type(items) -> MType | None:
     return None
 
 
+def argument_type(value) -> MType | None:
+    """The native type of a list or array argument as it is now, or None when it has none."""
+    kind = type(value)
+    if kind is list:
+        item = item_type(value)
+        return ListType(item) if item is not None else None
+    if kind.__name__ == "ndarray":
+        from moshjit.dispatcher import array_key
+        from moshjit.compiler import type_of_key
+        found = type_of_key(array_key(value, kind))
+        return found if isinstance(found, ArrayType) else None
+    return None
+
+
 class ItemKindDispatch:
     """The fallback of an entry compiled for guessed list item types (see the module docstring)."""
 
     def __init__(self, compile_variant, positions: list[int], fallback):
-        self.compile_variant = compile_variant        # tuple of item types -> entry or None
+        self.compile_variant = compile_variant        # tuple of argument types -> entry or None
         self.positions = positions
         self.fallback = fallback
         self.variants: dict[tuple, object] = {}
@@ -47,7 +61,7 @@ class ItemKindDispatch:
     def __call__(self, *args):
         if len(args) <= max(self.positions):
             return self.fallback(*args)
-        kinds = tuple(item_type(args[i]) if type(args[i]) is list else None for i in self.positions)
+        kinds = tuple(argument_type(args[i]) for i in self.positions)
         if None in kinds:
             return self.fallback(*args)
         entry = self.variants.get(kinds, self)

@@ -1,0 +1,164 @@
+
+define internal {ptr, i1} @"mj_0_pad"(ptr %"ids", i64 %"length", i64 %"pad_id")
+{
+entry:
+  call void @"mj_incref"(ptr %"ids")
+  br label %"B0"
+B0:
+  %".7" = call ptr @"PyList_New"(i64 1)
+  %".8" = icmp eq ptr %".7", null
+  br i1 %".8", label %"fail.L398", label %"ok", !prof !0
+fail.L398:
+  call void @"mj_decref"(ptr %"ids")
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 398)
+  br label %"failed"
+failed:
+  %".11" = insertvalue {ptr, i1} undef, i1 1, 1
+  ret {ptr, i1} %".11"
+ok:
+  %".15" = getelementptr i8, ptr %".7", i64 24
+  %".16" = load ptr, ptr %".15"
+  %".17" = call ptr @"mj_box_int"(i64 %"pad_id")
+  %".18" = icmp eq ptr %".17", null
+  br i1 %".18", label %"fail.tmp.L398", label %"ok.1", !prof !0
+fail.tmp.L398:
+  call void @"mj_decref"(ptr %".7")
+  br label %"fail.L398"
+ok.1:
+  %".22" = getelementptr ptr, ptr %".16", i64 0
+  store ptr %".17", ptr %".22"
+  %".24" = getelementptr i8, ptr %"ids", i64 16
+  %".25" = load i64, ptr %".24"
+  %".26" = call {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %"length", i64 %".25")
+  %".27" = extractvalue {i64, i1} %".26", 1
+  br i1 %".27", label %"raise.OverflowError", label %"ok.2", !prof !0
+raise.OverflowError:
+  %".29" = load ptr, ptr @"PyExc_OverflowError"
+  call void @"mj_raise"(ptr %".29", [N x i8]* @".str.2")
+  br label %"fail.L398.1"
+ok.2:
+  %".36" = extractvalue {i64, i1} %".26", 0
+  %".37" = call ptr @"PySequence_Repeat"(ptr %".7", i64 %".36")
+  %".38" = icmp eq ptr %".37", null
+  br i1 %".38", label %"fail.L398.1", label %"ok.3", !prof !0
+fail.L398.1:
+  call void @"mj_decref"(ptr %"ids")
+  call void @"mj_decref"(ptr %".7")
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 398)
+  br label %"failed"
+ok.3:
+  call void @"mj_decref"(ptr %".7")
+  %".41" = call ptr @"PySequence_Concat"(ptr %"ids", ptr %".37")
+  %".42" = icmp eq ptr %".41", null
+  br i1 %".42", label %"fail.L398.2", label %"ok.4", !prof !0
+fail.L398.2:
+  call void @"mj_decref"(ptr %"ids")
+  call void @"mj_decref"(ptr %".37")
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 398)
+  br label %"failed"
+ok.4:
+  call void @"mj_decref"(ptr %"ids")
+  call void @"mj_decref"(ptr %".37")
+  %".50" = insertvalue {ptr, i1} undef, ptr %".41", 0
+  %".51" = insertvalue {ptr, i1} %".50", i1 0, 1
+  ret {ptr, i1} %".51"
+}
+
+declare void @"mj_incref"(ptr %".1")
+
+declare ptr @"PyList_New"(i64 %".1")
+
+declare void @"mj_decref"(ptr %".1")
+
+@".str.0" = private unnamed_addr constant [N x i8] c"pad\00"
+@".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
+declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
+
+declare ptr @"mj_box_int"(i64 %".1")
+
+declare {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %".1", i64 %".2")
+
+@"PyExc_OverflowError" = external global ptr
+@".str.2" = private unnamed_addr constant [N x i8] c"the result of '-' does not fit in a 64-bit int (<file>:398); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
+declare void @"mj_raise"(ptr %".1", ptr %".2")
+
+declare ptr @"PySequence_Repeat"(ptr %".1", i64 %".2")
+
+declare ptr @"PySequence_Concat"(ptr %".1", ptr %".2")
+
+define ptr @"mj_0_pad_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
+{
+entry:
+  %".6" = icmp eq ptr %"kwnames", null
+  %".7" = icmp eq i64 %"nargs", 3
+  %".8" = and i1 %".6", %".7"
+  br i1 %".8", label %"checked", label %"fallback"
+fallback:
+  %".30" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
+  ret ptr %".30"
+checked:
+  %".10" = getelementptr ptr, ptr %"args", i64 0
+  %".11" = load ptr, ptr %".10"
+  %".12" = call i1 @"mj_check_ListR_item_IntR___"(ptr %".11")
+  br i1 %".12", label %"checked.1", label %"fallback"
+checked.1:
+  %".14" = getelementptr ptr, ptr %"args", i64 1
+  %".15" = load ptr, ptr %".14"
+  %".16" = call i1 @"mj_is_int64"(ptr %".15")
+  br i1 %".16", label %"checked.2", label %"fallback"
+checked.2:
+  %".18" = call i64 @"mj_unbox_int"(ptr %".15")
+  %".19" = getelementptr ptr, ptr %"args", i64 2
+  %".20" = load ptr, ptr %".19"
+  %".21" = call i1 @"mj_is_int64"(ptr %".20")
+  br i1 %".21", label %"checked.3", label %"fallback"
+checked.3:
+  %".23" = call i64 @"mj_unbox_int"(ptr %".20")
+  %".24" = call {ptr, i1} @"mj_0_pad"(ptr %".11", i64 %".18", i64 %".23")
+  %".25" = extractvalue {ptr, i1} %".24", 1
+  br i1 %".25", label %"raised", label %"returned"
+raised:
+  ret ptr null
+returned:
+  %".28" = extractvalue {ptr, i1} %".24", 0
+  ret ptr %".28"
+}
+
+define internal i1 @"mj_check_ListR_item_IntR___"(ptr %".1")
+{
+entry:
+  %".3" = getelementptr i8, ptr %".1", i64 8
+  %".4" = load ptr, ptr %".3"
+  %".5" = icmp eq ptr %".4", @"PyList_Type"
+  br i1 %".5", label %"type", label %"no"
+type:
+  %".7" = getelementptr i8, ptr %".1", i64 16
+  %".8" = load i64, ptr %".7"
+  br label %"loop"
+yes:
+  ret i1 1
+no:
+  ret i1 0
+loop:
+  %".10" = phi  i64 [0, %"type"], [%".15", %"body"]
+  %".11" = icmp slt i64 %".10", %".8"
+  br i1 %".11", label %"body", label %"yes"
+body:
+  %".13" = call ptr @"mj_list_item"(ptr %".1", i64 %".10")
+  %".14" = call i1 @"mj_is_int64"(ptr %".13")
+  %".15" = add i64 %".10", 1
+  br i1 %".14", label %"loop", label %"no"
+}
+
+@"PyList_Type" = external global i8
+declare ptr @"mj_list_item"(ptr %".1", i64 %".2")
+
+declare i1 @"mj_is_int64"(ptr %".1")
+
+declare i64 @"mj_unbox_int"(ptr %".1")
+
+declare ptr @"PyObject_Vectorcall"(ptr %".1", ptr %".2", i64 %".3", ptr %".4")
+
+@"mj_0_pad_name" = private constant [N x i8] c"pad\00"
+@"mj_0_pad_def" = global {ptr, ptr, i32, ptr} {[N x i8]* @"mj_0_pad_name", ptr (ptr, ptr, i64, ptr)* @"mj_0_pad_entry", i32 130, ptr null}
+!0 = !{ !"branch_weights", i32 1, i32 1000 }

@@ -1,0 +1,64 @@
+"""Exceptions raised in native code reach Python with CPython's type and message, and a traceback entry for
+the native function at the line that raised (an OverflowError also names the line in its message)."""
+import traceback
+
+import pytest
+
+import moshjit
+from tests.llvm import samples
+
+
+def frames(exc):
+    return [(frame.name, frame.lineno) for frame in traceback.extract_tb(exc.__traceback__)]
+
+
+def line_of(fn, text):
+    import inspect
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+def test_raise_has_the_native_frame():
+    f = moshjit.jit(samples.e_raise, backend="llvm")
+    with pytest.raises(ValueError, match="^too big$") as info:
+        f(11)
+    assert ("e_raise", line_of(samples.e_raise, "raise ValueError")) in frames(info.value)
+    with pytest.raises(AssertionError, match="^three is not allowed$"):
+        f(3)
+    with pytest.raises(KeyError) as info:
+        f(-11)
+    assert info.value.args == ()
+
+
+def test_errors_in_native_callees_show_both_frames():
+    f = moshjit.jit(samples.e_nested_call, backend="llvm")
+    with pytest.raises(ZeroDivisionError, match="^integer division or modulo by zero$") as info:
+        f(5)
+    assert ("e_nested_call", line_of(samples.e_nested_call, "return fib")) in frames(info.value)
+
+
+def test_overflow_names_the_line():
+    f = moshjit.jit(samples.e_overflow_line, backend="llvm")
+    with pytest.raises(OverflowError) as info:
+        f(2 ** 62)
+    line = line_of(samples.e_overflow_line, "return b * a")
+    assert f"{samples.__file__}:{line}" in str(info.value)
+    assert ("e_overflow_line", line) in frames(info.value)
+
+
+def test_index_errors_release_what_they_hold():
+    import sys
+    f = moshjit.jit(samples.e_index, backend="llvm")
+    xs = [1, 2, 3]
+    before = sys.getrefcount(xs)
+    for _ in range(100):
+        with pytest.raises(IndexError, match="^list index out of range$"):
+            f(xs, 5)
+    assert sys.getrefcount(xs) == before
+
+
+def test_recursion_limit_applies_to_native_recursion():
+    f = moshjit.jit(samples.parity, backend="llvm")
+    with pytest.raises(RecursionError):
+        f(-2)
+    assert f(10) == (True, False)

@@ -1,0 +1,78 @@
+"""'auto' picks the LLVM backend exactly when the whole function is native (visible in .stats and
+.inspect_types()); backend='llvm' refuses other functions naming the construct and its line; type misses at run
+time go back to the dispatcher instead of failing."""
+import inspect
+
+import pytest
+
+import moshjit
+from moshjit.errors import UnsupportedError
+from tests.llvm import samples
+
+
+def backend_of(dispatcher, *signature):
+    return dispatcher.stats[signature]["backend"]
+
+
+def upper_words(text):
+    return [word.upper() for word in text.split()]
+
+
+def mixed(xs):
+    total = 0
+    for x in xs:
+        total += x
+    label = str(total)          # a str: not native
+    return label
+
+
+def test_native_function_uses_llvm():
+    f = moshjit.jit(samples.c_loops)
+    assert f(30) == samples.c_loops(30)
+    assert backend_of(f, "int64") == "llvm"
+    assert "-> backend llvm" in f.inspect_types()
+    assert "define" in f.inspect_code()                 # the LLVM IR
+
+
+def test_string_code_uses_cython():
+    f = moshjit.jit(upper_words)
+    assert f("a b") == ["A", "B"]
+    assert backend_of(f, "str") == "cython"
+
+
+def test_big_int_argument_uses_cython():
+    f = moshjit.jit(samples.i_add)
+    assert f(2 ** 70, 1) == 2 ** 70 + 1
+    assert backend_of(f, "int", "int64") == "cython"
+    assert f(2, 3) == 5 and backend_of(f, "int64", "int64") == "llvm"
+
+
+def test_required_llvm_names_the_construct_and_line():
+    f = moshjit.jit(mixed, backend="llvm")
+    with pytest.raises(UnsupportedError) as info:
+        f([1, 2])
+    line = inspect.getsourcelines(mixed)[1] + 4
+    assert f"{__file__}:{line}:" in str(info.value)
+    assert "no native form" in str(info.value)
+
+
+def test_required_llvm_refuses_big_int_arguments():
+    with pytest.raises(UnsupportedError, match="does not fit in 64 bits"):
+        moshjit.jit(samples.i_add, backend="llvm")(2 ** 70, 1)
+
+
+def test_list_of_other_items_goes_back_to_the_dispatcher():
+    f = moshjit.jit(samples.l_sum_only)
+    assert f([1, 2, 3]) == (6, 6)
+    assert backend_of(f, "list") == "llvm"
+    assert f([1.5, 2.0]) == (3.5, 3.5)                   # a float variant, compiled on the miss
+    with pytest.raises(TypeError, match="unsupported operand"):
+        f(["a"])                                         # no native variant: the Cython specialisation raises
+
+
+def test_mutated_list_arguments_are_seen_by_the_caller():
+    f = moshjit.jit(samples.l_mutate, backend="llvm")
+    xs = [1, 2, 3]
+    expected_xs = [1, 2, 3]
+    assert f(xs, 7) == samples.l_mutate(expected_xs, 7)
+    assert xs == expected_xs
