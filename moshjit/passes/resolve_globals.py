@@ -1,6 +1,7 @@
 """Resolve, at compile time, the globals that name modules, functions and classes (as Numba does).
 
-``load_global`` of such a name, and ``load_attr`` of a module attribute that is one, become constants, so that
+``load_global`` of such a name, ``load_deref`` of a closure cell holding one, and ``load_attr`` of a module
+attribute that is one, become constants, so that
 type inference and the backends can see which function is called. Other globals (data: vocabularies, tables,
 counters) stay ``load_global`` and are read at call time, so rebinding them is seen. What was resolved is
 recorded in ``fn.resolved_globals`` for the compile-cache key.
@@ -58,6 +59,11 @@ def _resolve(op, fn: Function, builtins_: dict):
         if value is _MISSING:
             value = builtins_.get(op.name, _MISSING)
         return None if value is _MISSING else (op.name, value)
+    if isinstance(op, ops.LoadDeref) and op.index < len(fn.closure):
+        try:
+            return (f"<closure>.{op.name}", fn.closure[op.index].cell_contents)
+        except ValueError:            # an empty cell: reading it raises at run time
+            return None
     if isinstance(op, ops.LoadAttr) and isinstance(op.obj, Constant) and isinstance(op.obj.value, types.ModuleType):
         value = getattr(op.obj.value, op.name, _MISSING)
         return None if value is _MISSING else (f"{op.obj.value.__name__}.{op.name}", value)

@@ -301,6 +301,9 @@ class Emitter:
         if result_native and operands_native and op.op != "**":
             left, right = self.ref(op.left), self.ref(op.right)
             self.zero_division_check(op, right, depth)
+        elif self.decl_type(op) == "str" and op.op == "+" and not op.inplace \
+                and all(self.ctype(v) == "str" for v in (op.left, op.right)):
+            left, right = self.ref(op.left), self.ref(op.right)      # Cython's direct str concatenation
         else:
             left, right = self.obj(op.left), self.obj(op.right)
         if result_native and operands_native and op.op in ("//", "%") and self.decl_type(op) == "double":
