@@ -98,7 +98,18 @@ class DispatcherBase:
                 return self._fall_back(key, exc)
             self._artifacts[key] = artifact
             self._entries[key] = artifact.entry
+            if artifact.backend == "llvm":
+                self._call_natively(artifact.entry)
             return artifact.entry
+
+    def _call_natively(self, entry) -> None:
+        """The call fast path: the first LLVM specialisation becomes this instance's ``__call__`` itself (its
+        argument checks are the dispatch), in a copy whose type misses come back to the dispatcher."""
+        if type(self) is not dispatcher_class():
+            return
+        from moshjit.backends.llvm.engine import rebind
+        native = rebind(entry, functools.partial(dispatcher_class().__call__, self))
+        self.__class__ = type("Dispatcher", (dispatcher_class(),), {"__call__": native, "__module__": __name__})
 
     def _fall_back(self, key: tuple, exc: Exception):
         if not self._failed and self.warn:
