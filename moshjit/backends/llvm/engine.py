@@ -115,7 +115,18 @@ def load_library(path: str) -> ctypes.CDLL:
 
 def make_builtin(library: ctypes.CDLL, method_def_symbol: str, fallback, module_name: str | None):
     """A builtin function object for the PyMethodDef ``method_def_symbol``, calling ``fallback`` on a miss."""
-    address = ctypes.addressof(ctypes.c_char.in_dll(library, method_def_symbol))
+    return _new_builtin(ctypes.addressof(ctypes.c_char.in_dll(library, method_def_symbol)), fallback, module_name)
+
+
+def rebind(entry, fallback):
+    """Another builtin for the same native entry as ``entry`` (made by ``make_builtin``) with another
+    fallback: the PyMethodDef is read from the builtin, the shared object stays loaded."""
+    from moshjit.backends.llvm.layout import CFUNCTION_METHOD_DEF
+    address = ctypes.c_void_p.from_address(id(entry) + CFUNCTION_METHOD_DEF).value
+    return _new_builtin(address, fallback, entry.__module__)
+
+
+def _new_builtin(address: int, fallback, module_name: str | None):
     new = ctypes.pythonapi.PyCMethod_New
     new.restype = ctypes.c_void_p
     new.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object, ctypes.c_void_p]
