@@ -115,7 +115,11 @@ def inline_calls(fn: Function, stack: tuple) -> Function:
             if not (isinstance(op, ops.Call) and isinstance(op.func, Constant)):
                 continue
             callee, jitted = _callee_function(op.func.value)
-            if callee is None or callee.__code__ in stack or (not jitted and callee.__globals__ is not fn.globals):
+            if callee is None or (not jitted and callee.__globals__ is not fn.globals):
+                continue
+            if callee.__code__ in stack:          # recursion: never inlined; a plain helper gets compiled
+                if not jitted and callee.__code__ not in _unsupported:
+                    op.func = Constant(implicit_jit(callee))
                 continue
             if _size(fn) > MAX_TOTAL_SIZE:
                 return fn

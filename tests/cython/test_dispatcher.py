@@ -373,10 +373,6 @@ def test_a_big_helper_gets_an_implicit_dispatcher():
     assert inline._implicit[big_helper].signatures == [("int64",)]  # noqa: F821
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "inline_calls inlines a recursive plain helper one level deep: inside _callee_ir the self-call is skipped "
-    "because the callee's code is on the stack, so it stays a call to the plain Python function instead of "
-    "going to implicit_jit; recursion then runs as plain Python"))
 def test_a_recursive_helper_gets_an_implicit_dispatcher():
     assert calls_plain_fib(15) == plain_fib(15) + 1 == 611
     text = calls_plain_fib.inspect_types()
