@@ -2048,3 +2048,19 @@ def unbound_cell_read_in_its_own_scope(flag):
         x = 1
     values = [x + i for i in range(2)] if flag else []
     return values, x
+
+
+def _many_locals_source() -> str:
+    """A function with 300 locals and constants: EXTENDED_ARG prefixes on loads, stores and jumps, one of them
+    a jump target (the loop body starts by loading ``v299``)."""
+    lines = ["def many_locals_and_far_jumps(n):", "    total = 0"]
+    lines += [f"    v{i} = n + {i}" for i in range(300)]
+    lines += ["    i = 0", "    while v299 - 299 + i < n + n - n:", "        v298 = v299 * 2 + i"]
+    lines += [f"        total += v{i} * {i + 1000}" for i in range(0, 300, 3)]
+    lines += ["        i += 1", "    return total, v299"]
+    return "\n".join(lines) + "\n"
+
+
+_generated: dict = {}
+exec(compile(_many_locals_source(), "<generated many locals>", "exec"), _generated)
+sample(st.integers(-3, 4), examples=[(0,), (3,)])(_generated["many_locals_and_far_jumps"])
