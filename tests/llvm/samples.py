@@ -539,3 +539,18 @@ def e_returns_none(xs):
 def e_none_compare(a):
     x = None
     return x is None, x == None, x != None, a == x  # noqa: E711
+
+
+# ---- list expressions built in one allocation ------------------------------------------------------------------
+def l_fused(xs, ys, n, v):
+    early = xs[1:3]
+    xs.append(v)                  # between the slice and its use: the slice must not be deferred past it
+    built = [v] * n + xs + [v, n] + ys[:2] + [0] * (n - 1)
+    return early + ys, built, [v] * n
+
+
+def l_fused_rows(n):
+    row = [0] * 3
+    grid = [row] * n + [[1, 2]]
+    row[0] = 7                    # every copy of the row is the same list
+    return grid

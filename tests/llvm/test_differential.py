@@ -165,6 +165,12 @@ def test_bert_helpers(a, b, budget, length, pad_id, n, m):
     check(samples.build_token_type_ids, n, m)
 
 
+@given(xs=small_lists.filter(lambda x: len(x) > 1), ys=small_lists, n=st.integers(-2, 6), v=int64)
+def test_fused_list_expressions(xs, ys, n, v):
+    check(samples.l_fused, xs, ys, n, v)
+    check(samples.l_fused_rows, n)
+
+
 @given(a=int64, b=int64)
 def test_tuples(a, b):
     check(samples.t_pack, a, b)

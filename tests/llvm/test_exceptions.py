@@ -62,3 +62,16 @@ def test_recursion_limit_applies_to_native_recursion():
     with pytest.raises(RecursionError):
         f(-2)
     assert f(10) == (True, False)
+
+
+def test_fused_lists_keep_reference_counts_exact():
+    import sys
+    f = moshjit.jit(samples.pad, backend="llvm")
+    big, item = 10 ** 12 + 1, 10 ** 12 + 2
+    ids = [item, item]
+    counts = sys.getrefcount(big), sys.getrefcount(item)
+    for n in (0, 1, 5, 50):
+        result = f(ids, n, big)
+        assert result == samples.pad(ids, n, big)
+        del result
+    assert (sys.getrefcount(big), sys.getrefcount(item)) == counts

@@ -11,7 +11,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from moshjit.analysis.dominators import reverse_postorder
-from moshjit.backends.llvm import arith, calls, iterators, sequences
+from moshjit.backends.llvm import arith, calls, fusion, iterators, sequences
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.refcount import Liveness
 from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, Repr, TupleR, UnitR,
@@ -64,7 +64,8 @@ class FunctionLowering:
         self._landings: dict = {}
         self._pending_phis: list = []
         self._find_reprs()
-        self.live = Liveness(self.fn, self.counted)
+        self.deferred = fusion.deferred_ops(self.fn, self.reprs)
+        self.live = Liveness(self.fn, self.counted, self.deferred)
         self.owned: dict = {}
         entry = function.append_basic_block("entry")
         self.blocks = {block: function.append_basic_block(f"B{block.label}") for block in self.fn.blocks}
@@ -84,7 +85,7 @@ class FunctionLowering:
         return self.reprs[value]
 
     def counted(self, value) -> bool:
-        if isinstance(value, (Constant,)) or value is UNDEFINED:
+        if isinstance(value, Constant) or value is UNDEFINED or value in self.deferred:
             return False
         found = self.reprs.get(value)
         if found is None:
@@ -296,6 +297,10 @@ class FunctionLowering:
         self._lower_terminator(block, term)
 
     def _lower_op(self, op: Op):
+        if op in self.deferred:
+            return ir.Constant(I8, 0)             # emitted by the op it is fused into
+        if fusion.is_root(op, self.reprs):
+            return fusion.lower_fused(self, op)
         handler = OP_LOWERING.get(type(op))
         if handler is None:
             self.not_native(f"'{op.NAME}'")

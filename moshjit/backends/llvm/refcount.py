@@ -16,9 +16,12 @@ from moshjit.ir.ops import Argument, Op, Phi
 class Liveness:
     """live_in / live_out of every block, for the values ``counted`` selects."""
 
-    def __init__(self, fn: Function, counted):
+    def __init__(self, fn: Function, counted, deferred: dict | None = None):
+        """``deferred`` maps ops emitted later by another op of their block (see ``fusion``): their operands
+        are used where that op is."""
         self.fn = fn
         self.counted = counted
+        deferred = deferred or {}
         self.live_in: dict[Block, set] = {b: set() for b in fn.blocks}
         self.live_out: dict[Block, set] = {b: set() for b in fn.blocks}
         self.last_use: dict[Block, dict] = {}
@@ -26,7 +29,10 @@ class Liveness:
         defs: dict[Block, set] = {}
         for block in fn.blocks:
             used, defined, last = set(), {p for p in block.phis if counted(p)}, {}
+            position = {inst: i for i, inst in enumerate(block.instructions())}
             for index, inst in enumerate(block.instructions()):
+                if inst in deferred:
+                    index = position[deferred[inst]]
                 for operand in inst.operands():
                     if self._is_value(operand) and counted(operand):
                         if operand not in defined:

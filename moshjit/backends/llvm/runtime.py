@@ -48,6 +48,20 @@ done:
   ret void
 }
 
+; Add delta (possibly -1) references at once, freeing the object when none are left.
+define linkonce_odr void @mj_add_references(ptr %o, i64 %delta) alwaysinline {
+  %rc = load i64, ptr %o
+  %n = add i64 %rc, %delta
+  store i64 %n, ptr %o
+  %dead = icmp eq i64 %n, 0
+  br i1 %dead, label %free, label %done, !prof !0
+free:
+  call void @_Py_Dealloc(ptr %o)
+  br label %done
+done:
+  ret void
+}
+
 ; An exact int known to fit in int64: one- and zero-digit ints inline, the rest through the C API.
 define linkonce_odr i64 @mj_unbox_int(ptr %o) alwaysinline {
   %sp = getelementptr i8, ptr %o, i64 $OB_SIZE
@@ -204,6 +218,7 @@ C_FUNCTIONS = {
     "PyErr_Format": (PTR, (PTR, PTR), True),
     "PyErr_SetFromErrno": (PTR, (PTR,)),
     "PyErr_Clear": (ir.VoidType(), ()),
+    "PyErr_NoMemory": (PTR, ()),
     "_PyTraceback_Add": (ir.VoidType(), (PTR, PTR, I32)),
     "PyObject_Vectorcall": (PTR, (PTR, PTR, I64, PTR)),
     "PyObject_GetBuffer": (I32, (PTR, PTR, I32)),
@@ -216,6 +231,7 @@ C_FUNCTIONS = {
 HELPERS = {
     "mj_incref": (ir.VoidType(), (PTR,)),
     "mj_decref": (ir.VoidType(), (PTR,)),
+    "mj_add_references": (ir.VoidType(), (PTR, I64)),
     "mj_unbox_int": (I64, (PTR,)),
     "mj_box_int": (PTR, (I64,)),
     "mj_unbox_float": (F64, (PTR,)),
