@@ -204,14 +204,18 @@ NUMBA_OTHER_CAUSES = (
 
 def numba_reason(error, function, refused):
     """A short reason for Numba's refusal of ``function``: a cause of its own (its arguments, its result), else
-    the refused helper it calls, else the first recognisable cause in Numba's message."""
+    the helper it calls that is not compiled, else the first recognisable cause in Numba's message."""
     message = str(error)
     for pattern, reason in NUMBA_ROOT_CAUSES:
         found = re.search(pattern, message)
         if found:
             return found.expand(reason)
+    called = re.search(r"Untyped global name '(\w+)': Cannot determine Numba type of <class 'function'>", message)
+    if called:
+        name = called.group(1)
+        return f"calls {name}(), " + ("which Numba refuses" if name in refused else "a plain Python function")
     callees = [name for name in function.__code__.co_names if name in refused]
-    if callees:
+    if callees:                     # the error came from inside a helper Numba was typing along with the caller
         return f"calls {callees[0]}(), which Numba refuses"
     for pattern, reason in NUMBA_OTHER_CAUSES:
         found = re.search(pattern, message)
