@@ -96,6 +96,8 @@ def compile_specialization(py_function, key: tuple, backend: str, cache, fallbac
         artifact = compile_llvm(ir, py_function, key, cache, fallback, required=backend == "llvm")
     if artifact is None:
         from moshjit.backends.cython.driver import compile_cython
+        from moshjit.passes.direct_calls import bind_direct_calls
+        bind_direct_calls(ir)
         artifact = compile_cython(ir, py_function, cache, fallback)
     artifact.ir_text = artifact.ir_text or ir_text
     artifact.stats["frontend_s"] = round(frontend_s, 4)

@@ -35,18 +35,26 @@ cdef object kind_of(object value):
 cdef class DispatcherCore:
     cdef public dict _entries
     cdef public Py_ssize_t _positional_count
+    cdef tuple _last_key                   # the signature of the previous call, and its entry
+    cdef object _last_entry
 
     def __cinit__(self, *args, **kwargs):
         self._entries = {}
         self._positional_count = -1
 
     def __call__(self, *args, **kwargs):
-        cdef Py_ssize_t n, i
+        cdef Py_ssize_t n = len(args), i
         cdef tuple key
         cdef PyObject *found
-        if kwargs or len(args) != self._positional_count:
+        if not kwargs and n == self._positional_count and self._last_key is not None:
+            for i in range(n):             # same kinds as last time (identity of types / interned names)?
+                if kind_of(args[i]) is not (<tuple>self._last_key)[i]:
+                    break
+            else:
+                return mj_vectorcall(self._last_entry, args)
+        if kwargs or n != self._positional_count:
             args = self._bind(args, kwargs)
-        n = len(args)
+            n = len(args)
         key = PyTuple_New_filled(n)          # filled in place: nobody else holds it yet
         for i in range(n):
             _set_item(key, i, kind_of(args[i]))
@@ -55,11 +63,17 @@ cdef class DispatcherCore:
             entry = self._specialize(key)
         else:
             entry = <object>found
-        return entry(*args)
+        if not kwargs:
+            self._last_key, self._last_entry = key, entry
+        return mj_vectorcall(entry, args)
 
 
 cdef extern from *:
     """
+    /* Call with the tuple's items as a vector: compiled entries take vectorcall, so no argument re-packing. */
+    static PyObject *mj_vectorcall(PyObject *callable, PyObject *args) {
+        return PyObject_Vectorcall(callable, &PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args), NULL);
+    }
     static PyObject *PyTuple_New_filled(Py_ssize_t n) {
         PyObject *t = PyTuple_New(n);
         Py_ssize_t i;
@@ -76,4 +90,5 @@ cdef extern from *:
     }
     """
     tuple PyTuple_New_filled(Py_ssize_t n)
+    object mj_vectorcall(object callable, tuple args)
     int _set_item(tuple t, Py_ssize_t i, object v) except -1
