@@ -124,6 +124,8 @@ def jit_engine(backend, vocab, sample, cache=True):
         seconds = timed_first_call(module.encode_batch, sample, vocab)
     except UnsupportedError as error:
         return Engine(name, unavailable=f"not available: {first_line(error)}")
+    except Exception as error:          # a moshjit bug: report it in the table instead of stopping the benchmark
+        return Engine(name, unavailable=f"FAILED to compile: {type(error).__name__}: {first_line(error)}")
     stats = jit_stats(module)
     return Engine(name, module.encode_batch, first_call_s=seconds, first_call_kind=cache_outcome(stats),
                   details={"stats": stats})
