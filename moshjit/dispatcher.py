@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sys
 import threading
 import warnings
 
@@ -114,7 +115,7 @@ class DispatcherBase:
     def _fall_back(self, key: tuple, exc: Exception):
         if not self._failed and self.warn:
             warnings.warn(f"moshjit could not compile {self.py_func.__qualname__} ({exc}); running it as plain "
-                          f"Python", MoshjitWarning, stacklevel=4)
+                          f"Python", MoshjitWarning, stacklevel=_user_stacklevel())
         self._failed[key] = exc
         plain = self.py_func
         self._entries[key] = plain
@@ -255,6 +256,16 @@ def _memory_cache():
 
 
 _dispatcher_class = None
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the user's call: the first frame outside moshjit (the compiled
+    call path has no Python frame, the pure one has one, so counting fixed levels would be wrong)."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def dispatcher_class():

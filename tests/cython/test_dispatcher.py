@@ -247,11 +247,7 @@ def _pure_dispatcher_class():
     return type("PureDispatcher", (dispatch.DispatcherBase, dispatch.PyDispatcherCore), {})
 
 
-CORES = [pytest.param(dispatch.dispatcher_class, id="compiled-core",
-                      marks=pytest.mark.xfail(strict=True, reason=(
-                          "DispatcherBase._fall_back warns with stacklevel=4, which counts the Python __call__ frame "
-                          "of PyDispatcherCore; the compiled DispatcherCore.__call__ has no Python frame, so the "
-                          "warning names the caller's caller (e.g. 'sys':1) instead of the call site"))),
+CORES = [pytest.param(dispatch.dispatcher_class, id="compiled-core"),
          pytest.param(_pure_dispatcher_class, id="pure-core")]
 
 
