@@ -152,6 +152,9 @@ class DispatcherBase:
                for key, a in self._artifacts.items()}
         for key, exc in self._failed.items():
             out[tuple(describe_key(k) for k in key)] = {"backend": "python (fallback)", "reason": str(exc)}
+        for key, artifact in self._generic.items():     # used when a native entry's run-time checks fail
+            out.setdefault(tuple(describe_key(k) for k in key), {})["generic"] = dict(artifact.stats,
+                                                                                    backend=artifact.backend)
         return out
 
     def inspect_ssa(self) -> str:
@@ -248,10 +251,14 @@ def _cache():
 
 def _memory_cache():
     """``cache=False``: a private throw-away directory for this process."""
+    import atexit
+    import shutil
     import tempfile
     from moshjit.cache import DiskCache
     if "private" not in _caches:
-        _caches["private"] = DiskCache(tempfile.mkdtemp(prefix="moshjit-nocache-"))
+        directory = tempfile.mkdtemp(prefix="moshjit-nocache-")
+        atexit.register(shutil.rmtree, directory, True)
+        _caches["private"] = DiskCache(directory)
     return _caches["private"]
 
 
