@@ -554,3 +554,57 @@ def l_fused_rows(n):
     grid = [row] * n + [[1, 2]]
     row[0] = 7                    # every copy of the row is the same list
     return grid
+
+
+# ---- lists that never leave the function (unboxed native lists) --------------------------------------------------
+def n_local_ints(n, i, v):
+    xs = [0] * n
+    for k in range(n):
+        xs[k] = k * v
+    ys = xs + [v, v + 1]
+    ys.append(-v)
+    ys += [1, 2]
+    ys.extend(xs[1:3])
+    zs = ys[::2]
+    first = ys.pop(0) if ys else 0
+    last = ys.pop() if ys else 0
+    ys.reverse()
+    total = 0
+    for j, y in enumerate(ys):
+        total += j * y
+    for a, b in zip(xs, reversed(ys)):
+        total -= a * b
+    picked = ys[i] if -len(ys) <= i < len(ys) else 0
+    return (total, first, last, picked, len(zs), sum(zs), v in ys, ys.count(v), max(ys) if ys else 0,
+            min(zs) if zs else 0)
+
+
+def n_local_errors(n, i):
+    xs = list(range(n))
+    xs[i] = 5                     # IndexError when i is out of range
+    return xs[-1] + sum(xs)
+
+
+def n_local_floats(n, x):
+    acc = [0.0] * n
+    for k in range(n):
+        acc[k] += x * k
+    copy = acc.copy()
+    copy.clear()
+    return sum(acc, 0.0), max(acc) if acc else 0.0, len(copy), [1, n] == [1, n]
+
+
+def n_local_bools(n):
+    flags = [True] * n
+    for k in range(0, n, 3):
+        flags[k] = False
+    count = 0
+    for flag in flags:
+        if flag:
+            count += 1
+    return count, True in flags, not flags
+
+
+def n_pop_empty(n):
+    xs = [1] * n
+    return xs.pop()

@@ -171,6 +171,19 @@ def test_fused_list_expressions(xs, ys, n, v):
     check(samples.l_fused_rows, n)
 
 
+@given(n=st.integers(-2, 12), i=st.integers(-15, 15), v=int64 | small)
+def test_native_lists(n, i, v):
+    check(samples.n_local_ints, n, i, v)
+    check(samples.n_local_errors, n, i)
+    check(samples.n_local_bools, n)
+    check(samples.n_pop_empty, n)
+
+
+@given(n=st.integers(-2, 12), x=floats)
+def test_native_float_lists(n, x):
+    check(samples.n_local_floats, n, x)
+
+
 @given(a=int64, b=int64)
 def test_tuples(a, b):
     check(samples.t_pack, a, b)

@@ -11,7 +11,7 @@ import llvmlite.ir as ir
 
 from moshjit.backends.llvm import sequences
 from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR,
-                                         ListR, RangeR, Repr, TupleR, UnitR)
+                                         ListR, NListR, RangeR, Repr, TupleR, UnitR)
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Constant, Phi
 from moshjit.ir.types import INT64_MAX, INT64_MIN, IntType
@@ -111,7 +111,7 @@ def truth_of(low, v: ir.Value, representation: Repr) -> ir.Value:
         return b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0))
     if isinstance(representation, UnitR) and representation.what == "None":
         return ir.Constant(I1, 0)
-    if isinstance(representation, (ListR, BoxedTupleR, RangeR, ArrayR)):
+    if isinstance(representation, (ListR, NListR, BoxedTupleR, RangeR, ArrayR)):
         return b.icmp_signed("!=", sequences.length_of(low, v, representation), ir.Constant(I64, 0))
     if isinstance(representation, TupleR):
         return ir.Constant(I1, int(bool(representation.items)))
@@ -121,7 +121,7 @@ def truth_of(low, v: ir.Value, representation: Repr) -> ir.Value:
 # ---- binary operators --------------------------------------------------------------------------------------------
 def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
     left, right = low.repr(op.left), low.repr(op.right)
-    sequence_kinds = (ListR, TupleR, BoxedTupleR)
+    sequence_kinds = (ListR, NListR, TupleR, BoxedTupleR)
     if isinstance(left, sequence_kinds) or isinstance(right, sequence_kinds):
         return sequences.lower_binary(low, op)
     result = low.reprs[op]

@@ -13,11 +13,11 @@ import math
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm import arith, iterators, sequences
+from moshjit.backends.llvm import arith, iterators, native_lists, sequences
 from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.native_types import (ExceptionType, bind_arguments, is_builtin_exception, normalize,
                                                 python_callee)
-from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR,
+from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR, NListR,
                                          RangeR, TupleR, UnitR, repr_of)
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
@@ -246,6 +246,8 @@ def _range(low, op, args):
 
 
 def _list(low, op, args):
+    if isinstance(low.reprs[op], NListR):
+        return native_lists.from_call(low, op)
     b, rt = low.b, low.rt
     if not args:
         return low.guard_null(rt.call(b, "PyList_New", ir.Constant(I64, 0)))
@@ -496,6 +498,8 @@ def gcd_helper(rt) -> ir.Function:
 # ---- methods ---------------------------------------------------------------------------------------------------
 def lower_call_method(low, op: ops.CallMethod):
     receiver = low.repr(op.obj)
+    if isinstance(receiver, NListR) and not op.kwnames:
+        return native_lists.method(low, op, low.get(op.obj), receiver)
     if op.kwnames or not isinstance(receiver, ListR):
         low.not_native(f"method {op.name}() of {receiver.describe()}")
     handler = LIST_METHODS.get(op.name)

@@ -12,7 +12,9 @@ import builtins
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm.reprs import (I1, I64, ArrayR, BoxedTupleR, IterR, ListR, RangeR, Repr, TupleR, UnitR)
+from moshjit.backends.llvm import native_lists
+from moshjit.backends.llvm.reprs import (I1, I64, ArrayR, BoxedTupleR, IterR, ListR, NListR, RangeR, Repr, TupleR,
+                                         UnitR)
 from moshjit.backends.llvm.sequences import array_item, object_size, range_length, unbox_item
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
@@ -21,12 +23,14 @@ ITERATOR_FUNCTIONS = (builtins.enumerate, builtins.zip, builtins.reversed, built
 
 
 def only_looped_over(fn, value) -> bool:
-    """Iterators may only feed ``get_iter`` and ``for_iter`` (no φ, no other use)."""
+    """Iterators may only feed ``get_iter``, ``for_iter`` and enumerate/zip (no φ, no other use)."""
     for block in fn.blocks:
         for inst in [*block.phis, *block.instructions()]:
             if value in list(inst.operands()):
                 if not (isinstance(inst, ops.GetIter) and inst.obj is value
-                        or isinstance(inst, ops.ForIter) and inst.iterator is value):
+                        or isinstance(inst, ops.ForIter) and inst.iterator is value
+                        or isinstance(inst, ops.Call) and inst.func is not value and isinstance(inst.func, Constant)
+                        and inst.func.value in (builtins.enumerate, builtins.zip, builtins.iter)):
                     return False
     return True
 
@@ -123,6 +127,32 @@ class SequenceIterator(Iterator):
         b.store(b.add(index, ir.Constant(I64, -1 if self.reverse else 1)), self.index)
         getter = "mj_list_item" if isinstance(self.representation, ListR) else "mj_tuple_item"
         return unbox_item(low, low.rt.call(b, getter, self.obj, index), self.representation.item)
+
+
+class NativeListIterator(Iterator):
+    """Over a native list (``native_lists``): the length is read at every step, as for lists."""
+
+    def __init__(self, low, lst: ir.Value, representation: NListR, reverse: bool = False):
+        self.lst, self.representation, self.reverse = lst, representation, reverse
+        low.rt.call(low.b, "mj_incref", lst)
+        self.index = low.alloca(I64, "nlist.i")
+        start = low.b.sub(native_lists.length(low, lst), ir.Constant(I64, 1)) if reverse else ir.Constant(I64, 0)
+        low.b.store(start, self.index)
+
+    def retain(self, low, times: int = 1) -> None:
+        native_lists.retain(low, self.lst, times)
+
+    def release(self, low) -> None:
+        native_lists.release(low, self.lst)
+
+    def next(self, low, exhausted):
+        b = low.b
+        index = b.load(self.index)
+        more = low.new_block("nlist.item")
+        b.cbranch(b.icmp_unsigned(">=", index, native_lists.length(low, self.lst)), exhausted, more)
+        b.position_at_end(more)
+        b.store(b.add(index, ir.Constant(I64, -1 if self.reverse else 1)), self.index)
+        return native_lists.load(low, self.lst, index, self.representation)
 
 
 class StructTupleIterator(Iterator):
@@ -250,6 +280,8 @@ def iterator_over(low, value, item_repr: Repr | None) -> Iterator:
         return existing
     if isinstance(representation, RangeR):
         return RangeIterator(low, llvm_value, _constant_step(value))
+    if isinstance(representation, NListR):
+        return NativeListIterator(low, llvm_value, representation)
     if isinstance(representation, (ListR, BoxedTupleR)):
         if representation.item is None:
             low.not_native("iterating over a list whose items are never written")
@@ -318,6 +350,8 @@ def _reversed(low, value) -> Iterator:
     b = low.b
     if isinstance(representation, ListR) and representation.item is not None:
         return SequenceIterator(low, low.get(value), representation, reverse=True)
+    if isinstance(representation, NListR):
+        return NativeListIterator(low, low.get(value), representation, reverse=True)
     if isinstance(representation, RangeR):
         r = low.get(value)
         start, step = b.extract_value(r, 0), b.extract_value(r, 2)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from moshjit.analysis.dominators import reverse_postorder
-from moshjit.backends.llvm import arith, calls, fusion, iterators, sequences
+from moshjit.backends.llvm import arith, calls, fusion, iterators, native_lists, sequences
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.refcount import Liveness
-from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, Repr, TupleR, UnitR,
+from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR, UnitR,
                                          repr_of)
 from moshjit.backends.llvm.runtime import Runtime
 from moshjit.ir import ops
@@ -75,6 +75,7 @@ class FunctionLowering:
     # ---- representations --------------------------------------------------------------------------------------
     def _find_reprs(self) -> None:
         self.reprs = value_reprs(self.fn)
+        self.reprs.update(native_lists.native_list_reprs(self.fn, self.reprs))
 
     def repr(self, value) -> Repr:
         if isinstance(value, Constant):
@@ -113,7 +114,7 @@ class FunctionLowering:
 
     # ---- reference counting -------------------------------------------------------------------------------------
     def incref(self, llvm_value: ir.Value, representation: Repr, times: int = 1) -> None:
-        if isinstance(representation, (ListR, BoxedTupleR)):
+        if isinstance(representation, (ListR, BoxedTupleR, NListR)):
             for _ in range(times):
                 self.rt.call(self.b, "mj_incref", llvm_value)
         elif isinstance(representation, TupleR):
@@ -123,7 +124,9 @@ class FunctionLowering:
 
     def decref(self, llvm_value: ir.Value, representation: Repr | None) -> None:
         """Release references held by ``llvm_value`` (``None``: a plain object reference)."""
-        if representation is None or isinstance(representation, (ListR, BoxedTupleR)):
+        if isinstance(representation, NListR):
+            native_lists.release(self, llvm_value)
+        elif representation is None or isinstance(representation, (ListR, BoxedTupleR)):
             self.rt.call(self.b, "mj_decref", llvm_value)
         elif isinstance(representation, TupleR):
             for i, item in enumerate(representation.items):
@@ -189,7 +192,7 @@ class FunctionLowering:
             saved = self.b.block
             self.b.position_at_end(self._error_block)
             if self.sig.recursive:
-                self.rt.call(self.b, "Py_LeaveRecursiveCall")
+                self.rt.call(self.b, "mj_leave_recursion")
             result = ir.Constant(self.function.return_value.type, ir.Undefined)
             self.b.ret(self.b.insert_value(result, ir.Constant(I1, 1), 1))
             self.b.position_at_end(saved)
@@ -255,8 +258,7 @@ class FunctionLowering:
         """Functions on a call cycle count against the recursion limit, like Python frames (RecursionError
         instead of a C stack overflow); every exit then leaves the recursive call."""
         too_deep = self.new_block("recursion.error")
-        status = self.rt.call(self.b, "Py_EnterRecursiveCall", self.rt.cstring(""))
-        self.branch_unless(self.b.icmp_signed("!=", status, ir.Constant(I32, 0)), too_deep)
+        self.branch_unless(self.rt.call(self.b, "mj_enter_recursion"), too_deep)
         saved = self.b.block
         self.b.position_at_end(too_deep)
         result = ir.Constant(self.function.return_value.type, ir.Undefined)
@@ -374,7 +376,7 @@ class FunctionLowering:
             self.release(other)
         result_value = arith.coerce(self, llvm_value, representation, self.return_repr)
         if self.sig.recursive:
-            self.rt.call(self.b, "Py_LeaveRecursiveCall")
+            self.rt.call(self.b, "mj_leave_recursion")
         result = ir.Constant(self.function.return_value.type, ir.Undefined)
         result = self.b.insert_value(result, result_value, 0)
         self.b.ret(self.b.insert_value(result, ir.Constant(I1, 0), 1))

@@ -206,6 +206,15 @@ class NativeInference(TypeInference):
     def _harmless_use(self, user, value) -> bool:
         return True
 
+    def _container_writes(self, op, block) -> None:
+        """Also the items of a list display, on every sweep: seeding them once, before the items are typed,
+        would leave ``[row]`` a list of nothing."""
+        super()._container_writes(op, block)
+        if isinstance(op, ops.BuildList) and op in self.cells:
+            cell = self.cells[op].root()
+            for item in op.items:
+                cell.item = join(cell.item, self.type_of(item, block))
+
     def _op_type(self, op, block) -> MType:
         t = lambda v: self.type_of(v, block)
         kind = type(op)

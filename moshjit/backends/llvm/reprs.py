@@ -63,6 +63,23 @@ class ListR(Repr):
 
 
 @dataclass(frozen=True)
+class NListR(Repr):
+    """A list that never leaves the function (see ``native_lists``): a reference-counted buffer of unboxed
+    items, ``{i64 references, i64 length, i64 capacity, ptr items}``; bools are stored as bytes."""
+    item: Repr
+    refcounted = True
+    llvm = PTR
+
+    @property
+    def item_llvm(self) -> ir.Type:
+        return I8 if isinstance(self.item, BoolR) else self.item.llvm
+
+    @property
+    def item_size(self) -> int:
+        return 1 if isinstance(self.item, BoolR) else 8
+
+
+@dataclass(frozen=True)
 class BoxedTupleR(Repr):
     """A CPython tuple of any length whose items all have representation ``item`` (tuple arguments)."""
     item: Repr

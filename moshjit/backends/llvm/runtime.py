@@ -184,6 +184,141 @@ define linkonce_odr i1 @mj_is_bool(ptr %o) alwaysinline {
   ret i1 %r
 }
 
+; Native lists: {i64 references, i64 length, i64 capacity, ptr items} in PyMem memory, items unboxed.
+declare ptr @PyMem_Malloc(i64)
+declare ptr @PyMem_Realloc(ptr, i64)
+declare void @PyMem_Free(ptr)
+declare ptr @PyErr_NoMemory()
+
+define linkonce_odr ptr @mj_nlist_new(i64 %length, i64 %itemsize) {
+  %product = call {i64, i1} @llvm.umul.with.overflow.i64(i64 %length, i64 %itemsize)
+  %bytes = extractvalue {i64, i1} %product, 0
+  %huge = extractvalue {i64, i1} %product, 1
+  %negative = icmp slt i64 %length, 0
+  %bad = or i1 %huge, %negative
+  br i1 %bad, label %nomem, label %header, !prof !0
+header:
+  %list = call ptr @PyMem_Malloc(i64 32)
+  %nolist = icmp eq ptr %list, null
+  br i1 %nolist, label %nomem, label %items, !prof !0
+items:
+  %some = icmp eq i64 %bytes, 0
+  %size = select i1 %some, i64 8, i64 %bytes
+  %data = call ptr @PyMem_Malloc(i64 %size)
+  %nodata = icmp eq ptr %data, null
+  br i1 %nodata, label %nodata.free, label %ok, !prof !0
+nodata.free:
+  call void @PyMem_Free(ptr %list)
+  br label %nomem
+ok:
+  store i64 1, ptr %list
+  %lp = getelementptr i8, ptr %list, i64 8
+  store i64 %length, ptr %lp
+  %cp = getelementptr i8, ptr %list, i64 16
+  store i64 %length, ptr %cp
+  %dp = getelementptr i8, ptr %list, i64 24
+  store ptr %data, ptr %dp
+  ret ptr %list
+nomem:
+  %e = call ptr @PyErr_NoMemory()
+  ret ptr null
+}
+
+define linkonce_odr void @mj_nlist_decref(ptr %list) alwaysinline {
+  %rc = load i64, ptr %list
+  %n = sub i64 %rc, 1
+  store i64 %n, ptr %list
+  %dead = icmp eq i64 %n, 0
+  br i1 %dead, label %free, label %done, !prof !0
+free:
+  %dp = getelementptr i8, ptr %list, i64 24
+  %data = load ptr, ptr %dp
+  call void @PyMem_Free(ptr %data)
+  call void @PyMem_Free(ptr %list)
+  br label %done
+done:
+  ret void
+}
+
+; Room for at least %needed items (growing geometrically); -1 with MemoryError set on failure.
+define linkonce_odr i32 @mj_nlist_reserve(ptr %list, i64 %needed, i64 %itemsize) {
+  %cp = getelementptr i8, ptr %list, i64 16
+  %capacity = load i64, ptr %cp
+  %enough = icmp sle i64 %needed, %capacity
+  br i1 %enough, label %done, label %grow, !prof !1
+grow:
+  %doubled = shl i64 %capacity, 1
+  %padded = add i64 %doubled, 4
+  %bigger = icmp sgt i64 %needed, %padded
+  %new = select i1 %bigger, i64 %needed, i64 %padded
+  %product = call {i64, i1} @llvm.umul.with.overflow.i64(i64 %new, i64 %itemsize)
+  %bytes = extractvalue {i64, i1} %product, 0
+  %huge = extractvalue {i64, i1} %product, 1
+  br i1 %huge, label %nomem, label %realloc, !prof !0
+realloc:
+  %dp = getelementptr i8, ptr %list, i64 24
+  %data = load ptr, ptr %dp
+  %moved = call ptr @PyMem_Realloc(ptr %data, i64 %bytes)
+  %failed = icmp eq ptr %moved, null
+  br i1 %failed, label %nomem, label %store, !prof !0
+store:
+  store ptr %moved, ptr %dp
+  store i64 %new, ptr %cp
+  br label %done
+done:
+  ret i32 0
+nomem:
+  %e = call ptr @PyErr_NoMemory()
+  ret i32 -1
+}
+
+declare {i64, i1} @llvm.umul.with.overflow.i64(i64, i64)
+
+; Depth of native calls on call cycles, checked against sys.getrecursionlimit() (read again only when the depth
+; passes the last value seen): RecursionError instead of a C stack overflow. The GIL keeps one thread in here.
+@mj_depth = linkonce_odr global i64 0
+@mj_depth_limit = linkonce_odr global i64 0
+@PyExc_RecursionError = external global ptr
+@.recursion = linkonce_odr constant [33 x i8] c"maximum recursion depth exceeded\00"
+declare i32 @Py_GetRecursionLimit()
+
+define linkonce_odr i1 @mj_enter_recursion() alwaysinline {
+  %depth = load i64, ptr @mj_depth
+  %deeper = add i64 %depth, 1
+  store i64 %deeper, ptr @mj_depth
+  %limit = load i64, ptr @mj_depth_limit
+  %past = icmp sgt i64 %deeper, %limit
+  br i1 %past, label %check, label %ok, !prof !0
+check:
+  %failed = call i1 @mj_recursion_too_deep(i64 %deeper)
+  ret i1 %failed
+ok:
+  ret i1 0
+}
+
+define linkonce_odr i1 @mj_recursion_too_deep(i64 %depth) cold noinline {
+  %limit32 = call i32 @Py_GetRecursionLimit()
+  %limit = sext i32 %limit32 to i64
+  store i64 %limit, ptr @mj_depth_limit
+  %past = icmp sgt i64 %depth, %limit
+  br i1 %past, label %raise, label %ok
+raise:
+  %back = sub i64 %depth, 1
+  store i64 %back, ptr @mj_depth
+  %type = load ptr, ptr @PyExc_RecursionError
+  call void @PyErr_SetString(ptr %type, ptr @.recursion)
+  ret i1 1
+ok:
+  ret i1 0
+}
+
+define linkonce_odr void @mj_leave_recursion() alwaysinline {
+  %depth = load i64, ptr @mj_depth
+  %shallower = sub i64 %depth, 1
+  store i64 %shallower, ptr @mj_depth
+  ret void
+}
+
 define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline {
   call void @PyErr_SetString(ptr %type, ptr %message)
   ret void
@@ -225,8 +360,7 @@ C_FUNCTIONS = {
     "PyBuffer_Release": (ir.VoidType(), (PTR,)),
     "PyBuffer_IsContiguous": (I32, (PTR, I8)),
     "__errno_location": (PTR, ()),
-    "Py_EnterRecursiveCall": (I32, (PTR,)),
-    "Py_LeaveRecursiveCall": (ir.VoidType(), ()),
+
 }
 HELPERS = {
     "mj_incref": (ir.VoidType(), (PTR,)),
@@ -244,6 +378,11 @@ HELPERS = {
     "mj_is_float": (I1, (PTR,)),
     "mj_is_bool": (I1, (PTR,)),
     "mj_raise": (ir.VoidType(), (PTR, PTR)),
+    "mj_enter_recursion": (I1, ()),
+    "mj_leave_recursion": (ir.VoidType(), ()),
+    "mj_nlist_new": (PTR, (I64, I64)),
+    "mj_nlist_decref": (ir.VoidType(), (PTR,)),
+    "mj_nlist_reserve": (I32, (PTR, I64, I64)),
 }
 BINARY_INTRINSICS = ("llvm.copysign", "llvm.minnum", "llvm.maxnum")
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from moshjit.backends.llvm import native_lists
 from moshjit.backends.llvm.reprs import (F32, F64, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR,
-                                         ListR, RangeR, Repr, TupleR, UnitR)
+                                         ListR, NListR, RangeR, Repr, TupleR, UnitR)
 from moshjit.backends.llvm.layout import LIST_ITEMS, OB_SIZE, TUPLE_ITEMS
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
@@ -69,6 +70,8 @@ def length_of(low, value: ir.Value, representation: Repr) -> ir.Value:
     b = low.b
     if isinstance(representation, (ListR, BoxedTupleR)):
         return object_size(low, value)
+    if isinstance(representation, NListR):
+        return native_lists.length(low, value)
     if isinstance(representation, TupleR):
         return ir.Constant(I64, len(representation.items))
     if isinstance(representation, RangeR):
@@ -119,6 +122,8 @@ def _index_value(low, value) -> ir.Value:
 # ---- reading and writing items -------------------------------------------------------------------------------
 def lower_get_item(low, op: ops.GetItem) -> ir.Value:
     container = low.repr(op.obj)
+    if isinstance(container, NListR):
+        return native_lists.get_item(low, op)
     key_repr = low.repr(op.key)
     obj = low.get(op.obj)
     if _is_slice(op.key):
@@ -172,6 +177,8 @@ def _coerce(low, value, source: Repr, target: Repr) -> ir.Value:
 
 def lower_set_item(low, op: ops.SetItem):
     container = low.repr(op.obj)
+    if isinstance(container, NListR):
+        return native_lists.set_item(low, op)
     obj = low.get(op.obj)
     if isinstance(container, ArrayR):
         return array_set(low, op, container, obj)
@@ -304,6 +311,8 @@ class _counted_loop:
 
 # ---- building ------------------------------------------------------------------------------------------------
 def lower_build_list(low, op: ops.BuildList) -> ir.Value:
+    if isinstance(low.reprs[op], NListR):
+        return native_lists.build(low, op)
     b, rt = low.b, low.rt
     result = low.guard_null(rt.call(b, "PyList_New", ir.Constant(I64, len(op.items))))
     target = low.reprs[op]
@@ -328,6 +337,8 @@ def lower_build_tuple(low, op: ops.BuildTuple) -> ir.Value:
 
 def lower_list_append(low, op) -> None:
     target = low.repr(op.target)
+    if isinstance(target, NListR):
+        return native_lists.append(low, low.get(op.target), op.item, target)
     if not isinstance(target, ListR):
         low.not_native(f"append to {target.describe()}")
     item_repr = low.repr(op.item)
@@ -344,6 +355,8 @@ def extend(low, target_value, iterable_value) -> None:
     """list.extend / ``[*a]`` with a list or tuple of the same item kind."""
     b, rt = low.b, low.rt
     target, source = low.repr(target_value), low.repr(iterable_value)
+    if isinstance(target, NListR) and isinstance(source, NListR):
+        return native_lists.extend(low, low.get(target_value), low.get(iterable_value), target)
     if not isinstance(target, ListR):
         low.not_native(f"extending {target.describe()}")
     source_item = _item_repr(source)
@@ -418,6 +431,8 @@ def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
     b, rt = low.b, low.rt
     left, right = low.repr(op.left), low.repr(op.right)
     result = low.reprs[op]
+    if isinstance(result, NListR):
+        return native_lists.binary(low, op)
     if isinstance(left, TupleR) and isinstance(right, TupleR) and op.op == "+":
         value = ir.Constant(result.llvm, ir.Undefined)
         parts = [(low.get(op.left), left, i) for i in range(len(left.items))] + \
@@ -447,6 +462,8 @@ def contains(low, item_value, container_value) -> ir.Value:
     container = low.repr(container_value)
     item_repr = low.repr(item_value)
     item = low.get(item_value)
+    if isinstance(container, NListR):
+        return native_lists.contains(low, item_value, low.get(container_value), container)
     if isinstance(container, TupleR):
         found = ir.Constant(I1, 0)
         tuple_value = low.get(container_value)
