@@ -2,70 +2,68 @@
 define internal {i64, i1} @"mj_0_fib"(i64 %"n")
 {
 entry:
-  %".3" = call i32 @"Py_EnterRecursiveCall"([N x i8]* @".str.0")
-  %".4" = icmp ne i32 %".3", 0
-  br i1 %".4", label %"recursion.error", label %"ok", !prof !0
+  %".3" = call i1 @"mj_enter_recursion"()
+  br i1 %".3", label %"recursion.error", label %"ok", !prof !0
 B0:
-  %".9" = icmp slt i64 %"n", 2
-  br i1 %".9", label %"B2", label %"B1"
+  %".8" = icmp slt i64 %"n", 2
+  br i1 %".8", label %"B2", label %"B1"
 B1:
-  %".11" = sub nsw i64 %"n", 1
-  %".12" = call {i64, i1} @"mj_0_fib"(i64 %".11")
-  %".13" = extractvalue {i64, i1} %".12", 1
-  br i1 %".13", label %"fail.L439", label %"ok.1", !prof !0
+  %".10" = sub nsw i64 %"n", 1
+  %".11" = call {i64, i1} @"mj_0_fib"(i64 %".10")
+  %".12" = extractvalue {i64, i1} %".11", 1
+  br i1 %".12", label %"fail.L439", label %"ok.1", !prof !0
 B2:
-  call void @"Py_LeaveRecursiveCall"()
-  %".38" = insertvalue {i64, i1} undef, i64 %"n", 0
-  %".39" = insertvalue {i64, i1} %".38", i1 0, 1
-  ret {i64, i1} %".39"
+  call void @"mj_leave_recursion"()
+  %".37" = insertvalue {i64, i1} undef, i64 %"n", 0
+  %".38" = insertvalue {i64, i1} %".37", i1 0, 1
+  ret {i64, i1} %".38"
 recursion.error:
-  %".6" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".6"
+  %".5" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".5"
 ok:
   br label %"B0"
 fail.L439:
-  call void @"_PyTraceback_Add"([N x i8]* @".str.1", [N x i8]* @".str.2", i32 439)
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 439)
   br label %"failed"
 failed:
-  call void @"Py_LeaveRecursiveCall"()
-  %".16" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".16"
+  call void @"mj_leave_recursion"()
+  %".15" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".15"
 ok.1:
-  %".20" = extractvalue {i64, i1} %".12", 0
-  %".21" = sub nsw i64 %"n", 2
-  %".22" = call {i64, i1} @"mj_0_fib"(i64 %".21")
-  %".23" = extractvalue {i64, i1} %".22", 1
-  br i1 %".23", label %"fail.L439", label %"ok.2", !prof !0
+  %".19" = extractvalue {i64, i1} %".11", 0
+  %".20" = sub nsw i64 %"n", 2
+  %".21" = call {i64, i1} @"mj_0_fib"(i64 %".20")
+  %".22" = extractvalue {i64, i1} %".21", 1
+  br i1 %".22", label %"fail.L439", label %"ok.2", !prof !0
 ok.2:
-  %".25" = extractvalue {i64, i1} %".22", 0
-  %".26" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".20", i64 %".25")
-  %".27" = extractvalue {i64, i1} %".26", 1
-  br i1 %".27", label %"raise.OverflowError", label %"ok.3", !prof !0
+  %".24" = extractvalue {i64, i1} %".21", 0
+  %".25" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".19", i64 %".24")
+  %".26" = extractvalue {i64, i1} %".25", 1
+  br i1 %".26", label %"raise.OverflowError", label %"ok.3", !prof !0
 raise.OverflowError:
-  %".29" = load ptr, ptr @"PyExc_OverflowError"
-  call void @"mj_raise"(ptr %".29", [N x i8]* @".str.3")
+  %".28" = load ptr, ptr @"PyExc_OverflowError"
+  call void @"mj_raise"(ptr %".28", [N x i8]* @".str.2")
   br label %"fail.L439"
 ok.3:
-  %".32" = extractvalue {i64, i1} %".26", 0
-  call void @"Py_LeaveRecursiveCall"()
-  %".34" = insertvalue {i64, i1} undef, i64 %".32", 0
-  %".35" = insertvalue {i64, i1} %".34", i1 0, 1
-  ret {i64, i1} %".35"
+  %".31" = extractvalue {i64, i1} %".25", 0
+  call void @"mj_leave_recursion"()
+  %".33" = insertvalue {i64, i1} undef, i64 %".31", 0
+  %".34" = insertvalue {i64, i1} %".33", i1 0, 1
+  ret {i64, i1} %".34"
 }
 
-@".str.0" = private unnamed_addr constant [N x i8] c"\00"
-declare i32 @"Py_EnterRecursiveCall"(ptr %".1")
+declare i1 @"mj_enter_recursion"()
 
-@".str.1" = private unnamed_addr constant [N x i8] c"fib\00"
-@".str.2" = private unnamed_addr constant [N x i8] c"<file>\00"
+@".str.0" = private unnamed_addr constant [N x i8] c"fib\00"
+@".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
 declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
 
-declare void @"Py_LeaveRecursiveCall"()
+declare void @"mj_leave_recursion"()
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
 
 @"PyExc_OverflowError" = external global ptr
-@".str.3" = private unnamed_addr constant [N x i8] c"the result of '+' does not fit in a 64-bit int (<file>:439); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
+@".str.2" = private unnamed_addr constant [N x i8] c"the result of '+' does not fit in a 64-bit int (<file>:439); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
 declare void @"mj_raise"(ptr %".1", ptr %".2")
 
 define ptr @"mj_0_fib_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
