@@ -7,8 +7,8 @@ raises extended-syntax ``SyntaxError``s, shown by IPython like any other, with t
 handed to an AST transformer (which replaces the parsed cell, keeping its line numbers). IPython drops an
 AST transformer that raises, so that one never does.
 
-The compilation magics (``%%moshjit`` and friends) register in ``load_ipython_extension`` as well once
-they exist; ``CellSyntax`` only deals with syntax.
+Loading also registers the compilation magics (``%%moshjit``, ``%moshjit_ssa``, ``%moshjit_info``, in
+``moshjit.ipython_magics``); ``CellSyntax`` only deals with syntax.
 """
 from __future__ import annotations
 
@@ -52,7 +52,12 @@ class CellSyntax:
             return lines  # plain Python syntax error: IPython reports it when it parses the cell
         from moshjit.extensions import rewrite_tree
         key = ast.dump(parsed)
-        rewritten = rewrite_tree(parsed, source, self._cell_filename(source), self.active)
+        filename = self._cell_filename(source)
+        try:
+            rewritten = rewrite_tree(parsed, source, filename, self.active)
+        except SyntaxError:
+            self._register_cell(source)  # so IPython shows "Cell In[n], line k" and the line's text
+            raise
         self._rewritten[key] = (rewritten.tree, rewritten.active_at_end)
         while len(self._rewritten) > 8:  # cells transformed but never run (e.g. by other tools)
             del self._rewritten[next(iter(self._rewritten))]
@@ -68,11 +73,25 @@ class CellSyntax:
 
     def _cell_filename(self, source: str) -> str:
         """The name IPython will compile this cell under, so errors name the cell as tracebacks do."""
-        number = getattr(self.shell, "execution_count", 0)
+        number = cell_number(self.shell)
         try:
             return self.shell.compile.get_code_name(source, source, number)
         except (AttributeError, TypeError):
             return f"<ipython-input-{number}>"
+
+    def _register_cell(self, source: str) -> None:
+        """Put the cell's text in IPython's line cache under the name its errors carry."""
+        cache = getattr(getattr(self.shell, "compile", None), "cache", None)
+        if cache is not None:
+            cache(source, cell_number(self.shell), raw_code=source)
+
+
+def cell_number(shell) -> int:
+    """The execution number of the cell being run (``In[n]``), also from code that runs inside a cell (a magic),
+    where ``shell.execution_count`` has already moved on to the next cell."""
+    running = getattr(getattr(shell, "displayhook", None), "exec_result", None)
+    number = getattr(running, "execution_count", None)
+    return number if number is not None else getattr(shell, "execution_count", 0)
 
 
 class _InputTransformer:
@@ -101,15 +120,20 @@ _shells: dict[int, CellSyntax] = {}
 
 
 def load_ipython_extension(shell) -> None:
-    """``%load_ext moshjit``: start rewriting cells of ``shell`` (loading again changes nothing)."""
+    """``%load_ext moshjit``: start rewriting cells of ``shell`` and add the magics (loading again changes
+    nothing)."""
+    from moshjit.ipython_magics import register_magics
     syntax = _shells.get(id(shell))
     if syntax is None:
         syntax = _shells[id(shell)] = CellSyntax(shell)
     syntax.register()
+    register_magics(shell)
 
 
 def unload_ipython_extension(shell) -> None:
-    """``%unload_ext moshjit``: stop rewriting cells; the on/off state is forgotten."""
+    """``%unload_ext moshjit``: stop rewriting cells and remove the magics; the on/off state is forgotten."""
+    from moshjit.ipython_magics import unregister_magics
     syntax = _shells.pop(id(shell), None)
     if syntax is not None:
         syntax.unregister()
+    unregister_magics(shell)

@@ -1,31 +1,10 @@
 """The syntax half of ``%load_ext moshjit``, in-process through IPython's own test shell."""
 from __future__ import annotations
 
-import pytest
+import re
 
-pytest.importorskip("IPython")
-from IPython.testing import globalipapp  # noqa: E402
-
-from moshjit import ipython as moshjit_ipython  # noqa: E402
-
-
-def ipython_test_shell():
-    """IPython's global test shell (start_ipython returns it only on its first call)."""
-    globalipapp.start_ipython()
-    return globalipapp.get_ipython()
-
-
-@pytest.fixture
-def shell():
-    ip = ipython_test_shell()
-    ip.run_line_magic("load_ext", "moshjit.ipython")
-    yield ip
-    ip.run_line_magic("unload_ext", "moshjit.ipython")
-
-
-def run(ip, cell):
-    result = ip.run_cell(cell, store_history=True)
-    return result
+from moshjit import ipython as moshjit_ipython
+from tests.ipython.helpers import ipython_test_shell, run
 
 
 def test_pragmas_switch_extensions_for_this_and_later_cells(shell):
@@ -60,7 +39,8 @@ def test_extended_syntax_errors_are_normal_syntax_errors_and_keep_the_transforme
     error = result.error_before_exec
     assert isinstance(error, SyntaxError) and error.lineno == 3
     assert "multiple assignments to name 'a' in pattern" in error.msg
-    assert "SyntaxError" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "SyntaxError" in out and re.search(r"Cell In\[\d+\], line 3\n\s+if \(a, a\):", out), out
     syntax = moshjit_ipython._shells[id(shell)]
     assert syntax.ast_transformer in shell.ast_transformers
     assert syntax.input_transformer in shell.input_transformers_post
