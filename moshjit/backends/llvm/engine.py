@@ -22,7 +22,7 @@ from moshjit.errors import UnsupportedError
 
 NAMESPACE = "llvm"
 SUFFIX = ".so"
-OPT_LEVEL = 3
+OPT_LEVEL = 2                 # O3, vectorisation and unrolling cost compile time for no measured gain here
 _lock = threading.RLock()
 _libraries: dict[str, ctypes.CDLL] = {}
 
@@ -59,6 +59,7 @@ class Toolchain:
         module.verify()
         parsed = time.perf_counter()
         options = llvm.create_pipeline_tuning_options(speed_level=OPT_LEVEL)
+        options.loop_vectorization = options.slp_vectorization = options.loop_unrolling = False
         builder = llvm.create_pass_builder(self.machine, options)
         builder.getModulePassManager().run(module, builder)
         optimised = time.perf_counter()

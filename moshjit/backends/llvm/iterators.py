@@ -72,7 +72,7 @@ class Iterator:
 
     def release(self, low) -> None:
         for obj in self.objects:
-            low.rt.call(low.b, "mj_decref", obj)
+            low.decref(obj, None)
 
 
 class RangeIterator(Iterator):

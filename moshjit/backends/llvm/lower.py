@@ -8,6 +8,8 @@ keeps the bookkeeping: values, ownership (see ``refcount``), edges and failure p
 """
 from __future__ import annotations
 
+import contextlib
+
 import llvmlite.ir as ir
 
 from moshjit.analysis.dominators import reverse_postorder
@@ -62,6 +64,9 @@ class FunctionLowering:
         self.iterators: dict = {}               # iterator value -> iterators.Iterator
         self.line = self.fn.firstlineno
         self._landings: dict = {}
+        self._chains: dict = {}
+        self._raises: dict = {}
+        self.cold = False                       # in failure paths: releases call out-of-line helpers
         self._pending_phis: list = []
         self._find_reprs()
         self.deferred = fusion.deferred_ops(self.fn, self.reprs)
@@ -127,7 +132,7 @@ class FunctionLowering:
         if isinstance(representation, NListR):
             native_lists.release(self, llvm_value)
         elif representation is None or isinstance(representation, (ListR, BoxedTupleR)):
-            self.rt.call(self.b, "mj_decref", llvm_value)
+            self.rt.call(self.b, "mj_decref_cold" if self.cold else "mj_decref", llvm_value)
         elif isinstance(representation, TupleR):
             for i, item in enumerate(representation.items):
                 if item.refcounted:
@@ -159,32 +164,51 @@ class FunctionLowering:
         return self.function.append_basic_block(name)
 
     def fail_block(self, temporaries=()) -> ir.Block:
-        """Where to go when the current op has failed (exception set): release owned values, add a traceback
-        entry for the current line, return failure. ``temporaries`` are (llvm value, repr) pairs to drop too."""
+        """Where to go when the current op has failed (exception set): add a traceback entry for the current
+        line, release the owned values, return failure. ``temporaries`` are (llvm value, repr) pairs to drop
+        too. Landings share their release code (see ``_release_chain``), so failure paths stay small."""
         owned = tuple(sorted(self.owned, key=self.index.__getitem__))
         key = (self.line, owned)
         landing = self._landings.get(key)
         if landing is None:
-            landing = self.new_block(f"fail.L{self.line}")
-            saved = self.b.block
-            self.b.position_at_end(landing)
-            for value in owned:
-                self._drop(value)
-            self.rt.call(self.b, "_PyTraceback_Add", self.rt.cstring(self.fn.name), self.rt.cstring(self.fn.filename),
-                         ir.Constant(I32, self.line or 0))
-            self.b.branch(self._error_return())
-            self.b.position_at_end(saved)
-            self._landings[key] = landing
+            landing = self._landings[key] = self.new_block(f"fail.L{self.line}")
+            with self._cold_code(landing):
+                self.rt.call(self.b, "_PyTraceback_Add", self.rt.cstring(self.fn.name),
+                             self.rt.cstring(self.fn.filename), ir.Constant(I32, self.line or 0))
+                self.b.branch(self._release_chain(owned))
         if not temporaries:
             return landing
         cleanup = self.new_block(f"fail.tmp.L{self.line}")
-        saved = self.b.block
-        self.b.position_at_end(cleanup)
-        for llvm_value, representation in temporaries:
-            self.decref(llvm_value, representation)
-        self.b.branch(landing)
-        self.b.position_at_end(saved)
+        with self._cold_code(cleanup):
+            for llvm_value, representation in temporaries:
+                self.decref(llvm_value, representation)
+            self.b.branch(landing)
         return cleanup
+
+    def _release_chain(self, owned: tuple) -> ir.Block:
+        """Release ``owned`` newest first, then return failure: the chain for a set ends in the chain for the
+        set without its newest value, which other landings share."""
+        if not owned:
+            return self._error_return()
+        chain = self._chains.get(owned)
+        if chain is None:
+            chain = self._chains[owned] = self.new_block("release")
+            with self._cold_code(chain):
+                self._drop(owned[-1])
+                self.b.branch(self._release_chain(owned[:-1]))
+        return chain
+
+    @contextlib.contextmanager
+    def _cold_code(self, block: ir.Block):
+        """Emit into ``block`` with out-of-line reference releases, then come back."""
+        saved, was_cold = self.b.block, self.cold
+        self.b.position_at_end(block)
+        self.cold = True
+        try:
+            yield
+        finally:
+            self.cold = was_cold
+            self.b.position_at_end(saved)
 
     def _error_return(self) -> ir.Block:
         if self._error_block is None:
@@ -207,13 +231,15 @@ class FunctionLowering:
 
     def guard(self, failed: ir.Value, exception: type, message: str) -> None:
         """Raise ``exception(message)`` when ``failed`` is true."""
-        raise_block = self.new_block(f"raise.{exception.__name__}")
+        landing = self.fail_block()
+        key = (exception, message, landing)
+        raise_block = self._raises.get(key)
+        if raise_block is None:
+            raise_block = self._raises[key] = self.new_block(f"raise.{exception.__name__}")
+            with self._cold_code(raise_block):
+                self.rt.call(self.b, "mj_raise", self.rt.exception_type(self.b, exception), self.rt.cstring(message))
+                self.b.branch(landing)
         self.branch_unless(failed, raise_block)
-        saved = self.b.block
-        self.b.position_at_end(raise_block)
-        self.rt.call(self.b, "mj_raise", self.rt.exception_type(self.b, exception), self.rt.cstring(message))
-        self.b.branch(self.fail_block())
-        self.b.position_at_end(saved)
 
     def guard_null(self, pointer: ir.Value, temporaries=()) -> ir.Value:
         """A C-API result that is NULL on failure (exception set)."""

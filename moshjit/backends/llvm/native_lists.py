@@ -429,7 +429,7 @@ def contains(low, value, lst, representation: NListR) -> ir.Value:
 
 
 def release(low, lst) -> None:
-    low.rt.call(low.b, "mj_nlist_decref", lst)
+    low.rt.call(low.b, "mj_nlist_decref_cold" if getattr(low, "cold", False) else "mj_nlist_decref", lst)
 
 
 def retain(low, lst, times: int = 1) -> None:

@@ -62,6 +62,12 @@ done:
   ret void
 }
 
+; Out-of-line releases, for failure paths (they need not be fast, only small).
+define linkonce_odr void @mj_decref_cold(ptr %o) cold noinline {
+  call void @mj_decref(ptr %o)
+  ret void
+}
+
 ; An exact int known to fit in int64: one- and zero-digit ints inline, the rest through the C API.
 define linkonce_odr i64 @mj_unbox_int(ptr %o) alwaysinline {
   %sp = getelementptr i8, ptr %o, i64 $OB_SIZE
@@ -224,6 +230,11 @@ nomem:
   ret ptr null
 }
 
+define linkonce_odr void @mj_nlist_decref_cold(ptr %list) cold noinline {
+  call void @mj_nlist_decref(ptr %list)
+  ret void
+}
+
 define linkonce_odr void @mj_nlist_decref(ptr %list) alwaysinline {
   %rc = load i64, ptr %list
   %n = sub i64 %rc, 1
@@ -365,6 +376,8 @@ C_FUNCTIONS = {
 HELPERS = {
     "mj_incref": (ir.VoidType(), (PTR,)),
     "mj_decref": (ir.VoidType(), (PTR,)),
+    "mj_decref_cold": (ir.VoidType(), (PTR,)),
+    "mj_nlist_decref_cold": (ir.VoidType(), (PTR,)),
     "mj_add_references": (ir.VoidType(), (PTR, I64)),
     "mj_unbox_int": (I64, (PTR,)),
     "mj_box_int": (PTR, (I64,)),

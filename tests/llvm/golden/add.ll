@@ -7,32 +7,32 @@ B0:
   %".5" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %"a", i64 %"b")
   %".6" = extractvalue {i64, i1} %".5", 1
   br i1 %".6", label %"raise.OverflowError", label %"ok", !prof !0
+fail.L8:
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 8)
+  br label %"failed"
+failed:
+  %".8" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".8"
 raise.OverflowError:
-  %".8" = load ptr, ptr @"PyExc_OverflowError"
-  call void @"mj_raise"(ptr %".8", [N x i8]* @".str.0")
+  %".11" = load ptr, ptr @"PyExc_OverflowError"
+  call void @"mj_raise"(ptr %".11", [N x i8]* @".str.2")
   br label %"fail.L8"
 ok:
   %".15" = extractvalue {i64, i1} %".5", 0
   %".16" = insertvalue {i64, i1} undef, i64 %".15", 0
   %".17" = insertvalue {i64, i1} %".16", i1 0, 1
   ret {i64, i1} %".17"
-fail.L8:
-  call void @"_PyTraceback_Add"([N x i8]* @".str.1", [N x i8]* @".str.2", i32 8)
-  br label %"failed"
-failed:
-  %".11" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".11"
 }
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
 
-@"PyExc_OverflowError" = external global ptr
-@".str.0" = private unnamed_addr constant [N x i8] c"the result of '+' does not fit in a 64-bit int (<file>:8); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
-declare void @"mj_raise"(ptr %".1", ptr %".2")
-
-@".str.1" = private unnamed_addr constant [N x i8] c"i_add\00"
-@".str.2" = private unnamed_addr constant [N x i8] c"<file>\00"
+@".str.0" = private unnamed_addr constant [N x i8] c"i_add\00"
+@".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
 declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
+
+@"PyExc_OverflowError" = external global ptr
+@".str.2" = private unnamed_addr constant [N x i8] c"the result of '+' does not fit in a 64-bit int (<file>:8); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
+declare void @"mj_raise"(ptr %".1", ptr %".2")
 
 define ptr @"mj_0_i_add_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
 {

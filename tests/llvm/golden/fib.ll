@@ -41,8 +41,8 @@ ok.2:
   %".26" = extractvalue {i64, i1} %".25", 1
   br i1 %".26", label %"raise.OverflowError", label %"ok.3", !prof !0
 raise.OverflowError:
-  %".28" = load ptr, ptr @"PyExc_OverflowError"
-  call void @"mj_raise"(ptr %".28", [N x i8]* @".str.2")
+  %".27" = load ptr, ptr @"PyExc_OverflowError"
+  call void @"mj_raise"(ptr %".27", [N x i8]* @".str.2")
   br label %"fail.L439"
 ok.3:
   %".31" = extractvalue {i64, i1} %".25", 0

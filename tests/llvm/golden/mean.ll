@@ -37,21 +37,21 @@ seq.item:
 edge.B1.B2:
   call void @"mj_decref"(ptr %"xs")
   br label %"B2"
+fail.L24:
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 24)
+  br label %"failed"
+failed:
+  %".27" = insertvalue {double, i1} undef, i1 1, 1
+  ret {double, i1} %".27"
 raise.ZeroDivisionError:
-  %".27" = load ptr, ptr @"PyExc_ZeroDivisionError"
-  call void @"mj_raise"(ptr %".27", [N x i8]* @".str.0")
+  %".30" = load ptr, ptr @"PyExc_ZeroDivisionError"
+  call void @"mj_raise"(ptr %".30", [N x i8]* @".str.2")
   br label %"fail.L24"
 ok:
   %".34" = fdiv double %"phi3", %".24"
   %".35" = insertvalue {double, i1} undef, double %".34", 0
   %".36" = insertvalue {double, i1} %".35", i1 0, 1
   ret {double, i1} %".36"
-fail.L24:
-  call void @"_PyTraceback_Add"([N x i8]* @".str.1", [N x i8]* @".str.2", i32 24)
-  br label %"failed"
-failed:
-  %".30" = insertvalue {double, i1} undef, i1 1, 1
-  ret {double, i1} %".30"
 }
 
 declare void @"mj_incref"(ptr %".1")
@@ -62,13 +62,13 @@ declare double @"mj_unbox_float"(ptr %".1")
 
 declare void @"mj_decref"(ptr %".1")
 
-@"PyExc_ZeroDivisionError" = external global ptr
-@".str.0" = private unnamed_addr constant [N x i8] c"float division by zero\00"
-declare void @"mj_raise"(ptr %".1", ptr %".2")
-
-@".str.1" = private unnamed_addr constant [N x i8] c"mean\00"
-@".str.2" = private unnamed_addr constant [N x i8] c"<file>\00"
+@".str.0" = private unnamed_addr constant [N x i8] c"mean\00"
+@".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
 declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
+
+@"PyExc_ZeroDivisionError" = external global ptr
+@".str.2" = private unnamed_addr constant [N x i8] c"float division by zero\00"
+declare void @"mj_raise"(ptr %".1", ptr %".2")
 
 define ptr @"mj_0_mean_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
 {

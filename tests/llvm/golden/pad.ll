@@ -10,102 +10,104 @@ B0:
   %".9" = call {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %"length", i64 %".8")
   %".10" = extractvalue {i64, i1} %".9", 1
   br i1 %".10", label %"raise.OverflowError", label %"ok", !prof !0
-raise.OverflowError:
-  %".12" = load ptr, ptr @"PyExc_OverflowError"
-  call void @"mj_raise"(ptr %".12", [N x i8]* @".str.0")
-  br label %"fail.L398"
-ok:
-  %".20" = extractvalue {i64, i1} %".9", 0
-  %".21" = getelementptr i8, ptr %"ids", i64 16
-  %".22" = load i64, ptr %".21"
-  %".23" = icmp slt i64 %".20", 0
-  %".24" = select  i1 %".23", i64 0, i64 %".20"
-  %".25" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".22")
-  %".26" = extractvalue {i64, i1} %".25", 0
-  %".27" = extractvalue {i64, i1} %".25", 1
-  %".28" = or i1 0, %".27"
-  %".29" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".26", i64 %".24")
-  %".30" = extractvalue {i64, i1} %".29", 0
-  %".31" = extractvalue {i64, i1} %".29", 1
-  %".32" = or i1 %".28", %".31"
-  br i1 %".32", label %"fused.too_big", label %"ok.1", !prof !0
 fail.L398:
-  call void @"mj_decref"(ptr %"ids")
-  call void @"_PyTraceback_Add"([N x i8]* @".str.1", [N x i8]* @".str.2", i32 398)
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 398)
+  br label %"release"
+release:
+  call void @"mj_decref_cold"(ptr %"ids")
   br label %"failed"
 failed:
-  %".16" = insertvalue {ptr, i1} undef, i1 1, 1
-  ret {ptr, i1} %".16"
+  %".13" = insertvalue {ptr, i1} undef, i1 1, 1
+  ret {ptr, i1} %".13"
+raise.OverflowError:
+  %".17" = load ptr, ptr @"PyExc_OverflowError"
+  call void @"mj_raise"(ptr %".17", [N x i8]* @".str.2")
+  br label %"fail.L398"
+ok:
+  %".21" = extractvalue {i64, i1} %".9", 0
+  %".22" = getelementptr i8, ptr %"ids", i64 16
+  %".23" = load i64, ptr %".22"
+  %".24" = icmp slt i64 %".21", 0
+  %".25" = select  i1 %".24", i64 0, i64 %".21"
+  %".26" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".23")
+  %".27" = extractvalue {i64, i1} %".26", 0
+  %".28" = extractvalue {i64, i1} %".26", 1
+  %".29" = or i1 0, %".28"
+  %".30" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".27", i64 %".25")
+  %".31" = extractvalue {i64, i1} %".30", 0
+  %".32" = extractvalue {i64, i1} %".30", 1
+  %".33" = or i1 %".29", %".32"
+  br i1 %".33", label %"fused.too_big", label %"ok.1", !prof !0
 fused.too_big:
-  %".34" = call ptr @"PyErr_NoMemory"()
+  %".35" = call ptr @"PyErr_NoMemory"()
   br label %"fail.L398"
 ok.1:
-  %".36" = call ptr @"PyList_New"(i64 %".30")
-  %".37" = icmp eq ptr %".36", null
-  br i1 %".37", label %"fail.L398", label %"ok.2", !prof !0
+  %".37" = call ptr @"PyList_New"(i64 %".31")
+  %".38" = icmp eq ptr %".37", null
+  br i1 %".38", label %"fail.L398", label %"ok.2", !prof !0
 ok.2:
-  %".39" = getelementptr i8, ptr %".36", i64 24
-  %".40" = load ptr, ptr %".39"
-  %".41" = getelementptr ptr, ptr %".40", i64 0
-  %".42" = getelementptr i8, ptr %"ids", i64 24
-  %".43" = load ptr, ptr %".42"
+  %".40" = getelementptr i8, ptr %".37", i64 24
+  %".41" = load ptr, ptr %".40"
+  %".42" = getelementptr ptr, ptr %".41", i64 0
+  %".43" = getelementptr i8, ptr %"ids", i64 24
+  %".44" = load ptr, ptr %".43"
   br label %"loop"
 loop:
-  %".45" = phi  i64 [0, %"ok.2"], [%".54", %"loop.body"]
-  %".46" = icmp slt i64 %".45", %".22"
-  br i1 %".46", label %"loop.body", label %"loop.end"
+  %".46" = phi  i64 [0, %"ok.2"], [%".55", %"loop.body"]
+  %".47" = icmp slt i64 %".46", %".23"
+  br i1 %".47", label %"loop.body", label %"loop.end"
 loop.body:
-  %".48" = add i64 0, %".45"
-  %".49" = getelementptr ptr, ptr %".43", i64 %".48"
-  %".50" = load ptr, ptr %".49"
-  call void @"mj_incref"(ptr %".50")
-  %".52" = getelementptr ptr, ptr %".41", i64 %".45"
-  store ptr %".50", ptr %".52"
-  %".54" = add i64 %".45", 1
+  %".49" = add i64 0, %".46"
+  %".50" = getelementptr ptr, ptr %".44", i64 %".49"
+  %".51" = load ptr, ptr %".50"
+  call void @"mj_incref"(ptr %".51")
+  %".53" = getelementptr ptr, ptr %".42", i64 %".46"
+  store ptr %".51", ptr %".53"
+  %".55" = add i64 %".46", 1
   br label %"loop"
 loop.end:
-  %".56" = add i64 0, %".22"
-  %".57" = getelementptr ptr, ptr %".40", i64 %".56"
-  %".58" = call ptr @"mj_box_int"(i64 %"pad_id")
-  %".59" = icmp eq ptr %".58", null
-  br i1 %".59", label %"fail.tmp.L398", label %"ok.3", !prof !0
+  %".57" = add i64 0, %".23"
+  %".58" = getelementptr ptr, ptr %".41", i64 %".57"
+  %".59" = call ptr @"mj_box_int"(i64 %"pad_id")
+  %".60" = icmp eq ptr %".59", null
+  br i1 %".60", label %"fail.tmp.L398", label %"ok.3", !prof !0
 fail.tmp.L398:
-  call void @"mj_decref"(ptr %".36")
+  call void @"mj_decref_cold"(ptr %".37")
   br label %"fail.L398"
 ok.3:
   br label %"loop.1"
 loop.1:
-  %".64" = phi  i64 [0, %"ok.3"], [%".69", %"loop.body.1"]
-  %".65" = icmp slt i64 %".64", %".24"
-  br i1 %".65", label %"loop.body.1", label %"loop.end.1"
+  %".65" = phi  i64 [0, %"ok.3"], [%".70", %"loop.body.1"]
+  %".66" = icmp slt i64 %".65", %".25"
+  br i1 %".66", label %"loop.body.1", label %"loop.end.1"
 loop.body.1:
-  %".67" = getelementptr ptr, ptr %".57", i64 %".64"
-  store ptr %".58", ptr %".67"
-  %".69" = add i64 %".64", 1
+  %".68" = getelementptr ptr, ptr %".58", i64 %".65"
+  store ptr %".59", ptr %".68"
+  %".70" = add i64 %".65", 1
   br label %"loop.1"
 loop.end.1:
-  %".71" = sub i64 %".24", 1
-  call void @"mj_add_references"(ptr %".58", i64 %".71")
-  %".73" = add i64 %".56", %".24"
+  %".72" = sub i64 %".25", 1
+  call void @"mj_add_references"(ptr %".59", i64 %".72")
+  %".74" = add i64 %".57", %".25"
   call void @"mj_decref"(ptr %"ids")
-  %".75" = insertvalue {ptr, i1} undef, ptr %".36", 0
-  %".76" = insertvalue {ptr, i1} %".75", i1 0, 1
-  ret {ptr, i1} %".76"
+  %".76" = insertvalue {ptr, i1} undef, ptr %".37", 0
+  %".77" = insertvalue {ptr, i1} %".76", i1 0, 1
+  ret {ptr, i1} %".77"
 }
 
 declare void @"mj_incref"(ptr %".1")
 
 declare {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %".1", i64 %".2")
 
-@"PyExc_OverflowError" = external global ptr
-@".str.0" = private unnamed_addr constant [N x i8] c"the result of '-' does not fit in a 64-bit int (<file>:398); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
-declare void @"mj_raise"(ptr %".1", ptr %".2")
-
-declare void @"mj_decref"(ptr %".1")
-
-@".str.1" = private unnamed_addr constant [N x i8] c"pad\00"
-@".str.2" = private unnamed_addr constant [N x i8] c"<file>\00"
+@".str.0" = private unnamed_addr constant [N x i8] c"pad\00"
+@".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
 declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
+
+declare void @"mj_decref_cold"(ptr %".1")
+
+@"PyExc_OverflowError" = external global ptr
+@".str.2" = private unnamed_addr constant [N x i8] c"the result of '-' does not fit in a 64-bit int (<file>:398); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
+declare void @"mj_raise"(ptr %".1", ptr %".2")
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
 
@@ -116,6 +118,8 @@ declare ptr @"PyList_New"(i64 %".1")
 declare ptr @"mj_box_int"(i64 %".1")
 
 declare void @"mj_add_references"(ptr %".1", i64 %".2")
+
+declare void @"mj_decref"(ptr %".1")
 
 define ptr @"mj_0_pad_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
 {
