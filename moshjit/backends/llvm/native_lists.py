@@ -170,18 +170,25 @@ def _field(low, lst, offset, kind):
     return low.b.gep(lst, [ir.Constant(I64, offset)], source_etype=I8), kind
 
 
+def _tagged(low, instruction, what: str):
+    """Type-based alias metadata: the header fields and the items of native lists (by item type) never
+    overlap, so LLVM may keep a list's length and item pointer in registers across item stores."""
+    instruction.set_metadata("tbaa", low.rt.alias_tag(what))
+    return instruction
+
+
 def length(low, lst) -> ir.Value:
     pointer, kind = _field(low, lst, LENGTH, I64)
-    return low.b.load(pointer, typ=kind)
+    return _tagged(low, low.b.load(pointer, typ=kind), "native list length")
 
 
 def set_length(low, lst, value) -> None:
-    low.b.store(value, _field(low, lst, LENGTH, I64)[0])
+    _tagged(low, low.b.store(value, _field(low, lst, LENGTH, I64)[0]), "native list length")
 
 
 def items(low, lst) -> ir.Value:
     pointer, kind = _field(low, lst, ITEMS, PTR)
-    return low.b.load(pointer, typ=kind)
+    return _tagged(low, low.b.load(pointer, typ=kind), "native list items pointer")
 
 
 def new(low, count, representation: NListR, temporaries=()) -> ir.Value:
@@ -194,6 +201,7 @@ def load(low, lst, index, representation: NListR) -> ir.Value:
     b = low.b
     value = b.load(b.gep(items(low, lst), [index], source_etype=representation.item_llvm),
                    typ=representation.item_llvm)
+    _tagged(low, value, f"native list item {representation.item_llvm}")
     return b.trunc(value, I1) if isinstance(representation.item, BoolR) else value
 
 
@@ -201,7 +209,8 @@ def store(low, lst, index, value, representation: NListR, base=None) -> None:
     b = low.b
     if isinstance(representation.item, BoolR):
         value = b.zext(value, I8)
-    b.store(value, b.gep(base if base is not None else items(low, lst), [index], source_etype=representation.item_llvm))
+    address = b.gep(base if base is not None else items(low, lst), [index], source_etype=representation.item_llvm)
+    _tagged(low, b.store(value, address), f"native list item {representation.item_llvm}")
 
 
 def _copy(low, target, target_index, source, source_index, count, representation: NListR) -> None:

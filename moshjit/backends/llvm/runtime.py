@@ -406,6 +406,20 @@ class Runtime:
     def __init__(self, module: ir.Module):
         self.module = module
         self._strings: dict[str, ir.GlobalVariable] = {}
+        self._alias_tags: dict[str, ir.MDValue] = {}
+        self._alias_root = None
+
+    def alias_tag(self, what: str) -> ir.MDValue:
+        """A TBAA access tag for locations of kind ``what``; kinds under one root never alias each other.
+        Only memory that moshjit alone allocates gets tags (untagged accesses may alias anything)."""
+        tag = self._alias_tags.get(what)
+        if tag is None:
+            if self._alias_root is None:
+                self._alias_root = self.module.add_metadata([ir.MetaDataString(self.module, "moshjit native data")])
+            node = self.module.add_metadata([ir.MetaDataString(self.module, what), self._alias_root,
+                                             ir.Constant(I64, 0)])
+            tag = self._alias_tags[what] = self.module.add_metadata([node, node, ir.Constant(I64, 0)])
+        return tag
 
     def function(self, name: str) -> ir.Function:
         existing = self.module.globals.get(name)
