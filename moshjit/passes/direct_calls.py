@@ -65,8 +65,9 @@ def bind_direct_calls(fn: Function) -> Function:
     for block in fn.blocks:
         for op in block.ops:
             if not (isinstance(op, ops.Call) and isinstance(op.func, Constant) and not op.kwnames
-                    and hasattr(op.func.value, "_specialize")):
-                continue
+                    and hasattr(op.func.value, "_specialize")
+                    and getattr(op.func.value, "_positional_count", -1) == len(op.args)):
+                continue                  # entries take the bound parameters: only exact positional calls
             types_ = [type_of_value(a.value) if isinstance(a, Constant) else a.type for a in op.args]
             key = tuple(static_key(t) for t in types_)
             if any(k is None for k in key):
