@@ -515,3 +515,21 @@ def test_both_cores_run_compiled_code_identically():
     for args, kwargs in BIND_CALLS:
         assert outcome(lambda: pure_bind(*args, **kwargs)) == outcome(lambda: jit_bind_me(*args, **kwargs))
     assert isinstance(pure, dispatch.PyDispatcherCore)
+
+
+def star_echo(*args, **kwargs):
+    total = 0
+    for value in args:
+        total += value
+    return args, kwargs, total
+
+
+def calls_star_echo(a, b):
+    return star_echo(a, b), star_echo(a, key=b)
+
+
+def test_calls_to_star_args_helpers_bind_their_arguments():
+    """A helper taking *args/**kwargs is called through its dispatcher (which binds), never its entry directly."""
+    fn = jit(calls_star_echo, backend="cython")
+    assert fn(0, 0) == calls_star_echo(0, 0) == (((0, 0), {}, 0), ((0,), {"key": 0}, 0))
+    assert fn(2, 5) == calls_star_echo(2, 5)
