@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
 demo: $(STAMP)
-	$(BIN)/python -m moshjit ssa benchmarks/bert/pipeline.py:wordpiece
+	$(BIN)/python -m benchmarks.bert.demo
 
 clean:
 	rm -rf $(VENV) build *.egg-info
