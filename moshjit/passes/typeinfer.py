@@ -12,7 +12,7 @@ from moshjit.analysis.dominators import DominatorTree
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import UNDEFINED, Constant, Phi
-from moshjit.ir.types import (BOOL, BOTTOM, BYTES, CHAR, FLOAT, INT, NONE, OBJECT, STR, ConstType, DictType, IntType, IteratorType, ListType, MType, OptionalType,
+from moshjit.ir.types import (SSIZE_MAX, BOOL, BOTTOM, BYTES, CHAR, FLOAT, INT, NONE, OBJECT, STR, ConstType, DictType, IntType, IteratorType, ListType, MType, OptionalType,
                               SetType, TupleType, join, tuple_of, type_of_value, widen)
 from moshjit.primitives.signatures import (NON_MUTATING_METHODS, PURE_FUNCTIONS, function_result, item_type,
                                            method_result)
@@ -190,6 +190,7 @@ class TypeInference:
         self.phi_visits: dict[Phi, int] = {}
         self.cells: dict = {}          # allocation op -> ContainerCell
         self.widening = True
+        self.counters = self._find_counters()   # φ -> (loop header's for_iter, value entering the loop)
 
     # lookup --------------------------------------------------------------------------------------------------
     def type_of(self, value, block: Block | None = None) -> MType:
@@ -268,7 +269,44 @@ class TypeInference:
             t = self.type_of(value, pred)
             facts = self._edge_facts(pred, phi.block)
             result = join(result, facts.get(value, t))
-        return result
+        bound = self._counter_bound(phi, 0)
+        return bound if bound is not None and isinstance(result, IntType) else result
+
+    # bounded counters -------------------------------------------------------------------------------------------
+    def _find_counters(self) -> dict:
+        """φs of ``for`` loop headers that grow by at most 1 per iteration (``n += 1`` under any ``if``): a loop
+        over a str or tuple runs at most len() <= PY_SSIZE_T_MAX times, which bounds them (see _counter_bound)."""
+        from moshjit.analysis.loops import LoopForest
+        counters = {}
+        forest = LoopForest(self.fn.entry, Block.successors, self.domtree)
+        headers = {loop.header for loop in forest.loops}
+        for loop in forest.loops:
+            term = loop.header.terminator
+            if not isinstance(term, ops.ForIter) or not isinstance(term.iterator, ops.GetIter):
+                continue
+            for phi in loop.header.phis:
+                outside = [(p, v) for p, v in phi.incoming.items() if p not in loop.body]
+                inside = [v for p, v in phi.incoming.items() if p in loop.body]
+                if len(outside) != 1 or not inside:
+                    continue
+                if all(_step(v, phi, loop, headers, {}) in ((0, 0), (0, 1), (1, 1)) for v in inside):
+                    counters[phi] = (term, outside[0][1])
+        return counters
+
+    def _counter_bound(self, phi: Phi, slack: int) -> IntType | None:
+        """The counter's range at its loop header (``slack`` 0) or inside the body (``slack`` 1: one iteration
+        fewer has run), when the loop goes over a str or tuple and the counter starts at most 0."""
+        found = self.counters.get(phi)
+        if found is None:
+            return None
+        term, start = found
+        source = self.type_of(term.iterator.obj)
+        init = self.type_of(start)
+        if not (source in (STR, CHAR) or isinstance(source, TupleType)) or not isinstance(init, IntType):
+            return None
+        if init.lo is None or init.hi is None or init.hi > 0:
+            return None
+        return IntType(init.lo, init.hi + SSIZE_MAX - slack)
 
     def _edge_facts(self, pred: Block, succ: Block) -> dict:
         """What the branch ending ``pred`` implies on its edge to ``succ``."""
@@ -281,6 +319,12 @@ class TypeInference:
     # branch refinement ----------------------------------------------------------------------------------------
     def _refine_successors(self, block: Block) -> None:
         term = block.terminator
+        if isinstance(term, ops.ForIter):
+            facts = {phi: self._counter_bound(phi, 1) for phi in block.phis if phi in self.counters}
+            facts = {phi: t for phi, t in facts.items() if t is not None}
+            if facts and self.preds[term.body] == [block]:
+                self.refinements[term.body] = facts
+            return
         if not isinstance(term, ops.Branch):
             return
         for succ in (term.if_true, term.if_false):
@@ -534,6 +578,32 @@ class TypeInference:
             cell = cell_of(op.target)
             if cell is not None:
                 cell.escaped = True
+
+
+def _step(value, phi: Phi, loop, headers: set, memo: dict):
+    """(least, most) that ``value`` exceeds ``phi`` by, when it is ``phi`` plus non-negative constants through
+    merges inside ``loop`` (never through another loop's header: that could add many times); else None."""
+    if value is phi:
+        return (0, 0)
+    if value in memo:
+        return memo[value]
+    memo[value] = None                        # cycles through non-header φs cannot happen; be safe anyway
+    result = None
+    if isinstance(value, ops.CheckBound):
+        result = _step(value.value, phi, loop, headers, memo)
+    elif isinstance(value, ops.BinaryOp) and value.op == "+":
+        for inner, const in ((value.left, value.right), (value.right, value.left)):
+            if isinstance(const, Constant) and type(const.value) is int and const.value >= 0:
+                base = _step(inner, phi, loop, headers, memo)
+                if base is not None:
+                    result = (base[0] + const.value, base[1] + const.value)
+                    break
+    elif isinstance(value, Phi) and value.block in loop.body and value.block not in headers:
+        steps = [_step(v, phi, loop, headers, memo) for v in value.incoming.values()]
+        if steps and None not in steps:
+            result = (min(s[0] for s in steps), max(s[1] for s in steps))
+    memo[value] = result
+    return result
 
 
 def _pure(function) -> bool:
