@@ -69,9 +69,11 @@ def encode_documents(encode_batch, vocab, start, documents, max_length):
     Returns plain data any worker can send back: ``start``; ``ids``, every document's ``input_ids``
     concatenated (int32); ``offsets`` (int64, one more than documents: document i is
     ``ids[offsets[i]:offsets[i + 1]]``); ``status``, one ``STATUS_*`` byte per document; ``errors``, document
-    index → first line of its exception; ``worker``, facts about the process. The batch is encoded in one call;
+    index → first line of its exception; ``cpu_s``, the CPU seconds the batch took; ``worker``, facts about the
+    process. The batch is encoded in one call;
     if that raises, each document is encoded alone so that only the documents that raise are marked failed.
     """
+    cpu_start = time.process_time()
     texts, status = [], np.zeros(len(documents), dtype=np.uint8)
     for index, document in enumerate(documents):
         text, status[index] = decode(document)
@@ -92,14 +94,15 @@ def encode_documents(encode_batch, vocab, start, documents, max_length):
     np.cumsum([len(row) for row in rows], out=offsets[1:])
     ids = np.fromiter((token for row in rows for token in row), dtype=np.int32, count=int(offsets[-1]))
     return {"start": start, "ids": ids, "offsets": offsets, "status": status, "errors": errors,
-            "worker": {"pid": os.getpid()}}
+            "cpu_s": time.process_time() - cpu_start, "worker": {"pid": os.getpid()}}
 
 
 def warm_up(encode_batch, vocab, max_length):
     """Make the worker's first call (compile, or load from the disk cache); returns its facts for the report."""
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     encode_batch(["warm up"], vocab, max_length, False)
-    return {"cache": cache_outcome(encode_batch), "load_s": round(time.perf_counter() - start, 3)}
+    return {"cache": cache_outcome(encode_batch), "load_s": round(time.perf_counter() - start, 3),
+            "load_cpu_s": round(time.process_time() - cpu_start, 3)}
 
 
 def cache_outcome(encode_batch):
@@ -269,7 +272,8 @@ class Tokenized:
     offsets: np.ndarray
     status: np.ndarray
     errors: dict
-    workers: dict              # pid → {"cache": outcome, "load_s": seconds} of its first call
+    cpu_s: float               # CPU seconds spent encoding, all batches together (first calls excluded)
+    workers: dict              # pid → {"cache": outcome, "load_s": wall seconds, "load_cpu_s": ...} of its first call
 
     def document(self, index):
         """``input_ids`` of document ``index``."""
@@ -305,8 +309,8 @@ def combine(results, count):
     for result in results:
         facts = result["worker"]
         if "cache" in facts and facts["pid"] not in workers:
-            workers[facts["pid"]] = {"cache": facts["cache"], "load_s": facts["load_s"]}
-    return Tokenized(ids, offsets, status, errors, workers)
+            workers[facts["pid"]] = {key: facts[key] for key in ("cache", "load_s", "load_cpu_s")}
+    return Tokenized(ids, offsets, status, errors, sum(r["cpu_s"] for r in results), workers)
 
 
 def tokenize(documents, encode_batch, vocab, mode="single", workers=2, batch_size=DEFAULT_BATCH_SIZE,
@@ -369,6 +373,7 @@ def main(argv=None):
     print(f"{len(documents):,} documents ({sum(map(len, documents)):,} bytes), batches of {args.batch_size}; "
           f"jit backend {args.backend!r}: ready in {time.perf_counter() - start:.2f} s here; payload shipped to "
           f"each worker: {len(pickle.dumps((encode_batch, vocab))):,} bytes")
+    print(f"load average before: {' '.join(f'{load:.1f}' for load in os.getloadavg())} on {os.cpu_count()} cores")
     reference = None
     baseline = None
     status = 0
@@ -391,16 +396,18 @@ def main(argv=None):
         speedup = f"{baseline / seconds:.2f}x one process" if baseline else ""
         label = "1 process" if mode == "single" else f"{mode}, {args.workers} workers"
         print(f"{label:22s} {seconds:7.2f} s  {len(documents) / seconds:9,.0f} docs/s  "
-              f"{result.tokens / seconds:10,.0f} tokens/s  {speedup}")
+              f"{result.tokens / seconds:10,.0f} tokens/s  {speedup}  (CPU in batches: {result.cpu_s:.2f} s)")
         if result.workers:
             print(f"{'':22s} workers' first call: " + ", ".join(
-                f"pid {pid}: cache {facts['cache']}, {facts['load_s']:.2f} s" for pid, facts in sorted(result.workers.items())))
+                f"pid {pid}: cache {facts['cache']}, {facts['load_s']:.2f} s ({facts['load_cpu_s']:.2f} s CPU)"
+                for pid, facts in sorted(result.workers.items())))
         if reference is None:
             reference = result
         elif not (np.array_equal(result.ids, reference.ids) and np.array_equal(result.offsets, reference.offsets)
                   and np.array_equal(result.status, reference.status)):
             print(f"{'':22s} RESULT DIFFERS from the first mode's", file=sys.stderr)
             status = 1
+    print(f"load average after: {' '.join(f'{load:.1f}' for load in os.getloadavg())}")
     if reference is not None:
         counts = np.bincount(reference.status, minlength=len(STATUS_NAMES))
         print("documents: " + ", ".join(f"{int(counts[code]):,} {name}" for code, name in STATUS_NAMES.items()))

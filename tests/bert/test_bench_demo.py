@@ -6,8 +6,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import pytest
-
 os.environ.setdefault("MOSHJIT_CACHE_DIR", os.path.join(tempfile.gettempdir(), f"moshjit-test-cache-{os.getuid()}"))
 
 from benchmarks.bert import bench, cythonize_pipeline, data, engines, pipeline  # noqa: E402  (bench sets tokenizers' env)

@@ -133,7 +133,7 @@ def test_a_dask_worker_crash_is_a_clear_error_naming_the_documents(slice_lines, 
 
 def test_counts_that_do_not_add_up_are_refused():
     batch = {"start": 0, "ids": np.zeros(3, np.int32), "offsets": np.array([0, 3]), "status": np.zeros(1, np.uint8),
-             "errors": {}, "worker": {"pid": 1}}
+             "errors": {}, "cpu_s": 0.0, "worker": {"pid": 1}}
     with pytest.raises(RuntimeError, match="2 sent, 1 returned"):
         scale.combine([batch], 2)
     with pytest.raises(RuntimeError, match="expected a batch starting at 1"):
