@@ -12,12 +12,21 @@ import logging
 import time
 
 from moshjit.errors import UnsupportedError
-from moshjit.ir.types import BOOL, FLOAT, INT64, ArrayType, ListType, MType
 
 log = logging.getLogger("moshjit")
-LIST_ITEM_CANDIDATES = (INT64, FLOAT, BOOL, ListType(INT64), ListType(FLOAT))
-# For arrays whose key does not say their item type (dimensions decide what indexing types natively).
-ARRAY_GUESSES = tuple(ArrayType(dtype, ndim) for dtype in ("float64", "int64") for ndim in (1, 2))
+
+
+def list_item_candidates() -> tuple:
+    """Item types tried, in order, for list arguments."""
+    from moshjit.ir.types import BOOL, FLOAT, INT64, ListType
+    return INT64, FLOAT, BOOL, ListType(INT64), ListType(FLOAT)
+
+
+def array_guesses() -> tuple:
+    """Types tried for arrays whose key does not say their item type (dimensions decide what indexing types
+    natively; the item type is then switched at run time)."""
+    from moshjit.ir.types import ArrayType
+    return tuple(ArrayType(dtype, ndim) for dtype in ("float64", "int64") for ndim in (1, 2))
 
 
 def compile_llvm(ir, py_function, key, cache, fallback, required: bool):
@@ -45,6 +54,23 @@ def compile_llvm(ir, py_function, key, cache, fallback, required: bool):
             raise UnsupportedError(known["reason"], ir.filename, known["line"], hint=known.get("hint"))
         return None
     return artifact
+
+
+def load_cached(py_function, key, cache, fallback):
+    """The Artifact recorded in the cache index for ``py_function`` and ``key``, loaded without building any
+    IR (None when the index has no native entry for it). Meant to be asked before the frontend runs."""
+    from moshjit.backends.llvm import store
+    from moshjit.backends.llvm.layout import check_layout
+    start = time.perf_counter()
+    try:
+        check_layout()
+    except UnsupportedError:
+        return None
+    index = store.index_key(py_function, key)
+    known = store.lookup(cache, index)
+    if known is None or not known["native"]:
+        return None
+    return _load(known, py_function, index, cache, fallback, start)
 
 
 def _decide(ir, py_function, index, key, cache, fallback, required) -> dict:
@@ -143,9 +169,10 @@ def argument_candidates(ir, key) -> list[list[MType]]:
     from moshjit.backends.llvm.native_types import normalize
     from moshjit.backends.llvm.reprs import repr_of
     from moshjit.compiler import type_of_key
+    from moshjit.ir.types import ListType
     base = []
     for arg, kind in zip(ir.args, key):
-        t = ARRAY_GUESSES[0] if _is_plain_array_key(kind) else normalize(type_of_key(kind))
+        t = array_guesses()[0] if _is_plain_array_key(kind) else normalize(type_of_key(kind))
         if kind is int:
             raise UnsupportedError(f"argument '{arg.name}' is an int that does not fit in 64 bits", ir.filename,
                                    ir.firstlineno)
@@ -153,8 +180,8 @@ def argument_candidates(ir, key) -> list[list[MType]]:
             raise UnsupportedError(f"argument '{arg.name}' of type {t} has no native form", ir.filename,
                                    ir.firstlineno)
         base.append(t)
-    items = LIST_ITEM_CANDIDATES if any(isinstance(t, ListType) for t in base) else (None,)
-    arrays = ARRAY_GUESSES if any(_is_plain_array_key(kind) for kind in key) else (None,)
+    items = list_item_candidates() if any(isinstance(t, ListType) for t in base) else (None,)
+    arrays = array_guesses() if any(_is_plain_array_key(kind) for kind in key) else (None,)
     return [[ListType(item) if isinstance(t, ListType) else array if _is_plain_array_key(kind) else t
              for t, kind in zip(base, key)] for array in arrays for item in items]
 

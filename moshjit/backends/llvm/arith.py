@@ -10,7 +10,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm import sequences
-from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR,
+from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, I8, ArrayR, BoolR, BoxedTupleR, FloatR, IntR,
                                          ListR, NListR, RangeR, Repr, TupleR, UnitR)
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Constant, Phi

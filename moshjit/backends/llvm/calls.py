@@ -17,8 +17,8 @@ from moshjit.backends.llvm import arith, iterators, native_lists, sequences
 from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.native_types import (ExceptionType, bind_arguments, is_builtin_exception, normalize,
                                                 python_callee)
-from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR, NListR,
-                                         RangeR, TupleR, UnitR, repr_of)
+from moshjit.backends.llvm.reprs import (F64, I1, I64, PTR, ArrayR, BoolR, FloatR, IntR, ListR, NListR, RangeR, UnitR,
+                                         repr_of)
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
 from moshjit.ir.types import INT64_MIN, type_of_value

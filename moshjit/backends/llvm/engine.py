@@ -11,9 +11,6 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
-import shutil
-import subprocess
-import tempfile
 import threading
 import time
 
@@ -48,6 +45,7 @@ class Toolchain:
         self.runtime = llvm.parse_assembly(RUNTIME_IR)
         self.fingerprint = make_key(RUNTIME_FINGERPRINT, llvmlite.__version__, llvm.llvm_version_info, self.triple,
                                     self.cpu, self.features, OPT_LEVEL)
+        import shutil
         self.linker = shutil.which(os.environ.get("MOSHJIT_LD", "ld"))
 
     def object_code(self, text: str) -> tuple[bytes, dict]:
@@ -68,19 +66,33 @@ class Toolchain:
         return data, {"parse_s": round(parsed - start, 4), "optimise_s": round(optimised - parsed, 4),
                       "codegen_s": round(emitted - optimised, 4)}
 
-    def link(self, object_code: bytes) -> bytes:
+    def link(self, object_code: bytes, work_dir: str) -> bytes:
+        """Link object code into a shared object with the system linker, in the (private) ``work_dir``;
+        spawned directly rather than through ``subprocess`` (which alone costs tens of ms to import)."""
         if self.linker is None:
             raise UnsupportedError("the LLVM backend needs a system linker ('ld', from binutils) to build shared "
                                    "objects; set MOSHJIT_LD to its path")
-        with tempfile.TemporaryDirectory(prefix="moshjit-ld-") as tmp:
-            obj, out = os.path.join(tmp, "module.o"), os.path.join(tmp, "module.so")
+        stem = os.path.join(work_dir, f".link-{os.getpid()}-{threading.get_ident()}")
+        obj, out, errors = stem + ".o", stem + ".so", stem + ".err"
+        try:
             with open(obj, "wb") as f:
                 f.write(object_code)
-            done = subprocess.run([self.linker, "-shared", "-o", out, obj], capture_output=True)
-            if done.returncode != 0:
-                raise RuntimeError(f"moshjit: linking LLVM object code failed: {done.stderr.decode(errors='replace')}")
+            error_fd = os.open(errors, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                pid = os.posix_spawn(self.linker, [self.linker, "-shared", "-o", out, obj], os.environ,
+                                     file_actions=[(os.POSIX_SPAWN_DUP2, error_fd, 2)])
+            finally:
+                os.close(error_fd)
+            status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+            if status != 0:
+                with open(errors, encoding="utf-8", errors="replace") as f:
+                    raise RuntimeError(f"moshjit: linking LLVM object code failed ({status}): {f.read()}")
             with open(out, "rb") as f:
                 return f.read()
+        finally:
+            for path in (obj, out, errors):
+                if os.path.exists(path):
+                    os.unlink(path)
 
 
 @functools.lru_cache(maxsize=None)
@@ -100,7 +112,7 @@ def shared_object(text: str, cache: DiskCache, stats: dict) -> tuple[str, str]:
         stats["cache"] = "miss"
         code, timings = tools.object_code(text)
         start = time.perf_counter()
-        data = tools.link(code)
+        data = tools.link(code, cache.directory(NAMESPACE))
         timings["link_s"] = round(time.perf_counter() - start, 4)
         stats.update(timings)
         return cache.store(NAMESPACE, key, SUFFIX, data, {"triple": tools.triple, "cpu": tools.cpu}), key

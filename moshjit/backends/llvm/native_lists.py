@@ -14,7 +14,7 @@ import builtins
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm.reprs import I1, I8, I32, I64, PTR, BoolR, FloatR, IntR, ListR, NListR, Repr
+from moshjit.backends.llvm.reprs import I1, I8, I64, PTR, BoolR, FloatR, IntR, ListR, NListR
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
 

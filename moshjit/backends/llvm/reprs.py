@@ -7,8 +7,6 @@ time (functions, modules, exception constructors, slices, ``None``) take no spac
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import llvmlite.ir as ir
 
 from moshjit.ir.types import (BOOL, BOTTOM, FLOAT, NONE, ArrayType, ConstType, IntType, IteratorType, ListType,
@@ -20,9 +18,29 @@ PTR = ir.PointerType()
 
 
 class Repr:
-    """How one kind of value lives in native code."""
+    """How one kind of value lives in native code: an immutable value, equal to another of the same class with
+    the same ``FIELDS`` (plain classes rather than dataclasses, which are slow to create at import)."""
 
+    FIELDS: tuple = ()
     refcounted = False           # holds references to CPython objects that must be released
+
+    def __init__(self, *values):
+        if len(values) != len(self.FIELDS):
+            raise TypeError(f"{type(self).__name__} takes {self.FIELDS}")
+        for name, value in zip(self.FIELDS, values):
+            object.__setattr__(self, name, value)
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other) -> bool:
+        return type(self) is type(other) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._key()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.FIELDS) + ")"
 
     @property
     def llvm(self) -> ir.Type:
@@ -32,41 +50,38 @@ class Repr:
         return type(self).__name__
 
 
-@dataclass(frozen=True)
 class IntR(Repr):
     llvm = I64
 
 
-@dataclass(frozen=True)
 class FloatR(Repr):
     llvm = F64
 
 
-@dataclass(frozen=True)
 class BoolR(Repr):
     llvm = I1
 
 
-@dataclass(frozen=True)
 class UnitR(Repr):
     """A value known at compile time (None, a function, a module, an exception constructor, a slice)."""
-    what: str = "None"
+    FIELDS = ("what",)
     llvm = I8
 
+    def __init__(self, what: str = "None"):
+        super().__init__(what)
 
-@dataclass(frozen=True)
+
 class ListR(Repr):
     """A CPython list whose items all have representation ``item`` (None: never read, e.g. ``[]`` returned)."""
-    item: Repr | None
+    FIELDS = ("item",)
     refcounted = True
     llvm = PTR
 
 
-@dataclass(frozen=True)
 class NListR(Repr):
     """A list that never leaves the function (see ``native_lists``): a reference-counted buffer of unboxed
     items, ``{i64 references, i64 length, i64 capacity, ptr items}``; bools are stored as bytes."""
-    item: Repr
+    FIELDS = ("item",)
     refcounted = True
     llvm = PTR
 
@@ -79,18 +94,16 @@ class NListR(Repr):
         return 1 if isinstance(self.item, BoolR) else 8
 
 
-@dataclass(frozen=True)
 class BoxedTupleR(Repr):
     """A CPython tuple of any length whose items all have representation ``item`` (tuple arguments)."""
-    item: Repr
+    FIELDS = ("item",)
     refcounted = True
     llvm = PTR
 
 
-@dataclass(frozen=True)
 class TupleR(Repr):
     """A tuple of known length: an LLVM struct owning the references of its items."""
-    items: tuple
+    FIELDS = ("items",)
 
     @property
     def refcounted(self) -> bool:
@@ -101,17 +114,14 @@ class TupleR(Repr):
         return ir.LiteralStructType([r.llvm for r in self.items])
 
 
-@dataclass(frozen=True)
 class RangeR(Repr):
     """range(start, stop, step) as three i64s (step is never 0)."""
     llvm = ir.LiteralStructType([I64, I64, I64])
 
 
-@dataclass(frozen=True)
 class ArrayR(Repr):
     """A C-contiguous NumPy array borrowed through the buffer protocol: data pointer and shape."""
-    dtype: str
-    ndim: int
+    FIELDS = ("dtype", "ndim")
 
     @property
     def llvm(self) -> ir.Type:
@@ -126,7 +136,6 @@ class ArrayR(Repr):
         return self.dtype.startswith("float")
 
 
-@dataclass(frozen=True)
 class IterR(Repr):
     """An iterator; its state lives in stack slots owned by the op that created it (see ``iterators.py``)."""
     llvm = I8

@@ -12,7 +12,6 @@ import functools
 import hashlib
 import json
 import os
-import platform
 import sys
 
 from moshjit.cache import DiskCache, code_fingerprint, dependencies_fingerprint, make_key  # noqa: F401
@@ -39,6 +38,7 @@ def compiler_fingerprint() -> str:
 @functools.lru_cache(maxsize=None)
 def host_fingerprint() -> str:
     """The machine code targets the host CPU, so the index says which CPU it was built for."""
+    system = os.uname()
     flags = ""
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
@@ -48,8 +48,8 @@ def host_fingerprint() -> str:
                 if line.strip() == "":
                     break
     except OSError:
-        flags = platform.processor()
-    return f"{platform.system()}-{platform.machine()}-{hashlib.sha256(flags.encode()).hexdigest()[:16]}"
+        flags = system.version
+    return f"{system.sysname}-{system.machine}-{hashlib.sha256(flags.encode()).hexdigest()[:16]}"
 
 
 def index_key(py_function, key: tuple) -> str:
