@@ -137,13 +137,16 @@ def _binary(op, frame):
     return table[op.op](frame.get(op.left), frame.get(op.right))
 
 
+def _builtins_of(fn: Function) -> dict:
+    """The builtins namespace of the function's globals (a module or a dict, as CPython accepts both)."""
+    found = fn.globals.get("__builtins__", builtins)
+    return found.__dict__ if isinstance(found, types.ModuleType) else found
+
+
 def _load_global(op, frame):
-    globals_ = frame.fn.globals
-    value = globals_.get(op.name, _MISSING)
+    value = frame.fn.globals.get(op.name, _MISSING)
     if value is _MISSING:
-        builtins_ = globals_.get("__builtins__", builtins)
-        builtins_ = builtins_.__dict__ if isinstance(builtins_, types.ModuleType) else builtins_
-        value = builtins_.get(op.name, _MISSING)
+        value = _builtins_of(frame.fn).get(op.name, _MISSING)
         if value is _MISSING:
             raise NameError(f"name '{op.name}' is not defined", name=op.name)
     return value
@@ -340,12 +343,15 @@ def _before_with(op, frame):
 
 
 def _check_exc_match(op, frame):
+    """CHECK_EXC_MATCH: every class must derive from BaseException; the match is by MRO (PyType_IsSubtype), so
+    metaclass ``__instancecheck__``/``__subclasscheck__`` hooks are not consulted, as in CPython."""
     match = frame.get(op.match)
     classes = match if isinstance(match, tuple) else (match,)
     for klass in classes:
-        if not (isinstance(klass, type) and issubclass(klass, BaseException)):
+        if not (isinstance(klass, type) and BaseException in klass.__mro__):
             raise TypeError("catching classes that do not inherit from BaseException is not allowed")
-    return isinstance(frame.get(op.exc), match)
+    mro = type(frame.get(op.exc)).__mro__
+    return any(klass in mro for klass in classes)
 
 
 def _push_exc_info(op, frame):
@@ -364,7 +370,11 @@ def _with_except_start(op, frame):
 
 
 def _import_name(op, frame):
-    return builtins.__import__(op.name, frame.fn.globals, None, frame.get(op.fromlist), frame.get(op.level))
+    """IMPORT_NAME calls the ``__import__`` of the function's builtins (a function frame has no locals)."""
+    import_function = _builtins_of(frame.fn).get("__import__", _MISSING)
+    if import_function is _MISSING:
+        raise ImportError("__import__ not found")
+    return import_function(op.name, frame.fn.globals, None, frame.get(op.fromlist), frame.get(op.level))
 
 
 EVALUATORS = {

@@ -2064,3 +2064,33 @@ def _many_locals_source() -> str:
 _generated: dict = {}
 exec(compile(_many_locals_source(), "<generated many locals>", "exec"), _generated)
 sample(st.integers(-3, 4), examples=[(0,), (3,)])(_generated["many_locals_and_far_jumps"])
+
+
+class _ClaimsEverything(type):
+    def __instancecheck__(cls, obj):
+        return True
+
+    def __subclasscheck__(cls, sub):
+        return True
+
+
+class ClaimingError(Exception, metaclass=_ClaimsEverything):
+    """``except ClaimingError`` matches by the MRO only, whatever its metaclass claims."""
+
+
+@sample(small, examples=[(0,), (1,)])
+def except_matches_by_mro_not_isinstance(x):
+    try:
+        try:
+            return 1 // x
+        except ClaimingError:
+            return "claimed"
+    except ZeroDivisionError:
+        return "zero"
+
+
+@sample(small, examples=[(1,)])
+def import_through_the_functions_builtins(x):
+    import math
+    from os import path as p
+    return math.floor(x / 2), p.basename("a/b")
