@@ -608,3 +608,16 @@ def n_local_bools(n):
 def n_pop_empty(n):
     xs = [1] * n
     return xs.pop()
+
+
+# ---- module globals (read at call time, types assumed when compiling) --------------------------------------------
+LIMIT = 10
+SCALE = 2.5
+ENABLED = True
+
+
+def g_constants(n):
+    total = 0.0
+    for i in range(min(n, LIMIT)):
+        total += i * SCALE
+    return total if ENABLED else -1.0

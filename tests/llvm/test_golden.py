@@ -38,7 +38,7 @@ def emitted_ir(fn, arg_types) -> str:
     from moshjit.backends.llvm.native_types import CallGraph
     graph = CallGraph(typed_ssa)
     root = graph.infer(fn, arg_types, ir=typed_ssa(fn, arg_types))
-    text, _ = build_module(graph, root, "x86_64-unknown-linux-gnu", "")
+    text, _, _ = build_module(graph, root, "x86_64-unknown-linux-gnu", "")
     return normalise(text, fn.__code__.co_filename)
 
 

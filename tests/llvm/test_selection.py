@@ -76,3 +76,18 @@ def test_mutated_list_arguments_are_seen_by_the_caller():
     expected_xs = [1, 2, 3]
     assert f(xs, 7) == samples.l_mutate(expected_xs, 7)
     assert xs == expected_xs
+
+
+def test_module_globals_are_read_at_call_time():
+    f = moshjit.jit(samples.g_constants)
+    assert f(20) == samples.g_constants(20)
+    assert backend_of(f, "int64") == "llvm"
+    try:
+        samples.SCALE = 4.0                              # rebinding is seen
+        assert f(20) == samples.g_constants(20)
+        samples.SCALE = "x"                              # another type: the fallback specialisation runs
+        with pytest.raises(TypeError):
+            f(20)
+    finally:
+        samples.SCALE = 2.5
+    assert f(7) == samples.g_constants(7)

@@ -130,7 +130,8 @@ def _load(known: dict, py_function, index, cache, fallback, start):
         arg_types = [decode_type(t) for t in known["arg_types"]]
         target = ItemKindDispatch(lambda kinds: _variant(py_function, index, arg_types, positions, kinds, cache,
                                                          fallback), positions, fallback)
-    entry = make_builtin(load_library(found[0]), known["method_def"], target, py_function.__module__)
+    entry = make_builtin(load_library(found[0]), known["method_def"], target, py_function.__module__, py_function,
+                         known["globals"])
     if positions:
         target.variants[tuple(arg_types[i] for i in positions)] = entry
     stats = {"backend": "llvm", "cache": "hit", "load_s": round(time.perf_counter() - start, 4)}
@@ -206,13 +207,13 @@ def _compile(ir, py_function, arg_types, cache, fallback):
     tools = toolchain()
     graph = CallGraph(typed_ssa)
     root = graph.infer(py_function, arg_types, ir=ir)
-    text, method_def = build_module(graph, root, tools.triple, tools.data_layout)
+    text, method_def, global_names = build_module(graph, root, tools.triple, tools.data_layout)
     lowered = time.perf_counter()
     stats = {"backend": "llvm", "lower_s": round(lowered - start, 4)}
     path, so_key = shared_object(text, cache, stats)
-    entry = make_builtin(load_library(path), method_def, fallback, py_function.__module__)
+    entry = make_builtin(load_library(path), method_def, fallback, py_function.__module__, py_function, global_names)
     stats["llvm_s"] = round(time.perf_counter() - lowered, 4)
     ir_text = format_function(ir)
     facts = {"so_key": so_key, "method_def": method_def, "code_text": text, "ir_text": ir_text,
-             "arg_types": [encode_type(t) for t in arg_types]}
+             "arg_types": [encode_type(t) for t in arg_types], "globals": global_names}
     return Artifact(entry, "llvm", text, ir_text, stats), facts

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
+import sys
 import threading
 import time
 
@@ -126,9 +127,14 @@ def load_library(path: str) -> ctypes.CDLL:
         return library
 
 
-def make_builtin(library: ctypes.CDLL, method_def_symbol: str, fallback, module_name: str | None):
-    """A builtin function object for the PyMethodDef ``method_def_symbol``, calling ``fallback`` on a miss."""
-    return _new_builtin(ctypes.addressof(ctypes.c_char.in_dll(library, method_def_symbol)), fallback, module_name)
+def make_builtin(library: ctypes.CDLL, method_def_symbol: str, fallback, module_name: str | None, py_function=None,
+                 global_names=()):
+    """A builtin function object for the PyMethodDef ``method_def_symbol``, calling ``fallback`` on a miss; an
+    entry reading module globals gets ``(fallback, py_function's globals, *names)`` as its ``self``."""
+    target = fallback
+    if global_names:
+        target = (fallback, py_function.__globals__, *(sys.intern(name) for name in global_names))
+    return _new_builtin(ctypes.addressof(ctypes.c_char.in_dll(library, method_def_symbol)), target, module_name)
 
 
 def rebind(entry, fallback):
@@ -136,7 +142,9 @@ def rebind(entry, fallback):
     fallback: the PyMethodDef is read from the builtin, the shared object stays loaded."""
     from moshjit.backends.llvm.layout import CFUNCTION_METHOD_DEF
     address = ctypes.c_void_p.from_address(id(entry) + CFUNCTION_METHOD_DEF).value
-    return _new_builtin(address, fallback, entry.__module__)
+    target = entry.__self__
+    target = (fallback, *target[1:]) if type(target) is tuple else fallback
+    return _new_builtin(address, target, entry.__module__)
 
 
 def _new_builtin(address: int, fallback, module_name: str | None):

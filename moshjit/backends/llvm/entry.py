@@ -2,8 +2,11 @@
 
 It checks every argument against the specialisation's types (exact int fitting int64, float, bool, None,
 lists and tuples item by item, C-contiguous NumPy buffers of the right item format), unboxes them, calls the
-native body and boxes the result. When a check fails (or keywords are passed) it calls its ``self`` — the
-fallback the builtin was created with — with the original arguments, so a type miss is never an error.
+native body and boxes the result. When a check fails (or keywords are passed) it calls the fallback the builtin
+was created with, with the original arguments, so a type miss is never an error. The builtin's ``self`` is that
+fallback — or, when the function reads module globals, ``(fallback, module globals dict, name, ...)``: each
+global is looked up, checked against the type assumed when compiling (a miss again means the fallback) and
+passed to the native body.
 A ``PyMethodDef`` global describes the function; the loader turns it into a builtin with ``PyCMethod_New``.
 """
 from __future__ import annotations
@@ -57,7 +60,8 @@ class EntryContext:
         raise NotNative(what, None)
 
 
-def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Function, name: str) -> str:
+def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Function, name: str,
+               global_reads=()) -> str:
     """Emit the entry for ``sig`` and its PyMethodDef; returns the PyMethodDef's symbol."""
     kind = ir.FunctionType(PTR, [PTR, PTR, I64, PTR])
     entry = ir.Function(module, kind, f"{sig.symbol}_entry")
@@ -112,6 +116,15 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
         representation = repr_of(arg_type)
         require(check_object(b, runtime, obj, representation))
         unboxed.append(unbox_checked(b, runtime, obj, representation))
+    if global_reads:
+        namespace = runtime.call(b, "mj_tuple_item", self_, ir.Constant(I64, 1))
+        for position, (_, kind) in enumerate(global_reads):
+            key = runtime.call(b, "mj_tuple_item", self_, ir.Constant(I64, 2 + position))
+            obj = runtime.call(b, "PyDict_GetItemWithError", namespace, key)
+            require(b.icmp_unsigned("!=", obj, ir.Constant(PTR, None)))
+            representation = repr_of(kind)
+            require(check_object(b, runtime, obj, representation))
+            unboxed.append(unbox_checked(b, runtime, obj, representation))
     pair = b.call(body, unboxed)
     release_buffers_after = list(buffers)
     buffers.clear()
@@ -133,6 +146,8 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
         context.decref(result, result_repr)
         b.ret(boxed)
     b.position_at_end(fallback)
+    if global_reads:
+        self_ = runtime.call(b, "mj_tuple_item", self_, ir.Constant(I64, 0))
     b.ret(runtime.call(b, "PyObject_Vectorcall", self_, args, nargs, kwnames))
 
     name_bytes = bytearray(name.encode("utf-8") + b"\0")

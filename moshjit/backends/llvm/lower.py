@@ -22,7 +22,7 @@ from moshjit.backends.llvm.runtime import Runtime
 from moshjit.ir import ops
 from moshjit.ir.function import Block
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Op, Phi
-from moshjit.ir.types import BOTTOM, type_of_value
+from moshjit.ir.types import BOOL, BOTTOM, FLOAT, INT64, IntType, type_of_value
 
 
 class NotNative(Exception):
@@ -43,20 +43,39 @@ def return_repr(sig: Signature) -> Repr:
     return found
 
 
-def function_type(sig: Signature) -> ir.FunctionType:
+def function_type(sig: Signature, global_reads=()) -> ir.FunctionType:
+    """{result, failed} (arguments..., module globals read...)."""
     result = ir.LiteralStructType([return_repr(sig).llvm, I1])
-    return ir.FunctionType(result, [repr_of(t).llvm for t in sig.arg_types])
+    return ir.FunctionType(result, [repr_of(t).llvm for t in sig.arg_types] + [repr_of(t).llvm for _, t in global_reads])
+
+
+
+def global_reads(sig: Signature, root: bool) -> list:
+    """(name, type) of each module global ``sig`` reads, sorted by name. They are read once, by the entry of
+    the compiled function (their types were assumed when compiling and are checked there); a called function
+    reading globals is not compiled natively."""
+    reads = {}
+    for block in sig.ir.blocks:
+        for op in block.ops:
+            if isinstance(op, ops.LoadGlobal):
+                if not root:
+                    raise NotNative(f"the module global '{op.name}' read in a called function", op.line)
+                if not (isinstance(op.type, IntType) or op.type in (FLOAT, BOOL)):
+                    raise NotNative(f"the module global '{op.name}' of type {op.type}", op.line)
+                reads[op.name] = INT64 if isinstance(op.type, IntType) else op.type
+    return sorted(reads.items())
 
 
 class FunctionLowering:
     """Emits the body of one signature into ``function``."""
 
-    def __init__(self, sig: Signature, function: ir.Function, runtime: Runtime, symbols: dict):
+    def __init__(self, sig: Signature, function: ir.Function, runtime: Runtime, symbols: dict, global_reads=()):
         self.sig = sig
         self.fn = sig.ir
         self.function = function
         self.rt = runtime
         self.symbols = symbols                 # Signature -> ir.Function, for native calls
+        self.globals = {name: function.args[len(sig.arg_types) + i] for i, (name, _) in enumerate(global_reads)}
         self.return_repr = return_repr(sig)
         self.values: dict = {}
         self.reprs: dict = {}
@@ -325,6 +344,8 @@ class FunctionLowering:
         self._lower_terminator(block, term)
 
     def _lower_op(self, op: Op):
+        if isinstance(op, ops.LoadGlobal):
+            return self.globals[op.name]
         if op in self.deferred:
             return ir.Constant(I8, 0)             # emitted by the op it is fused into
         if fusion.is_root(op, self.reprs):

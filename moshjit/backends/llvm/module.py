@@ -4,26 +4,30 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm.entry import emit_entry
-from moshjit.backends.llvm.lower import FunctionLowering, function_type, value_reprs
+from moshjit.backends.llvm.lower import FunctionLowering, function_type, global_reads, value_reprs
 from moshjit.backends.llvm.native_types import CallGraph, Signature
 from moshjit.backends.llvm.runtime import Runtime
 
 
-def build_module(graph: CallGraph, root: Signature, triple: str, data_layout: str) -> tuple[str, str]:
-    """(LLVM IR text, PyMethodDef symbol of the entry). Raises NotNative for anything without a native form."""
+def build_module(graph: CallGraph, root: Signature, triple: str, data_layout: str) -> tuple[str, str, list]:
+    """(LLVM IR text, PyMethodDef symbol of the entry, names of the module globals the entry reads). Raises
+    NotNative for anything without a native form."""
     module = ir.Module(name=root.symbol)
     module.triple = triple
     module.data_layout = data_layout
     runtime = Runtime(module)
     symbols: dict = {}
+    reads = {}
     for sig in graph.order:
         value_reprs(sig.ir)                     # the first non-native value, before the signature's types
+        reads[sig.symbol] = global_reads(sig, root=sig is root)
     for sig in graph.order:
-        function = ir.Function(module, function_type(sig), sig.symbol)
+        function = ir.Function(module, function_type(sig, reads[sig.symbol]), sig.symbol)
         function.linkage = "internal"
         symbols[(sig.py_function, sig.arg_types)] = (sig, function)
     for sig in graph.order:
-        FunctionLowering(sig, symbols[(sig.py_function, sig.arg_types)][1], runtime, symbols).lower()
+        FunctionLowering(sig, symbols[(sig.py_function, sig.arg_types)][1], runtime, symbols,
+                         reads[sig.symbol]).lower()
     method_def = emit_entry(module, runtime, root, symbols[(root.py_function, root.arg_types)][1],
-                            root.py_function.__name__)
-    return str(module), method_def
+                            root.py_function.__name__, reads[root.symbol])
+    return str(module), method_def, [name for name, _ in reads[root.symbol]]

@@ -367,6 +367,7 @@ C_FUNCTIONS = {
     "PyErr_NoMemory": (PTR, ()),
     "_PyTraceback_Add": (ir.VoidType(), (PTR, PTR, I32)),
     "PyObject_Vectorcall": (PTR, (PTR, PTR, I64, PTR)),
+    "PyDict_GetItemWithError": (PTR, (PTR, PTR)),
     "PyObject_GetBuffer": (I32, (PTR, PTR, I32)),
     "PyBuffer_Release": (ir.VoidType(), (PTR,)),
     "PyBuffer_IsContiguous": (I32, (PTR, I8)),
