@@ -91,3 +91,21 @@ def test_module_globals_are_read_at_call_time():
     finally:
         samples.SCALE = 2.5
     assert f(7) == samples.g_constants(7)
+
+
+@moshjit.jit
+def jitted_depth(n):
+    if n <= 0:
+        return 0
+    return 1 + jitted_depth(n - 1)
+
+
+def calls_jitted(n):
+    return jitted_depth(n) * 2 + jitted_depth(3)
+
+
+def test_calls_to_jitted_functions_are_native():
+    f = moshjit.jit(calls_jitted, backend="llvm")
+    assert f(10) == calls_jitted(10) == 23
+    assert "call {i64, i1} @\"mj_" in f.inspect_code() or "call {i64, i1} @mj_" in f.inspect_code()
+    assert backend_of(f, "int64") == "llvm"
