@@ -15,7 +15,9 @@ Every document gets exactly one result, in input order (the run checks: count in
   parts are tokenized) and the document's status is ``STATUS_NOT_UTF8``;
 - a document on which ``encode_batch`` raises gets no ids and ``STATUS_FAILED``, with the first error kept;
 - a worker process that dies (a crash in native code, ``os._exit``, the OOM killer) stops the run with
-  ``WorkerCrashed`` naming the documents its batch held, never a hang.
+  ``WorkerCrashed`` once every other batch has finished or failed, never a hang. The message names the
+  documents of every batch that did not finish: the ones the dead process held (the culprit among them) and,
+  with the process pool, which breaks as a whole, the ones still queued.
 
     python -m benchmarks.bert.scale                       # one process, a spawn pool and a Dask LocalCluster
     python -m benchmarks.bert.scale --scheduler tcp://host:8786 --modes dask
@@ -146,8 +148,26 @@ def pool_task(start, documents, max_length):
     return result
 
 
-def crash_message(start, count, error):
-    return f"a worker process died while it held documents {start}..{start + count - 1} ({error_line(error)})"
+class CrashCollector:
+    """Batches that did not finish because a worker process died; raises one ``WorkerCrashed`` naming them all."""
+
+    def __init__(self, documents, batch_size):
+        self.count = len(documents)
+        self.batch_size = batch_size
+        self.lost = []
+        self.error = None
+
+    def add(self, start, error):
+        self.lost.append(start)
+        self.error = self.error or error
+
+    def raise_if_any(self):
+        if not self.lost:
+            return
+        ranges = [f"{start}..{min(start + self.batch_size, self.count) - 1}" for start in sorted(self.lost)]
+        shown = ", ".join(ranges[:20]) + (f" and {len(ranges) - 20} more batches" if len(ranges) > 20 else "")
+        raise WorkerCrashed(f"a worker process died; {len(ranges)} batches did not finish: documents {shown} "
+                            f"({error_line(self.error)})") from self.error
 
 
 def run_pool(documents, encode_batch, vocab, batch_size, max_length, workers, progress=None):
@@ -161,15 +181,14 @@ def run_pool(documents, encode_batch, vocab, batch_size, max_length, workers, pr
                              initargs=(encode_batch, vocab, max_length)) as pool:
         futures = {pool.submit(pool_task, start, documents[start:start + batch_size], max_length): start
                    for start in batch_starts(len(documents), batch_size)}
+        crashes = CrashCollector(documents, batch_size)
         done = as_completed(futures)
         for future in (progress(done, total=len(futures), desc=f"pool of {workers}") if progress else done):
-            start = futures[future]
             try:
                 results.append(future.result())
-            except BrokenProcessPool as error:
-                for other in futures:
-                    other.cancel()
-                raise WorkerCrashed(crash_message(start, len(documents[start:start + batch_size]), error)) from error
+            except BrokenProcessPool as error:       # every unfinished batch fails at once: the pool is gone
+                crashes.add(futures[future], error)
+    crashes.raise_if_any()
     return sorted(results, key=lambda result: result["start"])
 
 
@@ -240,16 +259,17 @@ def run_dask(documents, encode_batch, vocab, batch_size, max_length, client, pro
     futures = {client.submit(task, state, start, documents[start:start + batch_size], max_length, pure=False): start
                for start in batch_starts(len(documents), batch_size)}
     results = []
+    crashes = CrashCollector(documents, batch_size)
     done = as_completed(futures)
     try:
         for future in (progress(done, total=len(futures), desc="dask") if progress else done):
-            start = futures[future]
             try:
                 results.append(future.result())
-            except KilledWorker as error:
-                raise WorkerCrashed(crash_message(start, len(documents[start:start + batch_size]), error)) from error
+            except KilledWorker as error:            # the batches the dead worker held; the others go on
+                crashes.add(futures[future], error)
     finally:
         client.cancel(list(futures) + [state])
+    crashes.raise_if_any()
     return sorted(results, key=lambda result: result["start"])
 
 
