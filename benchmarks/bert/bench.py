@@ -251,7 +251,7 @@ def table(results, tokens):
             speed, ratio = f"{tokens / result.median:,.0f}", f"{base / result.median:.2f}×"
         else:
             speed, ratio = "—", "—"
-        check = result.check or result.engine.unavailable
+        check = (result.check or result.engine.unavailable).replace(f"{REPO}{os.sep}", "")
         lines.append(f"| {result.engine.label} | {speed} | {ratio} | {seconds_cell(result.compile_s, result.compile_note)}"
                      f" | {seconds_cell(result.cached_s, result.cached_note)} | {check} |")
     return "\n".join(lines)
@@ -288,6 +288,7 @@ def write_chart(results, tokens, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     base = next(r.median for r in results if r.engine.name == "cpython")
     rows = list(reversed(results))
@@ -299,6 +300,7 @@ def write_chart(results, tokens, path):
     for index, (result, speed) in enumerate(zip(rows, speeds)):
         text = f" {base / result.median:.2f}×" if result.median else " not available"
         axes.text(speed, index, text, va="center", fontsize=9)
+    axes.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value / 1000:,.0f}k"))
     axes.set_xlabel("tokens per second, encode_batch, one thread (higher is better)")
     axes.set_xlim(0, max(speeds) * 1.18)
     axes.set_title("BERT preprocessing throughput")
