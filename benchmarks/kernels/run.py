@@ -176,18 +176,19 @@ def compile_table():
         for function, args in functions:
             small = _small_args(function, args)
             jitted = moshjit.jit(function, backend="llvm", cache=True)
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             jitted(*small)
-            elapsed = time.perf_counter() - start
+            elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
             stats = list(jitted.stats.values())[0]
-            rows.append((function.__name__, elapsed, stats))
+            rows.append((function.__name__, elapsed, cpu + stats.get("link_s", 0), stats))
         del os.environ["MOSHJIT_CACHE_DIR"]
-    print(f"{'function':22s} {'first call':>10s}  (frontend / lowering / LLVM optimise / codegen / link, ms)")
-    for name, elapsed, stats in rows:
+    print(f"{'function':22s} {'wall':>7s} {'CPU':>7s}  (wall: frontend / lowering / LLVM optimise / codegen / link, ms)")
+    for name, elapsed, cpu, stats in rows:
         parts = " / ".join(f"{stats.get(k, 0) * 1e3:.0f}" for k in ("frontend_s", "lower_s", "optimise_s",
                                                                     "codegen_s", "link_s"))
-        print(f"{name:22s} {elapsed * 1e3:8.0f}ms  ({parts})")
-    print(f"median first-call compile: {statistics.median(r[1] for r in rows) * 1e3:.0f} ms "
+        print(f"{name:22s} {elapsed * 1e3:5.0f}ms {cpu * 1e3:5.0f}ms  ({parts})")
+    print(f"median first-call compile: {statistics.median(r[1] for r in rows) * 1e3:.0f} ms wall, "
+          f"{statistics.median(r[2] for r in rows) * 1e3:.0f} ms CPU (+ link wall) "
           f"(target <= 40 ms per function after the first)")
 
 
