@@ -543,7 +543,11 @@ class TypeInference:
             return cell.root() if cell is not None else None
 
         t = lambda v: self.type_of(v, block)
-        if isinstance(op, (ops.ListAppend, ops.SetAdd)):
+        if isinstance(op, (ops.BuildList, ops.BuildSet, ops.BuildMap)):
+            cell = cell_of(op)            # display items get their types during the sweeps, not only at seeding
+            if cell is not None:
+                self._seed_items(op, cell)
+        elif isinstance(op, (ops.ListAppend, ops.SetAdd)):
             cell = cell_of(op.target)
             if cell is not None:
                 cell.item = join(cell.item, t(op.item))
