@@ -86,6 +86,11 @@ def compile_specialization(py_function, key: tuple, backend: str, cache, fallbac
     """
     from moshjit.ir.printer import format_function
     start = time.perf_counter()
+    if backend in ("auto", "llvm") and fallback is not None and assume_globals:
+        from moshjit.backends.llvm import load_cached
+        cached = load_cached(py_function, key, cache, fallback)   # a native entry recorded before: no frontend
+        if cached is not None:
+            return cached
     arg_types = [type_of_key(k) for k in key]
     ir = typed_ssa(py_function, arg_types, assume_globals=assume_globals and fallback is not None)
     ir_text = format_function(ir)

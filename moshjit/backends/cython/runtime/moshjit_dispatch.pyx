@@ -29,6 +29,9 @@ cdef object kind_of(object value):
         return CHAR if len(<str>value) == 1 else str
     if kind is tuple and len(<tuple>value) <= MAX_TYPED_TUPLE:
         return (TUPLE,) + tuple([kind_of(item) for item in <tuple>value])
+    if kind.__name__ == "ndarray":
+        from moshjit.dispatcher import array_key
+        return array_key(value, kind)
     return kind
 
 
