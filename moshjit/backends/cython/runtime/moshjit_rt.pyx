@@ -240,12 +240,18 @@ cdef tuple _mj_before_with(object manager):
     return (exit_, enter())
 
 
+cdef extern from "Python.h":
+    int PyErr_GivenExceptionMatches(object given, object exc)
+    bint PyType_IsSubtype(type a, type b)
+
+
 cdef bint _mj_exc_match(object exc, object match) except -1:
+    """CHECK_EXC_MATCH: the MRO decides (PyType_IsSubtype), not isinstance or a metaclass's __instancecheck__."""
     classes = match if type(match) is tuple else (match,)
     for klass in classes:
-        if not (isinstance(klass, type) and issubclass(klass, BaseException)):
+        if not (isinstance(klass, type) and PyType_IsSubtype(<type>klass, BaseException)):
             raise TypeError("catching classes that do not inherit from BaseException is not allowed")
-    return isinstance(exc, match)
+    return PyErr_GivenExceptionMatches(exc, match) != 0
 
 
 cdef object _mj_push_exc(object exc):
