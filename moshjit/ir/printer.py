@@ -4,7 +4,7 @@ from __future__ import annotations
 import types
 
 from moshjit.ir.function import Block, Function
-from moshjit.ir.ops import UNDEFINED, Argument, Constant, ForIter, Op, Phi, Terminator, Value
+from moshjit.ir.ops import UNDEFINED, Constant, ForIter, Op, Phi, Terminator, Value
 
 
 def format_constant(value) -> str:

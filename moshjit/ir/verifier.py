@@ -10,7 +10,7 @@ from __future__ import annotations
 from moshjit.analysis.dominators import DominatorTree
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
-from moshjit.ir.ops import UNDEFINED, Argument, Constant, Op, Phi, Terminator, Value
+from moshjit.ir.ops import UNDEFINED, Argument, Constant, Op, Terminator, Value
 
 BINARY_OPERATORS = {"+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^", "@"}
 UNARY_OPERATORS = {"neg", "pos", "invert", "not"}

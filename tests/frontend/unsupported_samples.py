@@ -1,7 +1,6 @@
 """Functions using constructs moshjit refuses. A trailing comment "unsupported: <words>" marks the line the error
 must point to, and gives words its message must contain."""
 # ruff: noqa
-import contextlib
 
 COUNTER = 0
 
