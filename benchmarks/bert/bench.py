@@ -53,6 +53,7 @@ class Result:
     seconds: list = field(default_factory=list)
     compile_s: float = None
     compile_note: str = ""
+    later: list = field(default_factory=list)      # specialisations compiled after the first call
     cached_s: float = None
     cached_note: str = ""
 
@@ -235,10 +236,9 @@ def measure_startup(results, vocab_path, sample, cold, progress):
 # Reporting
 # ---------------------------------------------------------------------------------------------------------------
 
-def seconds_cell(value, note):
-    if value is None:
-        return note or "—"
-    return f"{value:.2f}" + (f" ({note})" if note else "")
+def seconds_cell(value, note, later=()):
+    text = note or "—" if value is None else f"{value:.2f}" + (f" ({note})" if note else "")
+    return text + "".join(f"; then {specialization}" for specialization in later)
 
 
 def table(results, tokens):
@@ -252,7 +252,7 @@ def table(results, tokens):
         else:
             speed, ratio = "—", "—"
         check = (result.check or result.engine.unavailable).replace(f"{REPO}{os.sep}", "")
-        lines.append(f"| {result.engine.label} | {speed} | {ratio} | {seconds_cell(result.compile_s, result.compile_note)}"
+        lines.append(f"| {result.engine.label} | {speed} | {ratio} | {seconds_cell(result.compile_s, result.compile_note, result.later)}"
                      f" | {seconds_cell(result.cached_s, result.cached_note)} | {check} |")
     return "\n".join(lines)
 
@@ -342,9 +342,10 @@ How each engine is built (`benchmarks/bert/engines.py`): `@jit` is applied to ev
 the unchanged `pipeline.py`, as if each carried the decorator; "Cython on the unchanged .py" is what
 `cythonize -i pipeline.py` gives (no type annotations; `python -m benchmarks.bert.cythonize_pipeline`, built with
 CPython's own `-O3` flags); `tokenizers` is timed up to the same lists of ints the others return.
-Compile time is the first call in a fresh process with the disk caches off (moshjit's per-machine support
-modules, built once, excluded); cached load is the first call in another process with the caches filled,
-imports included.
+Compile time is the first call (on 8 lines) in a fresh process with the disk caches off (moshjit's
+per-machine support modules, built once, excluded); "then ..." lists what moshjit compiled later in this run,
+when the checking pass met new argument kinds (a one-character text is a `char`, not a `str`); cached load is
+the first call in another process with the caches filled, imports included.
 
 {numba_notes(results)}
 """
@@ -402,6 +403,7 @@ def run_benchmark(args, command):
             result.correct, result.check = True, "the reference"
         elif result.engine.run is not None:
             result.correct, result.check = check_engine(result.engine, batches, expected, vocab, explainer)
+            result.later = engines.later_specializations(result.engine)
     time_rounds(results, batches, vocab, args.rounds, tqdm)
     measure_startup(results, vocab_path, sample, not args.no_cold, tqdm)
 
