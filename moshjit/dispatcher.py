@@ -42,7 +42,7 @@ def _core_class():
     if os.environ.get("MOSHJIT_PURE_DISPATCH", "") not in ("", "0"):
         return PyDispatcherCore
     try:
-        from moshjit.backends.cython.driver import toolchain_for
+        from moshjit.backends.cython.build import toolchain_for
         toolchain_for(_cache()).ensure_support()
         import moshjit_dispatch
         return moshjit_dispatch.DispatcherCore

@@ -107,7 +107,7 @@ def two_process_cache(tmp_path_factory):
     """A fresh cache holding only the support modules (copied from the shared test cache: building them takes
     half a minute and is not what is tested here), and a directory for the user module."""
     from moshjit.backends.cython.build import NAMESPACE
-    from moshjit.backends.cython.driver import toolchain_for
+    from moshjit.backends.cython.build import toolchain_for
     from moshjit.dispatcher import _cache
     shared = _cache()
     toolchain = toolchain_for(shared)

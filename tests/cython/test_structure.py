@@ -10,7 +10,7 @@ import pytest
 
 import moshjit
 from moshjit.analysis.loops import LoopForest
-from moshjit.backends.cython import generate_pyx
+from moshjit.backends.cython.generate import generate_pyx
 from moshjit.backends.cython.out_of_ssa import out_of_ssa
 from moshjit.ir import ops
 from moshjit.ir.function import Block

@@ -1,15 +1,4 @@
-"""Cython backend: typed SSA → out-of-SSA → structured statements → typed .pyx → extension module."""
-from __future__ import annotations
+"""Cython backend: typed SSA → out-of-SSA → structured statements → typed .pyx → extension module.
 
-from moshjit.backends.cython.emit import emit_module
-from moshjit.backends.cython.out_of_ssa import out_of_ssa
-from moshjit.backends.cython.structure import structure
-from moshjit.ir.function import Function
-
-
-def generate_pyx(fn: Function, entry_name: str, fallback=None) -> tuple[str, list]:
-    """The Cython source of a typed function and the constants its module must be given at load time.
-    ``fallback`` receives the call when an assumption checked on entry (a global's type) does not hold."""
-    plan = out_of_ssa(fn)
-    body = structure(fn)
-    return emit_module(fn, plan, body, entry_name, fallback)
+generate.py drives out_of_ssa.py, structure.py and emit.py; build.py compiles and loads; driver.py ties both to the
+compile cache. (Nothing is imported here, so loading the support modules stays cheap.)"""

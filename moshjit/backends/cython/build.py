@@ -187,3 +187,14 @@ class CythonToolchain:
             data = self._compile_to_bytes(c_path, workdir, module_name)
             timings["cc_s"] = round(time.perf_counter() - start, 4)
         return data, timings
+
+
+_toolchains: dict[str, CythonToolchain] = {}
+
+
+def toolchain_for(cache: DiskCache) -> CythonToolchain:
+    """One toolchain per cache directory, shared by every compilation in the process."""
+    with _lock:
+        if cache.root not in _toolchains:
+            _toolchains[cache.root] = CythonToolchain(cache)
+        return _toolchains[cache.root]

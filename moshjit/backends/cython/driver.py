@@ -5,22 +5,14 @@ import re
 import sys
 import threading
 
-from moshjit.backends.cython import generate_pyx
-from moshjit.backends.cython.build import EXT_SUFFIX, NAMESPACE, CythonToolchain, load_extension
+from moshjit.backends.cython.generate import generate_pyx
+from moshjit.backends.cython.build import EXT_SUFFIX, NAMESPACE, CythonToolchain, load_extension, toolchain_for
 from moshjit.cache import DiskCache, make_key
 from moshjit.compiler import Artifact, builtins_dict
 from moshjit.ir.function import Function
 
-_toolchains: dict[str, CythonToolchain] = {}
 _module_states: dict[str, tuple] = {}      # loaded module name -> identities of the state it was given
 _lock = threading.RLock()
-
-
-def toolchain_for(cache: DiskCache) -> CythonToolchain:
-    with _lock:
-        if cache.root not in _toolchains:
-            _toolchains[cache.root] = CythonToolchain(cache)
-        return _toolchains[cache.root]
 
 
 def entry_name_for(py_function) -> str:

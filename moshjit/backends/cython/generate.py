@@ -1,0 +1,15 @@
+"""Typed SSA → out-of-SSA → structured statements → the text of a typed .pyx module."""
+from __future__ import annotations
+
+from moshjit.backends.cython.emit import emit_module
+from moshjit.backends.cython.out_of_ssa import out_of_ssa
+from moshjit.backends.cython.structure import structure
+from moshjit.ir.function import Function
+
+
+def generate_pyx(fn: Function, entry_name: str, fallback=None) -> tuple[str, list]:
+    """The Cython source of a typed function and the constants its module must be given at load time.
+    ``fallback`` receives the call when an assumption checked on entry (a global's type) does not hold."""
+    plan = out_of_ssa(fn)
+    body = structure(fn)
+    return emit_module(fn, plan, body, entry_name, fallback)
