@@ -58,9 +58,9 @@ class Frame:
 
     __slots__ = ("fn", "env", "caught")
 
-    def __init__(self, fn: Function):
+    def __init__(self, fn: Function, env: dict):
         self.fn = fn
-        self.env: dict = {}
+        self.env = env
         self.caught = None          # the exception travelling to the current handler block
 
     def get(self, value):
@@ -71,9 +71,10 @@ class Frame:
         return self.env[value]
 
 
-def run_function(fn: Function, argvalues: list):
-    """Execute ``fn`` on already-bound argument values."""
-    frame = Frame(fn)
+def run_function(fn: Function, argvalues: list, env: dict | None = None):
+    """Execute ``fn`` on already-bound argument values. ``env`` receives every value as it is computed (a dict
+    subclass lets a caller watch intermediate values, e.g. to see an int leave the 64-bit range)."""
+    frame = Frame(fn, {} if env is None else env)
     env = frame.env
     for arg, value in zip(fn.args, argvalues):
         env[arg] = value

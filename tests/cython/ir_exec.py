@@ -15,7 +15,7 @@ MAX_STEPS = 100_000
 
 
 def _frame(fn: Function, args) -> interpreter.Frame:
-    frame = interpreter.Frame(fn)
+    frame = interpreter.Frame(fn, {})
     for arg, value in zip(fn.args, args):
         frame.env[arg] = value
     return frame

@@ -382,11 +382,6 @@ def summed(xs):
     return total
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "llvm/variants.py: ItemKindDispatch guesses list item kinds from the first item only ([1, 2.5], [1, 'a'] and "
-    "[2**70, 1] all give INT64); that variant's entry check fails on a later item and calls its fallback, which is "
-    "the same ItemKindDispatch, which picks the same variant again: RecursionError instead of the dispatcher's "
-    "generic (Cython) fallback"))
 def test_native_entry_falls_back_to_generic_code_when_its_checks_fail():
     fn = jit(summed)                  # 'auto': a native entry that checks list items at run time, if one fits
     for arg in ([1, 2, 3], [1, 2.5], [1, "a"], ["a", "b"], [2 ** 70, 1], [], [True, 2]):

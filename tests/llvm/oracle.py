@@ -1,9 +1,9 @@
 """Running a function natively and with CPython, and comparing what happened (results, mutated arguments and
 exceptions; floats by repr so that NaN and -0.0 compare exactly)."""
 import copy
-import sys
 
 import moshjit
+from moshjit.ir.interpreter import run_function
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 _jitted: dict = {}
@@ -45,25 +45,28 @@ def too_big(value) -> bool:
     return False
 
 
-def left_int64_in_cpython(fn, args) -> bool:
-    """Whether some local variable (or the result) of a traced CPython run held an int beyond 64 bits: native
-    code raises OverflowError at that point, by design."""
-    seen = []
+class _WatchedValues(dict):
+    """An interpreter environment that remembers whether any computed value was an int beyond 64 bits."""
 
-    def tracer(frame, event, arg):
-        if frame.f_code.co_filename == fn.__code__.co_filename:
-            values = list(frame.f_locals.values()) + ([arg] if event == "return" else [])
-            seen.append(any(too_big(v) for v in values))
-            return tracer
-        return None
-    sys.settrace(tracer)
+    too_big_seen = False
+
+    def __setitem__(self, key, value):
+        if not self.too_big_seen and too_big(value):
+            self.too_big_seen = True
+        super().__setitem__(key, value)
+
+
+def left_int64_in_cpython(fn, args) -> bool:
+    """Whether some intermediate value (a local, a temporary such as ``j * y`` in ``total += j * y``, or the
+    result) of the function held an int beyond 64 bits when run by the reference SSA interpreter: native code
+    raises OverflowError at that point, by design."""
+    ssa = moshjit.to_ssa(fn)
+    watched = _WatchedValues()
     try:
-        fn(*copy.deepcopy(args))
+        run_function(ssa, ssa.bind(copy.deepcopy(args), {}), watched)
     except Exception:             # the run is only watched, its outcome is compared elsewhere
         pass
-    finally:
-        sys.settrace(None)
-    return any(seen)
+    return watched.too_big_seen
 
 
 def check(fn, *args):

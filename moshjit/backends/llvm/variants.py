@@ -17,20 +17,23 @@ INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 def item_type(items) -> MType | None:
-    """The native item type of a list (its first item decides; the entry checks all of them), or None."""
+    """The native item type of a list, or None. Every item is checked (this runs only when an entry's own check
+    failed): a guess from the first item alone would pick the failing variant again, forever."""
     if not items:
         return INT64
-    first = items[0]
-    kind = type(first)
+    kind = type(items[0])
+    if any(type(item) is not kind for item in items):
+        return None
     if kind is int:
-        return INT64
+        return INT64 if all(INT64_MIN <= item <= INT64_MAX for item in items) else None
     if kind is float:
         return FLOAT
     if kind is bool:
         return BOOL
     if kind is list:
-        inner = item_type(first)
-        return ListType(inner) if inner in (INT64, FLOAT, BOOL) else None
+        inner = {item_type(item) for item in items}
+        found = inner.pop() if len(inner) == 1 else None
+        return ListType(found) if found in (INT64, FLOAT, BOOL) else None
     return None
 
 
