@@ -14,8 +14,8 @@ st = importlib.import_module("moshjit.backends.cython.structure")   # the packag
 MAX_STEPS = 100_000
 
 
-def _frame(fn: Function, args) -> interpreter.Frame:
-    frame = interpreter.Frame(fn, {})
+def _frame(fn: Function, args, env=None) -> interpreter.Frame:
+    frame = interpreter.Frame(fn, {} if env is None else env)
     for arg, value in zip(fn.args, args):
         frame.env[arg] = value
     return frame
@@ -75,10 +75,10 @@ class _Return(BaseException):
 
 
 class _TreeRunner:
-    def __init__(self, fn: Function, plan: CopyPlan, args):
+    def __init__(self, fn: Function, plan: CopyPlan, args, env=None):
         self.fn = fn
         self.plan = plan
-        self.frame = _frame(fn, args)
+        self.frame = _frame(fn, args, env)
         self.taken: dict = {}           # terminator -> the branch it decided
         self.steps = 0
 
@@ -160,9 +160,10 @@ class _TreeRunner:
                 self.taken[term] = False
 
 
-def run_structured(fn: Function, plan: CopyPlan, stmts: list, args):
-    """Execute a structured statement tree; returns what the function returns (exceptions propagate)."""
-    runner = _TreeRunner(fn, plan, args)
+def run_structured(fn: Function, plan: CopyPlan, stmts: list, args, env=None):
+    """Execute a structured statement tree; returns what the function returns (exceptions propagate).
+    ``env`` may be a mapping that stores values elsewhere (shared variables, after coalescing)."""
+    runner = _TreeRunner(fn, plan, args, env)
     try:
         runner.run(stmts)
     except _Return as ret:

@@ -1,8 +1,8 @@
 """Emit a typed Cython module from the structured, typed, out-of-SSA IR of one specialisation.
 
 Every SSA value that is used gets a ``cdef`` variable typed from inference (``Py_ssize_t`` for proven int64
-ints, ``Py_UCS4`` for chars, ``double``, ``bint``, ``str``/``list``/``dict``/…, else ``object``); φs get their
-own variables written by the edge copies. Iteration over str/list/tuple/range is emitted as an index loop the C
+ints, ``Py_UCS4`` for chars, ``double``, ``bint``, ``str``/``list``/``dict``/…, else ``object``); values whose
+live ranges never overlap share one (``coalesce.py``), and φs are written by the edge copies. Iteration over str/list/tuple/range is emitted as an index loop the C
 compiler can optimise; everything else is ordinary Python syntax over typed variables, which Cython turns into
 direct C-API calls. Nothing here reads the user's source: it all comes from the IR.
 """
@@ -13,6 +13,7 @@ import types
 import unicodedata
 
 from moshjit.backends.cython import structure as st
+from moshjit.backends.cython.coalesce import coalesce
 from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
 from moshjit.backends.cython.prelude import PRELUDE
 from moshjit.ir import ops
@@ -112,11 +113,16 @@ class Emitter:
         self._plan_iterations()
         self._plan_slices()
         self._plan_char_buffers()
+        self.representative = self._share_variables()
 
     # ---- names and references ----------------------------------------------------------------------------------
     def var(self, value) -> str:
         name = self.names.get(value)
         if name is None:
+            shared = self.representative.get(value, value)
+            if shared is not value:
+                name = self.names[value] = self.var(shared)
+                return name
             if isinstance(value, Argument):
                 name = f"a_{value.name}" if value.name.isidentifier() else f"a{value.index}"
             elif isinstance(value, Phi):
@@ -272,6 +278,37 @@ class Emitter:
         if isinstance(user, ops.Call):
             return isinstance(user.func, Constant) and user.func.value is len and user.args == [value]
         return False
+
+    def _share_variables(self) -> dict:
+        """Which values share a variable (see ``coalesce.py``), told where this emitter reads each value."""
+        not_emitted = self.folded | self.inline_slices | set(self.iteration) | self.char_buffers
+        candidates = [v for block in self.fn.blocks for v in [*block.phis, *block.instructions()]
+                      if self.users.get(v) and v not in not_emitted]
+        return coalesce(self.fn, self.plan, candidates, self.decl_type, self._reads,
+                        lambda op: op not in not_emitted)
+
+    def _reads(self, instruction) -> list:
+        """The values the emitted code of ``instruction`` reads, where it is placed."""
+        if instruction in self.folded or instruction in self.inline_slices:
+            return []                              # read through their users instead
+        if isinstance(instruction, ops.GetIter) and instruction in self.iteration:
+            plan = self.iteration[instruction]
+            return self._expand(plan.extra["call"].args) if plan.kind == "range" else []
+        if isinstance(instruction, ops.ForIter) and instruction.iterator in self.iteration:
+            plan = self.iteration[instruction.iterator]
+            return [] if plan.kind == "range" else [instruction.iterator.obj]
+        return self._expand(instruction.operands())
+
+    def _expand(self, values) -> list:
+        out = []
+        for value in values:
+            if value in self.inline_slices:
+                out.extend(self._expand([value.start, value.stop, value.step]))
+            elif value in self.folded:
+                out.extend(self._expand(value.operands()))
+            else:
+                out.append(value)
+        return out
 
     def key(self, value) -> str:
         if value in self.inline_slices:
@@ -648,7 +685,9 @@ class Emitter:
             self.guarded(stmt, depth)
         elif isinstance(stmt, st.Copies):
             for dst, src in self.plan.copies(stmt.pred, stmt.succ):
-                self.emit(f"{self.var(dst)} = {self.var(src) if isinstance(src, Temp) else self.ref(src)}", depth)
+                target, source = self.var(dst), self.var(src) if isinstance(src, Temp) else self.ref(src)
+                if target != source:              # a coalesced copy: source and destination share a variable
+                    self.emit(f"{target} = {source}", depth)
         elif isinstance(stmt, st.If):
             term = stmt.terminator
             self.emit(f"if {self.condition(term)}:", depth)
