@@ -528,3 +528,151 @@ def test_calls_to_star_args_helpers_bind_their_arguments():
     fn = jit(calls_star_echo, backend="cython")
     assert fn(0, 0) == calls_star_echo(0, 0) == (((0, 0), {}, 0), ((0,), {"key": 0}, 0))
     assert fn(2, 5) == calls_star_echo(2, 5)
+
+
+# ---- the call path's fast checks (recent signatures, vectorcall) give the same dispatch as key_of -------------
+def _compiled_core():
+    """The compiled core, loaded even when MOSHJIT_PURE_DISPATCH makes ``@jit`` use the Python one."""
+    from moshjit.backends.cython.build import toolchain_for
+    toolchain_for(dispatch._cache()).ensure_support()
+    import moshjit_dispatch
+    return moshjit_dispatch.DispatcherCore
+
+
+def _keyed_dispatcher(core, fn):
+    """A dispatcher on ``core`` whose entry for a signature returns (that signature, ``fn``'s result): every call
+    shows which entry the call path picked."""
+    class Keyed(dispatch.DispatcherBase, core):
+        def _specialize(self, key):
+            def entry(*args):
+                return key, self.py_func(*args)
+            self._entries[key] = entry
+            return entry
+    return Keyed(fn)
+
+
+def _expected_key_and_result(fn, args, kwargs):
+    import inspect
+    bound = inspect.signature(fn).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return tuple(map(dispatch.key_of, bound.args)), fn(*args, **kwargs)
+
+
+def _check_call_sequence(fn, calls):
+    """Both cores, one dispatcher each for the whole sequence: every call reaches the entry of its key_of key."""
+    for core in (dispatch.PyDispatcherCore, _compiled_core()):
+        keyed = _keyed_dispatcher(core, fn)
+        for args, kwargs in calls:
+            assert keyed(*args, **kwargs) == _expected_key_and_result(fn, args, kwargs), (core, args, kwargs)
+
+
+def _identity(x):
+    return x
+
+
+def _pair(a, b=("default",)):
+    return a, b
+
+
+def _positional(values):
+    return [((v,), {}) for v in values]
+
+
+class Int(int):
+    pass
+
+
+class Str(str):
+    pass
+
+
+class Tuple(tuple):
+    pass
+
+
+class ndarray:          # noqa: N801  (named like NumPy's array type on purpose: not from numpy, so keyed by type)
+    pass
+
+
+CHANGING_TUPLES = [(1, 2), (1, "a"), (2 ** 70, 1), (1, 2, 3), (1, 2), ((1, 2), 3), ((1, "a"), 3), ((2 ** 64, "ab"), 3),
+                   (((1,),),), (((1.5,),),), (), tuple(range(8)), tuple(range(9)), (1, 2), ("a", "bc"), ("ab", "c"),
+                   (True, 1), (Int(1), 1), Tuple((1, 2)), (1, 2)]
+INT64_EDGES = [0, 2 ** 63 - 1, 2 ** 63, -2 ** 63, -2 ** 63 - 1, 1, 2 ** 64, -1, 2 ** 62, -2 ** 100, True, Int(5), 7]
+STRS = ["a", "ab", "", "b", "\U0001F600", "\U0001F600\U0001F600", Str("a"), Str("ab"), "é", "long text"]
+
+
+@pytest.mark.parametrize("values", [CHANGING_TUPLES, INT64_EDGES, STRS], ids=["tuples", "ints", "strs"])
+def test_fast_path_follows_changing_kinds(values):
+    _check_call_sequence(_identity, _positional(values + values[::-1]))
+
+
+def test_more_signatures_in_turn_than_the_recent_slots_hold():
+    signatures = [1, "a", "ab", 1.5, [1], {}, (1,), (1, "a"), None, Int(1), 2 ** 70]     # more than RECENT = 4
+    calls = _positional(signatures * 3 + signatures[::-2] * 2 + [v for v in signatures for _ in range(3)])
+    _check_call_sequence(_identity, calls)
+
+
+def test_keyword_calls_and_defaults_between_positional_calls():
+    calls = [((1,), {}), ((1, 2), {}), ((), {"a": "x"}), ((1,), {"b": (1, "a")}), ((1, 2), {}), (("a",), {}),
+             ((), {"a": 1, "b": 2}), ((1,), {}), ((2 ** 70,), {"b": 2 ** 70}), ((1, (1, 2)), {})]
+    _check_call_sequence(_pair, calls)
+
+
+def test_numpy_arrays_are_keyed_like_array_key():
+    np = pytest.importorskip("numpy")
+    values = [np.zeros(3), np.zeros((2, 2)), np.zeros(3, dtype=np.int32), np.zeros((3, 3))[:, 1],
+              np.zeros(3, dtype=np.uint8), np.zeros((2, 2, 2)), np.zeros(3), ndarray(), type("a.ndarray", (), {})(),
+              (np.zeros(2), 1), np.zeros(3)]
+    _check_call_sequence(_identity, _positional(values + values[::-1]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.lists(hs.tuples(scalars | hs.tuples(scalars) | hs.tuples(scalars, hs.tuples(scalars, scalars)),
+                          scalars), min_size=1, max_size=12))
+def test_any_call_sequence_reaches_the_entry_of_its_key(pairs):
+    _check_call_sequence(_pair, [(pair, {}) for pair in pairs])
+
+
+def test_bad_keyword_calls_raise_like_cpython():
+    for core in (dispatch.PyDispatcherCore, _compiled_core()):
+        keyed = _keyed_dispatcher(core, _pair)
+        keyed(1)
+        for args, kwargs in [((), {}), ((1, 2, 3), {}), ((1,), {"a": 2}), ((1,), {"c": 2}), ((), {"b": 1})]:
+            assert outcome(lambda: keyed(*args, **kwargs)) == outcome(lambda: _pair(*args, **kwargs))
+
+
+def test_compiled_functions_give_cpythons_results_as_kinds_change():
+    def first(t):
+        return [t, t]
+
+    fn = jit(first, backend="cython")
+    for value in [(1, 2), (1, "a"), (2 ** 70, 1), (1, 2, 3), ((1, 2), 3), (1, 2), 2 ** 63 - 1, 2 ** 63, "a", "ab",
+                  Int(3), Str("x"), (1, 2), 2 ** 63]:
+        assert outcome(fn, value) == outcome(first, value)
+        assert [type(v) for v in fn(value)] == [type(v) for v in first(value)]
+
+
+def test_dispatcher_instances_are_called_through_vectorcall():
+    if os.environ.get("MOSHJIT_PURE_DISPATCH", "") not in ("", "0"):
+        pytest.skip("MOSHJIT_PURE_DISPATCH is set for this run")
+    jit_twice(1)
+    assert dispatch.dispatcher_class().__flags__ & (1 << 11)        # Py_TPFLAGS_HAVE_VECTORCALL
+
+
+def test_a_subclass_overriding_call_is_honoured():
+    core = _compiled_core()
+
+    class Logged(dispatch.DispatcherBase, core):
+        def __call__(self, *args, **kwargs):
+            return "logged", core.__call__(self, *args, **kwargs)
+
+    logged = Logged(twice, backend="cython")
+    assert logged(2) == ("logged", 4) and logged(x="a") == ("logged", "aa")
+
+    class Plain(dispatch.DispatcherBase, core):
+        pass
+
+    plain = Plain(twice, backend="cython")
+    assert plain(3) == 6 and functools.partial(plain, "b")() == "bb" and core.__call__(plain, x=4) == 8
+    Plain.__call__ = lambda self, *args, **kwargs: ("replaced", args, kwargs)     # after instances exist
+    assert plain(3, k=1) == ("replaced", (3,), {"k": 1}) and plain() == ("replaced", (), {})

@@ -1,97 +1,313 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, binding=False
 """moshjit_dispatch: the C-level call path of ``@jit`` functions.
 
-``DispatcherCore.__call__`` classifies the arguments (exact type; ints split by "fits in int64", strs by "one
-character"), looks the signature up and calls the native entry with the same argument tuple. Binding keyword
-arguments and defaults, and compiling a new signature, are left to the Python subclass (``_bind``,
+``DispatcherCore`` classifies the arguments (exact type; ints split by "fits in int64", strs by "one character",
+small tuples by their items' kinds), finds the signature's native entry and calls it with the same arguments.
+Binding keyword arguments and defaults, and compiling a new signature, are left to the Python subclass (``_bind``,
 ``_specialize``).
+
+Calls arrive through vectorcall (no argument tuple, no keyword dict) and are checked against a few recently used
+signatures without building any key; only a miss builds the key and looks it up in ``_entries``.
 """
-from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.dict cimport PyDict_GetItem
 from cpython.ref cimport PyObject
 
-cdef str INT64 = "int64"
-cdef str CHAR = "char"
-
-
-cdef str TUPLE = "tuple"
-cdef Py_ssize_t MAX_TYPED_TUPLE = 8
-
-
-cdef object kind_of(object value):
-    """Same classification as ``moshjit.dispatcher.key_of`` (keep the two in step)."""
-    cdef int overflow = 0
-    cdef type kind = type(value)
-    if kind is int:
-        PyLong_AsLongLongAndOverflow(value, &overflow)
-        return INT64 if overflow == 0 else int
-    if kind is str:
-        return CHAR if len(<str>value) == 1 else str
-    if kind is tuple and len(<tuple>value) <= MAX_TYPED_TUPLE:
-        return (TUPLE,) + tuple([kind_of(item) for item in <tuple>value])
-    if kind.__name__ == "ndarray":
-        from moshjit.dispatcher import array_key
-        return array_key(value, kind)
-    return kind
-
-
-cdef class DispatcherCore:
-    cdef public dict _entries
-    cdef public Py_ssize_t _positional_count
-    cdef tuple _last_key                   # the signature of the previous call, and its entry
-    cdef object _last_entry
-
-    def __cinit__(self, *args, **kwargs):
-        self._entries = {}
-        self._positional_count = -1
-
-    def __call__(self, *args, **kwargs):
-        cdef Py_ssize_t n = len(args), i
-        cdef tuple key
-        cdef PyObject *found
-        if not kwargs and n == self._positional_count and self._last_key is not None:
-            for i in range(n):             # same kinds as last time (identity of types / interned names)?
-                if kind_of(args[i]) is not (<tuple>self._last_key)[i]:
-                    break
-            else:
-                return mj_vectorcall(self._last_entry, args)
-        if kwargs or n != self._positional_count:
-            args = self._bind(args, kwargs)
-            n = len(args)
-        key = PyTuple_New_filled(n)          # filled in place: nobody else holds it yet
-        for i in range(n):
-            _set_item(key, i, kind_of(args[i]))
-        found = PyDict_GetItem(self._entries, key)
-        if found is NULL:
-            entry = self._specialize(key)
-        else:
-            entry = <object>found
-        if not kwargs:
-            self._last_key, self._last_entry = key, entry
-        return mj_vectorcall(entry, args)
-
-
 cdef extern from *:
     """
-    /* Call with the tuple's items as a vector: compiled entries take vectorcall, so no argument re-packing. */
-    static PyObject *mj_vectorcall(PyObject *callable, PyObject *args) {
-        return PyObject_Vectorcall(callable, &PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args), NULL);
+    /* One machine integer? The same test as key_of's range check; small ints answer from their size alone (at most
+       two digits of at most 30 bits), others by conversion (exact ints cannot make it fail). */
+    static int mj_fits_int64(PyObject *value) {
+        int overflow;
+    #if PY_VERSION_HEX < 0x030C0000
+        if (-2 <= Py_SIZE(value) && Py_SIZE(value) <= 2) return 1;
+    #else
+        if (PyUnstable_Long_IsCompact((PyLongObject *)value)) return 1;
+    #endif
+        PyLong_AsLongLongAndOverflow(value, &overflow);
+        return overflow == 0;
     }
-    static PyObject *PyTuple_New_filled(Py_ssize_t n) {
+
+    /* type(value).__name__ == "ndarray", read from tp_name without building a str (type.__name__ is the text
+       after the last dot of tp_name for static types, the whole tp_name for heap types). */
+    static int mj_named_ndarray(PyTypeObject *kind) {
+        const char *name = kind->tp_name;
+        if (!(kind->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+            const char *dot = strrchr(name, '.');
+            if (dot != NULL) name = dot + 1;
+        }
+        return strcmp(name, "ndarray") == 0;
+    }
+
+    static PyObject **mj_tuple_items(PyObject *t) { return &PyTuple_GET_ITEM(t, 0); }
+    static PyObject *mj_item(PyObject *t, Py_ssize_t i) { return PyTuple_GET_ITEM(t, i); }      /* borrowed */
+    static Py_ssize_t mj_size(PyObject *t) { return PyTuple_GET_SIZE(t); }
+    static Py_ssize_t mj_str_length(PyObject *s) { return PyUnicode_GET_LENGTH(s); }
+    static PyObject *mj_type_of(PyObject *v) { return (PyObject *)Py_TYPE(v); }
+    static Py_ssize_t mj_nargs(size_t nargsf) { return PyVectorcall_NARGS(nargsf); }
+
+    static PyObject *mj_call_vector(PyObject *callable, PyObject **argv, size_t nargsf) {
+        return PyObject_Vectorcall(callable, argv, nargsf, NULL);
+    }
+
+    static PyObject *mj_tuple_from(PyObject **argv, Py_ssize_t n) {
+        PyObject *t = PyTuple_New(n);
+        Py_ssize_t i;
+        if (t == NULL) return NULL;
+        for (i = 0; i < n; i++) { Py_INCREF(argv[i]); PyTuple_SET_ITEM(t, i, argv[i]); }
+        return t;
+    }
+
+    static PyObject *mj_tuple_of_none(Py_ssize_t n) {
         PyObject *t = PyTuple_New(n);
         Py_ssize_t i;
         if (t == NULL) return NULL;
         for (i = 0; i < n; i++) { Py_INCREF(Py_None); PyTuple_SET_ITEM(t, i, Py_None); }
         return t;
     }
-    static int _set_item(PyObject *t, Py_ssize_t i, PyObject *v) {
+
+    static void mj_tuple_replace(PyObject *t, Py_ssize_t i, PyObject *v) {
         PyObject *old = PyTuple_GET_ITEM(t, i);
         Py_INCREF(v);
         PyTuple_SET_ITEM(t, i, v);
-        Py_XDECREF(old);
-        return 0;
+        Py_DECREF(old);
     }
+
+    /* The Cython half of the vectorcall slot, and the tp_call it stands in for; set by mj_install at init. */
+    static PyObject *(*mj_dispatch_impl)(PyObject *, PyObject **, size_t, PyObject *);
+    static ternaryfunc mj_core_tp_call;
+
+    /* For a class whose __call__ was reassigned after creation (3.11 keeps the vectorcall flag then). */
+    static PyObject *mj_call_through_tp_call(PyObject *self, PyObject *const *argv, size_t nargsf,
+                                             PyObject *kwnames) {
+        Py_ssize_t n = PyVectorcall_NARGS(nargsf), i;
+        PyObject *args = NULL, *kwargs = NULL, *result = NULL;
+        if ((args = mj_tuple_from((PyObject **)argv, n)) == NULL) return NULL;
+        if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
+            if ((kwargs = PyDict_New()) == NULL) goto done;
+            for (i = 0; i < PyTuple_GET_SIZE(kwnames); i++)
+                if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), argv[n + i]) < 0) goto done;
+        }
+        if (Py_EnterRecursiveCall(" while calling a Python object")) goto done;
+        result = Py_TYPE(self)->tp_call(self, args, kwargs);
+        Py_LeaveRecursiveCall();
+    done:
+        Py_DECREF(args);
+        Py_XDECREF(kwargs);
+        return result;
+    }
+
+    /* The instances' vectorcall. Counts towards the recursion limit as the tp_call path does (a jitted function
+       recursing through its dispatcher keeps the C-stack headroom per level it had before vectorcall). */
+    static PyObject *mj_dispatch_vectorcall(PyObject *self, PyObject *const *argv, size_t nargsf,
+                                            PyObject *kwnames) {
+        PyObject *result;
+        if (Py_TYPE(self)->tp_call != mj_core_tp_call) return mj_call_through_tp_call(self, argv, nargsf, kwnames);
+        if (Py_EnterRecursiveCall(" while calling a Python object")) return NULL;
+        result = mj_dispatch_impl(self, (PyObject **)argv, nargsf, kwnames == NULL ? Py_None : kwnames);
+        Py_LeaveRecursiveCall();
+        return result;
+    }
+
+    static void mj_install(PyTypeObject *core, Py_ssize_t offset, void *impl) {
+        mj_dispatch_impl = (PyObject *(*)(PyObject *, PyObject **, size_t, PyObject *))impl;
+        mj_core_tp_call = core->tp_call;
+        core->tp_vectorcall_offset = offset;
+        core->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+    }
+    static int mj_keeps_core_call(PyTypeObject *kind) { return kind->tp_call == mj_core_tp_call; }
+    static void mj_enable_vectorcall(PyTypeObject *kind) { kind->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL; }
+    static vectorcallfunc mj_vectorcall_slot(void) { return mj_dispatch_vectorcall; }
     """
-    tuple PyTuple_New_filled(Py_ssize_t n)
-    object mj_vectorcall(object callable, tuple args)
-    int _set_item(tuple t, Py_ssize_t i, object v) except -1
+    ctypedef void *vectorcallfunc
+    bint mj_fits_int64(object value)
+    bint mj_named_ndarray(type kind)
+    PyObject **mj_tuple_items(tuple t)
+    PyObject *mj_item(PyObject *t, Py_ssize_t i)
+    Py_ssize_t mj_size(PyObject *t)
+    Py_ssize_t mj_str_length(PyObject *s)
+    PyObject *mj_type_of(PyObject *v)
+    Py_ssize_t mj_nargs(size_t nargsf)
+    object mj_call_vector(object callable, PyObject **argv, size_t nargsf)
+    tuple mj_tuple_from(PyObject **argv, Py_ssize_t n)
+    tuple mj_tuple_of_none(Py_ssize_t n)
+    void mj_tuple_replace(tuple t, Py_ssize_t i, object v)
+    void mj_install(type core, Py_ssize_t offset, void *impl)
+    bint mj_keeps_core_call(type kind)
+    void mj_enable_vectorcall(type kind)
+    vectorcallfunc mj_vectorcall_slot()
+
+
+cdef str INT64 = "int64"
+cdef str CHAR = "char"
+cdef str TUPLE = "tuple"
+cdef Py_ssize_t MAX_TYPED_TUPLE = 8
+cdef enum:
+    RECENT = 4                            # signatures remembered per dispatcher for the allocation-free check
+
+cdef object array_key_function = None    # moshjit.dispatcher.array_key, imported at the first NumPy-like array
+
+
+cdef object array_key(object value, type kind):
+    """``moshjit.dispatcher.array_key``: the one definition of how NumPy arrays are keyed."""
+    global array_key_function
+    if array_key_function is None:
+        from moshjit.dispatcher import array_key
+        array_key_function = array_key
+    return array_key_function(value, kind)
+
+
+cdef object kind_of(object value):
+    """Same classification as ``moshjit.dispatcher.key_of`` (keep the two in step)."""
+    cdef type kind = type(value)
+    if kind is int:
+        return INT64 if mj_fits_int64(value) else int
+    if kind is str:
+        return CHAR if len(<str>value) == 1 else str
+    if kind is tuple and len(<tuple>value) <= MAX_TYPED_TUPLE:
+        return (TUPLE,) + tuple([kind_of(item) for item in <tuple>value])
+    if mj_named_ndarray(kind):
+        return array_key(value, kind)
+    return kind
+
+
+cdef int has_kind(PyObject *value, PyObject *key_item) except -1:
+    """Whether ``kind_of(value)`` equals ``key_item`` (an item of a signature key), computed without building it:
+    types and the interned "int64"/"char" compare by identity, typed tuples item by item (borrowed pointers
+    throughout: nothing is allocated, not even a reference count changes)."""
+    cdef PyObject *kind = mj_type_of(value)
+    cdef Py_ssize_t n, i
+    if kind == <PyObject *>int:
+        return key_item == (<PyObject *>INT64 if mj_fits_int64(<object>value) else <PyObject *>int)
+    if kind == <PyObject *>str:
+        return key_item == (<PyObject *>CHAR if mj_str_length(value) == 1 else <PyObject *>str)
+    if kind == <PyObject *>tuple:
+        n = mj_size(value)
+        if n > MAX_TYPED_TUPLE:
+            return key_item == <PyObject *>tuple
+        if mj_type_of(key_item) != <PyObject *>tuple or mj_size(key_item) != n + 1:
+            return 0
+        for i in range(n):
+            if not has_kind(mj_item(value, i), mj_item(key_item, i + 1)):
+                return 0
+        return 1
+    if mj_named_ndarray(<type>kind):
+        return array_key(<object>value, <type>kind) == <object>key_item
+    return key_item == kind
+
+
+cdef object exact_type(object key_item):
+    """``key_item`` when it is a type all of whose values have that kind (so ``type(value) is key_item`` decides),
+    else None: int, str, tuple and arrays are split further by value."""
+    if isinstance(key_item, type) and key_item is not int and key_item is not str and key_item is not tuple \
+            and not mj_named_ndarray(key_item):
+        return key_item
+    return None
+
+
+cdef class DispatcherCore:
+    cdef vectorcallfunc _vectorcall        # the per-instance vectorcall slot (the type's tp_vectorcall_offset)
+    cdef public dict _entries              # signature key -> entry; entries are only ever added
+    cdef public Py_ssize_t _positional_count
+    cdef list _recent                      # RECENT slots, each (entry, key, exact types of key) or None
+    cdef Py_ssize_t _recent_hit            # the slot that matched last (checked first)
+    cdef Py_ssize_t _recent_next           # the slot the next new signature goes to
+
+    def __cinit__(self, *args, **kwargs):
+        self._vectorcall = mj_vectorcall_slot()
+        self._entries = {}
+        self._positional_count = -1
+        self._recent = [None] * RECENT
+        if mj_keeps_core_call(type(self)):    # Python 3.11 does not pass vectorcall on to heap subclasses such
+            mj_enable_vectorcall(type(self))  # as Dispatcher: turn it on for those that keep our __call__
+
+    def __call__(self, *args, **kwargs):
+        """Reached as ``DispatcherCore.__call__(self, ...)`` (calls on instances take vectorcall)."""
+        if kwargs:
+            return self._call_bound(self._bind(args, kwargs))
+        return self._call_positional(mj_tuple_items(args), len(args), args, len(args))
+
+    cdef object _call_positional(self, PyObject **argv, Py_ssize_t n, tuple args, size_t nargsf):
+        """A call without keywords: a recently seen signature goes straight to its entry with ``argv`` as is."""
+        cdef tuple key
+        if n != self._positional_count:
+            return self._call_bound(self._bind(mj_tuple_from(argv, n) if args is None else args, {}))
+        entry = self._recent_entry(argv, n)
+        if entry is not None:
+            return mj_call_vector(entry, argv, nargsf)
+        key = self._key_of(argv, n)
+        entry = self._entry_for(key)
+        self._remember(key, entry)
+        return mj_call_vector(entry, argv, nargsf)
+
+    cdef object _call_bound(self, tuple args):
+        """A call with the parameters bound by ``_bind`` (keywords, defaults, *args)."""
+        entry = self._entry_for(self._key_of(mj_tuple_items(args), len(args)))
+        return mj_call_vector(entry, mj_tuple_items(args), len(args))
+
+    cdef object _recent_entry(self, PyObject **argv, Py_ssize_t n):
+        """The entry of a recently used signature that the arguments have, else None; allocates nothing."""
+        cdef Py_ssize_t slot = self._recent_hit, tries, i
+        cdef PyObject *slot_items
+        cdef PyObject *key
+        cdef PyObject *exact
+        for tries in range(RECENT):
+            recent = self._recent[slot]        # held here: has_kind may run Python code (NumPy arrays)
+            if recent is not None:
+                slot_items = <PyObject *>recent
+                key = mj_item(slot_items, 1)
+                if mj_size(key) == n:
+                    for i in range(n):
+                        exact = mj_item(mj_item(slot_items, 2), i)
+                        if exact != <PyObject *>None:
+                            if mj_type_of(argv[i]) != exact:
+                                break
+                        elif not has_kind(argv[i], mj_item(key, i)):
+                            break
+                    else:
+                        self._recent_hit = slot
+                        return <object>mj_item(slot_items, 0)
+            slot = slot + 1 if slot + 1 < RECENT else 0
+        return None
+
+    cdef int _remember(self, tuple key, object entry) except -1:
+        """Put a signature in the recent slots, replacing the oldest one."""
+        self._recent[self._recent_next] = (entry, key, tuple([exact_type(item) for item in key]))
+        self._recent_hit = self._recent_next
+        self._recent_next = self._recent_next + 1 if self._recent_next + 1 < RECENT else 0
+        return 0
+
+    cdef tuple _key_of(self, PyObject **argv, Py_ssize_t n):
+        """The signature key of the arguments (what ``_entries`` and ``_specialize`` are keyed by)."""
+        cdef tuple key = mj_tuple_of_none(n)    # filled in place: nobody else holds it yet
+        cdef Py_ssize_t i
+        for i in range(n):
+            mj_tuple_replace(key, i, kind_of(<object>argv[i]))
+        return key
+
+    cdef object _entry_for(self, tuple key):
+        """The entry compiled for ``key``, compiling it first if this is a new signature."""
+        cdef PyObject *found = PyDict_GetItem(self._entries, key)
+        if found is NULL:
+            return self._specialize(key)
+        return <object>found
+
+
+cdef object dispatch_vectorcall(object self, PyObject **argv, size_t nargsf, object kwnames):
+    """The vectorcall entry (behind ``mj_dispatch_vectorcall``): keywords are the only case that builds a tuple
+    and a dict, for ``_bind``."""
+    cdef DispatcherCore core = <DispatcherCore>self
+    cdef Py_ssize_t n = mj_nargs(nargsf), i
+    if kwnames is None or len(<tuple>kwnames) == 0:
+        return core._call_positional(argv, n, None, nargsf)
+    kwargs = {}
+    for i in range(len(<tuple>kwnames)):
+        kwargs[(<tuple>kwnames)[i]] = <object>argv[n + i]
+    return core._call_bound(core._bind(mj_tuple_from(argv, n), kwargs))
+
+
+cdef Py_ssize_t vectorcall_offset(DispatcherCore probe):
+    """Where ``_vectorcall`` sits in an instance (Cython does not expose offsetof for its own structs)."""
+    return <char *>&probe._vectorcall - <char *><PyObject *>probe
+
+
+mj_install(DispatcherCore, vectorcall_offset(DispatcherCore.__new__(DispatcherCore)), <void *>dispatch_vectorcall)
