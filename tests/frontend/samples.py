@@ -2094,3 +2094,29 @@ def import_through_the_functions_builtins(x):
     import math
     from os import path as p
     return math.floor(x / 2), p.basename("a/b")
+
+
+# ---- subscripts and slices of values of any type (natively typed numbers and untyped objects included) ----------
+containers_and_scalars = st.one_of(small, floats, bools, words, st.lists(small, max_size=5),
+                                   st.tuples(small, small), str_dicts, st.none(), st.binary(max_size=4))
+
+
+@sample(containers_and_scalars, examples=[(7,), (2.5,), (True,), ("ab",), ((1, 2),)])
+def subscript_of_anything(x):
+    if type(x) is tuple:
+        return x[0]
+    return x[0] if type(x) in (list, str, bytes) and x else x
+
+
+@sample(containers_and_scalars, examples=[(5,), (2.0,), ("abcd",), ([1, 2, 3],), ({"a": 1},), (None,)])
+def slices_of_anything(x):
+    front = x[1:3]
+    every_other = x[::2]
+    return front, every_other
+
+
+@sample(containers_and_scalars, examples=[([1, 2, 3],), ("abc",), ((1, 2),), (5,), (4.0,), ({"a": 1},)])
+def slice_assignment_and_deletion_of_anything(x):
+    x[1:2] = [9]
+    del x[::2]
+    return x

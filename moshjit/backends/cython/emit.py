@@ -224,8 +224,13 @@ class Emitter:
                     users = self.users.get(op, [])
                     if users and all(isinstance(u, (ops.GetItem, ops.SetItem, ops.DelItem)) and u.key is op
                                      and op not in (getattr(u, "obj", None), getattr(u, "value", None))
-                                     for u in users):
+                                     and self._sliceable(u) for u in users):
                         self.inline_slices.add(op)
+
+    def _sliceable(self, user) -> bool:
+        """Whether ``obj[a:b]`` syntax is exact for this container: Cython slices other objects through its own
+        helpers, whose errors differ from CPython's (e.g. "unsliceable" for "is not subscriptable")."""
+        return self.ctype(user.obj) in (("str", "list", "tuple") if isinstance(user, ops.GetItem) else ("list",))
 
     def _plan_char_buffers(self) -> None:
         """Lists of characters that are only appended to, tested, measured and joined with '' become
@@ -420,8 +425,8 @@ class Emitter:
 
     def container(self, value) -> str:
         """A value used as a container: chars become 1-character str objects (Cython treats Py_UCS4 as a
-        number when subscripted)."""
-        return self.obj(value) if self.ctype(value) == "Py_UCS4" else self.ref(value)
+        number when subscripted) and native numbers Python objects (so subscripting raises CPython's TypeError)."""
+        return self.obj(value) if self.ctype(value) in ("Py_UCS4",) + _NATIVE_NUMBER else self.ref(value)
 
     def op_GetItem(self, op, depth):
         self.assign(op, f"{self.container(op.obj)}[{self.key(op.key)}]", depth)
