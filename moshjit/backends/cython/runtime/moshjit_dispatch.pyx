@@ -142,7 +142,8 @@ cdef str CHAR = "char"
 cdef str TUPLE = "tuple"
 cdef Py_ssize_t MAX_TYPED_TUPLE = 8
 cdef enum:
-    RECENT = 4                            # signatures remembered per dispatcher for the allocation-free check
+    RECENT = 8                            # signatures remembered per dispatcher for the allocation-free check (a
+                                          # match over tuples of 0..6 items sees 7 signatures in turn)
 
 cdef object array_key_function = None    # moshjit.dispatcher.array_key, imported at the first NumPy-like array
 
