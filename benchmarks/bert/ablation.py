@@ -1,10 +1,11 @@
 """What each compiler step gains on the BERT pipeline: ``@jit(backend="cython")`` with one step switched off at a
-time, timed against plain CPython in the same child process.
+time, every variant timed against plain CPython in the same process, interleaved.
 
-Each variant runs in a fresh process with its own compile cache (a variant's generated code differs, so nothing is
-shared by accident), compiles the pipeline on a warm-up pass, checks its output equals plain CPython's, then
-times CPython and the variant interleaved (median of rounds). Steps are switched off by replacing the function
-that performs them with one that does nothing, so the variants differ in exactly one step:
+Each variant is a fresh copy of ``pipeline.py`` jitted while one step is switched off (the function performing
+it temporarily replaced by one that does nothing), compiled by a warm-up pass over the data and checked against
+plain CPython's output; then all variants and CPython are timed in interleaved rounds (median of thread CPU
+time). One process and interleaving matter here: on this 2-vCPU virtual machine the same loop runs up to 1.5×
+slower in one process than in the next, so ratios from separate processes are not comparable.
 
 - ``inlining``: calls to small same-module helpers (``is_punctuation``, ``is_whitespace``, …) stay calls;
 - ``char loops``: ``for ch in s`` over str/list/tuple stays a Python iterator loop instead of an index loop;
@@ -13,19 +14,15 @@ that performs them with one that does nothing, so the variants differ in exactly
 - ``argument types``: inference starts from arguments of unknown type (it still types what literals, ``len``,
   ``ord``, ``str`` methods … produce, but a ``str`` argument's characters are objects, not ``Py_UCS4``).
 
-    python -m benchmarks.bert.ablation [--limit 3000] [--rounds 5]
+    python -m benchmarks.bert.ablation [--limit 3000] [--rounds 7]
 """
 import argparse
+import contextlib
 import gc
-import json
-import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 
-VARIANTS = {
+STEPS = {
     "all steps": None,
     "without inlining": "inlining",
     "without char loops": "char loops",
@@ -35,87 +32,82 @@ VARIANTS = {
 }
 
 
-def switch_off(step):
-    """Replace the function performing ``step`` with one that does nothing (in this process only)."""
+def _objects_only(original):
+    def infer(ir, arg_types, *args, **kwargs):
+        from moshjit.ir.types import OBJECT
+        return original(ir, [OBJECT] * len(arg_types), *args, **kwargs)
+    return infer
+
+
+@contextlib.contextmanager
+def switched_off(step):
+    """Within the block, the function performing ``step`` does nothing (restored afterwards)."""
     from moshjit.backends.cython import emit
     from moshjit.passes import inline, typeinfer
 
-    if step == "inlining":
-        import moshjit.compiler  # noqa: F401  (binds inline_calls lazily: patch the module it is read from)
-        inline.inline_calls = lambda ir, *args, **kwargs: None
-    elif step == "char loops":
-        emit.Emitter._plan_iterations = lambda self: None
-    elif step == "char buffers":
-        emit.Emitter._plan_char_buffers = lambda self: None
-    elif step == "coalescing":
-        emit.Emitter._share_variables = lambda self: {}
-    elif step == "argument types":
-        original = typeinfer.infer_types
-
-        def objects_only(ir, arg_types, *args, **kwargs):
-            from moshjit.ir.types import OBJECT
-            return original(ir, [OBJECT] * len(arg_types), *args, **kwargs)
-        typeinfer.infer_types = objects_only
-    elif step is not None:
-        raise ValueError(f"unknown step {step!r}")
-
-
-def child(step, limit, rounds):
-    """Time plain CPython and the jitted pipeline with ``step`` switched off; print one JSON line."""
-    switch_off(step)
-    from benchmarks.bert import bench, data, engines, pipeline
-
-    vocab = pipeline.load_vocab(str(data.fetch_vocab()))
-    lines = bench.spread_subset(data.build_corpus().read_text(encoding="utf-8").splitlines(), limit)
-    batches = bench.batches_of(lines)
-    module = engines.jitted_pipeline("cython")
-    start = time.perf_counter()
-    expected = bench.run_all(pipeline.encode_batch, batches, vocab)
-    got = bench.run_all(module.encode_batch, batches, vocab)
-    compile_s = time.perf_counter() - start
-    if got != expected:
-        raise SystemExit(f"{step}: output differs from CPython's")
-    tokens = bench.real_tokens(expected)
-    gc.collect()
-    gc.freeze()               # what compiling left on the heap is never scanned again: rounds do not pay for it
-    plain, jitted = [], []
-    for _ in range(rounds):
-        for run, times in ((pipeline.encode_batch, plain), (module.encode_batch, jitted)):
-            start = time.thread_time()
-            bench.run_all(run, batches, vocab)
-            times.append(time.thread_time() - start)
-    print(json.dumps({"cpython": statistics.median(plain), "jit": statistics.median(jitted), "tokens": tokens,
-                      "warmup_s": compile_s}))
+    if step is None:
+        yield
+        return
+    owner, name, replacement = {
+        "inlining": (inline, "inline_calls", lambda ir, *args, **kwargs: None),
+        "char loops": (emit.Emitter, "_plan_iterations", lambda self: None),
+        "char buffers": (emit.Emitter, "_plan_char_buffers", lambda self: None),
+        "coalescing": (emit.Emitter, "_share_variables", lambda self: {}),
+        "argument types": (typeinfer, "infer_types", _objects_only(typeinfer.infer_types)),
+    }[step]
+    original = getattr(owner, name)
+    setattr(owner, name, replacement)
+    try:
+        yield
+    finally:
+        setattr(owner, name, original)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=3000, help="corpus lines (spread over the corpus)")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args(argv)
-    if args.child is not None:
-        child(None if args.child == "" else args.child, args.limit, args.rounds)
-        return
-    print(f"{args.limit} corpus lines, median thread CPU time of {args.rounds} rounds, CPython timed in the same "
-          f"process\n")
-    print("| variant | × CPython | tokens/s | share of the full speed-up lost |")
+
+    import moshjit
+    from benchmarks.bert import bench, data, engines, pipeline
+
+    vocab = pipeline.load_vocab(str(data.fetch_vocab()))
+    lines = bench.spread_subset(data.build_corpus().read_text(encoding="utf-8").splitlines(), args.limit)
+    batches = bench.batches_of(lines)
+    expected = bench.run_all(pipeline.encode_batch, batches, vocab)
+    runs = {"CPython": pipeline.encode_batch}
+    for label, step in STEPS.items():
+        module = engines.pipeline_copy(f"bert_pipeline_ablation_{len(runs)}")
+        for name in engines.module_functions(module):
+            setattr(module, name, moshjit.jit(getattr(module, name), backend="cython", cache=False))
+        with switched_off(step):
+            start = time.perf_counter()
+            if bench.run_all(module.encode_batch, batches, vocab) != expected:
+                raise SystemExit(f"{label}: output differs from CPython's")
+        print(f"compiled {label} in {time.perf_counter() - start:.1f} s", flush=True)
+        runs[label] = module.encode_batch
+    gc.collect()
+    gc.freeze()               # what compiling left on the heap is never scanned again: rounds do not pay for it
+    times = {label: [] for label in runs}
+    for round_index in range(args.rounds):
+        order = list(runs)[round_index % len(runs):] + list(runs)[:round_index % len(runs)]
+        for label in order:
+            start = time.thread_time()
+            bench.run_all(runs[label], batches, vocab)
+            times[label].append(time.thread_time() - start)
+    tokens = bench.real_tokens(expected)
+    cpython = statistics.median(times["CPython"])
+    full = cpython / statistics.median(times["all steps"])
+    print(f"\n{args.limit} corpus lines, {tokens:,} tokens; median thread CPU time of {args.rounds} interleaved "
+          f"rounds\n")
+    print("| variant | × CPython | tokens/s | share of the speed-up the step brings |")
     print("|---|---:|---:|---:|")
-    full = None
-    for label, step in VARIANTS.items():
-        with tempfile.TemporaryDirectory() as cache:         # a cold cache: every variant compiles
-            env = dict(os.environ, MOSHJIT_CACHE_DIR=os.path.join(cache, "moshjit"))
-            done = subprocess.run([sys.executable, "-m", "benchmarks.bert.ablation", "--child", step or "",
-                                   "--limit", str(args.limit), "--rounds", str(args.rounds)],
-                                  capture_output=True, text=True, env=env)
-        if done.returncode != 0:
-            print(f"| {label} | failed: {done.stderr.strip().splitlines()[-1]} | | |")
-            continue
-        result = json.loads(done.stdout.strip().splitlines()[-1])
-        ratio = result["cpython"] / result["jit"]
-        full = ratio if full is None else full
-        lost = "—" if step is None else f"{(full - ratio) / (full - 1):.0%}"
-        print(f"| {label} | {ratio:.2f}× | {result['tokens'] / result['jit']:,.0f} | {lost} |")
+    for label in runs:
+        seconds = statistics.median(times[label])
+        ratio = cpython / seconds
+        share = "—" if label in ("CPython", "all steps") else f"{(full - ratio) / (full - 1):.0%}"
+        print(f"| {label} | {ratio:.2f}× | {tokens / seconds:,.0f} | {share} |")
 
 
 if __name__ == "__main__":
