@@ -387,11 +387,22 @@ class Emitter:
             left, right = self.obj(op.left), self.obj(op.right)
             if op.op in ("in", "not in"):
                 left, right = self.ref(op.left), self.container(op.right)
+        elif op.op in ("==", "!=") and self.decl_type(op) == "bint" and self._str_operand(op.left) \
+                and self._str_operand(op.right):
+            self.assign(op, f"mj_str_cmp({self.ref(op.left)}, {self.ref(op.right)}, {2 if op.op == '==' else 3})",
+                        depth)                    # 2, 3: Py_EQ, Py_NE
+            return
         elif self.decl_type(op) == "bint":
             left, right = self.ref(op.left), self.ref(op.right)
         else:
             left, right = self.obj(op.left), self.obj(op.right)
         self.assign(op, f"{left} {op.op} {right}", depth)
+
+    def _str_operand(self, value) -> bool:
+        """A str-typed value or a str constant (not a char: those compare as C integers)."""
+        if isinstance(value, Constant):
+            return type(value.value) is str
+        return self.ctype(value) == "str"
 
     def op_LoadGlobal(self, op, depth):
         self.assign(op, f"_mj_load_global(_g, _b, {op.name!r})", depth)

@@ -16,6 +16,22 @@ import moshjit_rt
 cdef extern from *:
     """
     #include <math.h>
+    /* str == str and str != str: identity, then length/kind/memcmp (CPython's own unicode_eq). Cython 3.3
+       compares exact strs with PyUnicode_Compare, a full ordering comparison without those shortcuts. A str
+       subclass (which may define __eq__/__ne__) gets the ordinary rich comparison. */
+    static int mj_str_cmp(PyObject *a, PyObject *b, int op) {
+        PyObject *result;
+        int truth;
+        if (PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) {
+            truth = a == b || _PyUnicode_EQ(a, b);
+            return op == Py_EQ ? truth : !truth;
+        }
+        result = PyObject_RichCompare(a, b, op);
+        if (result == NULL) return -1;
+        truth = PyObject_IsTrue(result);
+        Py_DECREF(result);
+        return truth;
+    }
     /* Number of items of range(start, stop, step), step != 0, computed without overflow. */
     static size_t mj_range_len(Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step) {
         if (step > 0) {
@@ -47,6 +63,7 @@ cdef extern from *:
     static double mj_float_floordiv(double vx, double wx) { double m; return mj_float_divmod(vx, wx, &m); }
     static double mj_float_mod(double vx, double wx) { double m; mj_float_divmod(vx, wx, &m); return m; }
     """
+    int mj_str_cmp(object, object, int) except -1
     size_t mj_range_len(Py_ssize_t, Py_ssize_t, Py_ssize_t)
     Py_ssize_t mj_range_item(Py_ssize_t, size_t, Py_ssize_t)
     double mj_float_floordiv(double, double)
