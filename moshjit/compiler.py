@@ -9,23 +9,14 @@ import builtins
 import logging
 import time
 import types
-from dataclasses import dataclass, field
 
+from moshjit.artifact import Artifact  # noqa: F401  (re-exported for the backends)
+from moshjit.dispatcher import describe_key  # noqa: F401  (re-exported)
 from moshjit.ir.function import Function
 from moshjit.ir.types import (BOOL, BYTES, CHAR, FLOAT, INT, INT64, NONE, OBJECT, STR, ArrayType, DictType, ListType,
                               MType, SetType, TupleType, tuple_of)
 
 log = logging.getLogger("moshjit")
-
-
-@dataclass
-class Artifact:
-    """A compiled specialisation."""
-    entry: object                     # callable taking the bound arguments positionally
-    backend: str
-    code_text: str                    # the generated Cython / LLVM IR text
-    ir_text: str                      # the typed SSA it was generated from
-    stats: dict = field(default_factory=dict)
 
 
 # Dispatch kinds (see ``dispatcher.key_of``) → the type inference starts from.
@@ -44,12 +35,6 @@ def type_of_key(key) -> MType:
     if isinstance(key, tuple) and key and key[0] == "tuple":
         return tuple_of(type_of_key(k) for k in key[1:])
     return _KEY_TYPES.get(key, OBJECT)
-
-
-def describe_key(key) -> str:
-    if isinstance(key, tuple):
-        return "tuple[" + ", ".join(describe_key(k) for k in key[1:]) + "]"
-    return key if isinstance(key, str) else key.__qualname__
 
 
 def typed_ssa(py_function, arg_types: list[MType], assume_globals: bool = True) -> Function:
@@ -86,11 +71,6 @@ def compile_specialization(py_function, key: tuple, backend: str, cache, fallbac
     """
     from moshjit.ir.printer import format_function
     start = time.perf_counter()
-    if backend in ("auto", "llvm") and fallback is not None and assume_globals:
-        from moshjit.backends.llvm import load_cached
-        cached = load_cached(py_function, key, cache, fallback)   # a native entry recorded before: no frontend
-        if cached is not None:
-            return cached
     arg_types = [type_of_key(k) for k in key]
     ir = typed_ssa(py_function, arg_types, assume_globals=assume_globals and fallback is not None)
     ir_text = format_function(ir)

@@ -56,7 +56,7 @@ class DispatcherBase:
 
     def __init__(self, py_func, backend: str = "auto", cache: bool = True, strict: bool = True,
                  fallback: bool = False, warn: bool = True):
-        from moshjit.frontend import python_function
+        from moshjit.functions import python_function
         if backend not in BACKENDS:
             raise ValueError(f"moshjit.jit: backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
         super().__init__()                     # the call-path core: entries, arity
@@ -122,12 +122,18 @@ class DispatcherBase:
         return plain
 
     def _compile(self, key: tuple, generic: bool = False):
-        from moshjit.compiler import compile_specialization
         cache = _cache() if self.use_cache else _memory_cache()
         if generic:                       # no assumptions to check, so no fallback needed
+            from moshjit.compiler import compile_specialization
             return compile_specialization(self.py_func, key, "cython", cache)
-        return compile_specialization(self.py_func, key, self.backend, cache,
-                                      fallback=functools.partial(self._generic_call, key))
+        fallback = functools.partial(self._generic_call, key)
+        if self.backend in ("auto", "llvm"):
+            from moshjit.backends.llvm import load_cached
+            cached = load_cached(self.py_func, key, cache, fallback)    # native code recorded before: neither
+            if cached is not None:                                        # the frontend nor the compiler is loaded
+                return cached
+        from moshjit.compiler import compile_specialization
+        return compile_specialization(self.py_func, key, self.backend, cache, fallback=fallback)
 
     def _generic_call(self, key: tuple, *args):
         """Called by a native entry whose run-time checks failed: run a specialisation without assumptions."""
@@ -141,13 +147,11 @@ class DispatcherBase:
     @property
     def signatures(self) -> list[tuple]:
         """The argument kinds compiled so far (one tuple per specialisation)."""
-        from moshjit.compiler import describe_key
         return [tuple(describe_key(k) for k in key) for key in self._artifacts]
 
     @property
     def stats(self) -> dict:
         """Per signature: backend chosen, cache hit or miss, and compile times."""
-        from moshjit.compiler import describe_key
         out = {tuple(describe_key(k) for k in key): dict(a.stats, backend=a.backend)
                for key, a in self._artifacts.items()}
         for key, exc in self._failed.items():
@@ -175,14 +179,12 @@ class DispatcherBase:
                          for key, artifact in self._selected(signature))
 
     def _selected(self, signature):
-        from moshjit.compiler import describe_key
         for key, artifact in self._artifacts.items():
             if signature is None or tuple(describe_key(k) for k in key) == tuple(signature):
                 yield key, artifact
 
     @staticmethod
     def _describe(key) -> str:
-        from moshjit.compiler import describe_key
         return "(" + ", ".join(describe_key(k) for k in key) + ")"
 
     def __repr__(self):
@@ -224,6 +226,13 @@ def key_of(value):
     if kind.__name__ == "ndarray":
         return array_key(value, kind)
     return kind
+
+
+def describe_key(key) -> str:
+    """A dispatch kind as users read it in ``signatures`` and ``stats``: "int64", "str", "tuple[int64, char]"."""
+    if isinstance(key, tuple):
+        return "tuple[" + ", ".join(describe_key(k) for k in key[1:]) + "]"
+    return key if isinstance(key, str) else key.__qualname__
 
 
 ARRAY_DTYPES = ("int32", "int64", "float32", "float64")

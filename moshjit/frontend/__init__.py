@@ -9,22 +9,13 @@ import inspect
 import types
 
 from moshjit.errors import UnsupportedError
+from moshjit.functions import python_function  # noqa: F401  (re-exported: part of the frontend's API)
 from moshjit.frontend.decode import check_version, first_refused_instruction
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Argument
 
 _REFUSED_FLAGS = {0x20: "generator function (yield)", 0x80: "async function", 0x100: "generator-based coroutine",
                   0x200: "async generator"}
-
-
-def python_function(fn) -> types.FunctionType:
-    """The plain function behind ``fn`` (functions, lambdas, methods, jitted functions)."""
-    fn = getattr(fn, "py_func", fn)
-    if isinstance(fn, (types.MethodType, staticmethod, classmethod)):
-        fn = fn.__func__
-    if not isinstance(fn, types.FunctionType):
-        raise UnsupportedError(f"{type(fn).__name__} object {fn!r:.60}: moshjit compiles Python functions only")
-    return fn
 
 
 def build_ssa(fn, optimize: bool = True) -> Function:

@@ -120,7 +120,7 @@ def _load(known: dict, py_function, index, cache, fallback, start):
     from moshjit.backends.llvm.engine import NAMESPACE, SUFFIX, load_library, make_builtin
     from moshjit.backends.llvm.types_json import decode_type
     from moshjit.backends.llvm.variants import ItemKindDispatch
-    from moshjit.compiler import Artifact
+    from moshjit.artifact import Artifact
     found = cache.load(NAMESPACE, known["so_key"], SUFFIX)
     if found is None:
         return None

@@ -53,7 +53,7 @@ def host_fingerprint() -> str:
 
 
 def index_key(py_function, key: tuple) -> str:
-    from moshjit.compiler import describe_key
+    from moshjit.dispatcher import describe_key
     code = py_function.__code__
     return make_key("llvm-index", compiler_fingerprint(), host_fingerprint(), code_fingerprint(code),
                     dependencies_fingerprint(code, py_function.__globals__), py_function.__qualname__,
