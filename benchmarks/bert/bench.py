@@ -13,7 +13,7 @@ finds the caches filled, imports included.
     python -m benchmarks.bert.bench --full          # every line
     python -m benchmarks.bert.bench --limit 500 --rounds 3 --no-write
 
-Writes ``docs/benchmarks-bert.md`` and ``docs/bert-benchmark.png`` unless ``--no-write``.
+Writes its section of ``docs/benchmarks.md`` and ``docs/bert-benchmark.png`` unless ``--no-write``.
 """
 import os
 
@@ -35,7 +35,7 @@ from pathlib import Path  # noqa: E402
 from benchmarks.bert import data, engines, pipeline  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT_DOC = REPO / "docs" / "benchmarks-bert.md"
+DEFAULT_DOC = REPO / "docs" / "benchmarks.md"
 DEFAULT_CHART = REPO / "docs" / "bert-benchmark.png"
 DEFAULT_LIMIT = 5000
 BATCH_SIZE = 32
@@ -327,7 +327,7 @@ def write_document(path, section):
 
 
 def document(results, tokens, lines, characters, rounds, command):
-    """The generated section of ``docs/benchmarks-bert.md``: what was measured, the table, the chart, Numba."""
+    """The generated section of ``docs/benchmarks.md``: what was measured, the table, the chart, Numba."""
     return f"""Measured by `{command}` ({time.strftime('%Y-%m-%d')}; {environment()}).
 Workload: `encode_batch` from `benchmarks/bert/pipeline.py` on {lines:,} corpus lines ({characters:,} characters,
 {tokens:,} tokens) in batches of {BATCH_SIZE}, truncated to 512 ids and padded to each batch's longest row; one
