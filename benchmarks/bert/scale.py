@@ -249,26 +249,50 @@ def dask_client(scheduler, workers):
     return Client(cluster)
 
 
+SCATTER_ATTEMPTS = 3     # times the pipeline is sent to the workers again after a dying worker lost its copy
+
+
 def run_dask(documents, encode_batch, vocab, batch_size, max_length, client, progress=None):
-    """Every batch on the Dask cluster of ``client``; the jitted function and the vocab go once to every worker."""
+    """Every batch on the Dask cluster of ``client``; the jitted function and the vocab go once to every worker.
+
+    A batch whose worker died is a crash (``KilledWorker``). A batch cancelled for "lost dependencies" never ran:
+    a worker died (or was being replaced) holding the scattered pipeline, so the pipeline is scattered again and
+    the batch resubmitted, at most ``SCATTER_ATTEMPTS`` times; after that it counts as lost to the crash too.
+    """
     from dask.distributed import as_completed
+    from distributed.client import FutureCancelledError
     from distributed.scheduler import KilledWorker
 
-    state = client.scatter({"encode_batch": encode_batch, "vocab": vocab}, broadcast=True, hash=False)
     task = ByValue(dask_task)
-    futures = {client.submit(task, state, start, documents[start:start + batch_size], max_length, pure=False): start
-               for start in batch_starts(len(documents), batch_size)}
     results = []
     crashes = CrashCollector(documents, batch_size)
-    done = as_completed(futures)
-    try:
-        for future in (progress(done, total=len(futures), desc="dask") if progress else done):
-            try:
-                results.append(future.result())
-            except KilledWorker as error:            # the batches the dead worker held; the others go on
-                crashes.add(futures[future], error)
-    finally:
-        client.cancel(list(futures) + [state])
+    pending = list(batch_starts(len(documents), batch_size))
+    bar = progress(total=len(pending), desc="dask") if progress else None
+    for attempt in range(1, SCATTER_ATTEMPTS + 1):
+        state = client.scatter({"encode_batch": encode_batch, "vocab": vocab}, broadcast=True, hash=False)
+        futures = {client.submit(task, state, start, documents[start:start + batch_size], max_length,
+                                 pure=False): start for start in pending}
+        pending = []
+        try:
+            for future in as_completed(futures):
+                try:
+                    results.append(future.result())
+                except KilledWorker as error:        # the batches the dead worker held; the others go on
+                    crashes.add(futures[future], error)
+                except FutureCancelledError as error:
+                    if attempt == SCATTER_ATTEMPTS:
+                        crashes.add(futures[future], error)
+                    else:
+                        pending.append(futures[future])
+                        continue
+                if bar is not None:
+                    bar.update()
+        finally:
+            client.cancel(list(futures) + [state])
+        if not pending:
+            break
+    if bar is not None:
+        bar.close()
     crashes.raise_if_any()
     return sorted(results, key=lambda result: result["start"])
 
