@@ -6,7 +6,6 @@ comprehension inlining) with ssa_builder.py (Braun et al.) → tidy-up to pruned
 from __future__ import annotations
 
 import inspect
-import types
 
 from moshjit.errors import UnsupportedError
 from moshjit.functions import python_function  # noqa: F401  (re-exported: part of the frontend's API)

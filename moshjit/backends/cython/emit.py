@@ -9,7 +9,6 @@ direct C-API calls. Nothing here reads the user's source: it all comes from the 
 from __future__ import annotations
 
 import math
-import types
 import unicodedata
 
 from moshjit.backends.cython import structure as st

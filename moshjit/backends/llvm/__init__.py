@@ -164,7 +164,7 @@ def _variant(py_function, index, arg_types, positions, kinds, cache, fallback):
     return artifact.entry
 
 
-def argument_candidates(ir, key) -> list[list[MType]]:
+def argument_candidates(ir, key) -> list[list]:
     """Argument types to try: the key's, with list arguments given each candidate item type in turn (and
     arrays of unknown item type each guess)."""
     from moshjit.backends.llvm.native_types import normalize

@@ -322,7 +322,6 @@ def lower_get_iter(low, op: ops.GetIter):
 def lower_iterator_call(low, op: ops.Call, function):
     """enumerate(x[, start]), zip(a, b, ...), reversed(list or range), iter(x)."""
     from moshjit.backends.llvm.reprs import repr_of
-    b = low.b
     if op.kwnames:
         low.not_native(f"{function.__name__}() with keyword arguments")
     item_reprs = _item_reprs(low, op)
