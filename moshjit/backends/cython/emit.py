@@ -2,9 +2,10 @@
 
 Every SSA value that is used gets a ``cdef`` variable typed from inference (``Py_ssize_t`` for proven int64
 ints, ``Py_UCS4`` for chars, ``double``, ``bint``, ``str``/``list``/``dict``/…, else ``object``); values whose
-live ranges never overlap share one (``coalesce.py``), and φs are written by the edge copies. Iteration over str/list/tuple/range is emitted as an index loop the C
-compiler can optimise; everything else is ordinary Python syntax over typed variables, which Cython turns into
-direct C-API calls. Nothing here reads the user's source: it all comes from the IR.
+live ranges never overlap share one (``coalesce.py``), and φs are written by the edge copies. Iteration over
+str/list/tuple/range is emitted as an index loop the C compiler can optimise; everything else is ordinary
+Python syntax over typed variables, which Cython turns into direct C-API calls. Nothing here reads the user's
+source: it all comes from the IR.
 """
 from __future__ import annotations
 
