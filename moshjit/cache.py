@@ -167,6 +167,19 @@ def code_fingerprint(code: types.CodeType, digest=None) -> str:
     return digest.hexdigest() if top else ""
 
 
+def location_fingerprint(code: types.CodeType) -> str:
+    """A hash of where a code object's lines are: its file name, first line and line table (nested code
+    included). Native code that names ``file:line`` in its errors and tracebacks must be keyed by it."""
+    digest = hashlib.sha256()
+    pending = [code]
+    while pending:
+        current = pending.pop()
+        digest.update(f"{current.co_filename}\0{current.co_firstlineno}\0".encode())
+        digest.update(current.co_linetable)
+        pending.extend(const for const in current.co_consts if isinstance(const, types.CodeType))
+    return digest.hexdigest()
+
+
 def _global_names(code: types.CodeType) -> set:
     names = set(code.co_names)
     for const in code.co_consts:

@@ -116,5 +116,8 @@ def test_demo_notebook_in_two_kernels(kernel_specs, tmp_path):
     assert [r["cython"]["result"] for r in reports] == [6, 6] and [r["llvm"]["result"] for r in reports] == [65, 65]
     for name in ("demo", "cython", "llvm"):
         assert reports[0][name]["filename"] != reports[1][name]["filename"]      # each kernel names cells anew
+    for name in ("demo", "cython"):           # Cython modules are keyed by their text, which names no file
         assert reports[1][name]["caches"] == ["hit"], (name, reports)
     assert reports[0]["cython"]["caches"] == reports[0]["llvm"]["caches"] == ["miss"]
+    # LLVM machine code names file:line in its errors and tracebacks, so it is keyed by the cell's file name too
+    assert reports[1]["llvm"]["caches"] == ["miss"], reports

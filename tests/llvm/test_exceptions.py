@@ -46,6 +46,21 @@ def test_overflow_names_the_line():
     assert ("e_overflow_line", line) in frames(info.value)
 
 
+def test_cached_native_code_names_each_copys_own_file_and_line(tmp_path):
+    """The same code at another path, or moved down its file, is not served machine code that names the first
+    copy's file:line (code without its location is the same bytecode)."""
+    source = "def scaled(a, b):\n    return a * b\n"
+    expected = []
+    for name, lines_above in (("one.py", 0), ("two.py", 3), ("one.py", 5)):
+        namespace: dict = {}
+        exec(compile("\n" * lines_above + source, str(tmp_path / name), "exec"), namespace)
+        with pytest.raises(OverflowError) as info:
+            moshjit.jit(namespace["scaled"], backend="llvm")(2 ** 62, 4)
+        expected.append(f"{tmp_path / name}:{lines_above + 2}")
+        assert expected[-1] in str(info.value)
+        assert ("scaled", lines_above + 2) in frames(info.value)
+
+
 def test_index_errors_release_what_they_hold():
     import sys
     f = moshjit.jit(samples.e_index, backend="llvm")

@@ -14,7 +14,8 @@ import json
 import os
 import sys
 
-from moshjit.cache import DiskCache, code_fingerprint, dependencies_fingerprint, make_key  # noqa: F401
+from moshjit.cache import (DiskCache, code_fingerprint, dependencies_fingerprint, location_fingerprint,  # noqa: F401
+                           make_key)
 
 NAMESPACE = "llvm-index"
 SUFFIX = ".index"
@@ -56,6 +57,7 @@ def index_key(py_function, key: tuple) -> str:
     from moshjit.dispatcher import describe_key
     code = py_function.__code__
     return make_key("llvm-index", compiler_fingerprint(), host_fingerprint(), code_fingerprint(code),
+                    location_fingerprint(code),       # the machine code names file:line in errors and tracebacks
                     dependencies_fingerprint(code, py_function.__globals__), py_function.__qualname__,
                     tuple(describe_key(k) for k in key))
 
