@@ -379,31 +379,8 @@ def l_list_of_lists_arg(rows):
     return total, len(rows)
 
 
-# ---- BERT numeric helpers (the same code as benchmarks/bert/pipeline.py) ------------------------------------------
-def truncate_pair(ids_a, ids_b, max_tokens):
-    keep_a = len(ids_a)
-    keep_b = len(ids_b)
-    if keep_a + keep_b > max_tokens:
-        half = max_tokens // 2
-        if keep_a > keep_b:
-            keep_b = min(keep_b, half)
-            keep_a = max_tokens - keep_b
-        else:
-            keep_a = min(keep_a, half)
-            keep_b = max_tokens - keep_a
-    return ids_a[:keep_a], ids_b[:keep_b]
-
-
-def pad(ids, length, pad_id):
-    return ids + [pad_id] * (length - len(ids))
-
-
-def build_attention_mask(n_tokens, length):
-    return [1] * n_tokens + [0] * (length - n_tokens)
-
-
-def build_token_type_ids(first_length, second_length):
-    return [0] * first_length + [1] * second_length
+# ---- BERT numeric helpers: the pipeline's own functions --------------------------------------------------------
+from benchmarks.bert.pipeline import build_attention_mask, build_token_type_ids, pad, truncate_pair  # noqa: E402,F401
 
 
 # ---- tuples -----------------------------------------------------------------------------------------------------

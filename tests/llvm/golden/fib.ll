@@ -11,7 +11,7 @@ B1:
   %".10" = sub nsw i64 %"n", 1
   %".11" = call {i64, i1} @"mj_0_fib"(i64 %".10")
   %".12" = extractvalue {i64, i1} %".11", 1
-  br i1 %".12", label %"fail.L439", label %"ok.1", !prof !0
+  br i1 %".12", label %"fail.L416", label %"ok.1", !prof !0
 B2:
   call void @"mj_leave_recursion"()
   %".37" = insertvalue {i64, i1} undef, i64 %"n", 0
@@ -22,8 +22,8 @@ recursion.error:
   ret {i64, i1} %".5"
 ok:
   br label %"B0"
-fail.L439:
-  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 439)
+fail.L416:
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 416)
   br label %"failed"
 failed:
   call void @"mj_leave_recursion"()
@@ -34,7 +34,7 @@ ok.1:
   %".20" = sub nsw i64 %"n", 2
   %".21" = call {i64, i1} @"mj_0_fib"(i64 %".20")
   %".22" = extractvalue {i64, i1} %".21", 1
-  br i1 %".22", label %"fail.L439", label %"ok.2", !prof !0
+  br i1 %".22", label %"fail.L416", label %"ok.2", !prof !0
 ok.2:
   %".24" = extractvalue {i64, i1} %".21", 0
   %".25" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".19", i64 %".24")
@@ -43,7 +43,7 @@ ok.2:
 raise.OverflowError:
   %".27" = load ptr, ptr @"PyExc_OverflowError"
   call void @"mj_raise"(ptr %".27", [N x i8]* @".str.2")
-  br label %"fail.L439"
+  br label %"fail.L416"
 ok.3:
   %".31" = extractvalue {i64, i1} %".25", 0
   call void @"mj_leave_recursion"()
@@ -63,7 +63,7 @@ declare void @"mj_leave_recursion"()
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
 
 @"PyExc_OverflowError" = external global ptr
-@".str.2" = private unnamed_addr constant [N x i8] c"the result of '+' does not fit in a 64-bit int (<file>:439); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
+@".str.2" = private unnamed_addr constant [N x i8] c"the result of '+' does not fit in a 64-bit int (<file>:416); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
 declare void @"mj_raise"(ptr %".1", ptr %".2")
 
 define ptr @"mj_0_fib_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")

@@ -10,8 +10,8 @@ B0:
   %".9" = call {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %"length", i64 %".8")
   %".10" = extractvalue {i64, i1} %".9", 1
   br i1 %".10", label %"raise.OverflowError", label %"ok", !prof !0
-fail.L398:
-  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 398)
+fail.L257:
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 257)
   br label %"release"
 release:
   call void @"mj_decref_cold"(ptr %"ids")
@@ -22,7 +22,7 @@ failed:
 raise.OverflowError:
   %".17" = load ptr, ptr @"PyExc_OverflowError"
   call void @"mj_raise"(ptr %".17", [N x i8]* @".str.2")
-  br label %"fail.L398"
+  br label %"fail.L257"
 ok:
   %".21" = extractvalue {i64, i1} %".9", 0
   %".22" = getelementptr i8, ptr %"ids", i64 16
@@ -40,11 +40,11 @@ ok:
   br i1 %".33", label %"fused.too_big", label %"ok.1", !prof !0
 fused.too_big:
   %".35" = call ptr @"PyErr_NoMemory"()
-  br label %"fail.L398"
+  br label %"fail.L257"
 ok.1:
   %".37" = call ptr @"PyList_New"(i64 %".31")
   %".38" = icmp eq ptr %".37", null
-  br i1 %".38", label %"fail.L398", label %"ok.2", !prof !0
+  br i1 %".38", label %"fail.L257", label %"ok.2", !prof !0
 ok.2:
   %".40" = getelementptr i8, ptr %".37", i64 24
   %".41" = load ptr, ptr %".40"
@@ -70,10 +70,10 @@ loop.end:
   %".58" = getelementptr ptr, ptr %".41", i64 %".57"
   %".59" = call ptr @"mj_box_int"(i64 %"pad_id")
   %".60" = icmp eq ptr %".59", null
-  br i1 %".60", label %"fail.tmp.L398", label %"ok.3", !prof !0
-fail.tmp.L398:
+  br i1 %".60", label %"fail.tmp.L257", label %"ok.3", !prof !0
+fail.tmp.L257:
   call void @"mj_decref_cold"(ptr %".37")
-  br label %"fail.L398"
+  br label %"fail.L257"
 ok.3:
   br label %"loop.1"
 loop.1:
@@ -106,7 +106,7 @@ declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
 declare void @"mj_decref_cold"(ptr %".1")
 
 @"PyExc_OverflowError" = external global ptr
-@".str.2" = private unnamed_addr constant [N x i8] c"the result of '-' does not fit in a 64-bit int (<file>:398); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
+@".str.2" = private unnamed_addr constant [N x i8] c"the result of '-' does not fit in a 64-bit int (<file>:257); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
 declare void @"mj_raise"(ptr %".1", ptr %".2")
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
