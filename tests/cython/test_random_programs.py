@@ -16,23 +16,13 @@ from moshjit.frontend import build_ssa
 from tests.cython.ir_exec import run_structured, st as structure
 from tests.cython.test_coalesce import SharedStorage, candidates
 from tests.frontend.sample_support import outcome
-from tests.frontend.test_random_programs import HELPERS, programs
+from tests.frontend.test_random_programs import program_function, programs
 
 ARGS = st.tuples(st.integers(-4, 6), st.integers(-4, 6), st.integers(-4, 6))
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                       HealthCheck.filter_too_much])
 # MOSHJIT_STRESS=N multiplies the examples (a longer hunt for bugs than the suite's default)
 STRESS = int(os.environ.get("MOSHJIT_STRESS", "1"))
-
-
-def program_function(source):
-    namespace = dict(HELPERS)
-    try:
-        code = compile(source, "<random program>", "exec")
-    except SyntaxError:         # e.g. a walrus inside a comprehension's iterable
-        reject()
-    exec(code, namespace)
-    return namespace["program"]
 
 
 @settings(max_examples=100 * STRESS, **SETTINGS)

@@ -138,6 +138,17 @@ def indent(lines: list[str]) -> list[str]:
     return ["    " + line for line in lines]
 
 
+def program_function(source):
+    """The ``program`` a generated source defines (sources Python refuses are rejected as examples)."""
+    namespace = dict(HELPERS)
+    try:
+        code = compile(source, "<random program>", "exec")
+    except SyntaxError:         # e.g. a walrus inside a comprehension's iterable
+        reject()
+    exec(code, namespace)
+    return namespace["program"]
+
+
 @st.composite
 def programs(draw):
     body = draw(blocks(3, False, [0]))
@@ -153,13 +164,7 @@ def programs(draw):
            "        while w1 < 0:\n            w1 += 1\n            a = a\n        a = b\n    return a, b, c, log\n",
     args=(0, 0, 0))
 def test_random_program_runs_as_in_cpython(source, args):
-    namespace = dict(HELPERS)
-    try:
-        code = compile(source, "<random program>", "exec")
-    except SyntaxError:         # e.g. a walrus inside a comprehension's iterable
-        reject()
-    exec(code, namespace)
-    fn = namespace["program"]
+    fn = program_function(source)
     ir = build_ssa(fn, optimize=False)
     verify(ir)
     run_passes(ir, verify_each=True)
