@@ -17,10 +17,13 @@ import ctypes
 import operator
 import sys
 import types
+from typing import TYPE_CHECKING
 
 from moshjit.ir import ops
-from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Constant
+
+if TYPE_CHECKING:
+    from moshjit.ir.function import Function
 
 BINARY_FUNCTIONS = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "//": operator.floordiv,

@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import types
+from typing import TYPE_CHECKING
 
-from moshjit.ir.function import Block, Function
+from moshjit.ir.block import Block
 from moshjit.ir.ops import UNDEFINED, Constant, ForIter, Op, Phi, Terminator, Value
+
+if TYPE_CHECKING:
+    from moshjit.ir.function import Function
 
 
 def format_constant(value) -> str:
