@@ -9,7 +9,7 @@ setup(
     long_description_content_type="text/markdown",
     python_requires=">=3.11",
     packages=find_packages(include=["moshjit", "moshjit.*"]),
-    package_data={"moshjit.backends.cython": ["runtime/*.pyx", "runtime/*.pxd"]},
+    package_data={"moshjit.runtime": ["*.pyx", "*.pxd"]},
     install_requires=[
         "bytecode>=0.16,<0.20",
         "cython>=3.0,<3.4",

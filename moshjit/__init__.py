@@ -5,9 +5,9 @@ Cython, llvmlite) is imported lazily so that ``import moshjit`` stays cheap.
 """
 from __future__ import annotations
 
+from moshjit._version import __version__
 from moshjit.errors import MoshjitWarning, UnsupportedError
 
-__version__ = "0.1.0"
 __all__ = ["jit", "to_ssa", "UnsupportedError", "MoshjitWarning", "__version__"]
 
 
@@ -19,12 +19,12 @@ def to_ssa(fn):
 
 def load_ipython_extension(ipython):
     """``%load_ext moshjit``: syntax extensions in cells and the ``%%moshjit`` magics."""
-    from moshjit.ipython import load_ipython_extension as load
+    from moshjit.notebook import load_ipython_extension as load
     load(ipython)
 
 
 def unload_ipython_extension(ipython):
-    from moshjit.ipython import unload_ipython_extension as unload
+    from moshjit.notebook import unload_ipython_extension as unload
     unload(ipython)
 
 

@@ -9,39 +9,21 @@ from __future__ import annotations
 
 import html
 import inspect
-import typing
 
-from moshjit.frontend import python_function
+from moshjit.functions import python_function
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant, Phi
 from moshjit.ir.printer import Namer, format_instruction
-from moshjit.ir.types import (BOOL, CHAR, FLOAT, INT64, NONE, OBJECT, STR, DictType, IteratorType, ListType, MType,
-                              RangeType, SetType, TupleType, is_native_scalar)
-
-# An ``int`` parameter is annotated as the dispatcher keys every int that fits in 64 bits (the usual case).
-_ANNOTATION_TYPES = {str: STR, int: INT64, float: FLOAT, bool: BOOL, list: ListType(OBJECT),
-                     dict: DictType(OBJECT, OBJECT), set: SetType(OBJECT), tuple: TupleType(None, OBJECT)}
-
+from moshjit.ir.types import (CHAR, INT64, NONE, STR, IteratorType, ListType, MType, RangeType, TupleType,
+                              is_native_scalar)
+from moshjit.typeof import annotation_type, type_of_key
 
 def argument_types(py_func, signature=None) -> list[MType]:
     """Types to annotate with: a compiled signature if given, else the parameters' annotations, else object."""
-    from moshjit.compiler import type_of_key
     if signature is not None:
         return [type_of_key(k) for k in signature]
     params = inspect.signature(py_func).parameters.values()
-    return [_annotation_type(p.annotation, py_func.__globals__) for p in params]
-
-
-def _annotation_type(annotation, globals_: dict) -> MType:
-    """``str`` → str, ``list[str]`` → list of objects; anything else is an object. Annotations kept as text
-    (``from __future__ import annotations``) are evaluated as ``inspect.signature(eval_str=True)`` would."""
-    if isinstance(annotation, str):
-        try:
-            annotation = eval(annotation, globals_)
-        except Exception:        # a name imported only for type checkers, say
-            return OBJECT
-    origin = typing.get_origin(annotation) or annotation
-    return _ANNOTATION_TYPES.get(origin, OBJECT) if isinstance(origin, type) else OBJECT
+    return [annotation_type(p.annotation, py_func.__globals__) for p in params]
 
 
 def _native(value) -> bool:

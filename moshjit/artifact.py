@@ -3,6 +3,7 @@ returns one) does not import the compiler pipeline."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 
 @dataclass
@@ -13,3 +14,6 @@ class Artifact:
     code_text: str                    # the generated Cython / LLVM IR text
     ir_text: str                      # the typed SSA it was generated from
     stats: dict = field(default_factory=dict)
+    # For entries that check their own argument types (LLVM): the same native entry with another fallback for
+    # calls whose types do not match, so the dispatcher can make it its call path.
+    rebind: Callable | None = None

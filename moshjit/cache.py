@@ -7,6 +7,7 @@ others, or whose checksum does not match is refused with a warning and rebuilt. 
 from __future__ import annotations
 
 import contextlib
+import functools
 import fcntl
 import hashlib
 import json
@@ -18,6 +19,7 @@ import tempfile
 import types
 import warnings
 
+from moshjit._version import __version__
 from moshjit.errors import MoshjitWarning
 
 log = logging.getLogger("moshjit")
@@ -217,8 +219,21 @@ def dependencies_fingerprint(code: types.CodeType, globals_: dict, seen: set | N
     return digest.hexdigest()
 
 
+@functools.lru_cache(maxsize=None)
+def compiler_fingerprint() -> str:
+    """A hash of moshjit's sources: any change to the compiler may change the code it generates."""
+    root = os.path.dirname(os.path.abspath(__file__))
+    digest = hashlib.sha256(sys.version.encode())
+    for directory, subdirectories, files in sorted(os.walk(root)):
+        subdirectories.sort()
+        for name in sorted(files):
+            if name.endswith((".py", ".pyx", ".pxd")):
+                with open(os.path.join(directory, name), "rb") as f:
+                    digest.update(name.encode() + b"\0" + f.read())
+    return digest.hexdigest()
+
+
 def versions() -> str:
-    from moshjit import __version__
     return f"python-{sys.version_info[0]}.{sys.version_info[1]}.{sys.version_info[2]};moshjit-{__version__}"
 
 

@@ -1,68 +1,147 @@
-"""Compile one specialisation: SSA → resolved globals → passes → types → a backend → a callable entry.
+"""The driver: compile one specialisation, SSA → resolved globals → passes → types → a backend → an entry.
 
-The order of the per-function pipeline is written out here, in one place. Backends receive typed SSA and return
-an ``Artifact``: the native entry point plus what introspection shows (generated text, timings).
+The order of the per-function pipeline is written out here, in one place, and so is every answer passes and
+backends get about other functions: the driver's ``DriverContext`` builds a callee's SSA with this same
+pipeline, memoises callees' return types, and asks the dispatcher layer for callee dispatchers and entries
+through the factory the dispatcher hands in. Backends are used through their common interface
+(``compile(ir, ctx)`` and ``load_cached(ctx)``); the dispatcher talks to this module only.
+
+Importing it is cheap: the frontend, the passes and the backends are imported when first needed, so loading
+cached native code (``load_cached``) builds no IR.
 """
 from __future__ import annotations
 
-import builtins
+import importlib
 import logging
+import threading
 import time
 import types
+import weakref
 
-from moshjit.artifact import Artifact  # noqa: F401  (re-exported for the backends)
-from moshjit.dispatcher import describe_key  # noqa: F401  (re-exported)
-from moshjit.ir.function import Function
-from moshjit.ir.types import (BOOL, BYTES, CHAR, FLOAT, INT, INT64, NONE, OBJECT, STR, ArrayType, DictType, ListType,
-                              MType, SetType, TupleType, tuple_of)
+from moshjit.artifact import Artifact
+from moshjit.context import CompileContext
+from moshjit.errors import UnsupportedError
+from moshjit.ir.types import OBJECT, MType
+from moshjit.typeof import describe_signature, type_of_key
 
 log = logging.getLogger("moshjit")
+BACKEND_MODULES = {"cython": "moshjit.backends.cython", "llvm": "moshjit.backends.llvm"}
 
 
-# Dispatch kinds (see ``dispatcher.key_of``) → the type inference starts from.
-_KEY_TYPES = {"int64": INT64, "char": CHAR, int: INT, str: STR, float: FLOAT,
-              bool: BOOL, type(None): NONE, list: ListType(OBJECT), dict: DictType(OBJECT, OBJECT),
-              set: SetType(OBJECT), tuple: TupleType(None, OBJECT), bytes: BYTES}
+def backend(name: str):
+    """The backend package ``name`` ('cython' or 'llvm'): its ``compile`` and ``load_cached``."""
+    return importlib.import_module(BACKEND_MODULES[name])
 
 
-# NumPy arrays keyed by ``dispatcher.array_key``.
-_KEY_TYPES.update({f"ndarray[{dtype},{ndim}]": ArrayType(dtype, ndim)
-                   for dtype in ("int32", "int64", "float32", "float64") for ndim in (1, 2)})
+class DriverContext(CompileContext):
+    """The compile context the driver hands to passes and backends: its services run the driver's pipeline.
+
+    ``make_dispatcher`` is the dispatcher layer's factory for the dispatcher of a helper compiled on its own
+    (``fallback=True``, quiet); it is handed in by whoever asks for the compilation.
+    """
+
+    def __init__(self, py_function, key: tuple = (), backend: str = "auto", cache=None, fallback=None,
+                 assume_globals: bool = False, make_dispatcher=None):
+        super().__init__(py_function, key, backend, cache, fallback, assume_globals)
+        self.make_dispatcher = make_dispatcher
+
+    def inlinable_ssa(self, callee, stack):
+        from moshjit.frontend import build_ssa
+        from moshjit.passes.inline import inline_calls
+        from moshjit.passes.pipeline import run_passes
+        from moshjit.passes.resolve_globals import resolve_globals
+        try:
+            ir = build_ssa(callee, optimize=False)
+        except UnsupportedError as exc:
+            log.debug("not inlining %s: %s", callee.__qualname__, exc)
+            _refused_by_frontend.add(callee.__code__)
+            return None
+        resolve_globals(ir, self)
+        inline_calls(ir, self, stack)
+        return run_passes(ir)
+
+    def callee_dispatcher(self, callee):
+        if self.make_dispatcher is None or callee.__code__ in _refused_by_frontend:
+            return None
+        with _lock:
+            dispatcher = _helper_dispatchers.get(callee)
+            if dispatcher is None:
+                dispatcher = _helper_dispatchers[callee] = self.make_dispatcher(callee)
+        return dispatcher
+
+    def callee_return_type(self, py_function, arg_types):
+        """Inferred on the callee's own typed SSA (interprocedural, memoised; recursion and failures give
+        ``object``). Sound because the callee's specialisation for the run-time argument kinds is typed from
+        types at least as precise as these."""
+        from moshjit.passes.typeinfer import returned_type
+        key = (py_function.__code__, id(py_function.__globals__), tuple(arg_types))
+        if key in _return_types:
+            return _return_types[key]
+        if key in _return_types_in_progress or len(_return_types_in_progress) > 8:
+            return OBJECT
+        _return_types_in_progress.add(key)
+        try:
+            result = returned_type(self.typed_callee(py_function, list(arg_types))[0])
+        except Exception:                 # the callee may be uncompilable: it will run as Python
+            result = OBJECT
+        finally:
+            _return_types_in_progress.discard(key)
+        _return_types[key] = result
+        return result
+
+    def typed_callee(self, py_function, arg_types):
+        callee_ctx = self.for_callee(py_function)
+        return typed_ssa(py_function, arg_types, callee_ctx, assume_globals=True), callee_ctx
+
+    def native_entry(self, dispatcher, key):
+        busy = getattr(_compiling, "keys", None)
+        if busy is None:
+            busy = _compiling.keys = set()
+        marker = (id(dispatcher), key)
+        if marker in busy:                # the callee is being compiled further up the stack
+            return None
+        busy.add(marker)
+        try:
+            return dispatcher.compiled_entry(key)
+        except Exception as exc:          # the call through the dispatcher reports it (or falls back) at run time
+            log.debug("no direct call to %r%s: %s", dispatcher, key, exc)
+            return None
+        finally:
+            busy.discard(marker)
 
 
-def type_of_key(key) -> MType:
-    """The inference type of one dispatch key element (anything unlisted is a plain object)."""
-    if isinstance(key, tuple) and key and key[0] == "tuple":
-        return tuple_of(type_of_key(k) for k in key[1:])
-    return _KEY_TYPES.get(key, OBJECT)
+_lock = threading.RLock()
+_helper_dispatchers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_refused_by_frontend: set = set()          # code objects the frontend refused: such helpers run as plain Python
+_return_types: dict = {}
+_return_types_in_progress: set = set()
+_compiling = threading.local()             # (dispatcher, key) pairs being compiled on this thread
 
 
-def typed_ssa(py_function, arg_types: list[MType], assume_globals: bool = True) -> Function:
-    """The per-function pipeline up to typed SSA, in its fixed order."""
+def typed_ssa(py_function: types.FunctionType, arg_types: list[MType], ctx: CompileContext | None = None,
+              assume_globals: bool = True):
+    """The per-function pipeline up to typed SSA, in its fixed order. Results of the passes (globals resolved,
+    global types assumed) are recorded in ``ctx``; a standalone driver context is made when none is given."""
     from moshjit.frontend import build_ssa
     from moshjit.passes.global_types import assume_global_types
     from moshjit.passes.inline import inline_calls
     from moshjit.passes.pipeline import run_passes
     from moshjit.passes.resolve_globals import resolve_globals
     from moshjit.passes.typeinfer import infer_types
+    ctx = ctx if ctx is not None else DriverContext(py_function)
     ir = build_ssa(py_function, optimize=False)
-    resolve_globals(ir)
-    inline_calls(ir, (py_function.__code__,))
+    resolve_globals(ir, ctx)
+    inline_calls(ir, ctx, (py_function.__code__,))
     run_passes(ir)
     if assume_globals:
-        assume_global_types(ir)
-    infer_types(ir, arg_types)
+        assume_global_types(ir, ctx)
+    infer_types(ir, arg_types, ctx)
     return ir
 
 
-def builtins_dict(py_function) -> dict:
-    found = py_function.__globals__.get("__builtins__", builtins)
-    return found.__dict__ if isinstance(found, types.ModuleType) else found
-
-
-def compile_specialization(py_function, key: tuple, backend: str, cache, fallback=None,
-                           assume_globals: bool = True) -> Artifact:
-    """Compile ``py_function`` for argument kinds ``key`` with ``backend`` ('auto', 'cython' or 'llvm').
+def compile_specialization(py_function, key: tuple, backend_name: str, cache, fallback=None,
+                           assume_globals: bool = True, make_dispatcher=None) -> Artifact:
+    """Compile ``py_function`` for argument kinds ``key`` with ``backend_name`` ('auto', 'cython' or 'llvm').
 
     'auto' asks the LLVM backend first (it takes the function when every value has a native type) and uses
     Cython otherwise. ``fallback`` is a callable a native entry calls with the original arguments when a
@@ -70,23 +149,34 @@ def compile_specialization(py_function, key: tuple, backend: str, cache, fallbac
     back to the dispatcher, which uses a specialisation compiled with ``assume_globals=False``.
     """
     from moshjit.ir.printer import format_function
+    from moshjit.passes.direct_calls import bind_direct_calls
     start = time.perf_counter()
-    arg_types = [type_of_key(k) for k in key]
-    ir = typed_ssa(py_function, arg_types, assume_globals=assume_globals and fallback is not None)
+    ctx = DriverContext(py_function, key, backend_name, cache, fallback,
+                        assume_globals=assume_globals and fallback is not None, make_dispatcher=make_dispatcher)
+    ir = typed_ssa(py_function, [type_of_key(k) for k in key], ctx, assume_globals=ctx.assume_globals)
     ir_text = format_function(ir)
     frontend_s = time.perf_counter() - start
     artifact = None
-    if backend in ("auto", "llvm"):
-        from moshjit.backends.llvm import compile_llvm
-        artifact = compile_llvm(ir, py_function, key, cache, fallback, required=backend == "llvm")
+    if backend_name in ("auto", "llvm"):
+        artifact = backend("llvm").compile(ir, ctx)
     if artifact is None:
-        from moshjit.backends.cython.driver import compile_cython
-        from moshjit.passes.direct_calls import bind_direct_calls
-        bind_direct_calls(ir)
-        artifact = compile_cython(ir, py_function, cache, fallback)
+        bind_direct_calls(ir, ctx)
+        artifact = backend("cython").compile(ir, ctx)
     artifact.ir_text = artifact.ir_text or ir_text
     artifact.stats["frontend_s"] = round(frontend_s, 4)
     artifact.stats["total_s"] = round(time.perf_counter() - start, 4)
-    log.info("compiled %s%s with %s in %.3f s", py_function.__qualname__, tuple(describe_key(k) for k in key),
+    log.info("compiled %s%s with %s in %.3f s", py_function.__qualname__, describe_signature(key),
              artifact.backend, artifact.stats["total_s"])
     return artifact
+
+
+def load_cached(py_function, key: tuple, backend_name: str, cache, fallback,
+                make_dispatcher=None) -> Artifact | None:
+    """Native code recorded in the cache for ``py_function`` and ``key``, loaded without building any IR (asked
+    before the frontend is even imported), or None."""
+    ctx = DriverContext(py_function, key, backend_name, cache, fallback, make_dispatcher=make_dispatcher)
+    for name in ("llvm", "cython") if backend_name == "auto" else (backend_name,):
+        artifact = backend(name).load_cached(ctx)
+        if artifact is not None:
+            return artifact
+    return None

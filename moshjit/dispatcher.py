@@ -15,6 +15,7 @@ import threading
 import warnings
 
 from moshjit.errors import MoshjitWarning
+from moshjit.typeof import describe_key, describe_signature, key_of
 
 log = logging.getLogger("moshjit")
 BACKENDS = ("auto", "cython", "llvm")
@@ -42,10 +43,8 @@ def _core_class():
     if os.environ.get("MOSHJIT_PURE_DISPATCH", "") not in ("", "0"):
         return PyDispatcherCore
     try:
-        from moshjit.backends.cython.build import toolchain_for
-        toolchain_for(_cache()).ensure_support()
-        import moshjit_dispatch
-        return moshjit_dispatch.DispatcherCore
+        from moshjit.runtime import compiled_dispatcher_core
+        return compiled_dispatcher_core(_cache())
     except Exception as exc:          # no C compiler, no Cython: stay correct, just slower per call
         log.warning("moshjit: compiled call path unavailable (%s); using the Python one", exc)
         return PyDispatcherCore
@@ -99,17 +98,22 @@ class DispatcherBase:
                 return self._fall_back(key, exc)
             self._artifacts[key] = artifact
             self._entries[key] = artifact.entry
-            if artifact.backend == "llvm":
-                self._call_natively(artifact.entry)
+            if artifact.rebind is not None:
+                self._call_natively(artifact)
             return artifact.entry
 
-    def _call_natively(self, entry) -> None:
-        """The call fast path: the first LLVM specialisation becomes this instance's ``__call__`` itself (its
-        argument checks are the dispatch), in a copy whose type misses come back to the dispatcher."""
+    def compiled_entry(self, key: tuple):
+        """The entry compiled for dispatch ``key`` (compiled now if needed): what a call from compiled code to
+        this function binds to when the caller's types fix the signature."""
+        entry = self._entries.get(key)
+        return entry if entry is not None else self._specialize(key)
+
+    def _call_natively(self, artifact) -> None:
+        """The call fast path: the first specialisation whose entry checks its own argument types (LLVM)
+        becomes this instance's ``__call__`` itself, in a copy whose type misses come back to the dispatcher."""
         if type(self) is not dispatcher_class():
             return
-        from moshjit.backends.llvm.engine import rebind
-        native = rebind(entry, functools.partial(dispatcher_class().__call__, self))
+        native = artifact.rebind(functools.partial(dispatcher_class().__call__, self))
         self.__class__ = type("Dispatcher", (dispatcher_class(),), {"__call__": native, "__module__": __name__})
 
     def _fall_back(self, key: tuple, exc: Exception):
@@ -122,18 +126,18 @@ class DispatcherBase:
         return plain
 
     def _compile(self, key: tuple, generic: bool = False):
+        from moshjit import compiler          # cheap: it imports the frontend and the backends when it needs them
         cache = _cache() if self.use_cache else _memory_cache()
         if generic:                       # no assumptions to check, so no fallback needed
-            from moshjit.compiler import compile_specialization
-            return compile_specialization(self.py_func, key, "cython", cache)
+            return compiler.compile_specialization(self.py_func, key, "cython", cache,
+                                                   make_dispatcher=helper_dispatcher)
         fallback = functools.partial(self._generic_call, key)
-        if self.backend in ("auto", "llvm"):
-            from moshjit.backends.llvm import load_cached
-            cached = load_cached(self.py_func, key, cache, fallback)    # native code recorded before: neither
-            if cached is not None:                                        # the frontend nor the compiler is loaded
-                return cached
-        from moshjit.compiler import compile_specialization
-        return compile_specialization(self.py_func, key, self.backend, cache, fallback=fallback)
+        cached = compiler.load_cached(self.py_func, key, self.backend, cache, fallback,    # native code recorded
+                                      make_dispatcher=helper_dispatcher)                  # before: no IR is built
+        if cached is not None:
+            return cached
+        return compiler.compile_specialization(self.py_func, key, self.backend, cache, fallback=fallback,
+                                               make_dispatcher=helper_dispatcher)
 
     def _generic_call(self, key: tuple, *args):
         """Called by a native entry whose run-time checks failed: run a specialisation without assumptions."""
@@ -147,18 +151,16 @@ class DispatcherBase:
     @property
     def signatures(self) -> list[tuple]:
         """The argument kinds compiled so far (one tuple per specialisation)."""
-        return [tuple(describe_key(k) for k in key) for key in self._artifacts]
+        return [describe_signature(key) for key in self._artifacts]
 
     @property
     def stats(self) -> dict:
         """Per signature: backend chosen, cache hit or miss, and compile times."""
-        out = {tuple(describe_key(k) for k in key): dict(a.stats, backend=a.backend)
-               for key, a in self._artifacts.items()}
+        out = {describe_signature(key): dict(a.stats, backend=a.backend) for key, a in self._artifacts.items()}
         for key, exc in self._failed.items():
-            out[tuple(describe_key(k) for k in key)] = {"backend": "python (fallback)", "reason": str(exc)}
+            out[describe_signature(key)] = {"backend": "python (fallback)", "reason": str(exc)}
         for key, artifact in self._generic.items():     # used when a native entry's run-time checks fail
-            out.setdefault(tuple(describe_key(k) for k in key), {})["generic"] = dict(artifact.stats,
-                                                                                    backend=artifact.backend)
+            out.setdefault(describe_signature(key), {})["generic"] = dict(artifact.stats, backend=artifact.backend)
         return out
 
     def inspect_ssa(self) -> str:
@@ -180,7 +182,7 @@ class DispatcherBase:
 
     def _selected(self, signature):
         for key, artifact in self._artifacts.items():
-            if signature is None or tuple(describe_key(k) for k in key) == tuple(signature):
+            if signature is None or describe_signature(key) == tuple(signature):
                 yield key, artifact
 
     @staticmethod
@@ -209,42 +211,10 @@ def _rebuild(payload: bytes, backend, cache, strict, fallback):
                               fallback=fallback)
 
 
-MAX_TYPED_TUPLE = 8     # tuples up to this length are dispatched on the kinds of their items
-
-
-def key_of(value):
-    """The dispatch kind of one argument: its exact type, with ints split by "fits in int64" and strs by
-    "is one character" (those become machine integers and Py_UCS4 in compiled code), and small tuples by the
-    kinds of their items. ``moshjit_dispatch.kind_of`` is the same function in C."""
-    kind = type(value)
-    if kind is int:
-        return "int64" if -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF else int
-    if kind is str:
-        return "char" if len(value) == 1 else str
-    if kind is tuple and len(value) <= MAX_TYPED_TUPLE:
-        return ("tuple",) + tuple(map(key_of, value))
-    if kind.__name__ == "ndarray":
-        return array_key(value, kind)
-    return kind
-
-
-def describe_key(key) -> str:
-    """A dispatch kind as users read it in ``signatures`` and ``stats``: "int64", "str", "tuple[int64, char]"."""
-    if isinstance(key, tuple):
-        return "tuple[" + ", ".join(describe_key(k) for k in key[1:]) + "]"
-    return key if isinstance(key, str) else key.__qualname__
-
-
-ARRAY_DTYPES = ("int32", "int64", "float32", "float64")
-
-
-def array_key(array, kind):
-    """NumPy arrays the LLVM backend reads through the buffer protocol are keyed by item type and dimensions,
-    e.g. "ndarray[float64,2]" (C-contiguous, aligned, native byte order, 1 or 2 dimensions); others by type."""
-    if kind.__module__ != "numpy" or array.ndim not in (1, 2) or not array.flags.c_contiguous \
-            or not array.flags.aligned or not array.dtype.isnative or array.dtype.name not in ARRAY_DTYPES:
-        return kind
-    return f"ndarray[{array.dtype.name},{array.ndim}]"
+def helper_dispatcher(callee):
+    """The dispatcher of a helper the compiler decided to compile on its own (too big or recursive to inline):
+    it falls back quietly to Python if it cannot be compiled."""
+    return dispatcher_class()(callee, fallback=True, warn=False)
 
 
 _caches: dict = {}

@@ -14,7 +14,7 @@ def _version(distribution: str) -> str:
 
 
 def describe() -> str:
-    from moshjit import __version__
+    from moshjit._version import __version__
     from moshjit.cache import default_root
     lines = [
         f"moshjit {__version__}",

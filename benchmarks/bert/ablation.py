@@ -42,7 +42,7 @@ def _objects_only(original):
 @contextlib.contextmanager
 def switched_off(step):
     """Within the block, the function performing ``step`` does nothing (restored afterwards)."""
-    from moshjit.backends.cython import emit
+    from moshjit.backends.cython import plan
     from moshjit.passes import inline, typeinfer
 
     if step is None:
@@ -50,9 +50,9 @@ def switched_off(step):
         return
     owner, name, replacement = {
         "inlining": (inline, "inline_calls", lambda ir, *args, **kwargs: None),
-        "char loops": (emit.Emitter, "_plan_iterations", lambda self: None),
-        "char buffers": (emit.Emitter, "_plan_char_buffers", lambda self: None),
-        "coalescing": (emit.Emitter, "_share_variables", lambda self: {}),
+        "char loops": (plan.EmissionPlan, "_plan_iterations", lambda self: None),
+        "char buffers": (plan.EmissionPlan, "_plan_char_buffers", lambda self: None),
+        "coalescing": (plan.EmissionPlan, "_share_variables", lambda self: {}),
         "argument types": (typeinfer, "infer_types", _objects_only(typeinfer.infer_types)),
     }[step]
     original = getattr(owner, name)

@@ -257,10 +257,11 @@ NUMBA_LOAD = textwrap.dedent("""
 
 LOAD_15_INDEX_FIRST = LOAD_15.replace("""for function, args in functions:
     moshjit.jit(function, backend="llvm")(*args)""", """import functools
-from moshjit.backends.llvm import load_cached
-from moshjit.dispatcher import _cache, key_of
+from moshjit.compiler import load_cached
+from moshjit.dispatcher import _cache
+from moshjit.typeof import key_of
 for function, args in functions:
-    artifact = load_cached(function, tuple(map(key_of, args)), _cache(), functools.partial(function))
+    artifact = load_cached(function, tuple(map(key_of, args)), "llvm", _cache(), functools.partial(function))
     artifact.entry(*args)""")
 assert LOAD_15_INDEX_FIRST != LOAD_15
 

@@ -30,7 +30,7 @@ _HEAD_BYTES = 512
 
 @functools.lru_cache(maxsize=None)
 def _digest(optimize: int) -> str:
-    from moshjit import __version__
+    from moshjit._version import __version__
     from moshjit.extensions import registry
     hasher = hashlib.sha256(f"{__version__}|{sys.implementation.cache_tag}|{optimize}".encode())
     modules = {"moshjit.extensions.pragma", "moshjit.extensions.registry", "moshjit.extensions.rewriter"}

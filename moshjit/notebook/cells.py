@@ -1,4 +1,4 @@
-"""``%load_ext moshjit``: syntax extensions in IPython/Jupyter cells.
+"""Syntax extensions in IPython/Jupyter cells.
 
 After loading, pragma lines in a cell (``# +pattern-matching``, ``# +pipeline``, ``# +quick-lambda``,
 ``# -name``) switch extensions on or off from that line, for that cell and the cells after it; a notebook
@@ -7,8 +7,7 @@ raises extended-syntax ``SyntaxError``s, shown by IPython like any other, with t
 handed to an AST transformer (which replaces the parsed cell, keeping its line numbers). IPython drops an
 AST transformer that raises, so that one never does.
 
-Loading also registers the compilation magics (``%%moshjit``, ``%moshjit_ssa``, ``%moshjit_info``, in
-``moshjit.ipython_magics``); ``CellSyntax`` only deals with syntax.
+``CellSyntax`` only deals with syntax; the compilation magics are in ``magics.py``.
 """
 from __future__ import annotations
 
@@ -115,25 +114,3 @@ class _AstTransformer(ast.NodeTransformer):
     def visit(self, node: ast.AST) -> ast.AST:
         return self.syntax.rewrite_ast(node)
 
-
-_shells: dict[int, CellSyntax] = {}
-
-
-def load_ipython_extension(shell) -> None:
-    """``%load_ext moshjit``: start rewriting cells of ``shell`` and add the magics (loading again changes
-    nothing)."""
-    from moshjit.ipython_magics import register_magics
-    syntax = _shells.get(id(shell))
-    if syntax is None:
-        syntax = _shells[id(shell)] = CellSyntax(shell)
-    syntax.register()
-    register_magics(shell)
-
-
-def unload_ipython_extension(shell) -> None:
-    """``%unload_ext moshjit``: stop rewriting cells and remove the magics; the on/off state is forgotten."""
-    from moshjit.ipython_magics import unregister_magics
-    syntax = _shells.pop(id(shell), None)
-    if syntax is not None:
-        syntax.unregister()
-    unregister_magics(shell)

@@ -15,7 +15,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
-from moshjit.ipython import cell_number
+from moshjit.notebook.cells import cell_number
 
 _MAGICS = {"cell": ("moshjit",), "line": ("moshjit_ssa", "moshjit_info")}
 _MISSING = object()

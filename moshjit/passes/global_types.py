@@ -7,9 +7,14 @@ specialisation compiled without assumptions.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.types import BOOL, FLOAT, INT64, STR, MType
+
+if TYPE_CHECKING:
+    from moshjit.context import CompileContext
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -28,8 +33,8 @@ def assumable_type(value) -> MType | None:
     return None
 
 
-def assume_global_types(fn: Function) -> Function:
-    """Record ``fn.global_assumptions``: global name → assumed type, for each data global it loads."""
+def assume_global_types(fn: Function, ctx: CompileContext) -> Function:
+    """Record ``ctx.global_assumptions``: global name → assumed type, for each data global ``fn`` loads."""
     assumptions: dict[str, MType] = {}
     for block in fn.blocks:
         for op in block.ops:
@@ -37,7 +42,7 @@ def assume_global_types(fn: Function) -> Function:
                 assumed = assumable_type(fn.globals[op.name])
                 if assumed is not None:
                     assumptions[op.name] = assumed
-    fn.global_assumptions = assumptions
+    ctx.global_assumptions = assumptions
     return fn
 
 

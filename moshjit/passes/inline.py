@@ -9,16 +9,16 @@ handler exactly as they would through a call (only the traceback lacks the calle
 from __future__ import annotations
 
 import inspect
-import logging
 import types
-import weakref
+from typing import TYPE_CHECKING
 
-from moshjit.errors import UnsupportedError
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import Constant, Phi
 
-log = logging.getLogger("moshjit")
+if TYPE_CHECKING:
+    from moshjit.context import CompileContext
+
 MAX_CALLEE_SIZE = 300          # ops in a callee, after its own inlining and passes
 MAX_TOTAL_SIZE = 6000          # ops in the caller: stop inlining beyond this
 
@@ -63,36 +63,13 @@ def _bind(callee: types.FunctionType, call: ops.Call) -> list | None:
     return values
 
 
-_implicit: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-_unsupported: set = set()      # code objects the frontend refused: called as plain Python
-
-
-def implicit_jit(callee: types.FunctionType):
-    """A same-module helper too big (or recursive) to inline is compiled on its own, like Numba compiles
-    called functions; if it cannot be compiled it quietly runs as plain Python."""
-    from moshjit.dispatcher import dispatcher_class
-    dispatcher = _implicit.get(callee)
-    if dispatcher is None:
-        dispatcher = _implicit[callee] = dispatcher_class()(callee, fallback=True, warn=False)
-    return dispatcher
-
-
-def _callee_ir(callee: types.FunctionType, caller: Function, stack: tuple) -> Function | None:
-    from moshjit.frontend import build_ssa
-    from moshjit.passes.pipeline import run_passes
-    from moshjit.passes.resolve_globals import resolve_globals
+def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext, stack: tuple):
+    """(SSA, the callee's compile context) ready to splice into ``caller``, or None when it cannot be inlined."""
     if callee.__closure__:
         return None
-    try:
-        ir = build_ssa(callee, optimize=False)
-    except UnsupportedError as exc:
-        log.debug("not inlining %s: %s", callee.__qualname__, exc)
-        _unsupported.add(callee.__code__)
-        return None
-    resolve_globals(ir)
-    inline_calls(ir, stack + (callee.__code__,))
-    run_passes(ir)
-    if _size(ir) > MAX_CALLEE_SIZE:
+    callee_ctx = ctx.for_callee(callee)
+    ir = callee_ctx.inlinable_ssa(callee, stack)
+    if ir is None or _size(ir) > MAX_CALLEE_SIZE:
         return None
     foreign = ir.globals is not caller.globals
     for block in ir.blocks:
@@ -100,13 +77,13 @@ def _callee_ir(callee: types.FunctionType, caller: Function, stack: tuple) -> Fu
             if isinstance(op, ops.LoadDeref) or (foreign and isinstance(op, (ops.LoadGlobal, ops.ImportName,
                                                                             ops.MakeFunction))):
                 return None
-    return ir
+    return ir, callee_ctx
 
 
-def inline_calls(fn: Function, stack: tuple) -> Function:
+def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
     """Inline every eligible call in ``fn`` (callees are inlined into each other first). ``stack`` holds the code
-    objects being inlined into, starting with ``fn``'s own, so recursion is never inlined."""
-    resolved = getattr(fn, "resolved_globals", {})
+    objects being inlined into, starting with ``fn``'s own, so recursion is never inlined. Helpers that cannot
+    be inlined are called through the dispatcher ``ctx.callee_dispatcher`` gives, when it gives one."""
     for block in list(fn.blocks):
         index = 0
         while index < len(block.ops):
@@ -118,26 +95,35 @@ def inline_calls(fn: Function, stack: tuple) -> Function:
             if callee is None or (not jitted and callee.__globals__ is not fn.globals):
                 continue
             if callee.__code__ in stack:          # recursion: never inlined; a plain helper gets compiled
-                if not jitted and callee.__code__ not in _unsupported:
-                    op.func = Constant(implicit_jit(callee))
+                if not jitted:
+                    _call_through_dispatcher(op, callee, ctx)
                 continue
             if _size(fn) > MAX_TOTAL_SIZE:
                 return fn
             values = _bind(callee, op)
-            body = None if values is None else _callee_ir(callee, fn, stack + (callee.__code__,))
-            if body is None:
-                if not jitted and callee.__code__ not in _unsupported:
-                    op.func = Constant(implicit_jit(callee))
-                    jitted = True
+            found = None if values is None else _callee_ir(callee, fn, ctx, stack + (callee.__code__,))
+            if found is None:
+                if not jitted:
+                    jitted = _call_through_dispatcher(op, callee, ctx)
                 if jitted and values is not None:
                     # bound at compile time: the dispatcher then takes its positional fast path
                     op.args, op.kwnames = list(values), ()
                 continue
-            resolved.update(getattr(body, "resolved_globals", {}))
+            body, callee_ctx = found
+            ctx.resolved_globals.update(callee_ctx.resolved_globals)
             block = _splice(fn, block, index - 1, op, body, values)
             index = 0
-    fn.resolved_globals = resolved
     return fn
+
+
+def _call_through_dispatcher(op: ops.Call, callee: types.FunctionType, ctx: CompileContext) -> bool:
+    """Let a plain helper that is not inlined be compiled on its own, like Numba compiles called functions:
+    the call goes to the dispatcher the context gives (True), if any."""
+    dispatcher = ctx.callee_dispatcher(callee)
+    if dispatcher is None:
+        return False
+    op.func = Constant(dispatcher)
+    return True
 
 
 def _splice(fn: Function, block: Block, position: int, call: ops.Call, body: Function, values: list) -> Block:

@@ -4,16 +4,20 @@
 attribute that is one, become constants, so that
 type inference and the backends can see which function is called. Other globals (data: vocabularies, tables,
 counters) stay ``load_global`` and are read at call time, so rebinding them is seen. What was resolved is
-recorded in ``fn.resolved_globals`` for the compile-cache key.
+recorded in the compile context's ``resolved_globals``.
 """
 from __future__ import annotations
 
 import builtins
 import types
+from typing import TYPE_CHECKING
 
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
+
+if TYPE_CHECKING:
+    from moshjit.context import CompileContext
 
 
 def is_resolvable(value) -> bool:
@@ -27,8 +31,9 @@ def _builtins_of(fn: Function) -> dict:
     return found.__dict__ if isinstance(found, types.ModuleType) else found
 
 
-def resolve_globals(fn: Function) -> Function:
-    resolved: dict = getattr(fn, "resolved_globals", {})
+def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function:
+    """Replace resolvable loads by constants; what was bound is recorded in ``ctx.resolved_globals``."""
+    resolved: dict = ctx.resolved_globals if ctx is not None else {}
     replacements: dict = {}
     builtins_ = _builtins_of(fn)
     for block in fn.blocks:
@@ -45,7 +50,6 @@ def resolve_globals(fn: Function) -> Function:
         block.ops = kept
         block.terminator.map_operands(lambda v: replacements.get(v, v))
     fn.substitute(replacements)
-    fn.resolved_globals = resolved
     return fn
 
 

@@ -9,6 +9,7 @@ cannot see. The result is stored on each value (``value.type``).
 from __future__ import annotations
 
 from moshjit.analysis.dominators import DominatorTree
+from moshjit.context import CompileContext
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import UNDEFINED, Constant, Phi
@@ -178,8 +179,9 @@ class ContainerCell:
 
 # ---- the inference ---------------------------------------------------------------------------------------------
 class TypeInference:
-    def __init__(self, fn: Function, arg_types: list[MType]):
+    def __init__(self, fn: Function, arg_types: list[MType], ctx: CompileContext | None = None):
         self.fn = fn
+        self.ctx = ctx if ctx is not None else CompileContext()
         self.types: dict = {}
         for arg, t in zip(fn.args, arg_types):
             self.types[arg] = t
@@ -413,7 +415,7 @@ class TypeInference:
         if kind is ops.CheckExcMatch:
             return BOOL
         if kind is ops.LoadGlobal:
-            return getattr(self.fn, "global_assumptions", {}).get(op.name, OBJECT)
+            return self.ctx.global_assumptions.get(op.name, OBJECT)
         if kind is ops.BuildSlice:
             return OBJECT
         return OBJECT
@@ -426,7 +428,8 @@ class TypeInference:
             if result is not None:
                 return result
             if not op.kwnames and hasattr(func.value, "py_func"):
-                return jitted_return_type(func.value.py_func, args)
+                returned = self.ctx.callee_return_type(func.value.py_func, args)
+                return OBJECT if returned is None else returned
         return OBJECT
 
     def _extract_type(self, op: ops.ExtractItem, block: Block) -> MType:
@@ -636,39 +639,20 @@ def _restrict(t: IntType, op: str, bound: IntType) -> IntType:
     return IntType(lo, hi)
 
 
-_return_types: dict = {}
-_in_progress: set = set()
-
-
-def jitted_return_type(py_func, arg_types: list[MType]) -> MType:
-    """What a jitted callee returns for these argument types: inferred on its own typed SSA (interprocedural,
-    memoised; recursion and failures give ``object``). Sound because the callee's specialisation for the run-time
-    argument kinds is typed from types at least as precise as these."""
-    from moshjit.compiler import typed_ssa
-    key = (py_func.__code__, id(py_func.__globals__), tuple(arg_types))
-    if key in _return_types:
-        return _return_types[key]
-    if key in _in_progress or len(_in_progress) > 8:
-        return OBJECT
-    _in_progress.add(key)
-    try:
-        ir = typed_ssa(py_func, list(arg_types))
-        result = BOTTOM
-        for block in ir.blocks:
-            if isinstance(block.terminator, ops.Return):
-                value = block.terminator.value
-                result = join(result, type_of_value(value.value) if isinstance(value, Constant) else value.type)
-    except Exception:                 # the callee may be uncompilable: it will run as Python
-        result = OBJECT
-    finally:
-        _in_progress.discard(key)
-    _return_types[key] = result
+def returned_type(fn: Function) -> MType:
+    """The join of the types of every value ``fn`` returns (BOTTOM when it never returns)."""
+    result = BOTTOM
+    for block in fn.blocks:
+        if isinstance(block.terminator, ops.Return):
+            value = block.terminator.value
+            result = join(result, type_of_value(value.value) if isinstance(value, Constant) else value.type)
     return result
 
 
-def infer_types(fn: Function, arg_types: list[MType]) -> Function:
-    """Set ``.type`` on every value of ``fn`` for a call with ``arg_types``."""
-    TypeInference(fn, arg_types).run()
+def infer_types(fn: Function, arg_types: list[MType], ctx: CompileContext | None = None) -> Function:
+    """Set ``.type`` on every value of ``fn`` for a call with ``arg_types``; ``ctx`` gives the global types
+    assumed and the return types of jitted callees (without one, both are unknown)."""
+    TypeInference(fn, arg_types, ctx).run()
     for block in fn.blocks:
         for inst in [*block.phis, *block.instructions()]:
             if inst.type is None:

@@ -140,25 +140,19 @@ cdef extern from *:
 cdef str INT64 = "int64"
 cdef str CHAR = "char"
 cdef str TUPLE = "tuple"
-cdef Py_ssize_t MAX_TYPED_TUPLE = 8
+from moshjit.typeof import MAX_TYPED_TUPLE as _MAX_TYPED_TUPLE, array_key as _array_key
+cdef Py_ssize_t MAX_TYPED_TUPLE = _MAX_TYPED_TUPLE     # the one definition lives in moshjit.typeof
 cdef enum:
     RECENT = 8                            # signatures remembered per dispatcher for the allocation-free check (a
                                           # match over tuples of 0..6 items sees 7 signatures in turn)
 
-cdef object array_key_function = None    # moshjit.dispatcher.array_key, imported at the first NumPy-like array
-
-
 cdef object array_key(object value, type kind):
-    """``moshjit.dispatcher.array_key``: the one definition of how NumPy arrays are keyed."""
-    global array_key_function
-    if array_key_function is None:
-        from moshjit.dispatcher import array_key
-        array_key_function = array_key
-    return array_key_function(value, kind)
+    """``moshjit.typeof.array_key``: the one definition of how NumPy arrays are keyed."""
+    return _array_key(value, kind)
 
 
 cdef object kind_of(object value):
-    """Same classification as ``moshjit.dispatcher.key_of`` (keep the two in step)."""
+    """Same classification as ``moshjit.typeof.key_of`` (keep the two in step)."""
     cdef type kind = type(value)
     if kind is int:
         return INT64 if mj_fits_int64(value) else int

@@ -39,12 +39,13 @@ PROBE = textwrap.dedent("""
     if os.environ.get("PROBE_NO_BUILD"):
         from moshjit.backends.cython import build
         from moshjit.backends.llvm import engine
+        from moshjit.runtime import toolchain
         def no_build(*args, **kwargs):
             raise AssertionError("compiled although the cache holds the entry")
-        build.cythonize_file = build.compile_c = engine.Toolchain.object_code = engine.Toolchain.link = no_build
+        build.cythonize_file = toolchain.compile_c = engine.Toolchain.object_code = engine.Toolchain.link = no_build
 
     import moshjit
-    from moshjit.passes import inline
+    from moshjit import compiler
     import cached
 
     out = {}
@@ -58,7 +59,7 @@ PROBE = textwrap.dedent("""
             (artifact,) = fn._artifacts.values()
             out[name] = {"result": result, "expected": fn.py_func(*args), "stats": list(fn.stats.values())[0],
                          "file": sys.modules[artifact.entry.__module__].__file__, "seconds": seconds}
-        for plain, implicit in inline._implicit.items():      # whichever backend 'auto' chose for it
+        for plain, implicit in compiler._helper_dispatchers.items():      # whichever backend 'auto' chose for it
             out["implicit " + plain.__name__] = {"stats": list(implicit.stats.values())[0]}
     print(json.dumps({"functions": out,
                       "warnings": [str(w.message) for w in caught if issubclass(w.category, moshjit.MoshjitWarning)]}))
@@ -106,12 +107,12 @@ SUPPORT_MODULES = ("moshjit_cyshared", "moshjit_rt", "moshjit_dispatch")
 def two_process_cache(tmp_path_factory):
     """A fresh cache holding only the support modules (copied from the shared test cache: building them takes
     half a minute and is not what is tested here), and a directory for the user module."""
-    from moshjit.backends.cython.build import NAMESPACE
-    from moshjit.backends.cython.build import toolchain_for
     from moshjit.dispatcher import _cache
+    from moshjit.runtime.support import support_for
+    from moshjit.runtime.toolchain import NAMESPACE
     shared = _cache()
-    toolchain = toolchain_for(shared)
-    toolchain.ensure_support()
+    support = support_for(shared)
+    support.ensure()
     root = tmp_path_factory.mktemp("two-process") / "cache"
     target = root / NAMESPACE
     os.makedirs(target, mode=0o700)
@@ -119,7 +120,7 @@ def two_process_cache(tmp_path_factory):
     for meta_path in glob.glob(os.path.join(shared.root, NAMESPACE, "*.json")):
         with open(meta_path, encoding="utf-8") as f:
             meta = json.load(f)
-        if meta.get("module") in SUPPORT_MODULES and meta.get("toolchain") == toolchain.fingerprint:
+        if meta.get("module") in SUPPORT_MODULES and meta.get("toolchain") == support.fingerprint:
             for path in glob.glob(meta_path[:-len(".json")] + ".*"):
                 if not path.endswith(".lock"):
                     shutil.copy2(path, target)
@@ -154,7 +155,7 @@ def caches(report):
 
 
 def meta_of(artifact):
-    from moshjit.backends.cython.build import EXT_SUFFIX
+    from moshjit.runtime.toolchain import EXT_SUFFIX
     return artifact[:-len(EXT_SUFFIX)] + ".json"
 
 

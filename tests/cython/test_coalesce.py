@@ -17,7 +17,8 @@ from benchmarks.bert import pipeline
 from moshjit.backends.cython.coalesce import Liveness, coalesce
 from moshjit.backends.cython.generate import generate_pyx
 from moshjit.backends.cython.out_of_ssa import out_of_ssa
-from moshjit.compiler import type_of_key, typed_ssa
+from moshjit.compiler import typed_ssa
+from moshjit.typeof import type_of_key
 from moshjit.ir.ops import Argument
 from tests.cython.ir_exec import outcome, run_structured, st
 from tests.cython.test_structure import INPUTS

@@ -19,7 +19,8 @@ from hypothesis import given, settings, strategies as hs
 
 import moshjit
 from moshjit import dispatcher as dispatch
-from moshjit.passes import inline
+from moshjit import compiler
+from moshjit.typeof import key_of
 from tests.cython.ir_exec import outcome
 
 jit = moshjit.jit
@@ -164,7 +165,7 @@ KIND_VALUES = [0, 2 ** 63 - 1, -2 ** 63, 2 ** 63, -2 ** 63 - 1, True, None, 1.5,
 
 
 def test_kinds_of_arguments():
-    kinds = [dispatch.key_of(v) for v in KIND_VALUES]
+    kinds = [key_of(v) for v in KIND_VALUES]
     assert kinds == ["int64", "int64", "int64", int, int, bool, type(None), float, str, "char", str, "char", Text,
                      Color, ("tuple",), ("tuple", "int64", "char", ("tuple", int, str)), ("tuple",) + ("int64",) * 8,
                      tuple, list, dict, set, bytes]
@@ -366,7 +367,7 @@ def test_deep_recursion_raises_recursion_error(backend):
 def test_a_big_helper_gets_an_implicit_dispatcher():
     assert calls_big(5) == big_helper(5) - 1  # noqa: F821
     assert f"call <moshjit.jit {__name__}.big_helper>" in calls_big.inspect_types()
-    assert inline._implicit[big_helper].signatures == [("int64",)]  # noqa: F821
+    assert compiler._helper_dispatchers[big_helper].signatures == [("int64",)]  # noqa: F821
 
 
 def test_a_recursive_helper_gets_an_implicit_dispatcher():
@@ -485,7 +486,7 @@ def test_both_cores_classify_arguments_like_key_of():
     dispatch.dispatcher_class()
     (pure_keys, pure_results), (compiled_keys, compiled_results) = _keys_per_core(
         _star, [((v,), {}) for v in KIND_VALUES])
-    assert pure_keys == compiled_keys == [(("tuple", dispatch.key_of(v)),) for v in KIND_VALUES]
+    assert pure_keys == compiled_keys == [(("tuple", key_of(v)),) for v in KIND_VALUES]
     assert pure_results == compiled_results
 
 
@@ -533,10 +534,8 @@ def test_calls_to_star_args_helpers_bind_their_arguments():
 # ---- the call path's fast checks (recent signatures, vectorcall) give the same dispatch as key_of -------------
 def _compiled_core():
     """The compiled core, loaded even when MOSHJIT_PURE_DISPATCH makes ``@jit`` use the Python one."""
-    from moshjit.backends.cython.build import toolchain_for
-    toolchain_for(dispatch._cache()).ensure_support()
-    import moshjit_dispatch
-    return moshjit_dispatch.DispatcherCore
+    from moshjit.runtime import compiled_dispatcher_core
+    return compiled_dispatcher_core(dispatch._cache())
 
 
 def _keyed_dispatcher(core, fn):
@@ -555,7 +554,7 @@ def _expected_key_and_result(fn, args, kwargs):
     import inspect
     bound = inspect.signature(fn).bind(*args, **kwargs)
     bound.apply_defaults()
-    return tuple(map(dispatch.key_of, bound.args)), fn(*args, **kwargs)
+    return tuple(map(key_of, bound.args)), fn(*args, **kwargs)
 
 
 def _check_call_sequence(fn, calls):

@@ -335,14 +335,15 @@ def test_structure_picks_the_state_machine_for_irreducible_flow():
 
 @pytest.mark.parametrize("typed", [False, True], ids=["objects", "typed"])
 def test_irreducible_function_through_cython(typed):
-    from moshjit.backends.cython.driver import compile_cython
+    from moshjit.backends.cython import compile as compile_cython
+    from moshjit.context import CompileContext
     from moshjit.dispatcher import _cache
     fn = irreducible_counting()
     if typed:
         infer_types(fn, [INT64, BOOL])
     text, _ = generate_pyx(fn, "counting")
     assert "_mj_state" in text and ("Py_ssize_t a_n" in text) == typed
-    artifact = compile_cython(fn, counting, _cache())
+    artifact = compile_cython(fn, CompileContext(counting, cache=_cache()))
     assert [artifact.entry(*args) for args in COUNTING_ARGS] == [counting(*args) for args in COUNTING_ARGS]
 
 

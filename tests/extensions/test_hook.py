@@ -160,10 +160,10 @@ def test_pytest_assertion_rewriting_does_not_swallow_rewritten_test_modules(tmp_
 
 
 def test_the_cache_tag_changes_with_moshjits_version(monkeypatch):
-    import moshjit
+    from moshjit import _version
     before = hook.cache_tag()
     hook._digest.cache_clear()
-    monkeypatch.setattr(moshjit, "__version__", moshjit.__version__ + ".post1")
+    monkeypatch.setattr(_version, "__version__", _version.__version__ + ".post1")
     try:
         assert hook.cache_tag() != before and hook.cache_tag().startswith("moshjit")
         assert hook.cache_tag().isalnum()  # importlib requires an alphanumeric optimization tag

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from moshjit import ipython as moshjit_ipython
+from moshjit import notebook as moshjit_notebook
 from tests.ipython.helpers import ipython_test_shell, run
 
 
@@ -41,7 +41,7 @@ def test_extended_syntax_errors_are_normal_syntax_errors_and_keep_the_transforme
     assert "multiple assignments to name 'a' in pattern" in error.msg
     out = capsys.readouterr().out
     assert "SyntaxError" in out and re.search(r"Cell In\[\d+\], line 3\n\s+if \(a, a\):", out), out
-    syntax = moshjit_ipython._shells[id(shell)]
+    syntax = moshjit_notebook._shells[id(shell)]
     assert syntax.ast_transformer in shell.ast_transformers
     assert syntax.input_transformer in shell.input_transformers_post
     # the failed cell did not switch anything on; a later cell still gets rewritten
@@ -59,11 +59,11 @@ def test_tracebacks_name_the_cell_line(shell, capsys):
 
 def test_unload_stops_rewriting_and_load_is_idempotent():
     ip = ipython_test_shell()
-    ip.run_line_magic("load_ext", "moshjit.ipython")
-    moshjit_ipython.load_ipython_extension(ip)
-    syntax = moshjit_ipython._shells[id(ip)]
+    ip.run_line_magic("load_ext", "moshjit.notebook")
+    moshjit_notebook.load_ipython_extension(ip)
+    syntax = moshjit_notebook._shells[id(ip)]
     assert ip.ast_transformers.count(syntax.ast_transformer) == 1
-    ip.run_line_magic("unload_ext", "moshjit.ipython")
+    ip.run_line_magic("unload_ext", "moshjit.notebook")
     assert syntax.ast_transformer not in ip.ast_transformers
     result = ip.run_cell("# +pipeline\nplain = 6 | 1\n")
     assert result.success and ip.user_ns["plain"] == 7

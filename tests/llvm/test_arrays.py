@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from moshjit.compiler import compile_specialization
-from moshjit.dispatcher import _cache, array_key
+from moshjit.dispatcher import _cache
+from moshjit.typeof import array_key
 from tests.llvm.oracle import outcome, same
 
 np = pytest.importorskip("numpy")
@@ -49,7 +50,7 @@ def store_int(a, i, v):
 
 def compiled(fn, *args):
     """Compile ``fn`` for the arrays' precise keys (what ``dispatcher.key_of`` gives) with the LLVM backend."""
-    from moshjit.dispatcher import key_of
+    from moshjit.typeof import key_of
     key = tuple(key_of(a) for a in args)
     return compile_specialization(fn, key, "llvm", _cache(), fallback=lambda *a: pytest.fail("fallback taken"))
 

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from moshjit.compiler import type_of_key, typed_ssa
+from moshjit.compiler import DriverContext, typed_ssa
+from moshjit.typeof import type_of_key
 from moshjit.ir.types import FLOAT, INT64, ListType
 from tests.llvm import samples
 
@@ -36,8 +37,9 @@ CASES = [
 def emitted_ir(fn, arg_types) -> str:
     from moshjit.backends.llvm.module import build_module
     from moshjit.backends.llvm.native_types import CallGraph
-    graph = CallGraph(typed_ssa)
-    root = graph.infer(fn, arg_types, ir=typed_ssa(fn, arg_types))
+    ctx = DriverContext(fn)
+    graph = CallGraph(ctx)
+    root = graph.infer(fn, arg_types, ir=typed_ssa(fn, arg_types, ctx), ctx=ctx)
     text, _, _ = build_module(graph, root, "x86_64-unknown-linux-gnu", "")
     return normalise(text, fn.__code__.co_filename)
 

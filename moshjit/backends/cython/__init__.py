@@ -1,4 +1,9 @@
-"""Cython backend: typed SSA → out-of-SSA → structured statements → typed .pyx → extension module.
+"""The Cython backend: typed SSA → out-of-SSA → structured statements → typed .pyx → extension module.
 
-generate.py drives out_of_ssa.py, structure.py and emit.py; build.py compiles and loads; driver.py ties both to the
-compile cache. (Nothing is imported here, so loading the support modules stays cheap.)"""
+Its interface is the backends' common one, ``compile(ir, ctx)`` and ``load_cached(ctx)`` (``backend.py``).
+``generate.py`` drives ``out_of_ssa.py``, ``structure.py``, ``coalesce.py``, ``plan.py`` and ``emit.py``;
+``build.py`` compiles and loads generated modules with the toolchain of ``moshjit.runtime``.
+"""
+from moshjit.backends.cython.backend import compile, load_cached
+
+__all__ = ["compile", "load_cached"]

@@ -1,15 +1,21 @@
-"""Compile typed SSA with the Cython backend, through the on-disk cache, and bind the module's state."""
+"""The Cython backend's interface: typed SSA → a .pyx module built through the on-disk cache, its state bound.
+
+``compile(ir, ctx)`` and ``load_cached(ctx)`` are the backends' common interface. Generated modules are cached by
+their text, so nothing can be loaded before the IR is built: ``load_cached`` has nothing to offer.
+"""
 from __future__ import annotations
 
 import re
 import sys
 import threading
 
-from moshjit.backends.cython.generate import generate_pyx
-from moshjit.backends.cython.build import EXT_SUFFIX, NAMESPACE, CythonToolchain, load_extension, toolchain_for
+from moshjit.artifact import Artifact
+from moshjit.backends.cython.build import CythonToolchain, toolchain_for
 from moshjit.cache import DiskCache, make_key
-from moshjit.compiler import Artifact, builtins_dict
+from moshjit.context import CompileContext
+from moshjit.functions import builtins_dict
 from moshjit.ir.function import Function
+from moshjit.runtime.toolchain import EXT_SUFFIX, NAMESPACE, load_extension
 
 _module_states: dict[str, tuple] = {}      # loaded module name -> identities of the state it was given
 _lock = threading.RLock()
@@ -20,10 +26,20 @@ def entry_name_for(py_function) -> str:
     return name if name.isidentifier() and not name.startswith("_mj") else f"f_{name}"
 
 
-def compile_cython(ir: Function, py_function, cache: DiskCache, fallback=None) -> Artifact:
+def load_cached(ctx: CompileContext) -> None:
+    """Nothing: a generated module is found in the cache by its text, which needs the typed SSA."""
+    return None
+
+
+def compile(ir: Function, ctx: CompileContext) -> Artifact:
+    """The Cython artifact of ``ir``, built (or loaded from the cache) and bound to the function's state.
+    Type assumptions about globals (``ctx.global_assumptions``) are checked on entry and hand the call to
+    ``ctx.fallback`` when they fail."""
+    from moshjit.backends.cython.generate import generate_pyx
+    py_function, cache = ctx.py_function, ctx.cache
     toolchain = toolchain_for(cache)
     entry_name = entry_name_for(py_function)
-    text, constants = generate_pyx(ir, entry_name, fallback)
+    text, constants = generate_pyx(ir, entry_name, ctx.global_assumptions, ctx.fallback)
     state = (py_function.__globals__, builtins_dict(py_function), tuple(py_function.__closure__ or ()),
              tuple(constants))
     state_ids = tuple(id(x) for x in state[:2]) + tuple(id(c) for c in state[2]) + tuple(id(c) for c in constants)

@@ -2,10 +2,10 @@
 
 Every SSA value that is used gets a ``cdef`` variable typed from inference (``Py_ssize_t`` for proven int64
 ints, ``Py_UCS4`` for chars, ``double``, ``bint``, ``str``/``list``/``dict``/…, else ``object``); values whose
-live ranges never overlap share one (``coalesce.py``), and φs are written by the edge copies. Iteration over
-str/list/tuple/range is emitted as an index loop the C compiler can optimise; everything else is ordinary
-Python syntax over typed variables, which Cython turns into direct C-API calls. Nothing here reads the user's
-source: it all comes from the IR.
+live ranges never overlap share one, and φs are written by the edge copies. Those choices, index loops and
+character buffers are decided beforehand in ``plan.py``; this module writes each op and statement as decided.
+Everything is ordinary Python syntax over typed variables, which Cython turns into direct C-API calls. Nothing
+here reads the user's source: it all comes from the IR.
 """
 from __future__ import annotations
 
@@ -13,15 +13,14 @@ import math
 import unicodedata
 
 from moshjit.backends.cython import structure as st
-from moshjit.backends.cython.coalesce import coalesce
+from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
+from moshjit.backends.cython.plan import EmissionPlan
 from moshjit.backends.cython.prelude import PRELUDE
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
-from moshjit.ir.types import (BOOL, CHAR, FLOAT, STR, DictType, IntType, ListType, MType, RangeType, SetType,
-                              TupleType)
-from moshjit.passes.constfold import maybe_undefined
+from moshjit.ir.types import BOOL, FLOAT, STR, IntType
 
 _LITERAL_TYPES = (int, float, str, bytes, bool, type(None))
 _SAFE_DIVISION = 1 << 53                  # int / int in C doubles is exact only below this
@@ -42,28 +41,6 @@ def literal(value) -> str | None:
     return None
 
 
-def cython_type(t: MType | None) -> str:
-    if isinstance(t, IntType) and t.fits_int64:
-        return "Py_ssize_t"
-    if t == BOOL:
-        return "bint"
-    if t == FLOAT:
-        return "double"
-    if t == CHAR:
-        return "Py_UCS4"
-    if t == STR:
-        return "str"
-    if isinstance(t, ListType):
-        return "list"
-    if isinstance(t, DictType):
-        return "dict"
-    if isinstance(t, SetType):
-        return "set"
-    if isinstance(t, TupleType):
-        return "tuple"
-    return "object"
-
-
 _NATIVE_NUMBER = ("Py_ssize_t", "double", "bint")
 # str methods Cython computes on a Py_UCS4 with the same Py_UNICODE_IS* tests str uses for one character.
 _CYTHON_CHAR_METHODS = {"isalnum", "isalpha", "isdecimal", "isdigit", "islower", "isnumeric", "isprintable",
@@ -75,45 +52,37 @@ _EXACT_CYTHON_BUILTINS = (len, isinstance, ord, chr, str, repr, bool, int, float
 _PY_OPERATORS = {"neg": "-", "pos": "+", "invert": "~", "not": "not "}
 
 
-class IterationPlan:
-    """How a get_iter/for_iter pair is emitted: an index loop over str/list/tuple, a counted range loop,
-    or the generic iterator protocol."""
-
-    def __init__(self, kind: str, getiter, index: str, extra: dict):
-        self.kind = kind
-        self.getiter = getiter
-        self.index = index
-        self.extra = extra
-
-
 class Emitter:
-    def __init__(self, fn: Function, plan: CopyPlan, body: list, entry_name: str, fallback=None):
+    """Writes the module's lines, op by op and statement by statement, as the ``EmissionPlan`` decided."""
+
+    def __init__(self, fn: Function, plan: CopyPlan, decided: EmissionPlan, body: list, entry_name: str,
+                 global_assumptions: dict, fallback=None):
         self.fn = fn
+        self.global_assumptions = global_assumptions
         self.fallback = fallback
         self.plan = plan
         self.body = body
         self.entry_name = entry_name
         self.names: dict = {}
-        self.decls: dict[str, str] = {}
+        self.decls: dict[str, str] = dict(decided.index_decls)
         self.constants: list = []
         self.constant_names: dict[int, str] = {}
         self.lines: list[str] = []
-        self.users = fn.users()
-        self.undefined = maybe_undefined(fn)
-        self.inline_slices: set = set()
-        self.iteration: dict = {}           # get_iter op -> IterationPlan
-        self.folded: set = set()            # ops emitted as part of another op
+        self.users = decided.users
+        self.undefined = decided.undefined
+        self.inline_slices = decided.inline_slices
+        self.iteration = decided.iteration
+        self.folded = decided.folded
+        self.char_buffers = decided.char_buffers
+        self.representative = decided.representative
+        self.decl_type = decided.decl_type
+        self.ctype = decided.ctype
         self.constructs: list = []          # enclosing Python loops: [kind, label block, exit label, passing ids]
         self.jump_ids: dict = {}
         self.uses_jump = False
         self.uses_state = False
         self.state_ids: dict = {}
         self.cond_names: dict = {}
-        self.char_buffers: set = set()      # lists of chars kept as moshjit_rt.CharBuffer
-        self._plan_iterations()
-        self._plan_slices()
-        self._plan_char_buffers()
-        self.representative = self._share_variables()
 
     # ---- names and references ----------------------------------------------------------------------------------
     def var(self, value) -> str:
@@ -135,13 +104,6 @@ class Emitter:
             if not isinstance(value, Argument):
                 self.decls[name] = self.decl_type(value)
         return name
-
-    def decl_type(self, value) -> str:
-        if value in self.undefined or value is UNDEFINED:
-            return "object"
-        if value in self.char_buffers:
-            return "CharBuffer"
-        return cython_type(getattr(value, "type", None))
 
     def ref(self, value) -> str:
         if isinstance(value, Constant):
@@ -165,155 +127,8 @@ class Emitter:
             self.constants.append(value)
         return self.constant_names[key]
 
-    def ctype(self, value) -> str:
-        """The C-level type an operand has in generated code (constants: the type of their literal)."""
-        if isinstance(value, Constant):
-            v = value.value
-            if type(v) is bool:
-                return "bint"
-            if type(v) is int:
-                return "Py_ssize_t" if -(1 << 62) < v < (1 << 62) else "object"
-            if type(v) is float:
-                return "double"
-            return "object"
-        return self.decl_type(value)
-
     def emit(self, line: str, depth: int) -> None:
         self.lines.append("    " * depth + line)
-
-    # ---- planning ----------------------------------------------------------------------------------------------
-    def _plan_iterations(self) -> None:
-        for block in self.fn.blocks:
-            for op in block.ops:
-                if not isinstance(op, ops.GetIter):
-                    continue
-                users = self.users.get(op, [])
-                if not users or not all(isinstance(u, ops.ForIter) for u in users):
-                    continue
-                source = op.obj
-                source_type = getattr(source, "type", None) if not isinstance(source, Constant) else None
-                index = f"i{len(self.iteration)}"
-                if source_type in (STR, CHAR) and self.ctype(source) == "str":
-                    self.iteration[op] = IterationPlan("str", op, index, {})
-                elif isinstance(source_type, ListType) and self.ctype(source) == "list":
-                    self.iteration[op] = IterationPlan("list", op, index, {})
-                elif isinstance(source_type, TupleType) and self.ctype(source) == "tuple":
-                    self.iteration[op] = IterationPlan("tuple", op, index, {})
-                elif isinstance(source_type, RangeType) and self._range_call(source) is not None:
-                    self.iteration[op] = IterationPlan("range", op, index, {"call": source})
-                    self.folded.add(source)
-                else:
-                    continue
-                self.decls[index] = "size_t" if self.iteration[op].kind == "range" else "Py_ssize_t"
-
-    def _range_call(self, value):
-        """The args of ``range(...)`` when it is used only by one get_iter and all args are native ints."""
-        if not (isinstance(value, ops.Call) and isinstance(value.func, Constant) and value.func.value is range
-                and not value.kwnames and 1 <= len(value.args) <= 3):
-            return None
-        if len(self.users.get(value, [])) != 1:
-            return None
-        if not all(self.ctype(a) == "Py_ssize_t" for a in value.args):
-            return None
-        return value.args
-
-    def _plan_slices(self) -> None:
-        for block in self.fn.blocks:
-            for op in block.ops:
-                if isinstance(op, ops.BuildSlice):
-                    users = self.users.get(op, [])
-                    if users and all(isinstance(u, (ops.GetItem, ops.SetItem, ops.DelItem)) and u.key is op
-                                     and op not in (getattr(u, "obj", None), getattr(u, "value", None))
-                                     and self._sliceable(u) for u in users):
-                        self.inline_slices.add(op)
-
-    def _sliceable(self, user) -> bool:
-        """Whether ``obj[a:b]`` syntax is exact for this container: Cython slices other objects through its own
-        helpers, whose errors differ from CPython's (e.g. "unsliceable" for "is not subscriptable")."""
-        return self.ctype(user.obj) in (("str", "list", "tuple") if isinstance(user, ops.GetItem) else ("list",))
-
-    def _plan_char_buffers(self) -> None:
-        """Lists of characters that are only appended to, tested, measured and joined with '' become
-        CharBuffers (φs joining such lists included); any other use keeps them Python lists."""
-        parent: dict = {}
-
-        def find(v):
-            while parent.get(v, v) is not v:
-                v = parent[v]
-            return v
-
-        candidates = [op for block in self.fn.blocks for op in block.ops
-                      if isinstance(op, ops.BuildList) and not op.items and op.type == ListType(CHAR)]
-        members = set(candidates)
-        phis = [phi for block in self.fn.blocks for phi in block.phis]
-        changed = True
-        while changed:                        # φs all of whose inputs are candidate lists join the web
-            changed = False
-            for phi in phis:
-                if phi not in members and all(v in members or v is phi for v in phi.incoming.values()):
-                    members.add(phi)
-                    changed = True
-        for phi in phis:
-            if phi in members:
-                for value in phi.incoming.values():
-                    a, b = find(phi), find(value)
-                    if a is not b:
-                        parent[a] = b
-        groups: dict = {}
-        for value in members:
-            groups.setdefault(find(value), []).append(value)
-        for group in groups.values():
-            if all(self._buffer_use_ok(user, value, members) for value in group
-                   for user in self.users.get(value, [])) and not any(v in self.undefined for v in group):
-                self.char_buffers.update(group)
-
-    def _buffer_use_ok(self, user, value, members) -> bool:
-        if isinstance(user, Phi):
-            return user in members
-        if isinstance(user, ops.ListAppend):
-            return user.target is value and user.item is not value and self.ctype(user.item) == "Py_UCS4"
-        if isinstance(user, ops.CallMethod):
-            if user.obj is value:
-                return (user.name == "append" and len(user.args) == 1 and not user.kwnames
-                        and self.ctype(user.args[0]) == "Py_UCS4" and not self.users.get(user))
-            return (user.name == "join" and isinstance(user.obj, Constant) and user.obj.value == ""
-                    and user.args == [value] and not user.kwnames)
-        if isinstance(user, ops.Branch):
-            return user.cond is value
-        if isinstance(user, ops.Call):
-            return isinstance(user.func, Constant) and user.func.value is len and user.args == [value]
-        return False
-
-    def _share_variables(self) -> dict:
-        """Which values share a variable (see ``coalesce.py``), told where this emitter reads each value."""
-        not_emitted = self.folded | self.inline_slices | set(self.iteration) | self.char_buffers
-        candidates = [v for block in self.fn.blocks for v in [*block.phis, *block.instructions()]
-                      if self.users.get(v) and v not in not_emitted]
-        return coalesce(self.fn, self.plan, candidates, self.decl_type, self._reads,
-                        lambda op: op not in not_emitted)
-
-    def _reads(self, instruction) -> list:
-        """The values the emitted code of ``instruction`` reads, where it is placed."""
-        if instruction in self.folded or instruction in self.inline_slices:
-            return []                              # read through their users instead
-        if isinstance(instruction, ops.GetIter) and instruction in self.iteration:
-            plan = self.iteration[instruction]
-            return self._expand(plan.extra["call"].args) if plan.kind == "range" else []
-        if isinstance(instruction, ops.ForIter) and instruction.iterator in self.iteration:
-            plan = self.iteration[instruction.iterator]
-            return [] if plan.kind == "range" else [instruction.iterator.obj]
-        return self._expand(instruction.operands())
-
-    def _expand(self, values) -> list:
-        out = []
-        for value in values:
-            if value in self.inline_slices:
-                out.extend(self._expand([value.start, value.stop, value.step]))
-            elif value in self.folded:
-                out.extend(self._expand(value.operands()))
-            else:
-                out.append(value)
-        return out
 
     def key(self, value) -> str:
         if value in self.inline_slices:
@@ -836,7 +651,7 @@ class Emitter:
     # ---- module ------------------------------------------------------------------------------------------------
     def assumption_guards(self) -> list[str]:
         """Entry checks of the global types inference assumed; a failed check hands the call to ``fallback``."""
-        assumptions = getattr(self.fn, "global_assumptions", {})
+        assumptions = self.global_assumptions
         if not assumptions:
             return []
         if self.fallback is None:
@@ -892,8 +707,9 @@ def _small_for_division(value) -> bool:
     return t == FLOAT
 
 
-def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, fallback=None) -> tuple[str, list]:
+def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, global_assumptions: dict,
+                fallback=None) -> tuple[str, list]:
     """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive."""
-    emitter = Emitter(fn, plan, body, entry_name, fallback)
+    emitter = Emitter(fn, plan, EmissionPlan(fn, plan), body, entry_name, global_assumptions, fallback)
     text = emitter.module()
     return text, emitter.constants

@@ -1,6 +1,6 @@
-"""LLVM backend: typed SSA → LLVM IR → a shared object in the cache → a builtin function per specialisation.
+"""The LLVM backend's interface: typed SSA → LLVM IR → a shared object in the cache → a builtin per specialisation.
 
-``compile_llvm`` takes the function when every value has a native type (see ``reprs``); lists arrive typed as
+``compile`` takes the function when every value has a native type (see ``reprs``); lists arrive typed as
 ``list[object]`` and are re-inferred with native item types (int, then float, bool, lists of ints or floats),
 the entry checking the items at run time and switching variants (``variants``) on a miss; arrays keyed only as
 ``ndarray`` get the same treatment. What was decided is
@@ -8,10 +8,14 @@ recorded in the cache index (``store``), so another process loads the shared obj
 """
 from __future__ import annotations
 
+import functools
 import logging
 import time
 
+from moshjit.artifact import Artifact
+from moshjit.context import CompileContext
 from moshjit.errors import UnsupportedError
+from moshjit.typeof import is_plain_array_key, type_of_key
 
 log = logging.getLogger("moshjit")
 
@@ -29,11 +33,14 @@ def array_guesses() -> tuple:
     return tuple(ArrayType(dtype, ndim) for dtype in ("float64", "int64") for ndim in (1, 2))
 
 
-def compile_llvm(ir, py_function, key, cache, fallback, required: bool):
-    """An Artifact for ``py_function`` specialised to ``key``, or None ('auto' then uses Cython); with
-    ``required`` a function that is not fully native raises UnsupportedError naming the first culprit."""
+def compile(ir, ctx: CompileContext):
+    """An Artifact for ``ctx.py_function`` specialised to ``ctx.key``, or None ('auto' then uses Cython); when
+    the LLVM backend was asked for by name, a function that is not fully native raises UnsupportedError naming
+    the first culprit."""
     from moshjit.backends.llvm import store
     from moshjit.backends.llvm.layout import check_layout
+    py_function, key, cache = ctx.py_function, ctx.key, ctx.cache
+    required = ctx.backend == "llvm"
     start = time.perf_counter()
     try:
         check_layout()
@@ -43,9 +50,9 @@ def compile_llvm(ir, py_function, key, cache, fallback, required: bool):
         return None
     index = store.index_key(py_function, key)
     known = store.lookup(cache, index)
-    artifact = _load(known, py_function, index, cache, fallback, start) if known and known["native"] else None
+    artifact = _load(known, ctx, index, start) if known and known["native"] else None
     if known is None or known["native"] and artifact is None:
-        known = _decide(ir, py_function, index, key, cache, fallback, required)
+        known = _decide(ir, ctx, index, required)
         if known.get("cacheable", True):
             store.record(cache, index, {k: v for k, v in known.items() if k != "artifact"})
         artifact = known.get("artifact")
@@ -56,11 +63,12 @@ def compile_llvm(ir, py_function, key, cache, fallback, required: bool):
     return artifact
 
 
-def load_cached(py_function, key, cache, fallback):
-    """The Artifact recorded in the cache index for ``py_function`` and ``key``, loaded without building any
-    IR (None when the index has no native entry for it). Meant to be asked before the frontend runs."""
+def load_cached(ctx: CompileContext):
+    """The Artifact recorded in the cache index for ``ctx.py_function`` and ``ctx.key``, loaded without building
+    any IR (None when the index has no native entry for it). Meant to be asked before the frontend runs."""
     from moshjit.backends.llvm import store
     from moshjit.backends.llvm.layout import check_layout
+    py_function, key, cache = ctx.py_function, ctx.key, ctx.cache
     start = time.perf_counter()
     try:
         check_layout()
@@ -70,13 +78,14 @@ def load_cached(py_function, key, cache, fallback):
     known = store.lookup(cache, index)
     if known is None or not known["native"]:
         return None
-    return _load(known, py_function, index, cache, fallback, start)
+    return _load(known, ctx, index, start)
 
 
-def _decide(ir, py_function, index, key, cache, fallback, required) -> dict:
+def _decide(ir, ctx: CompileContext, index, required) -> dict:
     """Try the argument candidates in order: the record of the first native one (with its artifact), or of
     the first reason it is not native."""
     from moshjit.backends.llvm.lower import NotNative
+    py_function, key = ctx.py_function, ctx.key
     try:
         candidates = argument_candidates(ir, key)
     except UnsupportedError as problem:
@@ -86,7 +95,7 @@ def _decide(ir, py_function, index, key, cache, fallback, required) -> dict:
     first_problem = None
     for arg_types in candidates:
         try:
-            return _compile_candidate(ir, py_function, index, arg_types, positions, cache, fallback)
+            return _compile_candidate(ir, ctx, index, arg_types, positions)
         except NotNative as problem:
             first_problem = first_problem or problem
         except Exception as problem:          # a backend bug must not break 'auto': Cython still works
@@ -103,60 +112,60 @@ def _decide(ir, py_function, index, key, cache, fallback, required) -> dict:
             "line": first_problem.line, "hint": "use backend='cython' or 'auto' for this function"}
 
 
-def _compile_candidate(ir, py_function, index, arg_types, positions, cache, fallback) -> dict:
+def _compile_candidate(ir, ctx: CompileContext, index, arg_types, positions) -> dict:
     from moshjit.backends.llvm.variants import ItemKindDispatch
     variants = None
     if positions:
-        variants = ItemKindDispatch(lambda kinds: _variant(py_function, index, arg_types, positions, kinds, cache,
-                                                           fallback), positions, fallback)
-    artifact, built = _compile(ir, py_function, arg_types, cache, variants or fallback)
+        variants = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions,
+                                    ctx.fallback)
+    artifact, built = _compile(ir, ctx, ctx.py_function, arg_types, variants or ctx.fallback)
     if variants is not None:
         variants.variants[tuple(arg_types[i] for i in positions)] = artifact.entry
     return dict(built, native=True, positions=positions, artifact=artifact)
 
 
-def _load(known: dict, py_function, index, cache, fallback, start):
+def _load(known: dict, ctx: CompileContext, index, start):
     """The artifact recorded in the index: its shared object loaded, no compiling (None if it is gone)."""
     from moshjit.backends.llvm.engine import NAMESPACE, SUFFIX, load_library, make_builtin
     from moshjit.backends.llvm.types_json import decode_type
     from moshjit.backends.llvm.variants import ItemKindDispatch
-    from moshjit.artifact import Artifact
-    found = cache.load(NAMESPACE, known["so_key"], SUFFIX)
+    py_function, fallback = ctx.py_function, ctx.fallback
+    found = ctx.cache.load(NAMESPACE, known["so_key"], SUFFIX)
     if found is None:
         return None
     positions = known["positions"]
     target = fallback
     if positions:
         arg_types = [decode_type(t) for t in known["arg_types"]]
-        target = ItemKindDispatch(lambda kinds: _variant(py_function, index, arg_types, positions, kinds, cache,
-                                                         fallback), positions, fallback)
+        target = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions, fallback)
     entry = make_builtin(load_library(found[0]), known["method_def"], target, py_function.__module__, py_function,
                          known["globals"])
     if positions:
         target.variants[tuple(arg_types[i] for i in positions)] = entry
     stats = {"backend": "llvm", "cache": "hit", "load_s": round(time.perf_counter() - start, 4)}
-    return Artifact(entry, "llvm", known["code_text"], known["ir_text"], stats)
+    return _artifact(entry, known["code_text"], known["ir_text"], stats)
 
 
-def _variant(py_function, index, arg_types, positions, kinds, cache, fallback):
+def _variant(ctx: CompileContext, index, arg_types, positions, kinds):
     """The entry of the native variant for list item types ``kinds`` (None when it is not native), through
     the index like a specialisation of its own."""
     from moshjit.backends.llvm import store
     from moshjit.backends.llvm.types_json import encode_type
+    cache = ctx.cache
     start = time.perf_counter()
     variant_index = store.make_key(index, [encode_type(k) for k in kinds])
     known = store.lookup(cache, variant_index)
     if known is not None:
-        artifact = _load(known, py_function, variant_index, cache, fallback, start) if known["native"] else None
+        artifact = _load(known, ctx, variant_index, start) if known["native"] else None
         if artifact is not None or not known["native"]:
             return artifact.entry if artifact is not None else None
     from moshjit.backends.llvm.lower import NotNative
-    from moshjit.compiler import typed_ssa
     types = list(arg_types)
     for position, kind in zip(positions, kinds):
         types[position] = kind
     try:
-        artifact, facts = _compile(typed_ssa(py_function, types), py_function, types, cache, fallback)
+        variant_ir, variant_ctx = ctx.typed_callee(ctx.py_function, types)
+        artifact, facts = _compile(variant_ir, variant_ctx, ctx.py_function, types, ctx.fallback)
     except (NotNative, UnsupportedError) as problem:
         store.record(cache, variant_index, {"native": False, "reason": str(problem), "line": None})
         return None
@@ -169,11 +178,10 @@ def argument_candidates(ir, key) -> list[list]:
     arrays of unknown item type each guess)."""
     from moshjit.backends.llvm.native_types import normalize
     from moshjit.backends.llvm.reprs import repr_of
-    from moshjit.compiler import type_of_key
     from moshjit.ir.types import ListType
     base = []
     for arg, kind in zip(ir.args, key):
-        t = array_guesses()[0] if _is_plain_array_key(kind) else normalize(type_of_key(kind))
+        t = array_guesses()[0] if is_plain_array_key(kind) else normalize(type_of_key(kind))
         if kind is int:
             raise UnsupportedError(f"argument '{arg.name}' is an int that does not fit in 64 bits", ir.filename,
                                    ir.firstlineno)
@@ -182,38 +190,41 @@ def argument_candidates(ir, key) -> list[list]:
                                    ir.firstlineno)
         base.append(t)
     items = list_item_candidates() if any(isinstance(t, ListType) for t in base) else (None,)
-    arrays = array_guesses() if any(_is_plain_array_key(kind) for kind in key) else (None,)
-    return [[ListType(item) if isinstance(t, ListType) else array if _is_plain_array_key(kind) else t
+    arrays = array_guesses() if any(is_plain_array_key(kind) for kind in key) else (None,)
+    return [[ListType(item) if isinstance(t, ListType) else array if is_plain_array_key(kind) else t
              for t, kind in zip(base, key)] for array in arrays for item in items]
 
 
-def _is_plain_array_key(kind) -> bool:
-    return isinstance(kind, type) and kind.__name__ == "ndarray" and kind.__module__ == "numpy"
-
-
 def _decided_at_run_time(kind) -> bool:
-    return kind is list or _is_plain_array_key(kind)
+    return kind is list or is_plain_array_key(kind)
 
 
-def _compile(ir, py_function, arg_types, cache, fallback):
-    """(Artifact, index facts) of ``ir`` compiled natively for ``arg_types``; raises NotNative."""
+def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback):
+    """(Artifact, index facts) of ``ir`` (typed in ``ctx``) compiled natively for ``arg_types``; raises
+    NotNative."""
     from moshjit.backends.llvm.engine import load_library, make_builtin, shared_object, toolchain
     from moshjit.backends.llvm.module import build_module
     from moshjit.backends.llvm.native_types import CallGraph
     from moshjit.backends.llvm.types_json import encode_type
-    from moshjit.compiler import Artifact, typed_ssa
     from moshjit.ir.printer import format_function
     start = time.perf_counter()
     tools = toolchain()
-    graph = CallGraph(typed_ssa)
-    root = graph.infer(py_function, arg_types, ir=ir)
+    graph = CallGraph(ctx)
+    root = graph.infer(py_function, arg_types, ir=ir, ctx=ctx)
     text, method_def, global_names = build_module(graph, root, tools.triple, tools.data_layout)
     lowered = time.perf_counter()
     stats = {"backend": "llvm", "lower_s": round(lowered - start, 4)}
-    path, so_key = shared_object(text, cache, stats)
+    path, so_key = shared_object(text, ctx.cache, stats)
     entry = make_builtin(load_library(path), method_def, fallback, py_function.__module__, py_function, global_names)
     stats["llvm_s"] = round(time.perf_counter() - lowered, 4)
     ir_text = format_function(ir)
     facts = {"so_key": so_key, "method_def": method_def, "code_text": text, "ir_text": ir_text,
              "arg_types": [encode_type(t) for t in arg_types], "globals": global_names}
-    return Artifact(entry, "llvm", text, ir_text, stats), facts
+    return _artifact(entry, text, ir_text, stats), facts
+
+
+def _artifact(entry, code_text: str, ir_text: str, stats: dict) -> Artifact:
+    """An LLVM artifact: its entry is a builtin that can be re-made with another fallback (``rebind``), so the
+    dispatcher can install it as its own call path."""
+    from moshjit.backends.llvm.engine import rebind
+    return Artifact(entry, "llvm", code_text, ir_text, stats, rebind=functools.partial(rebind, entry))

@@ -17,13 +17,17 @@ import inspect
 import math
 import types
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
 from moshjit.ir.types import (BOOL, BOTTOM, FLOAT, INT, INT64, NONE, OBJECT, ArrayType, ConstType, IntType,
                               IteratorType, ListType, MType, TupleType, join, tuple_of)
-from moshjit.passes.typeinfer import TypeInference
+from moshjit.passes.typeinfer import TypeInference, returned_type
+
+if TYPE_CHECKING:
+    from moshjit.context import CompileContext
 
 MATH_CONSTANTS = {"pi", "e", "tau", "inf", "nan"}
 MAX_RECURSION_ROUNDS = 6
@@ -117,6 +121,7 @@ class Signature:
     py_function: types.FunctionType
     arg_types: tuple
     ir: Function | None = None
+    ctx: CompileContext | None = None         # the context ``ir`` was built in (global types assumed)
     return_type: MType = BOTTOM
     in_progress: bool = False
     recursive: bool = False
@@ -126,14 +131,16 @@ class Signature:
 class CallGraph:
     """Every function specialisation reachable from the compiled function by native calls."""
 
-    def __init__(self, build_ir):
-        self.build_ir = build_ir              # (py_function, arg types) -> typed SSA (standard inference)
+    def __init__(self, ctx: CompileContext):
+        self.ctx = ctx                            # builds callees' typed SSA (standard inference)
         self.signatures: dict[tuple, Signature] = {}
         self.order: list[Signature] = []
         self.stack: list[Signature] = []          # signatures being inferred, outermost first
 
-    def infer(self, py_function, arg_types, ir: Function | None = None) -> Signature:
-        """Infer (or look up) ``py_function`` for ``arg_types``; ``ir`` reuses already-built SSA."""
+    def infer(self, py_function, arg_types, ir: Function | None = None, ctx: CompileContext | None = None) \
+            -> Signature:
+        """Infer (or look up) ``py_function`` for ``arg_types``; ``ir`` reuses already-built SSA (typed in
+        ``ctx``)."""
         key = (py_function, tuple(arg_types))
         sig = self.signatures.get(key)
         if sig is not None:
@@ -141,17 +148,17 @@ class CallGraph:
                 for member in self.stack[self.stack.index(sig):]:
                     member.recursive = True
             return sig
-        sig = Signature(py_function, tuple(arg_types), ir, symbol=f"mj_{len(self.order)}_{_c_name(py_function)}")
+        sig = Signature(py_function, tuple(arg_types), ir, ctx, symbol=f"mj_{len(self.order)}_{_c_name(py_function)}")
         self.signatures[key] = sig
         self.order.append(sig)
         sig.in_progress = True
         self.stack.append(sig)
         if sig.ir is None:
-            sig.ir = self.build_ir(py_function, list(arg_types))
+            sig.ir, sig.ctx = self.ctx.typed_callee(py_function, list(arg_types))
         mark = len(self.order)
         for _ in range(MAX_RECURSION_ROUNDS):
-            NativeInference(sig.ir, list(arg_types), self).run_native()
-            new = normalize(_return_type(sig.ir))
+            NativeInference(sig.ir, list(arg_types), sig.ctx, self).run_native()
+            new = normalize(returned_type(sig.ir))
             if new == sig.return_type or not sig.recursive:
                 sig.return_type = new
                 break
@@ -170,25 +177,11 @@ def _c_name(py_function) -> str:
     return "".join(c if c.isalnum() else "_" for c in py_function.__name__)[:40]
 
 
-def _return_type(ir: Function) -> MType:
-    result = BOTTOM
-    for block in ir.blocks:
-        if isinstance(block.terminator, ops.Return):
-            value = block.terminator.value
-            result = join(result, value.type if not isinstance(value, Constant) else _constant_type(value))
-    return result
-
-
-def _constant_type(constant: Constant) -> MType:
-    from moshjit.ir.types import type_of_value
-    return type_of_value(constant.value)
-
-
 class NativeInference(TypeInference):
     """The standard inference with the native rules described in the module docstring."""
 
-    def __init__(self, fn: Function, arg_types: list[MType], graph: CallGraph):
-        super().__init__(fn, arg_types)
+    def __init__(self, fn: Function, arg_types: list[MType], ctx: CompileContext | None, graph: CallGraph):
+        super().__init__(fn, arg_types, ctx)
         self.graph = graph
 
     def run_native(self) -> None:

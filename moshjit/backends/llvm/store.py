@@ -12,28 +12,13 @@ import functools
 import hashlib
 import json
 import os
-import sys
 
-from moshjit.cache import (DiskCache, code_fingerprint, dependencies_fingerprint, location_fingerprint,  # noqa: F401
-                           make_key)
+from moshjit.cache import (DiskCache, code_fingerprint, compiler_fingerprint, dependencies_fingerprint,
+                           location_fingerprint, make_key)
+from moshjit.typeof import describe_signature
 
 NAMESPACE = "llvm-index"
 SUFFIX = ".index"
-
-
-@functools.lru_cache(maxsize=None)
-def compiler_fingerprint() -> str:
-    """A hash of moshjit's sources: any change to the compiler may change the code it generates."""
-    import moshjit
-    root = os.path.dirname(moshjit.__file__)
-    digest = hashlib.sha256(sys.version.encode())
-    for directory, subdirectories, files in sorted(os.walk(root)):
-        subdirectories.sort()
-        for name in sorted(files):
-            if name.endswith((".py", ".pyx", ".pxd")):
-                with open(os.path.join(directory, name), "rb") as f:
-                    digest.update(name.encode() + b"\0" + f.read())
-    return digest.hexdigest()
 
 
 @functools.lru_cache(maxsize=None)
@@ -54,12 +39,11 @@ def host_fingerprint() -> str:
 
 
 def index_key(py_function, key: tuple) -> str:
-    from moshjit.dispatcher import describe_key
     code = py_function.__code__
     return make_key("llvm-index", compiler_fingerprint(), host_fingerprint(), code_fingerprint(code),
                     location_fingerprint(code),       # the machine code names file:line in errors and tracebacks
                     dependencies_fingerprint(code, py_function.__globals__), py_function.__qualname__,
-                    tuple(describe_key(k) for k in key))
+                    describe_signature(key))
 
 
 def lookup(cache: DiskCache, key: str) -> dict | None:

@@ -11,6 +11,7 @@ import logging
 import threading
 
 from moshjit.ir.types import BOOL, FLOAT, INT64, ArrayType, ListType, MType
+from moshjit.typeof import array_key, type_of_key
 
 log = logging.getLogger("moshjit")
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -44,8 +45,6 @@ def argument_type(value) -> MType | None:
         item = item_type(value)
         return ListType(item) if item is not None else None
     if kind.__name__ == "ndarray":
-        from moshjit.dispatcher import array_key
-        from moshjit.compiler import type_of_key
         found = type_of_key(array_key(value, kind))
         return found if isinstance(found, ArrayType) else None
     return None

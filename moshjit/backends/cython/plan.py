@@ -1,0 +1,204 @@
+"""What the Cython emitter decides before it writes a line, from the typed, out-of-SSA IR of one specialisation.
+
+- iterations: which ``get_iter``/``for_iter`` pairs become index loops over str/list/tuple or counted ``range``
+  loops (no iterator object);
+- slices: which ``build_slice`` ops are written as ``obj[a:b]`` syntax inside their users;
+- character buffers: which lists of characters are only appended to, tested, measured and joined, and so become
+  ``moshjit_rt.CharBuffer`` (no one-character strings);
+- variables: the C type every value is declared with, and which values share one variable (``coalesce.py``).
+
+Per-op emission (``emit.py``) reads these decisions and decides nothing of this kind itself.
+"""
+from __future__ import annotations
+
+from moshjit.backends.cython.coalesce import coalesce
+from moshjit.backends.cython.out_of_ssa import CopyPlan
+from moshjit.backends.cython.c_types import cython_type
+from moshjit.ir import ops
+from moshjit.ir.function import Function
+from moshjit.ir.ops import UNDEFINED, Constant, Phi
+from moshjit.ir.types import CHAR, STR, ListType, RangeType, TupleType
+from moshjit.passes.constfold import maybe_undefined
+
+
+class IterationPlan:
+    """How a get_iter/for_iter pair is emitted: an index loop over str/list/tuple, a counted range loop,
+    or the generic iterator protocol."""
+
+    def __init__(self, kind: str, getiter, index: str, extra: dict):
+        self.kind = kind
+        self.getiter = getiter
+        self.index = index
+        self.extra = extra
+
+
+class EmissionPlan:
+    """The decisions listed in the module docstring, for one function."""
+
+    def __init__(self, fn: Function, copies: CopyPlan):
+        self.fn = fn
+        self.copies = copies
+        self.users = fn.users()
+        self.undefined = maybe_undefined(fn)     # values that may hold an unbound local: declared ``object``
+        self.iteration: dict = {}                # get_iter op -> IterationPlan
+        self.index_decls: dict[str, str] = {}    # loop index variables -> C type
+        self.folded: set = set()                 # ops emitted as part of another op
+        self.inline_slices: set = set()          # build_slice ops written as slice syntax in their users
+        self.char_buffers: set = set()           # lists of chars kept as moshjit_rt.CharBuffer
+        self._plan_iterations()
+        self._plan_slices()
+        self._plan_char_buffers()
+        self.representative = self._share_variables()   # value -> the value whose variable it shares
+
+    def decl_type(self, value) -> str:
+        if value in self.undefined or value is UNDEFINED:
+            return "object"
+        if value in self.char_buffers:
+            return "CharBuffer"
+        return cython_type(getattr(value, "type", None))
+
+    def ctype(self, value) -> str:
+        """The C-level type an operand has in generated code (constants: the type of their literal)."""
+        if isinstance(value, Constant):
+            v = value.value
+            if type(v) is bool:
+                return "bint"
+            if type(v) is int:
+                return "Py_ssize_t" if -(1 << 62) < v < (1 << 62) else "object"
+            if type(v) is float:
+                return "double"
+            return "object"
+        return self.decl_type(value)
+
+    def _plan_iterations(self) -> None:
+        for block in self.fn.blocks:
+            for op in block.ops:
+                if not isinstance(op, ops.GetIter):
+                    continue
+                users = self.users.get(op, [])
+                if not users or not all(isinstance(u, ops.ForIter) for u in users):
+                    continue
+                source = op.obj
+                source_type = getattr(source, "type", None) if not isinstance(source, Constant) else None
+                index = f"i{len(self.iteration)}"
+                if source_type in (STR, CHAR) and self.ctype(source) == "str":
+                    self.iteration[op] = IterationPlan("str", op, index, {})
+                elif isinstance(source_type, ListType) and self.ctype(source) == "list":
+                    self.iteration[op] = IterationPlan("list", op, index, {})
+                elif isinstance(source_type, TupleType) and self.ctype(source) == "tuple":
+                    self.iteration[op] = IterationPlan("tuple", op, index, {})
+                elif isinstance(source_type, RangeType) and self._range_call(source) is not None:
+                    self.iteration[op] = IterationPlan("range", op, index, {"call": source})
+                    self.folded.add(source)
+                else:
+                    continue
+                self.index_decls[index] = "size_t" if self.iteration[op].kind == "range" else "Py_ssize_t"
+
+    def _range_call(self, value):
+        """The args of ``range(...)`` when it is used only by one get_iter and all args are native ints."""
+        if not (isinstance(value, ops.Call) and isinstance(value.func, Constant) and value.func.value is range
+                and not value.kwnames and 1 <= len(value.args) <= 3):
+            return None
+        if len(self.users.get(value, [])) != 1:
+            return None
+        if not all(self.ctype(a) == "Py_ssize_t" for a in value.args):
+            return None
+        return value.args
+
+    def _plan_slices(self) -> None:
+        for block in self.fn.blocks:
+            for op in block.ops:
+                if isinstance(op, ops.BuildSlice):
+                    users = self.users.get(op, [])
+                    if users and all(isinstance(u, (ops.GetItem, ops.SetItem, ops.DelItem)) and u.key is op
+                                     and op not in (getattr(u, "obj", None), getattr(u, "value", None))
+                                     and self._sliceable(u) for u in users):
+                        self.inline_slices.add(op)
+
+    def _sliceable(self, user) -> bool:
+        """Whether ``obj[a:b]`` syntax is exact for this container: Cython slices other objects through its own
+        helpers, whose errors differ from CPython's (e.g. "unsliceable" for "is not subscriptable")."""
+        return self.ctype(user.obj) in (("str", "list", "tuple") if isinstance(user, ops.GetItem) else ("list",))
+
+    def _plan_char_buffers(self) -> None:
+        """Lists of characters that are only appended to, tested, measured and joined with '' become
+        CharBuffers (φs joining such lists included); any other use keeps them Python lists."""
+        parent: dict = {}
+
+        def find(v):
+            while parent.get(v, v) is not v:
+                v = parent[v]
+            return v
+
+        candidates = [op for block in self.fn.blocks for op in block.ops
+                      if isinstance(op, ops.BuildList) and not op.items and op.type == ListType(CHAR)]
+        members = set(candidates)
+        phis = [phi for block in self.fn.blocks for phi in block.phis]
+        changed = True
+        while changed:                        # φs all of whose inputs are candidate lists join the web
+            changed = False
+            for phi in phis:
+                if phi not in members and all(v in members or v is phi for v in phi.incoming.values()):
+                    members.add(phi)
+                    changed = True
+        for phi in phis:
+            if phi in members:
+                for value in phi.incoming.values():
+                    a, b = find(phi), find(value)
+                    if a is not b:
+                        parent[a] = b
+        groups: dict = {}
+        for value in members:
+            groups.setdefault(find(value), []).append(value)
+        for group in groups.values():
+            if all(self._buffer_use_ok(user, value, members) for value in group
+                   for user in self.users.get(value, [])) and not any(v in self.undefined for v in group):
+                self.char_buffers.update(group)
+
+    def _buffer_use_ok(self, user, value, members) -> bool:
+        if isinstance(user, Phi):
+            return user in members
+        if isinstance(user, ops.ListAppend):
+            return user.target is value and user.item is not value and self.ctype(user.item) == "Py_UCS4"
+        if isinstance(user, ops.CallMethod):
+            if user.obj is value:
+                return (user.name == "append" and len(user.args) == 1 and not user.kwnames
+                        and self.ctype(user.args[0]) == "Py_UCS4" and not self.users.get(user))
+            return (user.name == "join" and isinstance(user.obj, Constant) and user.obj.value == ""
+                    and user.args == [value] and not user.kwnames)
+        if isinstance(user, ops.Branch):
+            return user.cond is value
+        if isinstance(user, ops.Call):
+            return isinstance(user.func, Constant) and user.func.value is len and user.args == [value]
+        return False
+
+    def _share_variables(self) -> dict:
+        """Which values share a variable (see ``coalesce.py``), told where the emitter reads each value."""
+        not_emitted = self.folded | self.inline_slices | set(self.iteration) | self.char_buffers
+        candidates = [v for block in self.fn.blocks for v in [*block.phis, *block.instructions()]
+                      if self.users.get(v) and v not in not_emitted]
+        return coalesce(self.fn, self.copies, candidates, self.decl_type, self._reads,
+                        lambda op: op not in not_emitted)
+
+    def _reads(self, instruction) -> list:
+        """The values the emitted code of ``instruction`` reads, where it is placed."""
+        if instruction in self.folded or instruction in self.inline_slices:
+            return []                              # read through their users instead
+        if isinstance(instruction, ops.GetIter) and instruction in self.iteration:
+            plan = self.iteration[instruction]
+            return self._expand(plan.extra["call"].args) if plan.kind == "range" else []
+        if isinstance(instruction, ops.ForIter) and instruction.iterator in self.iteration:
+            plan = self.iteration[instruction.iterator]
+            return [] if plan.kind == "range" else [instruction.iterator.obj]
+        return self._expand(instruction.operands())
+
+    def _expand(self, values) -> list:
+        out = []
+        for value in values:
+            if value in self.inline_slices:
+                out.extend(self._expand([value.start, value.stop, value.step]))
+            elif value in self.folded:
+                out.extend(self._expand(value.operands()))
+            else:
+                out.append(value)
+        return out

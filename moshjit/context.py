@@ -1,0 +1,66 @@
+"""The compile context: one object per compilation, carrying what passes and backends may ask for and what
+passes hand on to later steps.
+
+The driver (``compiler.py``) creates a context for every specialisation it compiles and hands it to each pass
+and to the backend; none of them imports the driver or the dispatcher (Numba's ``CompilerState`` and typing
+context are the model). Questions that need the rest of the compiler — the SSA of a callee, its return type,
+the native entry of a jitted callee — are methods here. This base class answers them conservatively (nothing
+is known about callees), which is what a pass run on its own, e.g. in a unit test, gets; the driver's subclass
+answers them by running its pipeline.
+"""
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import types
+
+    from moshjit.ir.function import Function
+    from moshjit.ir.types import MType
+
+
+class CompileContext:
+    """The request (function, dispatch key, backend, options), the services, and the results of passes."""
+
+    def __init__(self, py_function: types.FunctionType | None = None, key: tuple = (), backend: str = "auto",
+                 cache=None, fallback=None, assume_globals: bool = False):
+        self.py_function = py_function
+        self.key = key                      # dispatch kinds of the arguments (``moshjit.typeof``)
+        self.backend = backend              # 'auto', 'cython' or 'llvm'
+        self.cache = cache                  # the on-disk cache (``moshjit.cache.DiskCache``) code is kept in
+        self.fallback = fallback            # what a native entry calls when its run-time checks fail
+        self.assume_globals = assume_globals  # may types of data globals be assumed (checked on entry)?
+        # Results handed on by passes:
+        self.resolved_globals: dict[str, object] = {}       # resolve_globals, inline: name → object bound
+        self.global_assumptions: dict[str, MType] = {}      # global_types: data global → assumed type
+
+    def for_callee(self, py_function: types.FunctionType) -> CompileContext:
+        """A context for building a callee's SSA within this compilation (same services and options)."""
+        child = copy.copy(self)
+        child.py_function, child.key, child.fallback, child.assume_globals = py_function, (), None, False
+        child.resolved_globals, child.global_assumptions = {}, {}
+        return child
+
+    # ---- services: the driver's subclass answers these ------------------------------------------------------------
+    def inlinable_ssa(self, callee: types.FunctionType, stack: tuple) -> Function | None:
+        """The optimised, untyped SSA of ``callee`` with its own calls inlined (``stack``: the code objects being
+        inlined into, so recursion stops), or None when the frontend refuses it or nothing is known."""
+        return None
+
+    def callee_dispatcher(self, callee: types.FunctionType):
+        """A dispatcher compiling a same-module helper on its own (falling back quietly to Python), or None."""
+        return None
+
+    def callee_return_type(self, py_function: types.FunctionType, arg_types: list[MType]) -> MType | None:
+        """What a jitted callee returns for these argument types, or None when it is not known."""
+        return None
+
+    def typed_callee(self, py_function: types.FunctionType, arg_types: list[MType]) -> tuple[Function, CompileContext]:
+        """The typed SSA of ``py_function`` for ``arg_types`` built by the standard pipeline (a fresh copy), with
+        the context its passes recorded their results in."""
+        raise NotImplementedError("typed SSA of another function needs the driver's compile context")
+
+    def native_entry(self, dispatcher, key: tuple):
+        """The compiled entry of a jitted callee for dispatch ``key`` (compiled now if needed), or None."""
+        return None

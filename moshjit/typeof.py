@@ -1,0 +1,113 @@
+"""The dispatch signature: how an argument value is classified for specialisation, and what each class means.
+
+One home for it (Numba keeps the same in ``typeof``): the dispatcher keys its entries with ``key_of``, the
+driver starts type inference from ``type_of_key``, ``direct_calls`` predicts a callee's key from inferred types
+with ``static_key``, the LLVM backend and its cache index name keys with ``describe_key``, and ``annotate``
+reads parameter annotations with ``annotation_type``. ``moshjit_dispatch.kind_of`` (``runtime/``) is the same
+classification in C and takes ``MAX_TYPED_TUPLE`` and ``array_key`` from here.
+"""
+from __future__ import annotations
+
+import typing
+
+from moshjit.ir.types import (BOOL, BYTES, CHAR, FLOAT, INT, INT64, INT64_MAX, INT64_MIN, NONE, OBJECT, STR,
+                              ArrayType, DictType, IntType, ListType, MType, SetType, TupleType, tuple_of)
+
+MAX_TYPED_TUPLE = 8     # tuples up to this length are dispatched on the kinds of their items
+ARRAY_DTYPES = ("int32", "int64", "float32", "float64")
+
+
+def key_of(value):
+    """The dispatch kind of one argument: its exact type, with ints split by "fits in int64" and strs by
+    "is one character" (those become machine integers and Py_UCS4 in compiled code), and small tuples by the
+    kinds of their items."""
+    kind = type(value)
+    if kind is int:
+        return "int64" if INT64_MIN <= value <= INT64_MAX else int
+    if kind is str:
+        return "char" if len(value) == 1 else str
+    if kind is tuple and len(value) <= MAX_TYPED_TUPLE:
+        return ("tuple",) + tuple(map(key_of, value))
+    if kind.__name__ == "ndarray":
+        return array_key(value, kind)
+    return kind
+
+
+def array_key(array, kind):
+    """NumPy arrays the LLVM backend reads through the buffer protocol are keyed by item type and dimensions,
+    e.g. "ndarray[float64,2]" (C-contiguous, aligned, native byte order, 1 or 2 dimensions); others by type."""
+    if kind.__module__ != "numpy" or array.ndim not in (1, 2) or not array.flags.c_contiguous \
+            or not array.flags.aligned or not array.dtype.isnative or array.dtype.name not in ARRAY_DTYPES:
+        return kind
+    return f"ndarray[{array.dtype.name},{array.ndim}]"
+
+
+def describe_key(key) -> str:
+    """A dispatch kind as users read it in ``signatures`` and ``stats``: "int64", "str", "tuple[int64, char]"."""
+    if isinstance(key, tuple):
+        return "tuple[" + ", ".join(describe_key(k) for k in key[1:]) + "]"
+    return key if isinstance(key, str) else key.__qualname__
+
+
+def describe_signature(key: tuple) -> tuple:
+    """Every kind of a dispatch key, described."""
+    return tuple(describe_key(k) for k in key)
+
+
+# Dispatch kinds → the type inference starts from; anything unlisted is a plain object.
+_KEY_TYPES = {"int64": INT64, "char": CHAR, int: INT, str: STR, float: FLOAT,
+              bool: BOOL, type(None): NONE, list: ListType(OBJECT), dict: DictType(OBJECT, OBJECT),
+              set: SetType(OBJECT), tuple: TupleType(None, OBJECT), bytes: BYTES}
+_KEY_TYPES.update({f"ndarray[{dtype},{ndim}]": ArrayType(dtype, ndim) for dtype in ARRAY_DTYPES for ndim in (1, 2)})
+
+
+def type_of_key(key) -> MType:
+    """The inference type of one dispatch key element."""
+    if isinstance(key, tuple) and key and key[0] == "tuple":
+        return tuple_of(type_of_key(k) for k in key[1:])
+    return _KEY_TYPES.get(key, OBJECT)
+
+
+def is_plain_array_key(kind) -> bool:
+    """A NumPy array keyed by its type alone (its item type and layout are decided when it is called)."""
+    return isinstance(kind, type) and kind.__name__ == "ndarray" and kind.__module__ == "numpy"
+
+
+def static_key(t: MType):
+    """The dispatch kind every value of type ``t`` has at run time, or None when it depends on the value."""
+    if isinstance(t, IntType):
+        return "int64" if t.fits_int64 else None
+    if t == CHAR:
+        return "char"
+    if t == STR:
+        return str                      # the 'str' entry also takes one-character strings
+    simple = {FLOAT: float, BOOL: bool, NONE: type(None)}
+    if t in simple:
+        return simple[t]
+    if isinstance(t, ListType):
+        return list
+    if isinstance(t, DictType):
+        return dict
+    if isinstance(t, SetType):
+        return set
+    if isinstance(t, TupleType) and t.items is not None and len(t.items) <= MAX_TYPED_TUPLE:
+        items = [static_key(item) for item in t.items]
+        return None if None in items or str in items else ("tuple",) + tuple(items)
+    return None
+
+
+# An ``int`` parameter is annotated as the dispatcher keys every int that fits in 64 bits (the usual case).
+_ANNOTATION_TYPES = {str: STR, int: INT64, float: FLOAT, bool: BOOL, list: ListType(OBJECT),
+                     dict: DictType(OBJECT, OBJECT), set: SetType(OBJECT), tuple: TupleType(None, OBJECT)}
+
+
+def annotation_type(annotation, globals_: dict) -> MType:
+    """``str`` → str, ``list[str]`` → list of objects; anything else is an object. Annotations kept as text
+    (``from __future__ import annotations``) are evaluated as ``inspect.signature(eval_str=True)`` would."""
+    if isinstance(annotation, str):
+        try:
+            annotation = eval(annotation, globals_)
+        except Exception:        # a name imported only for type checkers, say
+            return OBJECT
+    origin = typing.get_origin(annotation) or annotation
+    return _ANNOTATION_TYPES.get(origin, OBJECT) if isinstance(origin, type) else OBJECT

@@ -1,0 +1,157 @@
+"""The compile context: what passes hand on through it, and what they get from it about other functions."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import moshjit
+from moshjit.compiler import DriverContext, typed_ssa
+from moshjit.context import CompileContext
+from moshjit.frontend import build_ssa
+from moshjit.ir import ops
+from moshjit.ir.ops import Constant
+from moshjit.ir.types import BOOL, CHAR, FLOAT, INT64, OBJECT, STR, ListType, tuple_of
+from moshjit.passes.direct_calls import bind_direct_calls
+from moshjit.passes.global_types import assume_global_types
+from moshjit.passes.inline import inline_calls
+from moshjit.passes.resolve_globals import resolve_globals
+from moshjit.passes.typeinfer import infer_types, returned_type
+from moshjit.typeof import describe_signature, key_of, static_key, type_of_key
+
+PREFIX = "##"
+
+
+@moshjit.jit
+def jitted_half(x):
+    return x / 2
+
+
+def small_helper(x):
+    return x + 1
+
+
+def calls_small_helper(x):
+    return small_helper(x) * 2
+
+
+def calls_math_and_jitted(x):
+    return math.floor(jitted_half(x))
+
+
+def reads_prefix(piece):
+    return PREFIX + piece
+
+
+def calls_jitted(x):
+    return jitted_half(x)
+
+
+def _calls(fn):
+    return [op for block in fn.blocks for op in block.ops if isinstance(op, ops.Call)]
+
+
+def test_resolve_globals_records_what_it_bound_in_the_context():
+    ctx = CompileContext(calls_math_and_jitted)
+    ir = build_ssa(calls_math_and_jitted, optimize=False)
+    resolve_globals(ir, ctx)
+    assert ctx.resolved_globals == {"math": math, "math.floor": math.floor, "jitted_half": jitted_half}
+
+
+def test_without_the_driver_nothing_is_known_about_callees():
+    """The base context answers conservatively: no callee SSA (nothing inlined), no return types."""
+    ctx = CompileContext(calls_small_helper)
+    ir = build_ssa(calls_small_helper, optimize=False)
+    resolve_globals(ir, ctx)
+    inline_calls(ir, ctx, (calls_small_helper.__code__,))
+    assert [call.func.value for call in _calls(ir)] == [small_helper]
+    ir = build_ssa(calls_jitted)
+    resolve_globals(ir, ctx)
+    infer_types(ir, [INT64], ctx)
+    assert returned_type(ir) == OBJECT
+
+
+def test_the_driver_context_inlines_and_merges_the_callees_results():
+    ctx = DriverContext(calls_small_helper)
+    ir = build_ssa(calls_small_helper, optimize=False)
+    resolve_globals(ir, ctx)
+    inline_calls(ir, ctx, (calls_small_helper.__code__,))
+    assert _calls(ir) == [] and ctx.resolved_globals == {"small_helper": small_helper}
+    assert ir.run(3) == calls_small_helper(3)
+
+
+def test_the_driver_context_gives_return_types_of_jitted_callees():
+    ir = typed_ssa(calls_jitted, [INT64])
+    assert returned_type(ir) == FLOAT
+
+
+def test_global_type_assumptions_are_handed_on_in_the_context():
+    ctx = CompileContext(reads_prefix)
+    ir = build_ssa(reads_prefix)
+    assume_global_types(ir, ctx)
+    assert ctx.global_assumptions == {"PREFIX": STR}
+    infer_types(ir, [STR], ctx)
+    assert returned_type(ir) == STR
+    infer_types(ir, [STR], CompileContext(reads_prefix))       # no assumption handed on: an object
+    assert returned_type(ir) == OBJECT
+
+
+def test_a_callee_context_shares_the_services_and_starts_with_empty_results():
+    ctx = DriverContext(calls_jitted, ("int64",), "cython", cache=object(), fallback=print, assume_globals=True,
+                        make_dispatcher=dict)
+    ctx.resolved_globals["x"] = 1
+    child = ctx.for_callee(small_helper)
+    assert type(child) is DriverContext and child.make_dispatcher is dict and child.cache is ctx.cache
+    assert (child.py_function, child.key, child.fallback, child.assume_globals) == (small_helper, (), None, False)
+    assert child.resolved_globals == {} and ctx.resolved_globals == {"x": 1}
+
+
+class _EntryContext(CompileContext):
+    """Hands out a recognisable entry for every jitted callee."""
+
+    def __init__(self):
+        super().__init__()
+        self.asked = []
+
+    def native_entry(self, dispatcher, key):
+        self.asked.append((dispatcher, key))
+        return len
+
+
+def test_direct_calls_take_the_entry_the_context_gives():
+    ctx = _EntryContext()
+    ir = build_ssa(calls_jitted)
+    resolve_globals(ir, ctx)
+    infer_types(ir, [INT64], ctx)
+    bind_direct_calls(ir, ctx)
+    assert ctx.asked == [(jitted_half, ("int64",))]
+    assert _calls(ir)[0].func.value is len
+
+
+def test_direct_calls_keep_the_dispatcher_when_the_context_gives_nothing():
+    ctx = CompileContext()
+    ir = build_ssa(calls_jitted)
+    resolve_globals(ir, ctx)
+    infer_types(ir, [INT64], ctx)
+    bind_direct_calls(ir, ctx)
+    assert _calls(ir)[0].func.value is jitted_half
+
+
+def test_typed_callee_needs_the_driver():
+    with pytest.raises(NotImplementedError):
+        CompileContext().typed_callee(small_helper, [INT64])
+    ir, callee_ctx = DriverContext(calls_jitted).typed_callee(reads_prefix, [STR])
+    assert returned_type(ir) == STR and callee_ctx.global_assumptions == {"PREFIX": STR}
+
+
+# ---- the dispatch signature -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("value, kind, described, inferred", [
+    (3, "int64", "int64", INT64), (2 ** 70, int, "int", None), ("a", "char", "char", CHAR), ("ab", str, "str", STR),
+    (1.5, float, "float", FLOAT), (True, bool, "bool", BOOL), ([1], list, "list", ListType(OBJECT)),
+    ((1, "a"), ("tuple", "int64", "char"), "tuple[int64, char]", tuple_of([INT64, CHAR])),
+])
+def test_key_of_describe_key_and_type_of_key_agree(value, kind, described, inferred):
+    assert key_of(value) == kind and describe_signature((kind,)) == (described,)
+    if inferred is not None:
+        assert type_of_key(kind) == inferred
+        assert static_key(type_of_key(kind)) == kind
