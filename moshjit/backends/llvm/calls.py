@@ -13,7 +13,7 @@ import math
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm import arith, iterators, native_lists, sequences
+from moshjit.backends.llvm import arith, conversions, iterators, native_lists, sequences
 from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.native_types import (ExceptionType, bind_arguments, is_builtin_exception, normalize,
                                                 python_callee)
@@ -71,13 +71,13 @@ def native_call(low, op, callee) -> ir.Value:
     if found is None:
         low.not_native(f"a call of {callee.__qualname__}{arg_types}")
     sig, function = found
-    args = [arith.coerce(low, low.get(v), low.repr(v), repr_of(t)) if not isinstance(v, Constant)
+    args = [conversions.coerce(low, low.get(v), low.repr(v), repr_of(t)) if not isinstance(v, Constant)
             else low.constant(v.value, repr_of(t)) for v, t in zip(bound, arg_types)]
     pair = low.b.call(function, args)
     low.branch_unless(low.b.extract_value(pair, 1), low.fail_block())
     if isinstance(low.reprs[op], UnitR):
         return ir.Constant(ir.IntType(8), 0)
-    return arith.coerce(low, low.b.extract_value(pair, 0), repr_of(sig.return_type), low.reprs[op])
+    return conversions.coerce(low, low.b.extract_value(pair, 0), repr_of(sig.return_type), low.reprs[op])
 
 
 # ---- builtins --------------------------------------------------------------------------------------------------
@@ -94,7 +94,7 @@ def _abs(low, op, args):
     (value, representation), = _args(low, args)
     if isinstance(representation, FloatR):
         return low.b.call(low.rt.intrinsic("llvm.fabs", [F64]), [value])
-    value = arith.to_int(low, value, representation)
+    value = conversions.to_int(low, value, representation)
     if not arith.proven(op):
         low.overflow(low.b.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)), "abs()")
     negative = low.b.icmp_signed("<", value, ir.Constant(I64, 0))
@@ -108,7 +108,7 @@ def _min_max(which: str):
         result_repr = low.reprs[op]
         if len(args) == 1:
             return _min_max_of_sequence(low, args[0], operator, which, result_repr)
-        values = [arith.coerce(low, v, r, result_repr) for v, r in _args(low, args)]
+        values = [conversions.coerce(low, v, r, result_repr) for v, r in _args(low, args)]
         best = values[0]
         for candidate in values[1:]:
             better = arith.compare_values(low, operator, candidate, result_repr, best, result_repr)
@@ -126,7 +126,7 @@ def _min_max_of_sequence(low, sequence, operator, which, result_repr):
     best = low.alloca(result_repr.llvm)
     empty, loop, done = (low.new_block(f"{which}.{n}") for n in ("empty", "loop", "done"))
     item = iterator.next(low, empty)
-    b.store(arith.coerce(low, item, result_repr, result_repr), best)
+    b.store(conversions.coerce(low, item, result_repr, result_repr), best)
     b.branch(loop)
     b.position_at_end(loop)
     candidate = iterator.next(low, done)
@@ -154,8 +154,8 @@ def _sum(low, op, args):
     wide = F64 if is_float else I128
     iterator = iterators.iterator_over(low, args[0], item_repr)
     total = low.alloca(wide)
-    start = arith.coerce(low, *(_args(low, args[1:])[0] if len(args) > 1 else (ir.Constant(I64, 0), IntR())),
-                         result_repr)
+    start = conversions.coerce(low, *(_args(low, args[1:])[0] if len(args) > 1 else (ir.Constant(I64, 0), IntR())),
+                               result_repr)
     b.store(start if is_float else b.sext(start, I128), total)
     loop, done = low.new_block("sum.loop"), low.new_block("sum.done")
     b.branch(loop)
@@ -163,9 +163,9 @@ def _sum(low, op, args):
     item = iterator.next(low, done)
     current = b.load(total)
     if is_float:
-        b.store(b.fadd(current, arith.to_float(low, item, item_repr)), total)
+        b.store(b.fadd(current, conversions.to_float(low, item, item_repr)), total)
     else:
-        b.store(b.add(current, b.sext(arith.to_int(low, item, item_repr), I128)), total)
+        b.store(b.add(current, b.sext(conversions.to_int(low, item, item_repr), I128)), total)
     b.branch(loop)
     b.position_at_end(done)
     iterator.release(low)
@@ -187,15 +187,15 @@ def _int(low, op, args):
         return ir.Constant(I64, 0)
     (value, representation), = _args(low, args)
     if isinstance(representation, FloatR):
-        return arith.float_to_int(low, low.b.call(low.rt.intrinsic("llvm.trunc", [F64]), [value]))
-    return arith.to_int(low, value, representation)
+        return conversions.float_to_int(low, low.b.call(low.rt.intrinsic("llvm.trunc", [F64]), [value]))
+    return conversions.to_int(low, value, representation)
 
 
 def _float(low, op, args):
     if not args:
         return ir.Constant(F64, 0.0)
     (value, representation), = _args(low, args)
-    return arith.to_float(low, value, representation)
+    return conversions.to_float(low, value, representation)
 
 
 def _bool(low, op, args):
@@ -207,8 +207,8 @@ def _bool(low, op, args):
 def _round(low, op, args):
     (value, representation), = _args(low, args)
     if not isinstance(representation, FloatR):
-        return arith.to_int(low, value, representation)
-    return arith.float_to_int(low, low.b.call(low.rt.intrinsic("llvm.roundeven", [F64]), [value]))
+        return conversions.to_int(low, value, representation)
+    return conversions.float_to_int(low, low.b.call(low.rt.intrinsic("llvm.roundeven", [F64]), [value]))
 
 
 def _divmod(low, op, args):
@@ -216,11 +216,11 @@ def _divmod(low, op, args):
     result = low.reprs[op]
     b = low.b
     if isinstance(result.items[0], IntR):
-        x, y = arith.to_int(low, a, ar), arith.to_int(low, b_value, br)
+        x, y = conversions.to_int(low, a, ar), conversions.to_int(low, b_value, br)
         quotient = arith.int_floordiv(low, x, y)
         remainder = arith.int_mod(low, x, y, "integer division or modulo by zero")
     else:
-        x, y = arith.to_float(low, a, ar), arith.to_float(low, b_value, br)
+        x, y = conversions.to_float(low, a, ar), conversions.to_float(low, b_value, br)
         low.guard(b.fcmp_ordered("==", y, ir.Constant(F64, 0.0)), ZeroDivisionError, "float divmod()")
         pair = b.call(arith.float_divmod_helper(low.rt), [x, y])
         quotient, remainder = b.extract_value(pair, 0), b.extract_value(pair, 1)
@@ -230,7 +230,7 @@ def _divmod(low, op, args):
 
 def _range(low, op, args):
     b = low.b
-    values = [arith.to_int(low, v, r) for v, r in _args(low, args)]
+    values = [conversions.to_int(low, v, r) for v, r in _args(low, args)]
     if len(values) == 1:
         start, stop, step = ir.Constant(I64, 0), values[0], ir.Constant(I64, 1)
     elif len(values) == 2:
@@ -316,7 +316,7 @@ def _math_handler(target):
 
 
 def _float_arg(low, value) -> ir.Value:
-    return arith.to_float(low, low.get(value), low.repr(value))
+    return conversions.to_float(low, low.get(value), low.repr(value))
 
 
 def _libm(low, symbol, arity=1):
@@ -372,8 +372,8 @@ def _math_round(symbol):
     def lower(low, op, args):
         (value, representation), = _args(low, args)
         if not isinstance(representation, FloatR):
-            return arith.to_int(low, value, representation)
-        return arith.float_to_int(low, low.b.call(low.rt.intrinsic(symbol, [F64]), [value]))
+            return conversions.to_int(low, value, representation)
+        return conversions.float_to_int(low, low.b.call(low.rt.intrinsic(symbol, [F64]), [value]))
     return lower
 
 
@@ -463,7 +463,7 @@ def _math_scale(factor):
 def _math_gcd(low, op, args):
     """gcd of the magnitudes as unsigned 64-bit ints (|INT64_MIN| fits); only a result of 2**63 overflows."""
     b = low.b
-    values = [arith.to_int(low, v, r) for v, r in _args(low, args)]
+    values = [conversions.to_int(low, v, r) for v, r in _args(low, args)]
     if not values:
         return ir.Constant(I64, 0)
     magnitude = lambda v: b.select(b.icmp_signed("<", v, ir.Constant(I64, 0)), b.sub(ir.Constant(I64, 0), v), v)
@@ -529,7 +529,7 @@ def _pop(low, op, lst, receiver):
         b.store(index, b.gep(lst, [ir.Constant(I64, OB_SIZE)], source_etype=ir.IntType(8)))
     else:
         low.guard(b.icmp_signed("==", size, ir.Constant(I64, 0)), IndexError, "pop from empty list")
-        index = sequences.normalize_index(low, arith.operand_int(low, op.args[0]), size, "pop index out of range")
+        index = sequences.normalize_index(low, conversions.operand_int(low, op.args[0]), size, "pop index out of range")
         item = rt.call(b, "mj_list_item", lst, index)
         rt.call(b, "mj_incref", item)
         low.guard_status(rt.call(b, "PyList_SetSlice", lst, index, b.add(index, ir.Constant(I64, 1)),
@@ -551,7 +551,7 @@ def _insert(low, op, lst, receiver):
     item_repr = low.repr(item)
     sequences.check_item_kind(low, receiver, item_repr)
     boxed = sequences.box(low, low.get(item), item_repr)
-    status = rt.call(b, "PyList_Insert", lst, arith.operand_int(low, index), boxed)
+    status = rt.call(b, "PyList_Insert", lst, conversions.operand_int(low, index), boxed)
     rt.call(b, "mj_decref", boxed)
     low.guard_status(status)
 

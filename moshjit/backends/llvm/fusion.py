@@ -13,6 +13,7 @@ import builtins
 
 import llvmlite.ir as ir
 
+from moshjit.backends.llvm.conversions import operand_int
 from moshjit.backends.llvm.reprs import I1, I8, I64, PTR, ListR
 from moshjit.backends.llvm.layout import LIST_ITEMS
 from moshjit.ir import ops
@@ -161,7 +162,6 @@ class Fill:
         self.item, self.count = item, count
 
     def length(self, low):
-        from moshjit.backends.llvm.arith import operand_int
         count = operand_int(low, self.count)
         return low.b.select(low.b.icmp_signed("<", count, ir.Constant(I64, 0)), ir.Constant(I64, 0), count)
 

@@ -13,6 +13,7 @@ import builtins
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm import native_lists
+from moshjit.backends.llvm.conversions import to_int
 from moshjit.backends.llvm.reprs import (I1, I64, ArrayR, BoxedTupleR, IterR, ListR, NListR, RangeR, Repr, TupleR,
                                          UnitR)
 from moshjit.backends.llvm.sequences import array_item, object_size, range_length, unbox_item
@@ -331,7 +332,6 @@ def lower_iterator_call(low, op: ops.Call, function):
         inner = iterator_over(low, op.args[0], item_reprs[1])
         start = ir.Constant(I64, 0)
         if len(op.args) == 2:
-            from moshjit.backends.llvm.arith import to_int
             start = to_int(low, low.get(op.args[1]), low.repr(op.args[1]))
         iterator = EnumerateIterator(low, inner, start)
     elif function is builtins.zip and op.args:

@@ -13,7 +13,7 @@ import contextlib
 import llvmlite.ir as ir
 
 from moshjit.analysis.dominators import reverse_postorder
-from moshjit.backends.llvm import arith, calls, fusion, iterators, native_lists, sequences
+from moshjit.backends.llvm import arith, calls, conversions, fusion, iterators, native_lists, sequences
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.refcount import Liveness
 from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR, UnitR,
@@ -131,7 +131,7 @@ class FunctionLowering:
         return self.values[value]
 
     def constant(self, python_value, representation: Repr) -> ir.Value:
-        return arith.constant(self, python_value, representation)
+        return conversions.constant(self, python_value, representation)
 
     def set(self, value, llvm_value: ir.Value) -> None:
         self.values[value] = llvm_value
@@ -389,7 +389,7 @@ class FunctionLowering:
             return ir.Constant(target.llvm, None if self.counted(phi) else ir.Undefined)
         if isinstance(value, Constant):
             return self.constant(value.value, target)
-        return arith.coerce(self, self.get(value), self.repr(value), target)
+        return conversions.coerce(self, self.get(value), self.repr(value), target)
 
     def _lower_terminator(self, block, term) -> None:
         kind = type(term)
@@ -421,7 +421,7 @@ class FunctionLowering:
             self.owned.pop(value)
         for other in list(self.owned):
             self.release(other)
-        result_value = arith.coerce(self, llvm_value, representation, self.return_repr)
+        result_value = conversions.coerce(self, llvm_value, representation, self.return_repr)
         if self.sig.recursive:
             self.rt.call(self.b, "mj_leave_recursion")
         result = ir.Constant(self.function.return_value.type, ir.Undefined)

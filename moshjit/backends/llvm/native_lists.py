@@ -14,6 +14,7 @@ import builtins
 
 import llvmlite.ir as ir
 
+from moshjit.backends.llvm.conversions import coerce, operand_int
 from moshjit.backends.llvm.reprs import I1, I8, I64, PTR, BoolR, FloatR, IntR, ListR, NListR
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
@@ -223,7 +224,6 @@ def _copy(low, target, target_index, source, source_index, count, representation
 
 
 def _item_of(low, value, representation: NListR) -> ir.Value:
-    from moshjit.backends.llvm.arith import coerce
     from moshjit.backends.llvm.sequences import check_item_kind
     item_repr = low.repr(value)
     check_item_kind(low, ListR(representation.item), item_repr)
@@ -304,7 +304,7 @@ def get_item(low, op) -> ir.Value:
     lst = low.get(op.obj)
     if sequences._is_slice(op.key):
         return get_slice(low, op, lst, representation)
-    index = sequences.normalize_index(low, sequences._index_value(low, op.key), length(low, lst),
+    index = sequences.normalize_index(low, operand_int(low, op.key), length(low, lst),
                                       "list index out of range", nonnegative=sequences._nonnegative(op.key))
     return load(low, lst, index, representation)
 
@@ -330,13 +330,12 @@ def set_item(low, op) -> None:
     if sequences._is_slice(op.key):
         low.not_native("slice assignment")
     value = _item_of(low, op.value, representation)
-    index = sequences.normalize_index(low, sequences._index_value(low, op.key), length(low, lst),
+    index = sequences.normalize_index(low, operand_int(low, op.key), length(low, lst),
                                       "list assignment index out of range", nonnegative=sequences._nonnegative(op.key))
     store(low, lst, index, value, representation)
 
 
 def binary(low, op) -> ir.Value:
-    from moshjit.backends.llvm.arith import operand_int
     representation = low.reprs[op]
     if op.op == "+":
         if op.inplace:
@@ -399,7 +398,6 @@ def method(low, op, lst, representation: NListR):
         if not op.args:
             index = b.sub(size, ir.Constant(I64, 1))
         else:
-            from moshjit.backends.llvm.arith import operand_int
             index = sequences.normalize_index(low, operand_int(low, op.args[0]), size, "pop index out of range")
         value = load(low, lst, index, representation)
         after = b.add(index, ir.Constant(I64, 1))

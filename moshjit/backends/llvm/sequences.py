@@ -10,6 +10,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm import native_lists
+from moshjit.backends.llvm.conversions import coerce, operand_int, to_float, to_int
 from moshjit.backends.llvm.reprs import (F32, F64, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR,
                                          ListR, NListR, RangeR, Repr, TupleR, UnitR)
 from moshjit.backends.llvm.layout import LIST_ITEMS, OB_SIZE, TUPLE_ITEMS
@@ -114,11 +115,6 @@ def _nonnegative(value) -> bool:
     return isinstance(kind, IntType) and kind.lo is not None and kind.lo >= 0
 
 
-def _index_value(low, value) -> ir.Value:
-    from moshjit.backends.llvm.arith import to_int
-    return to_int(low, low.get(value), low.repr(value))
-
-
 # ---- reading and writing items -------------------------------------------------------------------------------
 def lower_get_item(low, op: ops.GetItem) -> ir.Value:
     container = low.repr(op.obj)
@@ -137,7 +133,7 @@ def lower_get_item(low, op: ops.GetItem) -> ir.Value:
     if isinstance(container, (ListR, BoxedTupleR)):
         if container.item is None:
             low.not_native("reading an item of a list whose items are never written")
-        index = normalize_index(low, _index_value(low, op.key), object_size(low, obj),
+        index = normalize_index(low, operand_int(low, op.key), object_size(low, obj),
                                 "list index out of range" if isinstance(container, ListR)
                                 else "tuple index out of range", nonnegative=_nonnegative(op.key))
         item = (low.rt.call(low.b, "mj_list_item", obj, index) if isinstance(container, ListR)
@@ -157,22 +153,17 @@ def tuple_get(low, op, container: TupleR, obj) -> ir.Value:
         index %= len(items)
         value = b.extract_value(obj, index)
         low.incref(value, items[index])
-        return _coerce(low, value, items[index], low.reprs[op])
+        return coerce(low, value, items[index], low.reprs[op])
     if len(set(items)) != 1 or isinstance(items[0], UnitR):
         low.not_native("indexing a tuple of mixed item kinds with a run-time index")
     slots = low.alloca(ir.ArrayType(items[0].llvm, len(items)))
     for i in range(len(items)):
         b.store(b.extract_value(obj, i), b.gep(slots, [ir.Constant(I64, 0), ir.Constant(I64, i)]))
-    index = normalize_index(low, _index_value(low, op.key), ir.Constant(I64, len(items)),
+    index = normalize_index(low, operand_int(low, op.key), ir.Constant(I64, len(items)),
                             "tuple index out of range", nonnegative=_nonnegative(op.key))
     value = b.load(b.gep(slots, [ir.Constant(I64, 0), index]), typ=items[0].llvm)
     low.incref(value, items[0])
     return value
-
-
-def _coerce(low, value, source: Repr, target: Repr) -> ir.Value:
-    from moshjit.backends.llvm.arith import coerce
-    return coerce(low, value, source, target)
 
 
 def lower_set_item(low, op: ops.SetItem):
@@ -188,7 +179,7 @@ def lower_set_item(low, op: ops.SetItem):
         low.not_native("slice assignment")
     value_repr = low.repr(op.value)
     check_item_kind(low, container, value_repr)
-    index = normalize_index(low, _index_value(low, op.key), object_size(low, obj),
+    index = normalize_index(low, operand_int(low, op.key), object_size(low, obj),
                             "list assignment index out of range", nonnegative=_nonnegative(op.key))
     boxed = box(low, low.get(op.value), value_repr)
     low.rt.call(low.b, "mj_list_set_item", obj, index, boxed)
@@ -218,7 +209,7 @@ def _part(low, value):
     """(i64 value, is given) of one slice bound; a None constant is not given."""
     if value is None or isinstance(value, Constant) and value.value is None:
         return None
-    return _index_value(low, value)
+    return operand_int(low, value)
 
 
 def adjust_slice(low, start_v, stop_v, step_v, length):
@@ -329,7 +320,7 @@ def lower_build_tuple(low, op: ops.BuildTuple) -> ir.Value:
     target = low.reprs[op]
     result = ir.Constant(target.llvm, ir.Undefined)
     for i, (item, item_repr) in enumerate(zip(op.items, target.items)):
-        value = _coerce(low, low.get(item), low.repr(item), item_repr)
+        value = coerce(low, low.get(item), low.repr(item), item_repr)
         low.incref(value, item_repr)
         result = low.b.insert_value(result, value, i)
     return result
@@ -418,7 +409,7 @@ def lower_extract_item(low, op: ops.ExtractItem) -> ir.Value:
     if isinstance(source, TupleR):
         item = b.extract_value(value, op.index)
         low.incref(item, source.items[op.index])
-        return _coerce(low, item, source.items[op.index], low.reprs[op])
+        return coerce(low, item, source.items[op.index], low.reprs[op])
     if isinstance(source, (ListR, BoxedTupleR)):
         getter = "mj_list_item" if isinstance(source, ListR) else "mj_tuple_item"
         item = low.rt.call(b, getter, value, ir.Constant(I64, op.index))
@@ -451,13 +442,13 @@ def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
         if isinstance(sequence_repr, (ListR, BoxedTupleR)) and isinstance(low.repr(count), (IntR, BoolR)):
             name = "PySequence_InPlaceRepeat" if op.inplace and sequence is op.left and \
                 isinstance(sequence_repr, ListR) else "PySequence_Repeat"
-            return low.guard_null(rt.call(b, name, low.get(sequence), _index_value(low, count)))
+            return low.guard_null(rt.call(b, name, low.get(sequence), operand_int(low, count)))
     low.not_native(f"'{op.op}' between {left.describe()} and {right.describe()}")
 
 
 def contains(low, item_value, container_value) -> ir.Value:
     """``item in container`` for lists/tuples of ints and bools, tuples of numbers, and ranges."""
-    from moshjit.backends.llvm.arith import compare_values, to_int
+    from moshjit.backends.llvm.arith import compare_values
     b = low.b
     container = low.repr(container_value)
     item_repr = low.repr(item_value)
@@ -553,9 +544,8 @@ def _array_indices(low, key) -> list:
     key_repr = low.repr(key)
     if isinstance(key_repr, TupleR):
         value = low.get(key)
-        from moshjit.backends.llvm.arith import to_int
         return [to_int(low, low.b.extract_value(value, i), r) for i, r in enumerate(key_repr.items)]
-    return [_index_value(low, key)]
+    return [operand_int(low, key)]
 
 
 def array_get(low, op, array: ArrayR, value) -> ir.Value:
@@ -605,14 +595,12 @@ def array_set(low, op, array: ArrayR, value) -> None:
     if array.is_float:
         if not isinstance(item_repr, (FloatR, IntR, BoolR)):
             low.not_native(f"storing {item_repr.describe()} into a float array")
-        from moshjit.backends.llvm.arith import to_float
         stored = to_float(low, item, item_repr)
         if array.dtype == "float32":
             stored = b.fptrunc(stored, F32)
     else:
         if not isinstance(item_repr, (IntR, BoolR)):
             low.not_native(f"storing {item_repr.describe()} into an int array")
-        from moshjit.backends.llvm.arith import to_int
         stored = to_int(low, item, item_repr)
         if array.dtype == "int32":
             fits = b.icmp_signed("==", b.sext(b.trunc(stored, I32), I64), stored)
