@@ -1,5 +1,5 @@
 """Numbers with CPython's semantics: checked int64 arithmetic, floor division and modulo, true division, powers,
-shifts, exact int/float comparisons, truth values and conversions, with CPython's exception messages.
+shifts and truth values, with CPython's exception messages.
 
 An int op whose result type was proven to fit in int64 (typeinfer's intervals) is emitted without a check;
 otherwise an overflow raises ``OverflowError`` naming the source line (never a wrapped value). Float ``//``,
@@ -10,7 +10,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm import sequences
-from moshjit.backends.llvm.conversions import TWO_63, operand_float, operand_int, to_int
+from moshjit.backends.llvm.conversions import operand_float, operand_int
 from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR, NListR,
                                          RangeR, Repr, TupleR, UnitR)
 from moshjit.ir import ops
@@ -47,10 +47,8 @@ def truth_of(low, v: ir.Value, representation: Repr) -> ir.Value:
 
 # ---- binary operators --------------------------------------------------------------------------------------------
 def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
+    """Operators on numbers (``lower`` sends those on lists and tuples elsewhere)."""
     left, right = low.repr(op.left), low.repr(op.right)
-    sequence_kinds = (ListR, NListR, TupleR, BoxedTupleR)
-    if isinstance(left, sequence_kinds) or isinstance(right, sequence_kinds):
-        return sequences.lower_binary(low, op)
     result = low.reprs[op]
     if isinstance(result, BoolR):
         a, b = low.get(op.left), low.get(op.right)
@@ -388,112 +386,7 @@ def lower_unary(low, op: ops.UnaryOp) -> ir.Value:
     low.not_native(f"unary '{op.op}' on {source.describe()}")
 
 
-# ---- comparisons -------------------------------------------------------------------------------------------------
-_SIGNED = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
-
-
-def lower_compare(low, op: ops.Compare) -> ir.Value:
-    left, right = low.repr(op.left), low.repr(op.right)
-    if op.op in ("in", "not in"):
-        found = sequences.contains(low, op.left, op.right)
-        return found if op.op == "in" else low.b.xor(found, ir.Constant(I1, 1))
-    if op.op in ("is", "is not"):
-        return identity(low, op)
-    return compare_values(low, op.op, low.get(op.left), left, low.get(op.right), right)
-
-
-def compare_values(low, operator: str, a, left: Repr, b, right: Repr) -> ir.Value:
-    builder = low.b
-    numeric = (IntR, BoolR, FloatR)
-    if isinstance(left, numeric) and isinstance(right, numeric):
-        if isinstance(left, FloatR) and isinstance(right, FloatR):
-            return float_compare(builder, operator, a, b)
-        if isinstance(left, FloatR) or isinstance(right, FloatR):
-            return mixed_compare(low, operator, a, left, b, right)
-        return builder.icmp_signed(_SIGNED[operator], to_int(low, a, left), to_int(low, b, right))
-    none_left = isinstance(left, UnitR) and left.what == "None"
-    none_right = isinstance(right, UnitR) and right.what == "None"
-    if operator in ("==", "!=") and (none_left or none_right):
-        both = none_left and none_right
-        if both or isinstance(left, numeric) or isinstance(right, numeric):
-            return ir.Constant(I1, int(both == (operator == "==")))
-    if isinstance(left, (ListR, TupleR, BoxedTupleR)) and isinstance(right, (ListR, TupleR, BoxedTupleR)):
-        return sequences.compare(low, operator, a, left, b, right)
-    low.not_native(f"'{operator}' between {left.describe()} and {right.describe()}")
-
-
-def float_compare(builder, operator, a, b) -> ir.Value:
-    if operator == "!=":
-        return builder.fcmp_unordered("!=", a, b)
-    return builder.fcmp_ordered(operator, a, b)
-
-
-def mixed_compare(low, operator, a, left, b, right) -> ir.Value:
-    """int vs float compared exactly, as CPython does (not by converting the int to a float)."""
-    builder = low.b
-    if isinstance(left, FloatR):
-        flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}[operator]
-        return mixed_compare(low, flipped, b, right, a, left)
-    order = builder.call(int_float_order_helper(low.rt), [to_int(low, a, left), b])
-    is_ = lambda n: builder.icmp_signed("==", order, ir.Constant(I32, n))
-    if operator == "<":
-        return is_(-1)
-    if operator == ">":
-        return is_(1)
-    if operator == "==":
-        return is_(0)
-    if operator == "!=":
-        return builder.icmp_signed("!=", order, ir.Constant(I32, 0))
-    if operator == "<=":
-        return builder.or_(is_(-1), is_(0))
-    return builder.or_(is_(1), is_(0))
-
-
-def int_float_order_helper(rt) -> ir.Function:
-    """-1, 0 or 1 as the int is below, equal to or above the float; 2 when the float is NaN."""
-    def build(b, i, x):
-        f = b.function
-        nan, below, above, equal = (f.append_basic_block(n) for n in ("nan", "below", "above", "equal"))
-        rounded_eq, exact = f.append_basic_block("rounded_eq"), f.append_basic_block("exact")
-        check_above = f.append_basic_block("check_above")
-        b.cbranch(b.fcmp_unordered("uno", x, x), nan, rounded_eq)
-        b.position_at_end(rounded_eq)
-        d = b.sitofp(i, F64)
-        b.cbranch(b.fcmp_ordered("<", d, x), below, check_above)
-        b.position_at_end(check_above)
-        b.cbranch(b.fcmp_ordered(">", d, x), above, equal)
-        b.position_at_end(equal)
-        b.cbranch(b.fcmp_ordered(">=", x, ir.Constant(F64, TWO_63)), below, exact)
-        b.position_at_end(exact)
-        j = b.fptosi(x, I64)
-        lt = b.icmp_signed("<", i, j)
-        gt = b.icmp_signed(">", i, j)
-        b.ret(b.select(lt, ir.Constant(I32, -1), b.select(gt, ir.Constant(I32, 1), ir.Constant(I32, 0))))
-        for block, code in ((nan, 2), (below, -1), (above, 1)):
-            b.position_at_end(block)
-            b.ret(ir.Constant(I32, code))
-    return rt.helper("mj_int_float_order", ir.FunctionType(I32, [I64, F64]), build)
-
-
-def identity(low, op: ops.Compare) -> ir.Value:
-    """``is``: None, bools and containers (by address); other identities depend on CPython's caching."""
-    left, right = low.repr(op.left), low.repr(op.right)
-    same = None
-    if isinstance(left, UnitR) or isinstance(right, UnitR):
-        both_none = isinstance(left, UnitR) and isinstance(right, UnitR) and left.what == right.what == "None"
-        same = ir.Constant(I1, int(both_none))
-        if not both_none and not (isinstance(left, UnitR) and left.what == "None"
-                                  or isinstance(right, UnitR) and right.what == "None"):
-            low.not_native(f"'is' between {left.describe()} and {right.describe()}")
-    elif isinstance(left, BoolR) and isinstance(right, BoolR):
-        same = low.b.icmp_unsigned("==", low.get(op.left), low.get(op.right))
-    elif isinstance(left, (ListR, BoxedTupleR)) and isinstance(right, (ListR, BoxedTupleR)):
-        same = low.b.icmp_unsigned("==", low.get(op.left), low.get(op.right))
-    if same is None:
-        low.not_native(f"'is' between {left.describe()} and {right.describe()}")
-    return same if op.op == "is" else low.b.xor(same, ir.Constant(I1, 1))
-
-
+# ---- possibly unbound variables ----------------------------------------------------------------------------------
 def lower_check_bound(low, op: ops.CheckBound) -> ir.Value:
     if _may_be_undefined(op.value, set()):
         low.not_native(f"'{op.name}' may be unbound here")
@@ -512,6 +405,5 @@ def _may_be_undefined(value, seen: set) -> bool:
 OPS = {
     ops.BinaryOp: lower_binary,
     ops.UnaryOp: lower_unary,
-    ops.Compare: lower_compare,
     ops.CheckBound: lower_check_bound,
 }

@@ -13,7 +13,7 @@ import math
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm import arith, conversions, iterators, native_lists, sequences
+from moshjit.backends.llvm import arith, comparisons, conversions, iterators, native_lists, sequences
 from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.native_types import (ExceptionType, bind_arguments, is_builtin_exception, normalize,
                                                 python_callee)
@@ -111,7 +111,7 @@ def _min_max(which: str):
         values = [conversions.coerce(low, v, r, result_repr) for v, r in _args(low, args)]
         best = values[0]
         for candidate in values[1:]:
-            better = arith.compare_values(low, operator, candidate, result_repr, best, result_repr)
+            better = comparisons.compare_values(low, operator, candidate, result_repr, best, result_repr)
             best = low.b.select(better, candidate, best)
         return best
     return lower
@@ -131,7 +131,7 @@ def _min_max_of_sequence(low, sequence, operator, which, result_repr):
     b.position_at_end(loop)
     candidate = iterator.next(low, done)
     current = b.load(best)
-    better = arith.compare_values(low, operator, candidate, result_repr, current, result_repr)
+    better = comparisons.compare_values(low, operator, candidate, result_repr, current, result_repr)
     b.store(b.select(better, candidate, current), best)
     b.branch(loop)
     b.position_at_end(empty)
@@ -585,7 +585,7 @@ def _count(low, op, lst, receiver):
     b.store(ir.Constant(I64, 0), total)
     with sequences._counted_loop(low, sequences.object_size(low, lst)) as i:
         candidate = sequences.unbox_item(low, low.rt.call(b, "mj_list_item", lst, i), receiver.item)
-        hit = arith.compare_values(low, "==", candidate, receiver.item, item, item_repr)
+        hit = comparisons.compare_values(low, "==", candidate, receiver.item, item, item_repr)
         b.store(b.add(b.load(total), b.zext(hit, I64)), total)
     return b.load(total)
 

@@ -13,7 +13,7 @@ import contextlib
 import llvmlite.ir as ir
 
 from moshjit.analysis.dominators import reverse_postorder
-from moshjit.backends.llvm import arith, calls, conversions, fusion, iterators, native_lists, sequences
+from moshjit.backends.llvm import arith, calls, comparisons, conversions, fusion, iterators, native_lists, sequences
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.refcount import Liveness
 from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR, UnitR,
@@ -459,8 +459,25 @@ def _describe(value) -> str:
     return f"'{value.NAME}'"
 
 
-OP_LOWERING = {}
-OP_LOWERING.update(arith.OPS)
-OP_LOWERING.update(sequences.OPS)
-OP_LOWERING.update(iterators.OPS)
-OP_LOWERING.update(calls.OPS)
+# ---- ops that several modules lower --------------------------------------------------------------------------
+SEQUENCE_KINDS = (ListR, NListR, TupleR, BoxedTupleR)
+
+
+def lowering_module(low, op):
+    """The module whose ``OPS`` lowers ``op``, for the op types several modules lower: chosen by the kind of
+    values the op works on."""
+    if isinstance(op, ops.BinaryOp):
+        left, right = low.repr(op.left), low.repr(op.right)
+        return sequences if isinstance(left, SEQUENCE_KINDS) or isinstance(right, SEQUENCE_KINDS) else arith
+    if op.op not in ("in", "not in"):
+        return comparisons
+    low.repr(op.left)                   # an item without a native form is named before its container
+    return sequences
+
+
+def _lower_by_kind(low, op):
+    return lowering_module(low, op).OPS[type(op)](low, op)
+
+
+OP_LOWERING = {**arith.OPS, **comparisons.OPS, **sequences.OPS, **iterators.OPS, **calls.OPS}
+OP_LOWERING.update(dict.fromkeys((ops.BinaryOp, ops.Compare), _lower_by_kind))

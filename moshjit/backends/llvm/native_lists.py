@@ -14,6 +14,7 @@ import builtins
 
 import llvmlite.ir as ir
 
+from moshjit.backends.llvm.comparisons import compare_values
 from moshjit.backends.llvm.conversions import coerce, operand_int
 from moshjit.backends.llvm.reprs import I1, I8, I64, PTR, BoolR, FloatR, IntR, ListR, NListR
 from moshjit.ir import ops
@@ -420,7 +421,6 @@ def method(low, op, lst, representation: NListR):
 
 def count(low, lst, value, representation: NListR) -> ir.Value:
     from moshjit.backends.llvm import sequences
-    from moshjit.backends.llvm.arith import compare_values
     b = low.b
     item, item_repr = low.get(value), low.repr(value)
     total = low.alloca(I64)

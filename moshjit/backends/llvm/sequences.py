@@ -10,6 +10,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm import native_lists
+from moshjit.backends.llvm.comparisons import compare_values
 from moshjit.backends.llvm.conversions import coerce, operand_int, to_float, to_int
 from moshjit.backends.llvm.reprs import (F32, F64, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR,
                                          ListR, NListR, RangeR, Repr, TupleR, UnitR)
@@ -446,9 +447,14 @@ def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
     low.not_native(f"'{op.op}' between {left.describe()} and {right.describe()}")
 
 
+def lower_contains(low, op: ops.Compare) -> ir.Value:
+    """``in`` and ``not in`` (the other comparisons are in ``comparisons``)."""
+    found = contains(low, op.left, op.right)
+    return found if op.op == "in" else low.b.xor(found, ir.Constant(I1, 1))
+
+
 def contains(low, item_value, container_value) -> ir.Value:
     """``item in container`` for lists/tuples of ints and bools, tuples of numbers, and ranges."""
-    from moshjit.backends.llvm.arith import compare_values
     b = low.b
     container = low.repr(container_value)
     item_repr = low.repr(item_value)
@@ -494,23 +500,6 @@ def contains(low, item_value, container_value) -> ir.Value:
         b.position_at_end(done)
         return b.load(result)
     low.not_native(f"'in' of {item_repr.describe()} in {container.describe()}")
-
-
-_RICH = {"<": 0, "<=": 1, "==": 2, "!=": 3, ">": 4, ">=": 5}
-
-
-def compare(low, operator, a, left: Repr, b_value, right: Repr) -> ir.Value:
-    """Comparison of two lists (or tuple objects) of ints/bools, exactly through PyObject_RichCompareBool."""
-    def plain(r):
-        if isinstance(r, (ListR, BoxedTupleR)):
-            return r.item is None or isinstance(r.item, (IntR, BoolR)) or plain(r.item)
-        return False
-    if not (plain(left) and plain(right) and type(left) is type(right)):
-        low.not_native(f"'{operator}' between {left.describe()} and {right.describe()}")
-    b = low.b
-    status = low.rt.call(b, "PyObject_RichCompareBool", a, b_value, ir.Constant(I32, _RICH[operator]))
-    low.guard_status(status)
-    return b.trunc(status, I1)
 
 
 # ---- arrays ----------------------------------------------------------------------------------------------------
@@ -625,5 +614,7 @@ OPS = {
     ops.ListExtend: lower_list_extend,
     ops.UnpackSequence: lower_unpack,
     ops.ExtractItem: lower_extract_item,
+    ops.BinaryOp: lower_binary,
+    ops.Compare: lower_contains,
     ops.BuildSlice: lambda low, op: ir.Constant(I8, 0),
 }
