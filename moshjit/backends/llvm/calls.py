@@ -13,7 +13,7 @@ import math
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm import arith, comparisons, conversions, iterators, native_lists, sequences
+from moshjit.backends.llvm import arith, comparisons, containers, conversions, iterators, native_lists, sequences
 from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.native_types import (ExceptionType, bind_arguments, is_builtin_exception, normalize,
                                                 python_callee)
@@ -255,7 +255,7 @@ def _list(low, op, args):
     value = low.get(args[0])
     if isinstance(source, ListR):
         return low.guard_null(rt.call(b, "PyList_GetSlice", value, ir.Constant(I64, 0),
-                                      sequences.object_size(low, value)))
+                                      containers.object_size(low, value)))
     result = low.guard_null(rt.call(b, "PyList_New", ir.Constant(I64, 0)))
     target = low.reprs[op]
     iterator = iterators.iterator_over(low, args[0], target.item)
@@ -263,7 +263,7 @@ def _list(low, op, args):
     b.branch(loop)
     b.position_at_end(loop)
     item = iterator.next(low, done)
-    boxed = sequences.box(low, item, target.item, [(result, None)])
+    boxed = containers.box(low, item, target.item, [(result, None)])
     low.guard_status(rt.call(b, "mj_list_append", result, boxed), [(result, None)])
     b.branch(loop)
     b.position_at_end(done)
@@ -512,8 +512,8 @@ def _append(low, op, lst, receiver):
     if len(op.args) != 1:
         low.not_native("list.append() with other than one argument")
     item_repr = low.repr(op.args[0])
-    sequences.check_item_kind(low, receiver, item_repr)
-    boxed = sequences.box(low, low.get(op.args[0]), item_repr)
+    containers.check_item_kind(low, receiver, item_repr)
+    boxed = containers.box(low, low.get(op.args[0]), item_repr)
     low.guard_status(low.rt.call(low.b, "mj_list_append", lst, boxed))
 
 
@@ -521,7 +521,7 @@ def _pop(low, op, lst, receiver):
     b, rt = low.b, low.rt
     if receiver.item is None or len(op.args) > 1:
         low.not_native("list.pop() here")
-    size = sequences.object_size(low, lst)
+    size = containers.object_size(low, lst)
     if not op.args:
         low.guard(b.icmp_signed("==", size, ir.Constant(I64, 0)), IndexError, "pop from empty list")
         index = b.sub(size, ir.Constant(I64, 1))
@@ -529,12 +529,13 @@ def _pop(low, op, lst, receiver):
         b.store(index, b.gep(lst, [ir.Constant(I64, OB_SIZE)], source_etype=ir.IntType(8)))
     else:
         low.guard(b.icmp_signed("==", size, ir.Constant(I64, 0)), IndexError, "pop from empty list")
-        index = sequences.normalize_index(low, conversions.operand_int(low, op.args[0]), size, "pop index out of range")
+        index = containers.normalize_index(low, conversions.operand_int(low, op.args[0]), size,
+                                           "pop index out of range")
         item = rt.call(b, "mj_list_item", lst, index)
         rt.call(b, "mj_incref", item)
         low.guard_status(rt.call(b, "PyList_SetSlice", lst, index, b.add(index, ir.Constant(I64, 1)),
                                  ir.Constant(PTR, None)), [(item, None)])
-    value = sequences.unbox_item(low, item, receiver.item)
+    value = containers.unbox_item(low, item, receiver.item)
     rt.call(b, "mj_decref", item)
     return value
 
@@ -549,8 +550,8 @@ def _insert(low, op, lst, receiver):
     b, rt = low.b, low.rt
     index, item = op.args
     item_repr = low.repr(item)
-    sequences.check_item_kind(low, receiver, item_repr)
-    boxed = sequences.box(low, low.get(item), item_repr)
+    containers.check_item_kind(low, receiver, item_repr)
+    boxed = containers.box(low, low.get(item), item_repr)
     status = rt.call(b, "PyList_Insert", lst, conversions.operand_int(low, index), boxed)
     rt.call(b, "mj_decref", boxed)
     low.guard_status(status)
@@ -568,12 +569,12 @@ def _sort(low, op, lst, receiver):
 
 def _clear(low, op, lst, receiver):
     low.guard_status(low.rt.call(low.b, "PyList_SetSlice", lst, ir.Constant(I64, 0),
-                                 sequences.object_size(low, lst), ir.Constant(PTR, None)))
+                                 containers.object_size(low, lst), ir.Constant(PTR, None)))
 
 
 def _copy(low, op, lst, receiver):
     return low.guard_null(low.rt.call(low.b, "PyList_GetSlice", lst, ir.Constant(I64, 0),
-                                      sequences.object_size(low, lst)))
+                                      containers.object_size(low, lst)))
 
 
 def _count(low, op, lst, receiver):
@@ -583,8 +584,8 @@ def _count(low, op, lst, receiver):
     item, item_repr = low.get(op.args[0]), low.repr(op.args[0])
     total = low.alloca(I64)
     b.store(ir.Constant(I64, 0), total)
-    with sequences._counted_loop(low, sequences.object_size(low, lst)) as i:
-        candidate = sequences.unbox_item(low, low.rt.call(b, "mj_list_item", lst, i), receiver.item)
+    with containers.counted_loop(low, containers.object_size(low, lst)) as i:
+        candidate = containers.unbox_item(low, low.rt.call(b, "mj_list_item", lst, i), receiver.item)
         hit = comparisons.compare_values(low, "==", candidate, receiver.item, item, item_repr)
         b.store(b.add(b.load(total), b.zext(hit, I64)), total)
     return b.load(total)

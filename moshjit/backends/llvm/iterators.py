@@ -13,10 +13,10 @@ import builtins
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm import native_lists
+from moshjit.backends.llvm.containers import array_item, object_size, range_length, unbox_item
 from moshjit.backends.llvm.conversions import to_int
 from moshjit.backends.llvm.reprs import (I1, I64, ArrayR, BoxedTupleR, IterR, ListR, NListR, RangeR, Repr, TupleR,
                                          UnitR)
-from moshjit.backends.llvm.sequences import array_item, object_size, range_length, unbox_item
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
 

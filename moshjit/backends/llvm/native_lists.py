@@ -15,6 +15,8 @@ import builtins
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm.comparisons import compare_values
+from moshjit.backends.llvm.containers import (adjust_slice, check_item_kind, counted_loop, is_slice, known_nonnegative,
+                                              normalize_index, slice_bound, slice_parts)
 from moshjit.backends.llvm.conversions import coerce, operand_int
 from moshjit.backends.llvm.reprs import I1, I8, I64, PTR, BoolR, FloatR, IntR, ListR, NListR
 from moshjit.ir import ops
@@ -225,7 +227,6 @@ def _copy(low, target, target_index, source, source_index, count, representation
 
 
 def _item_of(low, value, representation: NListR) -> ir.Value:
-    from moshjit.backends.llvm.sequences import check_item_kind
     item_repr = low.repr(value)
     check_item_kind(low, ListR(representation.item), item_repr)
     return coerce(low, low.get(value), item_repr, representation.item)
@@ -254,17 +255,16 @@ def repeat(low, source, count, representation: NListR) -> ir.Value:
     b.branch(low.fail_block())
     b.position_at_end(saved)
     result = new(low, b.extract_value(product, 0), representation)
-    from moshjit.backends.llvm.sequences import _counted_loop
     single, general, done = low.new_block("repeat.one"), low.new_block("repeat.many"), low.new_block("repeat.done")
     b.cbranch(b.icmp_signed("==", size, ir.Constant(I64, 1)), single, general)
     b.position_at_end(single)
     first = b.load(items(low, source), typ=representation.item_llvm)
     base = items(low, result)
-    with _counted_loop(low, times) as i:
+    with counted_loop(low, times) as i:
         b.store(first, b.gep(base, [i], source_etype=representation.item_llvm))
     b.branch(done)
     b.position_at_end(general)
-    with _counted_loop(low, times) as i:
+    with counted_loop(low, times) as i:
         _copy(low, result, b.mul(i, size), source, ir.Constant(I64, 0), size, representation)
     b.branch(done)
     b.position_at_end(done)
@@ -300,39 +300,36 @@ def append(low, target, value, representation: NListR) -> None:
 
 
 def get_item(low, op) -> ir.Value:
-    from moshjit.backends.llvm import sequences
     representation = low.repr(op.obj)
     lst = low.get(op.obj)
-    if sequences._is_slice(op.key):
+    if is_slice(op.key):
         return get_slice(low, op, lst, representation)
-    index = sequences.normalize_index(low, operand_int(low, op.key), length(low, lst),
-                                      "list index out of range", nonnegative=sequences._nonnegative(op.key))
+    index = normalize_index(low, operand_int(low, op.key), length(low, lst),
+                                      "list index out of range", nonnegative=known_nonnegative(op.key))
     return load(low, lst, index, representation)
 
 
 def get_slice(low, op, lst, representation: NListR) -> ir.Value:
-    from moshjit.backends.llvm import sequences
     b = low.b
-    start_v, stop_v, step_v = (sequences._part(low, v) for v in sequences._slice_parts(op.key))
-    first, step, count = sequences.adjust_slice(low, start_v, stop_v, step_v, length(low, lst))
+    start_v, stop_v, step_v = (slice_bound(low, v) for v in slice_parts(op.key))
+    first, step, count = adjust_slice(low, start_v, stop_v, step_v, length(low, lst))
     result = new(low, count, representation)
     if step_v is None:
         _copy(low, result, ir.Constant(I64, 0), lst, first, count, representation)
         return result
-    with sequences._counted_loop(low, count) as i:
+    with counted_loop(low, count) as i:
         store(low, result, i, load(low, lst, b.add(first, b.mul(i, step)), representation), representation)
     return result
 
 
 def set_item(low, op) -> None:
-    from moshjit.backends.llvm import sequences
     representation = low.repr(op.obj)
     lst = low.get(op.obj)
-    if sequences._is_slice(op.key):
+    if is_slice(op.key):
         low.not_native("slice assignment")
     value = _item_of(low, op.value, representation)
-    index = sequences.normalize_index(low, operand_int(low, op.key), length(low, lst),
-                                      "list assignment index out of range", nonnegative=sequences._nonnegative(op.key))
+    index = normalize_index(low, operand_int(low, op.key), length(low, lst),
+                                      "list assignment index out of range", nonnegative=known_nonnegative(op.key))
     store(low, lst, index, value, representation)
 
 
@@ -384,7 +381,6 @@ def copy(low, lst, representation: NListR) -> ir.Value:
 
 def method(low, op, lst, representation: NListR):
     b = low.b
-    from moshjit.backends.llvm import sequences
     if op.name == "append":
         return append(low, lst, op.args[0], representation)
     if op.name == "extend":
@@ -399,7 +395,7 @@ def method(low, op, lst, representation: NListR):
         if not op.args:
             index = b.sub(size, ir.Constant(I64, 1))
         else:
-            index = sequences.normalize_index(low, operand_int(low, op.args[0]), size, "pop index out of range")
+            index = normalize_index(low, operand_int(low, op.args[0]), size, "pop index out of range")
         value = load(low, lst, index, representation)
         after = b.add(index, ir.Constant(I64, 1))
         _copy(low, lst, index, lst, after, b.sub(size, after), representation)
@@ -408,7 +404,7 @@ def method(low, op, lst, representation: NListR):
     if op.name == "reverse":
         size = length(low, lst)
         half = b.sdiv(size, ir.Constant(I64, 2))
-        with sequences._counted_loop(low, half) as i:
+        with counted_loop(low, half) as i:
             j = b.sub(b.sub(size, ir.Constant(I64, 1)), i)
             a, c = load(low, lst, i, representation), load(low, lst, j, representation)
             store(low, lst, i, c, representation)
@@ -420,12 +416,11 @@ def method(low, op, lst, representation: NListR):
 
 
 def count(low, lst, value, representation: NListR) -> ir.Value:
-    from moshjit.backends.llvm import sequences
     b = low.b
     item, item_repr = low.get(value), low.repr(value)
     total = low.alloca(I64)
     b.store(ir.Constant(I64, 0), total)
-    with sequences._counted_loop(low, length(low, lst)) as i:
+    with counted_loop(low, length(low, lst)) as i:
         hit = compare_values(low, "==", load(low, lst, i, representation), representation.item, item, item_repr)
         b.store(b.add(b.load(total), b.zext(hit, I64)), total)
     return b.load(total)

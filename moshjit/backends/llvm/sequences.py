@@ -11,63 +11,20 @@ import llvmlite.ir as ir
 
 from moshjit.backends.llvm import native_lists
 from moshjit.backends.llvm.comparisons import compare_values
+from moshjit.backends.llvm.containers import (adjust_slice, array_row, box, check_item_kind, counted_loop, is_slice,
+                                              items_pointer, known_nonnegative, load_array_item, normalize_index,
+                                              object_size, range_length, slice_bound, slice_parts, unbox_item)
 from moshjit.backends.llvm.conversions import coerce, operand_int, to_float, to_int
-from moshjit.backends.llvm.reprs import (F32, F64, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR,
-                                         ListR, NListR, RangeR, Repr, TupleR, UnitR)
-from moshjit.backends.llvm.layout import LIST_ITEMS, OB_SIZE, TUPLE_ITEMS
+from moshjit.backends.llvm.reprs import (F32, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR,
+                                         NListR, RangeR, Repr, TupleR, UnitR)
+from moshjit.backends.llvm.layout import LIST_ITEMS
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
-from moshjit.ir.types import INT64_MAX, INT64_MIN, IntType
 
 ARRAY_ITEM_SIZE = {"int32": 4, "int64": 8, "float32": 4, "float64": 8}
 
 
-# ---- boxing --------------------------------------------------------------------------------------------------
-def box(low, value: ir.Value, representation: Repr, temporaries=()) -> ir.Value:
-    """A new reference to the CPython object for ``value`` (failure releases ``temporaries`` and unwinds)."""
-    b, rt = low.b, low.rt
-    if isinstance(representation, IntR):
-        return low.guard_null(rt.call(b, "mj_box_int", value), temporaries)
-    if isinstance(representation, FloatR):
-        return low.guard_null(rt.call(b, "PyFloat_FromDouble", value), temporaries)
-    if isinstance(representation, BoolR):
-        return rt.call(b, "mj_box_bool", value)
-    if isinstance(representation, (ListR, BoxedTupleR)):
-        rt.call(b, "mj_incref", value)
-        return value
-    if isinstance(representation, UnitR) and representation.what == "None":
-        none = rt.data("_Py_NoneStruct")
-        rt.call(b, "mj_incref", none)
-        return none
-    if isinstance(representation, TupleR):
-        result = low.guard_null(rt.call(b, "PyTuple_New", ir.Constant(I64, len(representation.items))), temporaries)
-        for i, item in enumerate(representation.items):
-            boxed = box(low, b.extract_value(value, i), item, [*temporaries, (result, None)])
-            slot = b.gep(result, [ir.Constant(I64, TUPLE_ITEMS + 8 * i)], source_etype=I8)
-            b.store(boxed, slot)
-        return result
-    low.not_native(f"converting {representation.describe()} to a Python object")
-
-
-def unbox_item(low, obj: ir.Value, representation: Repr) -> ir.Value:
-    """The native value of a borrowed item already known to have the right type (lists own a new reference)."""
-    b, rt = low.b, low.rt
-    if isinstance(representation, IntR):
-        return rt.call(b, "mj_unbox_int", obj)
-    if isinstance(representation, FloatR):
-        return rt.call(b, "mj_unbox_float", obj)
-    if isinstance(representation, BoolR):
-        return b.icmp_unsigned("==", obj, rt.data("_Py_TrueStruct"))
-    if isinstance(representation, (ListR, BoxedTupleR)):
-        rt.call(b, "mj_incref", obj)
-        return obj
-    low.not_native(f"reading items of kind {representation.describe() if representation else 'unknown'}")
-
-
-def object_size(low, obj: ir.Value) -> ir.Value:
-    return low.b.load(low.b.gep(obj, [ir.Constant(I64, OB_SIZE)], source_etype=I8), typ=I64)
-
-
+# ---- lengths -------------------------------------------------------------------------------------------------
 def length_of(low, value: ir.Value, representation: Repr) -> ir.Value:
     b = low.b
     if isinstance(representation, (ListR, BoxedTupleR)):
@@ -83,39 +40,6 @@ def length_of(low, value: ir.Value, representation: Repr) -> ir.Value:
     low.not_native(f"len() of {representation.describe()}")
 
 
-def range_length(low, value: ir.Value) -> ir.Value:
-    """len(range(start, stop, step)) without overflow (the distance is taken as unsigned)."""
-    b = low.b
-    start, stop, step = (b.extract_value(value, i) for i in range(3))
-    zero, one = ir.Constant(I64, 0), ir.Constant(I64, 1)
-    up = b.icmp_signed(">", step, zero)
-    low_end = b.select(up, start, stop)
-    high_end = b.select(up, stop, start)
-    magnitude = b.select(up, step, b.sub(zero, step))
-    nonempty = b.icmp_signed("<", low_end, high_end)
-    distance = b.sub(b.sub(high_end, low_end), one)
-    count = b.add(b.udiv(distance, magnitude), one)
-    return b.select(nonempty, count, zero)
-
-
-def normalize_index(low, index: ir.Value, length: ir.Value, message: str, exception=IndexError,
-                    nonnegative: bool = False) -> ir.Value:
-    """Python indexing: a negative index counts from the end; outside [0, length) raises."""
-    b = low.b
-    if not nonnegative:
-        index = b.select(b.icmp_signed("<", index, ir.Constant(I64, 0)), b.add(index, length), index)
-    low.guard(b.icmp_unsigned(">=", index, length), exception, message)
-    return index
-
-
-def _nonnegative(value) -> bool:
-    t = value.value if isinstance(value, Constant) else None
-    if isinstance(t, int):
-        return t >= 0
-    kind = getattr(value, "type", None)
-    return isinstance(kind, IntType) and kind.lo is not None and kind.lo >= 0
-
-
 # ---- reading and writing items -------------------------------------------------------------------------------
 def lower_get_item(low, op: ops.GetItem) -> ir.Value:
     container = low.repr(op.obj)
@@ -123,7 +47,7 @@ def lower_get_item(low, op: ops.GetItem) -> ir.Value:
         return native_lists.get_item(low, op)
     key_repr = low.repr(op.key)
     obj = low.get(op.obj)
-    if _is_slice(op.key):
+    if is_slice(op.key):
         return get_slice(low, op, container, obj)
     if isinstance(container, ArrayR):
         return array_get(low, op, container, obj)
@@ -136,7 +60,7 @@ def lower_get_item(low, op: ops.GetItem) -> ir.Value:
             low.not_native("reading an item of a list whose items are never written")
         index = normalize_index(low, operand_int(low, op.key), object_size(low, obj),
                                 "list index out of range" if isinstance(container, ListR)
-                                else "tuple index out of range", nonnegative=_nonnegative(op.key))
+                                else "tuple index out of range", nonnegative=known_nonnegative(op.key))
         item = (low.rt.call(low.b, "mj_list_item", obj, index) if isinstance(container, ListR)
                 else low.rt.call(low.b, "mj_tuple_item", obj, index))
         return unbox_item(low, item, container.item)
@@ -161,7 +85,7 @@ def tuple_get(low, op, container: TupleR, obj) -> ir.Value:
     for i in range(len(items)):
         b.store(b.extract_value(obj, i), b.gep(slots, [ir.Constant(I64, 0), ir.Constant(I64, i)]))
     index = normalize_index(low, operand_int(low, op.key), ir.Constant(I64, len(items)),
-                            "tuple index out of range", nonnegative=_nonnegative(op.key))
+                            "tuple index out of range", nonnegative=known_nonnegative(op.key))
     value = b.load(b.gep(slots, [ir.Constant(I64, 0), index]), typ=items[0].llvm)
     low.incref(value, items[0])
     return value
@@ -176,129 +100,37 @@ def lower_set_item(low, op: ops.SetItem):
         return array_set(low, op, container, obj)
     if not isinstance(container, ListR):
         low.not_native(f"item assignment on {container.describe()}")
-    if _is_slice(op.key):
+    if is_slice(op.key):
         low.not_native("slice assignment")
     value_repr = low.repr(op.value)
     check_item_kind(low, container, value_repr)
     index = normalize_index(low, operand_int(low, op.key), object_size(low, obj),
-                            "list assignment index out of range", nonnegative=_nonnegative(op.key))
+                            "list assignment index out of range", nonnegative=known_nonnegative(op.key))
     boxed = box(low, low.get(op.value), value_repr)
     low.rt.call(low.b, "mj_list_set_item", obj, index, boxed)
 
 
-def check_item_kind(low, container: ListR, value_repr: Repr) -> None:
-    """A list only ever holds items of its own kind (so reads can unbox without checking)."""
-    if container.item is None or container.item != value_repr:
-        if isinstance(container.item, ListR) and isinstance(value_repr, ListR) and value_repr.item is None:
-            return
-        low.not_native(f"storing {value_repr.describe()} into a list of "
-                       f"{container.item.describe() if container.item else 'unknown items'}")
-
-
 # ---- slices --------------------------------------------------------------------------------------------------
-def _is_slice(value) -> bool:
-    return isinstance(value, ops.BuildSlice) or isinstance(value, Constant) and isinstance(value.value, slice)
-
-
-def _slice_parts(op_key):
-    if isinstance(op_key, Constant):
-        return tuple(Constant(v) for v in (op_key.value.start, op_key.value.stop, op_key.value.step))
-    return op_key.start, op_key.stop, op_key.step
-
-
-def _part(low, value):
-    """(i64 value, is given) of one slice bound; a None constant is not given."""
-    if value is None or isinstance(value, Constant) and value.value is None:
-        return None
-    return operand_int(low, value)
-
-
-def adjust_slice(low, start_v, stop_v, step_v, length):
-    """PySlice_Unpack + PySlice_AdjustIndices: (start, step, slice length)."""
-    b = low.b
-    zero, one = ir.Constant(I64, 0), ir.Constant(I64, 1)
-    if step_v is None:
-        step = one
-    else:
-        step = step_v
-        low.guard(b.icmp_signed("==", step, zero), ValueError, "slice step cannot be zero")
-        step = b.select(b.icmp_signed("==", step, ir.Constant(I64, INT64_MIN)), ir.Constant(I64, -INT64_MAX), step)
-    negative = b.icmp_signed("<", step, zero)
-    minus_one = ir.Constant(I64, -1)
-
-    def clamp(value, default_negative, default_positive):
-        if value is None:
-            return b.select(negative, default_negative, default_positive)
-        shifted = b.select(b.icmp_signed("<", value, zero), b.add(value, length), value)
-        below = b.icmp_signed("<", shifted, zero)
-        above = b.icmp_signed(">=", shifted, length)
-        lower = b.select(negative, minus_one, zero)
-        upper = b.select(negative, b.sub(length, one), length)
-        return b.select(below, lower, b.select(above, upper, shifted))
-
-    start = clamp(start_v, b.sub(length, one), zero)
-    stop = clamp(stop_v, minus_one, length)
-    up_count = b.add(b.sdiv(b.sub(b.sub(stop, start), one), step), one)
-    down_count = b.add(b.sdiv(b.sub(b.sub(start, stop), one), b.sub(zero, step)), one)
-    count = b.select(negative, b.select(b.icmp_signed("<", stop, start), down_count, zero),
-                     b.select(b.icmp_signed("<", start, stop), up_count, zero))
-    return start, step, count
 
 
 def get_slice(low, op, container: Repr, obj) -> ir.Value:
     if not isinstance(container, (ListR, BoxedTupleR)):
         low.not_native(f"slicing {container.describe()}")
     b, rt = low.b, low.rt
-    start_v, stop_v, step_v = (_part(low, v) for v in _slice_parts(op.key))
+    start_v, stop_v, step_v = (slice_bound(low, v) for v in slice_parts(op.key))
     length = object_size(low, obj)
     start, step, count = adjust_slice(low, start_v, stop_v, step_v, length)
     if step_v is None and isinstance(container, ListR):
         return low.guard_null(rt.call(b, "PyList_GetSlice", obj, start, b.add(start, count)))
     new = "PyList_New" if isinstance(container, ListR) else "PyTuple_New"
     result = low.guard_null(rt.call(b, new, count))
-    source_items = _items_pointer(low, obj, container)
-    target_items = _items_pointer(low, result, container)
-    with _counted_loop(low, count) as i:
+    source_items = items_pointer(low, obj, container)
+    target_items = items_pointer(low, result, container)
+    with counted_loop(low, count) as i:
         source = b.load(b.gep(source_items, [b.add(start, b.mul(i, step))], source_etype=PTR), typ=PTR)
         rt.call(b, "mj_incref", source)
         b.store(source, b.gep(target_items, [i], source_etype=PTR))
     return result
-
-
-def _items_pointer(low, obj, container: Repr) -> ir.Value:
-    b = low.b
-    if isinstance(container, ListR):
-        return b.load(b.gep(obj, [ir.Constant(I64, LIST_ITEMS)], source_etype=I8), typ=PTR)
-    return b.gep(obj, [ir.Constant(I64, TUPLE_ITEMS)], source_etype=I8)
-
-
-class _counted_loop:
-    """``with _counted_loop(low, n) as i:`` emits a loop body for i in range(n) (n >= 0)."""
-
-    def __init__(self, low, count):
-        self.low, self.count = low, count
-
-    def __enter__(self):
-        b = self.low.b
-        self.before = b.block
-        self.header = self.low.new_block("loop")
-        self.body = self.low.new_block("loop.body")
-        self.after = self.low.new_block("loop.end")
-        b.branch(self.header)
-        b.position_at_end(self.header)
-        self.i = b.phi(I64)
-        self.i.add_incoming(ir.Constant(I64, 0), self.before)
-        b.cbranch(b.icmp_signed("<", self.i, self.count), self.body, self.after)
-        b.position_at_end(self.body)
-        return self.i
-
-    def __exit__(self, *exc):
-        if exc[0] is None:
-            b = self.low.b
-            self.i.add_incoming(b.add(self.i, ir.Constant(I64, 1)), b.block)
-            b.branch(self.header)
-            b.position_at_end(self.after)
-        return False
 
 
 # ---- building ------------------------------------------------------------------------------------------------
@@ -487,7 +319,7 @@ def contains(low, item_value, container_value) -> ir.Value:
         b.store(ir.Constant(I1, 0), result)
         found_block = low.new_block("in.found")
         done = low.new_block("in.done")
-        with _counted_loop(low, object_size(low, sequence)) as i:
+        with counted_loop(low, object_size(low, sequence)) as i:
             candidate = unbox_item(low, low.rt.call(b, getter, sequence, i), container.item)
             hit = compare_values(low, "==", item, item_repr, candidate, container.item)
             next_block = low.new_block("in.next")
@@ -541,36 +373,10 @@ def array_get(low, op, array: ArrayR, value) -> ir.Value:
     b = low.b
     indices = _array_indices(low, op.key)
     if len(indices) == array.ndim:
-        return _load_item(low, array, _array_address(low, array, value, indices))
+        return load_array_item(low, array, _array_address(low, array, value, indices))
     if array.ndim == 2 and len(indices) == 1:
-        return _row(low, array, value, _axis_index(low, indices[0], b.extract_value(value, 1), 0))
+        return array_row(low, array, value, _axis_index(low, indices[0], b.extract_value(value, 1), 0))
     low.not_native(f"indexing a {array.ndim}-d array with {len(indices)} indices")
-
-
-def array_item(low, array: ArrayR, value, index: ir.Value) -> ir.Value:
-    """Item (1-d) or row view (2-d) ``index`` of an array, for an index already known to be in range."""
-    if array.ndim == 2:
-        return _row(low, array, value, index)
-    return _load_item(low, array, low.b.gep(low.b.extract_value(value, 0), [index], source_etype=array.item_llvm))
-
-
-def _load_item(low, array: ArrayR, address) -> ir.Value:
-    b = low.b
-    item = b.load(address, typ=array.item_llvm)
-    if array.dtype == "int32":
-        return b.sext(item, I64)
-    if array.dtype == "float32":
-        return b.fpext(item, F64)
-    return item
-
-
-def _row(low, array: ArrayR, value, row: ir.Value) -> ir.Value:
-    b = low.b
-    size1 = b.extract_value(value, 2)
-    start = b.gep(b.extract_value(value, 0), [b.mul(row, size1)], source_etype=array.item_llvm)
-    view = ir.Constant(ArrayR(array.dtype, 1).llvm, ir.Undefined)
-    view = b.insert_value(b.insert_value(view, start, 0), size1, 1)
-    return b.insert_value(view, ir.Constant(I64, 0), 2)
 
 
 def array_set(low, op, array: ArrayR, value) -> None:
