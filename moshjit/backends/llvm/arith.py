@@ -1,5 +1,5 @@
 """Numbers with CPython's semantics: checked int64 arithmetic, floor division and modulo, true division, powers,
-shifts and truth values, with CPython's exception messages.
+shifts and ``not``, with CPython's exception messages.
 
 An int op whose result type was proven to fit in int64 (typeinfer's intervals) is emitted without a check;
 otherwise an overflow raises ``OverflowError`` naming the source line (never a wrapped value). Float ``//``,
@@ -9,40 +9,14 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm import sequences
 from moshjit.backends.llvm.conversions import operand_float, operand_int
-from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR, NListR,
-                                         RangeR, Repr, TupleR, UnitR)
+from moshjit.backends.llvm.reprs import F64, I1, I32, I64, BoolR, FloatR, IntR, ListR
+from moshjit.backends.llvm.truth import truth
 from moshjit.ir import ops
-from moshjit.ir.ops import UNDEFINED, Constant, Phi
+from moshjit.ir.ops import UNDEFINED, Phi
 from moshjit.ir.types import INT64_MIN, IntType
 
 TWO_53 = float(2 ** 53)
-
-
-# ---- truth ------------------------------------------------------------------------------------------------------
-def truth(low, value) -> ir.Value:
-    """bool(value) as an i1."""
-    if isinstance(value, Constant):
-        return ir.Constant(I1, int(bool(value.value)))
-    return truth_of(low, low.get(value), low.repr(value))
-
-
-def truth_of(low, v: ir.Value, representation: Repr) -> ir.Value:
-    b = low.b
-    if isinstance(representation, BoolR):
-        return v
-    if isinstance(representation, IntR):
-        return b.icmp_signed("!=", v, ir.Constant(I64, 0))
-    if isinstance(representation, FloatR):
-        return b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0))
-    if isinstance(representation, UnitR) and representation.what == "None":
-        return ir.Constant(I1, 0)
-    if isinstance(representation, (ListR, NListR, BoxedTupleR, RangeR, ArrayR)):
-        return b.icmp_signed("!=", sequences.length_of(low, v, representation), ir.Constant(I64, 0))
-    if isinstance(representation, TupleR):
-        return ir.Constant(I1, int(bool(representation.items)))
-    low.not_native(f"the truth value of {representation.describe()}")
 
 
 # ---- binary operators --------------------------------------------------------------------------------------------

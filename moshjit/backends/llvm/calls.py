@@ -13,7 +13,8 @@ import math
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm import arith, comparisons, containers, conversions, iterators, native_lists, sequences
+from moshjit.backends.llvm import (arith, comparisons, containers, conversions, iterators, native_list_ops,
+                                   native_lists, sequences, truth)
 from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.native_types import (ExceptionType, bind_arguments, is_builtin_exception, normalize,
                                                 python_callee)
@@ -87,7 +88,7 @@ def _args(low, args):
 
 def _len(low, op, args):
     (value, representation), = _args(low, args)
-    return sequences.length_of(low, value, representation)
+    return truth.length_of(low, value, representation)
 
 
 def _abs(low, op, args):
@@ -201,7 +202,7 @@ def _float(low, op, args):
 def _bool(low, op, args):
     if not args:
         return ir.Constant(I1, 0)
-    return arith.truth(low, args[0])
+    return truth.truth(low, args[0])
 
 
 def _round(low, op, args):
@@ -247,7 +248,7 @@ def _range(low, op, args):
 
 def _list(low, op, args):
     if isinstance(low.reprs[op], NListR):
-        return native_lists.from_call(low, op)
+        return _native_list(low, op)
     b, rt = low.b, low.rt
     if not args:
         return low.guard_null(rt.call(b, "PyList_New", ir.Constant(I64, 0)))
@@ -265,6 +266,32 @@ def _list(low, op, args):
     item = iterator.next(low, done)
     boxed = containers.box(low, item, target.item, [(result, None)])
     low.guard_status(rt.call(b, "mj_list_append", result, boxed), [(result, None)])
+    b.branch(loop)
+    b.position_at_end(done)
+    iterator.release(low)
+    return result
+
+
+def _native_list(low, op) -> ir.Value:
+    """list(), list(range(...)), list(native list) giving a native list."""
+    representation = low.reprs[op]
+    if not op.args:
+        return native_lists.new(low, ir.Constant(I64, 0), representation)
+    if isinstance(low.repr(op.args[0]), NListR):
+        return native_list_ops.copy(low, low.get(op.args[0]), representation)
+    b = low.b
+    result = native_lists.new(low, ir.Constant(I64, 0), representation)
+    iterator = iterators.iterator_over(low, op.args[0], representation.item)
+    loop, done = low.new_block("list.loop"), low.new_block("list.done")
+    b.branch(loop)
+    b.position_at_end(loop)
+    item = iterator.next(low, done)
+    size = native_lists.length(low, result)
+    grown = b.add(size, ir.Constant(I64, 1))
+    status = low.rt.call(b, "mj_nlist_reserve", result, grown, ir.Constant(I64, representation.item_size))
+    low.guard_status(status, [(result, representation)])
+    native_lists.store(low, result, size, item, representation)
+    native_lists.set_length(low, result, grown)
     b.branch(loop)
     b.position_at_end(done)
     iterator.release(low)
@@ -499,7 +526,7 @@ def gcd_helper(rt) -> ir.Function:
 def lower_call_method(low, op: ops.CallMethod):
     receiver = low.repr(op.obj)
     if isinstance(receiver, NListR) and not op.kwnames:
-        return native_lists.method(low, op, low.get(op.obj), receiver)
+        return native_list_ops.method(low, op, low.get(op.obj), receiver)
     if op.kwnames or not isinstance(receiver, ListR):
         low.not_native(f"method {op.name}() of {receiver.describe()}")
     handler = LIST_METHODS.get(op.name)

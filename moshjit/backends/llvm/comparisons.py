@@ -2,7 +2,7 @@
 objects, and ``is``.
 
 Above ``conversions`` and below the op modules, which compare items with ``compare_values`` (``in``,
-``list.count``, ``min``/``max``). Membership itself (``in``) is lowered by ``sequences`` and ``native_lists``.
+``list.count``, ``min``/``max``). Membership itself (``in``) is lowered by ``sequences`` and ``native_list_ops``.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What the op modules share about lists, tuples, ranges and arrays: boxing, sizes, items, indices and slices.
 
-Above ``conversions`` and below the modules that lower ops (``sequences``, ``native_lists``, ``iterators``,
+Above ``conversions`` and below the modules that lower ops (``sequences``, ``native_list_ops``, ``iterators``,
 ``fusion``, ``calls``): a native value boxed into a CPython object and list or tuple items unboxed, the size of
 an object or a range, where an object's items are and which item kind a list may hold, a counted loop, Python's
 index and slice arithmetic, and the items and rows of arrays.
@@ -11,8 +11,8 @@ import llvmlite.ir as ir
 
 from moshjit.backends.llvm.conversions import operand_int
 from moshjit.backends.llvm.layout import LIST_ITEMS, OB_SIZE, TUPLE_ITEMS
-from moshjit.backends.llvm.reprs import (F64, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR, Repr, TupleR,
-                                         UnitR)
+from moshjit.backends.llvm.reprs import (F64, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR, Repr,
+                                         TupleR, UnitR)
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
 from moshjit.ir.types import INT64_MAX, INT64_MIN, IntType

@@ -13,7 +13,8 @@ import contextlib
 import llvmlite.ir as ir
 
 from moshjit.analysis.dominators import reverse_postorder
-from moshjit.backends.llvm import arith, calls, comparisons, conversions, fusion, iterators, native_lists, sequences
+from moshjit.backends.llvm import (arith, calls, comparisons, conversions, fusion, iterators, native_lists, sequences,
+                                  truth)
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.refcount import Liveness
 from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR, UnitR,
@@ -400,7 +401,7 @@ class FunctionLowering:
             if term.if_true is term.if_false:
                 self.b.branch(self.edge(block, term.if_true))
                 return
-            cond = arith.truth(self, term.cond)
+            cond = truth.truth(self, term.cond)
             on_true = self.edge(block, term.if_true)
             on_false = self.edge(block, term.if_false)
             self.b.cbranch(cond, on_true, on_false)

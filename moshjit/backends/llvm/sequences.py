@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm import native_lists
+from moshjit.backends.llvm import native_list_ops
 from moshjit.backends.llvm.comparisons import compare_values
 from moshjit.backends.llvm.containers import (adjust_slice, array_row, box, check_item_kind, counted_loop, is_slice,
                                               items_pointer, known_nonnegative, load_array_item, normalize_index,
@@ -24,27 +24,11 @@ from moshjit.ir.ops import Constant
 ARRAY_ITEM_SIZE = {"int32": 4, "int64": 8, "float32": 4, "float64": 8}
 
 
-# ---- lengths -------------------------------------------------------------------------------------------------
-def length_of(low, value: ir.Value, representation: Repr) -> ir.Value:
-    b = low.b
-    if isinstance(representation, (ListR, BoxedTupleR)):
-        return object_size(low, value)
-    if isinstance(representation, NListR):
-        return native_lists.length(low, value)
-    if isinstance(representation, TupleR):
-        return ir.Constant(I64, len(representation.items))
-    if isinstance(representation, RangeR):
-        return range_length(low, value)
-    if isinstance(representation, ArrayR):
-        return b.extract_value(value, 1)
-    low.not_native(f"len() of {representation.describe()}")
-
-
 # ---- reading and writing items -------------------------------------------------------------------------------
 def lower_get_item(low, op: ops.GetItem) -> ir.Value:
     container = low.repr(op.obj)
     if isinstance(container, NListR):
-        return native_lists.get_item(low, op)
+        return native_list_ops.get_item(low, op)
     key_repr = low.repr(op.key)
     obj = low.get(op.obj)
     if is_slice(op.key):
@@ -94,7 +78,7 @@ def tuple_get(low, op, container: TupleR, obj) -> ir.Value:
 def lower_set_item(low, op: ops.SetItem):
     container = low.repr(op.obj)
     if isinstance(container, NListR):
-        return native_lists.set_item(low, op)
+        return native_list_ops.set_item(low, op)
     obj = low.get(op.obj)
     if isinstance(container, ArrayR):
         return array_set(low, op, container, obj)
@@ -136,7 +120,7 @@ def get_slice(low, op, container: Repr, obj) -> ir.Value:
 # ---- building ------------------------------------------------------------------------------------------------
 def lower_build_list(low, op: ops.BuildList) -> ir.Value:
     if isinstance(low.reprs[op], NListR):
-        return native_lists.build(low, op)
+        return native_list_ops.build(low, op)
     b, rt = low.b, low.rt
     result = low.guard_null(rt.call(b, "PyList_New", ir.Constant(I64, len(op.items))))
     target = low.reprs[op]
@@ -162,7 +146,7 @@ def lower_build_tuple(low, op: ops.BuildTuple) -> ir.Value:
 def lower_list_append(low, op) -> None:
     target = low.repr(op.target)
     if isinstance(target, NListR):
-        return native_lists.append(low, low.get(op.target), op.item, target)
+        return native_list_ops.append(low, low.get(op.target), op.item, target)
     if not isinstance(target, ListR):
         low.not_native(f"append to {target.describe()}")
     item_repr = low.repr(op.item)
@@ -180,7 +164,7 @@ def extend(low, target_value, iterable_value) -> None:
     b, rt = low.b, low.rt
     target, source = low.repr(target_value), low.repr(iterable_value)
     if isinstance(target, NListR) and isinstance(source, NListR):
-        return native_lists.extend(low, low.get(target_value), low.get(iterable_value), target)
+        return native_list_ops.extend(low, low.get(target_value), low.get(iterable_value), target)
     if not isinstance(target, ListR):
         low.not_native(f"extending {target.describe()}")
     source_item = _item_repr(source)
@@ -256,7 +240,7 @@ def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
     left, right = low.repr(op.left), low.repr(op.right)
     result = low.reprs[op]
     if isinstance(result, NListR):
-        return native_lists.binary(low, op)
+        return native_list_ops.binary(low, op)
     if isinstance(left, TupleR) and isinstance(right, TupleR) and op.op == "+":
         value = ir.Constant(result.llvm, ir.Undefined)
         parts = [(low.get(op.left), left, i) for i in range(len(left.items))] + \
@@ -292,7 +276,7 @@ def contains(low, item_value, container_value) -> ir.Value:
     item_repr = low.repr(item_value)
     item = low.get(item_value)
     if isinstance(container, NListR):
-        return native_lists.contains(low, item_value, low.get(container_value), container)
+        return native_list_ops.contains(low, item_value, low.get(container_value), container)
     if isinstance(container, TupleR):
         found = ir.Constant(I1, 0)
         tuple_value = low.get(container_value)
