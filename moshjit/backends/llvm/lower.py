@@ -3,8 +3,11 @@
 Blocks map to LLVM blocks and φs to ``phi`` instructions (no out-of-SSA step). A native function returns
 ``{result, i1 failed}``; when an op fails it has set a Python exception, and control goes to a landing block
 that releases the references owned at that point, adds a traceback entry naming the source line, and returns
-``failed``. The meaning of each op lives in ``arith``, ``sequences``, ``iterators`` and ``calls``; this module
-keeps the bookkeeping: values, ownership (see ``refcount``), edges and failure paths.
+``failed``. The meaning of each op lives in the op modules, which never import this one: their ``OPS`` tables
+(``arith``, ``comparisons``, ``sequences``, ``native_list_ops``, ``iterators``, ``calls``) make ``OP_LOWERING``,
+an op type several of them lower going to one by the kind of values it works on (``lowering_module``), and
+``fusion`` emits fused list expressions. This module keeps the bookkeeping: values, ownership (see
+``refcount``), edges and failure paths.
 """
 from __future__ import annotations
 
@@ -13,8 +16,8 @@ import contextlib
 import llvmlite.ir as ir
 
 from moshjit.analysis.dominators import reverse_postorder
-from moshjit.backends.llvm import (arith, calls, comparisons, conversions, fusion, iterators, native_lists, sequences,
-                                  truth)
+from moshjit.backends.llvm import (arith, calls, comparisons, conversions, fusion, iterators, native_list_ops,
+                                   native_lists, sequences, truth)
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.refcount import Liveness
 from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR, UnitR,
@@ -465,15 +468,28 @@ SEQUENCE_KINDS = (ListR, NListR, TupleR, BoxedTupleR)
 
 
 def lowering_module(low, op):
-    """The module whose ``OPS`` lowers ``op``, for the op types several modules lower: chosen by the kind of
-    values the op works on."""
+    """The module whose ``OPS`` lowers ``op``, for the op types several modules lower, by the kind of values it
+    works on: numbers (``arith``, ``comparisons``), list and tuple objects, ranges and arrays (``sequences``),
+    native lists (``native_list_ops``)."""
     if isinstance(op, ops.BinaryOp):
         left, right = low.repr(op.left), low.repr(op.right)
-        return sequences if isinstance(left, SEQUENCE_KINDS) or isinstance(right, SEQUENCE_KINDS) else arith
-    if op.op not in ("in", "not in"):
-        return comparisons
-    low.repr(op.left)                   # an item without a native form is named before its container
-    return sequences
+        if not (isinstance(left, SEQUENCE_KINDS) or isinstance(right, SEQUENCE_KINDS)):
+            return arith
+        native = isinstance(low.reprs[op], NListR)
+    elif isinstance(op, ops.Compare):
+        if op.op not in ("in", "not in"):
+            return comparisons
+        low.repr(op.left)               # an item without a native form is named before its container
+        native = isinstance(low.repr(op.right), NListR)
+    elif isinstance(op, (ops.GetItem, ops.SetItem)):
+        native = isinstance(low.repr(op.obj), NListR)
+    elif isinstance(op, ops.ListAppend):
+        native = isinstance(low.repr(op.target), NListR)
+    elif isinstance(op, ops.ListExtend):
+        native = isinstance(low.repr(op.target), NListR) and isinstance(low.repr(op.iterable), NListR)
+    else:                               # build_list
+        native = isinstance(low.reprs[op], NListR)
+    return native_list_ops if native else sequences
 
 
 def _lower_by_kind(low, op):
@@ -481,4 +497,4 @@ def _lower_by_kind(low, op):
 
 
 OP_LOWERING = {**arith.OPS, **comparisons.OPS, **sequences.OPS, **iterators.OPS, **calls.OPS}
-OP_LOWERING.update(dict.fromkeys((ops.BinaryOp, ops.Compare), _lower_by_kind))
+OP_LOWERING.update(dict.fromkeys(native_list_ops.OPS, _lower_by_kind))     # every op type native lists have

@@ -13,7 +13,7 @@ from moshjit.backends.llvm.containers import (adjust_slice, check_item_kind, cou
                                               normalize_index, slice_bound, slice_parts)
 from moshjit.backends.llvm.conversions import coerce, operand_int
 from moshjit.backends.llvm.native_lists import copy_items, items, length, load, new, set_length, store
-from moshjit.backends.llvm.reprs import I64, ListR, NListR
+from moshjit.backends.llvm.reprs import I1, I64, ListR, NListR
 from moshjit.ir import ops
 
 
@@ -23,7 +23,7 @@ def _item_of(low, value, representation: NListR) -> ir.Value:
     return coerce(low, low.get(value), item_repr, representation.item)
 
 
-def build(low, op: ops.BuildList) -> ir.Value:
+def lower_build_list(low, op: ops.BuildList) -> ir.Value:
     representation = low.reprs[op]
     result = new(low, ir.Constant(I64, len(op.items)), representation)
     for i, item in enumerate(op.items):
@@ -89,7 +89,7 @@ def append(low, target, value, representation: NListR) -> None:
     set_length(low, target, grown)
 
 
-def get_item(low, op) -> ir.Value:
+def lower_get_item(low, op: ops.GetItem) -> ir.Value:
     representation = low.repr(op.obj)
     lst = low.get(op.obj)
     if is_slice(op.key):
@@ -112,7 +112,7 @@ def get_slice(low, op, lst, representation: NListR) -> ir.Value:
     return result
 
 
-def set_item(low, op) -> None:
+def lower_set_item(low, op: ops.SetItem) -> None:
     representation = low.repr(op.obj)
     lst = low.get(op.obj)
     if is_slice(op.key):
@@ -123,7 +123,7 @@ def set_item(low, op) -> None:
     store(low, lst, index, value, representation)
 
 
-def binary(low, op) -> ir.Value:
+def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
     representation = low.reprs[op]
     if op.op == "+":
         if op.inplace:
@@ -189,5 +189,26 @@ def count(low, lst, value, representation: NListR) -> ir.Value:
     return b.load(total)
 
 
-def contains(low, value, lst, representation: NListR) -> ir.Value:
-    return low.b.icmp_signed("!=", count(low, lst, value, representation), ir.Constant(I64, 0))
+def lower_contains(low, op: ops.Compare) -> ir.Value:
+    """``in`` and ``not in`` a native list."""
+    found = low.b.icmp_signed("!=", count(low, low.get(op.right), op.left, low.repr(op.right)), ir.Constant(I64, 0))
+    return found if op.op == "in" else low.b.xor(found, ir.Constant(I1, 1))
+
+
+def lower_list_append(low, op: ops.ListAppend) -> None:
+    append(low, low.get(op.target), op.item, low.repr(op.target))
+
+
+def lower_list_extend(low, op: ops.ListExtend) -> None:
+    extend(low, low.get(op.target), low.get(op.iterable), low.repr(op.target))
+
+
+OPS = {
+    ops.GetItem: lower_get_item,
+    ops.SetItem: lower_set_item,
+    ops.BuildList: lower_build_list,
+    ops.ListAppend: lower_list_append,
+    ops.ListExtend: lower_list_extend,
+    ops.BinaryOp: lower_binary,
+    ops.Compare: lower_contains,
+}

@@ -3,20 +3,20 @@
 Lists (and tuple arguments) stay CPython objects: an item is unboxed when read and boxed when written, and
 whole-list operations (concatenation, repetition, slicing with step 1) call the same C functions CPython uses,
 so the result is a real ``list`` that needs no conversion at the boundary. Tuples of known length are structs.
-Arrays are buffers: a data pointer and a shape, read and written in place.
+Arrays are buffers: a data pointer and a shape, read and written in place. Lists that never leave their function
+are lowered by ``native_list_ops`` instead (``lower`` chooses by the lists' representation).
 """
 from __future__ import annotations
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm import native_list_ops
 from moshjit.backends.llvm.comparisons import compare_values
 from moshjit.backends.llvm.containers import (adjust_slice, array_row, box, check_item_kind, counted_loop, is_slice,
                                               items_pointer, known_nonnegative, load_array_item, normalize_index,
                                               object_size, range_length, slice_bound, slice_parts, unbox_item)
 from moshjit.backends.llvm.conversions import coerce, operand_int, to_float, to_int
 from moshjit.backends.llvm.reprs import (F32, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR,
-                                         NListR, RangeR, Repr, TupleR, UnitR)
+                                         RangeR, Repr, TupleR, UnitR)
 from moshjit.backends.llvm.layout import LIST_ITEMS
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
@@ -27,8 +27,6 @@ ARRAY_ITEM_SIZE = {"int32": 4, "int64": 8, "float32": 4, "float64": 8}
 # ---- reading and writing items -------------------------------------------------------------------------------
 def lower_get_item(low, op: ops.GetItem) -> ir.Value:
     container = low.repr(op.obj)
-    if isinstance(container, NListR):
-        return native_list_ops.get_item(low, op)
     key_repr = low.repr(op.key)
     obj = low.get(op.obj)
     if is_slice(op.key):
@@ -77,8 +75,6 @@ def tuple_get(low, op, container: TupleR, obj) -> ir.Value:
 
 def lower_set_item(low, op: ops.SetItem):
     container = low.repr(op.obj)
-    if isinstance(container, NListR):
-        return native_list_ops.set_item(low, op)
     obj = low.get(op.obj)
     if isinstance(container, ArrayR):
         return array_set(low, op, container, obj)
@@ -119,8 +115,6 @@ def get_slice(low, op, container: Repr, obj) -> ir.Value:
 
 # ---- building ------------------------------------------------------------------------------------------------
 def lower_build_list(low, op: ops.BuildList) -> ir.Value:
-    if isinstance(low.reprs[op], NListR):
-        return native_list_ops.build(low, op)
     b, rt = low.b, low.rt
     result = low.guard_null(rt.call(b, "PyList_New", ir.Constant(I64, len(op.items))))
     target = low.reprs[op]
@@ -145,8 +139,6 @@ def lower_build_tuple(low, op: ops.BuildTuple) -> ir.Value:
 
 def lower_list_append(low, op) -> None:
     target = low.repr(op.target)
-    if isinstance(target, NListR):
-        return native_list_ops.append(low, low.get(op.target), op.item, target)
     if not isinstance(target, ListR):
         low.not_native(f"append to {target.describe()}")
     item_repr = low.repr(op.item)
@@ -163,8 +155,6 @@ def extend(low, target_value, iterable_value) -> None:
     """list.extend / ``[*a]`` with a list or tuple of the same item kind."""
     b, rt = low.b, low.rt
     target, source = low.repr(target_value), low.repr(iterable_value)
-    if isinstance(target, NListR) and isinstance(source, NListR):
-        return native_list_ops.extend(low, low.get(target_value), low.get(iterable_value), target)
     if not isinstance(target, ListR):
         low.not_native(f"extending {target.describe()}")
     source_item = _item_repr(source)
@@ -239,8 +229,6 @@ def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
     b, rt = low.b, low.rt
     left, right = low.repr(op.left), low.repr(op.right)
     result = low.reprs[op]
-    if isinstance(result, NListR):
-        return native_list_ops.binary(low, op)
     if isinstance(left, TupleR) and isinstance(right, TupleR) and op.op == "+":
         value = ir.Constant(result.llvm, ir.Undefined)
         parts = [(low.get(op.left), left, i) for i in range(len(left.items))] + \
@@ -275,8 +263,6 @@ def contains(low, item_value, container_value) -> ir.Value:
     container = low.repr(container_value)
     item_repr = low.repr(item_value)
     item = low.get(item_value)
-    if isinstance(container, NListR):
-        return native_list_ops.contains(low, item_value, low.get(container_value), container)
     if isinstance(container, TupleR):
         found = ir.Constant(I1, 0)
         tuple_value = low.get(container_value)
