@@ -16,8 +16,6 @@ from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Phi
 from moshjit.ir.types import INT64_MIN, IntType
 
-TWO_53 = float(2 ** 53)
-
 
 # ---- binary operators --------------------------------------------------------------------------------------------
 def lower_binary(low, op: ops.BinaryOp) -> ir.Value:

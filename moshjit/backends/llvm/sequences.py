@@ -21,8 +21,6 @@ from moshjit.backends.llvm.layout import LIST_ITEMS
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
 
-ARRAY_ITEM_SIZE = {"int32": 4, "int64": 8, "float32": 4, "float64": 8}
-
 
 # ---- reading and writing items -------------------------------------------------------------------------------
 def lower_get_item(low, op: ops.GetItem) -> ir.Value:
