@@ -1,5 +1,5 @@
 """Numbers with CPython's semantics: checked int64 arithmetic, floor division and modulo, true division, powers,
-shifts, exact int/float comparisons, truth values and conversions, with CPython's exception messages.
+shifts and ``not``, with CPython's exception messages.
 
 An int op whose result type was proven to fit in int64 (typeinfer's intervals) is emitted without a check;
 otherwise an overflow raises ``OverflowError`` naming the source line (never a wrapped value). Float ``//``,
@@ -9,121 +9,18 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm import sequences
-from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, I8, ArrayR, BoolR, BoxedTupleR, FloatR, IntR,
-                                         ListR, NListR, RangeR, Repr, TupleR, UnitR)
+from moshjit.backends.llvm.conversions import operand_float, operand_int
+from moshjit.backends.llvm.reprs import F64, I1, I32, I64, BoolR, FloatR, IntR, ListR
+from moshjit.backends.llvm.truth import truth
 from moshjit.ir import ops
-from moshjit.ir.ops import UNDEFINED, Constant, Phi
-from moshjit.ir.types import INT64_MAX, INT64_MIN, IntType
-
-TWO_53 = float(2 ** 53)
-TWO_63 = float(2 ** 63)
-
-
-# ---- constants and conversions ---------------------------------------------------------------------------------
-def constant(low, value, representation: Repr) -> ir.Value:
-    if isinstance(representation, UnitR):
-        return ir.Constant(I8, 0)
-    if isinstance(representation, BoolR):
-        return ir.Constant(I1, int(bool(value)))
-    if isinstance(representation, IntR):
-        if not INT64_MIN <= int(value) <= INT64_MAX:
-            low.not_native(f"the int constant {value} (does not fit in 64 bits)")
-        return ir.Constant(I64, int(value))
-    if isinstance(representation, FloatR):
-        return ir.Constant(F64, float(value))
-    if isinstance(representation, TupleR) and isinstance(value, tuple):
-        return ir.Constant.literal_struct([constant(low, v, r) for v, r in zip(value, representation.items)])
-    low.not_native(f"the constant {value!r:.40}")
-
-
-def coerce(low, value: ir.Value, source: Repr, target: Repr) -> ir.Value:
-    """Convert between representations of the same Python value (bool → int, int → float, list item kinds)."""
-    if source == target or isinstance(target, UnitR):
-        return value if not isinstance(target, UnitR) else ir.Constant(I8, 0)
-    if isinstance(target, IntR) and isinstance(source, BoolR):
-        return low.b.zext(value, I64)
-    if isinstance(target, FloatR):
-        return to_float(low, value, source)
-    if isinstance(target, (ListR, BoxedTupleR)) and isinstance(source, type(target)):
-        return value
-    if isinstance(target, TupleR) and isinstance(source, TupleR) and len(target.items) == len(source.items):
-        result = ir.Constant(target.llvm, ir.Undefined)
-        for i, (s, t) in enumerate(zip(source.items, target.items)):
-            result = low.b.insert_value(result, coerce(low, low.b.extract_value(value, i), s, t), i)
-        return result
-    low.not_native(f"a value of kind {source.describe()} used as {target.describe()}")
-
-
-def to_int(low, value: ir.Value, source: Repr) -> ir.Value:
-    if isinstance(source, BoolR):
-        return low.b.zext(value, I64)
-    if isinstance(source, IntR):
-        return value
-    low.not_native(f"{source.describe()} used as an int")
-
-
-def to_float(low, value: ir.Value, source: Repr) -> ir.Value:
-    if isinstance(source, FloatR):
-        return value
-    if isinstance(source, BoolR):
-        return low.b.uitofp(value, F64)
-    if isinstance(source, IntR):
-        return low.b.sitofp(value, F64)
-    low.not_native(f"{source.describe()} used as a float")
-
-
-def operand_int(low, value) -> ir.Value:
-    return to_int(low, low.get(value), low.repr(value))
-
-
-def operand_float(low, value) -> ir.Value:
-    return to_float(low, low.get(value), low.repr(value))
-
-
-def float_to_int(low, x: ir.Value) -> ir.Value:
-    """int(x) of an integral-valued or any float, with CPython's errors and a 64-bit range check."""
-    b = low.b
-    low.guard(b.fcmp_unordered("uno", x, x), ValueError, "cannot convert float NaN to integer")
-    is_inf = b.fcmp_ordered("==", b.call(low.rt.intrinsic("llvm.fabs", [F64]), [x]), ir.Constant(F64, float("inf")))
-    low.guard(is_inf, OverflowError, "cannot convert float infinity to integer")
-    out_of_range = b.or_(b.fcmp_ordered(">=", x, ir.Constant(F64, TWO_63)),
-                         b.fcmp_ordered("<", x, ir.Constant(F64, -TWO_63)))
-    low.overflow(out_of_range, "int(float)")
-    return b.fptosi(x, I64)
-
-
-# ---- truth ------------------------------------------------------------------------------------------------------
-def truth(low, value) -> ir.Value:
-    """bool(value) as an i1."""
-    if isinstance(value, Constant):
-        return ir.Constant(I1, int(bool(value.value)))
-    return truth_of(low, low.get(value), low.repr(value))
-
-
-def truth_of(low, v: ir.Value, representation: Repr) -> ir.Value:
-    b = low.b
-    if isinstance(representation, BoolR):
-        return v
-    if isinstance(representation, IntR):
-        return b.icmp_signed("!=", v, ir.Constant(I64, 0))
-    if isinstance(representation, FloatR):
-        return b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0))
-    if isinstance(representation, UnitR) and representation.what == "None":
-        return ir.Constant(I1, 0)
-    if isinstance(representation, (ListR, NListR, BoxedTupleR, RangeR, ArrayR)):
-        return b.icmp_signed("!=", sequences.length_of(low, v, representation), ir.Constant(I64, 0))
-    if isinstance(representation, TupleR):
-        return ir.Constant(I1, int(bool(representation.items)))
-    low.not_native(f"the truth value of {representation.describe()}")
+from moshjit.ir.ops import UNDEFINED, Phi
+from moshjit.ir.types import INT64_MIN, IntType
 
 
 # ---- binary operators --------------------------------------------------------------------------------------------
 def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
+    """Operators on numbers (``lower`` sends those on lists and tuples elsewhere)."""
     left, right = low.repr(op.left), low.repr(op.right)
-    sequence_kinds = (ListR, NListR, TupleR, BoxedTupleR)
-    if isinstance(left, sequence_kinds) or isinstance(right, sequence_kinds):
-        return sequences.lower_binary(low, op)
     result = low.reprs[op]
     if isinstance(result, BoolR):
         a, b = low.get(op.left), low.get(op.right)
@@ -461,112 +358,7 @@ def lower_unary(low, op: ops.UnaryOp) -> ir.Value:
     low.not_native(f"unary '{op.op}' on {source.describe()}")
 
 
-# ---- comparisons -------------------------------------------------------------------------------------------------
-_SIGNED = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
-
-
-def lower_compare(low, op: ops.Compare) -> ir.Value:
-    left, right = low.repr(op.left), low.repr(op.right)
-    if op.op in ("in", "not in"):
-        found = sequences.contains(low, op.left, op.right)
-        return found if op.op == "in" else low.b.xor(found, ir.Constant(I1, 1))
-    if op.op in ("is", "is not"):
-        return identity(low, op)
-    return compare_values(low, op.op, low.get(op.left), left, low.get(op.right), right)
-
-
-def compare_values(low, operator: str, a, left: Repr, b, right: Repr) -> ir.Value:
-    builder = low.b
-    numeric = (IntR, BoolR, FloatR)
-    if isinstance(left, numeric) and isinstance(right, numeric):
-        if isinstance(left, FloatR) and isinstance(right, FloatR):
-            return float_compare(builder, operator, a, b)
-        if isinstance(left, FloatR) or isinstance(right, FloatR):
-            return mixed_compare(low, operator, a, left, b, right)
-        return builder.icmp_signed(_SIGNED[operator], to_int(low, a, left), to_int(low, b, right))
-    none_left = isinstance(left, UnitR) and left.what == "None"
-    none_right = isinstance(right, UnitR) and right.what == "None"
-    if operator in ("==", "!=") and (none_left or none_right):
-        both = none_left and none_right
-        if both or isinstance(left, numeric) or isinstance(right, numeric):
-            return ir.Constant(I1, int(both == (operator == "==")))
-    if isinstance(left, (ListR, TupleR, BoxedTupleR)) and isinstance(right, (ListR, TupleR, BoxedTupleR)):
-        return sequences.compare(low, operator, a, left, b, right)
-    low.not_native(f"'{operator}' between {left.describe()} and {right.describe()}")
-
-
-def float_compare(builder, operator, a, b) -> ir.Value:
-    if operator == "!=":
-        return builder.fcmp_unordered("!=", a, b)
-    return builder.fcmp_ordered(operator, a, b)
-
-
-def mixed_compare(low, operator, a, left, b, right) -> ir.Value:
-    """int vs float compared exactly, as CPython does (not by converting the int to a float)."""
-    builder = low.b
-    if isinstance(left, FloatR):
-        flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}[operator]
-        return mixed_compare(low, flipped, b, right, a, left)
-    order = builder.call(int_float_order_helper(low.rt), [to_int(low, a, left), b])
-    is_ = lambda n: builder.icmp_signed("==", order, ir.Constant(I32, n))
-    if operator == "<":
-        return is_(-1)
-    if operator == ">":
-        return is_(1)
-    if operator == "==":
-        return is_(0)
-    if operator == "!=":
-        return builder.icmp_signed("!=", order, ir.Constant(I32, 0))
-    if operator == "<=":
-        return builder.or_(is_(-1), is_(0))
-    return builder.or_(is_(1), is_(0))
-
-
-def int_float_order_helper(rt) -> ir.Function:
-    """-1, 0 or 1 as the int is below, equal to or above the float; 2 when the float is NaN."""
-    def build(b, i, x):
-        f = b.function
-        nan, below, above, equal = (f.append_basic_block(n) for n in ("nan", "below", "above", "equal"))
-        rounded_eq, exact = f.append_basic_block("rounded_eq"), f.append_basic_block("exact")
-        check_above = f.append_basic_block("check_above")
-        b.cbranch(b.fcmp_unordered("uno", x, x), nan, rounded_eq)
-        b.position_at_end(rounded_eq)
-        d = b.sitofp(i, F64)
-        b.cbranch(b.fcmp_ordered("<", d, x), below, check_above)
-        b.position_at_end(check_above)
-        b.cbranch(b.fcmp_ordered(">", d, x), above, equal)
-        b.position_at_end(equal)
-        b.cbranch(b.fcmp_ordered(">=", x, ir.Constant(F64, TWO_63)), below, exact)
-        b.position_at_end(exact)
-        j = b.fptosi(x, I64)
-        lt = b.icmp_signed("<", i, j)
-        gt = b.icmp_signed(">", i, j)
-        b.ret(b.select(lt, ir.Constant(I32, -1), b.select(gt, ir.Constant(I32, 1), ir.Constant(I32, 0))))
-        for block, code in ((nan, 2), (below, -1), (above, 1)):
-            b.position_at_end(block)
-            b.ret(ir.Constant(I32, code))
-    return rt.helper("mj_int_float_order", ir.FunctionType(I32, [I64, F64]), build)
-
-
-def identity(low, op: ops.Compare) -> ir.Value:
-    """``is``: None, bools and containers (by address); other identities depend on CPython's caching."""
-    left, right = low.repr(op.left), low.repr(op.right)
-    same = None
-    if isinstance(left, UnitR) or isinstance(right, UnitR):
-        both_none = isinstance(left, UnitR) and isinstance(right, UnitR) and left.what == right.what == "None"
-        same = ir.Constant(I1, int(both_none))
-        if not both_none and not (isinstance(left, UnitR) and left.what == "None"
-                                  or isinstance(right, UnitR) and right.what == "None"):
-            low.not_native(f"'is' between {left.describe()} and {right.describe()}")
-    elif isinstance(left, BoolR) and isinstance(right, BoolR):
-        same = low.b.icmp_unsigned("==", low.get(op.left), low.get(op.right))
-    elif isinstance(left, (ListR, BoxedTupleR)) and isinstance(right, (ListR, BoxedTupleR)):
-        same = low.b.icmp_unsigned("==", low.get(op.left), low.get(op.right))
-    if same is None:
-        low.not_native(f"'is' between {left.describe()} and {right.describe()}")
-    return same if op.op == "is" else low.b.xor(same, ir.Constant(I1, 1))
-
-
+# ---- possibly unbound variables ----------------------------------------------------------------------------------
 def lower_check_bound(low, op: ops.CheckBound) -> ir.Value:
     if _may_be_undefined(op.value, set()):
         low.not_native(f"'{op.name}' may be unbound here")
@@ -585,6 +377,5 @@ def _may_be_undefined(value, seen: set) -> bool:
 OPS = {
     ops.BinaryOp: lower_binary,
     ops.UnaryOp: lower_unary,
-    ops.Compare: lower_compare,
     ops.CheckBound: lower_check_bound,
 }

@@ -13,7 +13,8 @@ import math
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm import arith, iterators, native_lists, sequences
+from moshjit.backends.llvm import (arith, comparisons, containers, conversions, iterators, native_list_ops,
+                                   native_lists, sequences, truth)
 from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.native_types import (ExceptionType, bind_arguments, is_builtin_exception, normalize,
                                                 python_callee)
@@ -71,13 +72,13 @@ def native_call(low, op, callee) -> ir.Value:
     if found is None:
         low.not_native(f"a call of {callee.__qualname__}{arg_types}")
     sig, function = found
-    args = [arith.coerce(low, low.get(v), low.repr(v), repr_of(t)) if not isinstance(v, Constant)
+    args = [conversions.coerce(low, low.get(v), low.repr(v), repr_of(t)) if not isinstance(v, Constant)
             else low.constant(v.value, repr_of(t)) for v, t in zip(bound, arg_types)]
     pair = low.b.call(function, args)
     low.branch_unless(low.b.extract_value(pair, 1), low.fail_block())
     if isinstance(low.reprs[op], UnitR):
         return ir.Constant(ir.IntType(8), 0)
-    return arith.coerce(low, low.b.extract_value(pair, 0), repr_of(sig.return_type), low.reprs[op])
+    return conversions.coerce(low, low.b.extract_value(pair, 0), repr_of(sig.return_type), low.reprs[op])
 
 
 # ---- builtins --------------------------------------------------------------------------------------------------
@@ -87,14 +88,14 @@ def _args(low, args):
 
 def _len(low, op, args):
     (value, representation), = _args(low, args)
-    return sequences.length_of(low, value, representation)
+    return truth.length_of(low, value, representation)
 
 
 def _abs(low, op, args):
     (value, representation), = _args(low, args)
     if isinstance(representation, FloatR):
         return low.b.call(low.rt.intrinsic("llvm.fabs", [F64]), [value])
-    value = arith.to_int(low, value, representation)
+    value = conversions.to_int(low, value, representation)
     if not arith.proven(op):
         low.overflow(low.b.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)), "abs()")
     negative = low.b.icmp_signed("<", value, ir.Constant(I64, 0))
@@ -108,10 +109,10 @@ def _min_max(which: str):
         result_repr = low.reprs[op]
         if len(args) == 1:
             return _min_max_of_sequence(low, args[0], operator, which, result_repr)
-        values = [arith.coerce(low, v, r, result_repr) for v, r in _args(low, args)]
+        values = [conversions.coerce(low, v, r, result_repr) for v, r in _args(low, args)]
         best = values[0]
         for candidate in values[1:]:
-            better = arith.compare_values(low, operator, candidate, result_repr, best, result_repr)
+            better = comparisons.compare_values(low, operator, candidate, result_repr, best, result_repr)
             best = low.b.select(better, candidate, best)
         return best
     return lower
@@ -126,12 +127,12 @@ def _min_max_of_sequence(low, sequence, operator, which, result_repr):
     best = low.alloca(result_repr.llvm)
     empty, loop, done = (low.new_block(f"{which}.{n}") for n in ("empty", "loop", "done"))
     item = iterator.next(low, empty)
-    b.store(arith.coerce(low, item, result_repr, result_repr), best)
+    b.store(conversions.coerce(low, item, result_repr, result_repr), best)
     b.branch(loop)
     b.position_at_end(loop)
     candidate = iterator.next(low, done)
     current = b.load(best)
-    better = arith.compare_values(low, operator, candidate, result_repr, current, result_repr)
+    better = comparisons.compare_values(low, operator, candidate, result_repr, current, result_repr)
     b.store(b.select(better, candidate, current), best)
     b.branch(loop)
     b.position_at_end(empty)
@@ -154,8 +155,8 @@ def _sum(low, op, args):
     wide = F64 if is_float else I128
     iterator = iterators.iterator_over(low, args[0], item_repr)
     total = low.alloca(wide)
-    start = arith.coerce(low, *(_args(low, args[1:])[0] if len(args) > 1 else (ir.Constant(I64, 0), IntR())),
-                         result_repr)
+    start = conversions.coerce(low, *(_args(low, args[1:])[0] if len(args) > 1 else (ir.Constant(I64, 0), IntR())),
+                               result_repr)
     b.store(start if is_float else b.sext(start, I128), total)
     loop, done = low.new_block("sum.loop"), low.new_block("sum.done")
     b.branch(loop)
@@ -163,9 +164,9 @@ def _sum(low, op, args):
     item = iterator.next(low, done)
     current = b.load(total)
     if is_float:
-        b.store(b.fadd(current, arith.to_float(low, item, item_repr)), total)
+        b.store(b.fadd(current, conversions.to_float(low, item, item_repr)), total)
     else:
-        b.store(b.add(current, b.sext(arith.to_int(low, item, item_repr), I128)), total)
+        b.store(b.add(current, b.sext(conversions.to_int(low, item, item_repr), I128)), total)
     b.branch(loop)
     b.position_at_end(done)
     iterator.release(low)
@@ -187,28 +188,28 @@ def _int(low, op, args):
         return ir.Constant(I64, 0)
     (value, representation), = _args(low, args)
     if isinstance(representation, FloatR):
-        return arith.float_to_int(low, low.b.call(low.rt.intrinsic("llvm.trunc", [F64]), [value]))
-    return arith.to_int(low, value, representation)
+        return conversions.float_to_int(low, low.b.call(low.rt.intrinsic("llvm.trunc", [F64]), [value]))
+    return conversions.to_int(low, value, representation)
 
 
 def _float(low, op, args):
     if not args:
         return ir.Constant(F64, 0.0)
     (value, representation), = _args(low, args)
-    return arith.to_float(low, value, representation)
+    return conversions.to_float(low, value, representation)
 
 
 def _bool(low, op, args):
     if not args:
         return ir.Constant(I1, 0)
-    return arith.truth(low, args[0])
+    return truth.truth(low, args[0])
 
 
 def _round(low, op, args):
     (value, representation), = _args(low, args)
     if not isinstance(representation, FloatR):
-        return arith.to_int(low, value, representation)
-    return arith.float_to_int(low, low.b.call(low.rt.intrinsic("llvm.roundeven", [F64]), [value]))
+        return conversions.to_int(low, value, representation)
+    return conversions.float_to_int(low, low.b.call(low.rt.intrinsic("llvm.roundeven", [F64]), [value]))
 
 
 def _divmod(low, op, args):
@@ -216,11 +217,11 @@ def _divmod(low, op, args):
     result = low.reprs[op]
     b = low.b
     if isinstance(result.items[0], IntR):
-        x, y = arith.to_int(low, a, ar), arith.to_int(low, b_value, br)
+        x, y = conversions.to_int(low, a, ar), conversions.to_int(low, b_value, br)
         quotient = arith.int_floordiv(low, x, y)
         remainder = arith.int_mod(low, x, y, "integer division or modulo by zero")
     else:
-        x, y = arith.to_float(low, a, ar), arith.to_float(low, b_value, br)
+        x, y = conversions.to_float(low, a, ar), conversions.to_float(low, b_value, br)
         low.guard(b.fcmp_ordered("==", y, ir.Constant(F64, 0.0)), ZeroDivisionError, "float divmod()")
         pair = b.call(arith.float_divmod_helper(low.rt), [x, y])
         quotient, remainder = b.extract_value(pair, 0), b.extract_value(pair, 1)
@@ -230,7 +231,7 @@ def _divmod(low, op, args):
 
 def _range(low, op, args):
     b = low.b
-    values = [arith.to_int(low, v, r) for v, r in _args(low, args)]
+    values = [conversions.to_int(low, v, r) for v, r in _args(low, args)]
     if len(values) == 1:
         start, stop, step = ir.Constant(I64, 0), values[0], ir.Constant(I64, 1)
     elif len(values) == 2:
@@ -247,7 +248,7 @@ def _range(low, op, args):
 
 def _list(low, op, args):
     if isinstance(low.reprs[op], NListR):
-        return native_lists.from_call(low, op)
+        return _native_list(low, op)
     b, rt = low.b, low.rt
     if not args:
         return low.guard_null(rt.call(b, "PyList_New", ir.Constant(I64, 0)))
@@ -255,7 +256,7 @@ def _list(low, op, args):
     value = low.get(args[0])
     if isinstance(source, ListR):
         return low.guard_null(rt.call(b, "PyList_GetSlice", value, ir.Constant(I64, 0),
-                                      sequences.object_size(low, value)))
+                                      containers.object_size(low, value)))
     result = low.guard_null(rt.call(b, "PyList_New", ir.Constant(I64, 0)))
     target = low.reprs[op]
     iterator = iterators.iterator_over(low, args[0], target.item)
@@ -263,8 +264,34 @@ def _list(low, op, args):
     b.branch(loop)
     b.position_at_end(loop)
     item = iterator.next(low, done)
-    boxed = sequences.box(low, item, target.item, [(result, None)])
+    boxed = containers.box(low, item, target.item, [(result, None)])
     low.guard_status(rt.call(b, "mj_list_append", result, boxed), [(result, None)])
+    b.branch(loop)
+    b.position_at_end(done)
+    iterator.release(low)
+    return result
+
+
+def _native_list(low, op) -> ir.Value:
+    """list(), list(range(...)), list(native list) giving a native list."""
+    representation = low.reprs[op]
+    if not op.args:
+        return native_lists.new(low, ir.Constant(I64, 0), representation)
+    if isinstance(low.repr(op.args[0]), NListR):
+        return native_list_ops.copy(low, low.get(op.args[0]), representation)
+    b = low.b
+    result = native_lists.new(low, ir.Constant(I64, 0), representation)
+    iterator = iterators.iterator_over(low, op.args[0], representation.item)
+    loop, done = low.new_block("list.loop"), low.new_block("list.done")
+    b.branch(loop)
+    b.position_at_end(loop)
+    item = iterator.next(low, done)
+    size = native_lists.length(low, result)
+    grown = b.add(size, ir.Constant(I64, 1))
+    status = low.rt.call(b, "mj_nlist_reserve", result, grown, ir.Constant(I64, representation.item_size))
+    low.guard_status(status, [(result, representation)])
+    native_lists.store(low, result, size, item, representation)
+    native_lists.set_length(low, result, grown)
     b.branch(loop)
     b.position_at_end(done)
     iterator.release(low)
@@ -316,7 +343,7 @@ def _math_handler(target):
 
 
 def _float_arg(low, value) -> ir.Value:
-    return arith.to_float(low, low.get(value), low.repr(value))
+    return conversions.to_float(low, low.get(value), low.repr(value))
 
 
 def _libm(low, symbol, arity=1):
@@ -372,8 +399,8 @@ def _math_round(symbol):
     def lower(low, op, args):
         (value, representation), = _args(low, args)
         if not isinstance(representation, FloatR):
-            return arith.to_int(low, value, representation)
-        return arith.float_to_int(low, low.b.call(low.rt.intrinsic(symbol, [F64]), [value]))
+            return conversions.to_int(low, value, representation)
+        return conversions.float_to_int(low, low.b.call(low.rt.intrinsic(symbol, [F64]), [value]))
     return lower
 
 
@@ -463,7 +490,7 @@ def _math_scale(factor):
 def _math_gcd(low, op, args):
     """gcd of the magnitudes as unsigned 64-bit ints (|INT64_MIN| fits); only a result of 2**63 overflows."""
     b = low.b
-    values = [arith.to_int(low, v, r) for v, r in _args(low, args)]
+    values = [conversions.to_int(low, v, r) for v, r in _args(low, args)]
     if not values:
         return ir.Constant(I64, 0)
     magnitude = lambda v: b.select(b.icmp_signed("<", v, ir.Constant(I64, 0)), b.sub(ir.Constant(I64, 0), v), v)
@@ -499,7 +526,7 @@ def gcd_helper(rt) -> ir.Function:
 def lower_call_method(low, op: ops.CallMethod):
     receiver = low.repr(op.obj)
     if isinstance(receiver, NListR) and not op.kwnames:
-        return native_lists.method(low, op, low.get(op.obj), receiver)
+        return native_list_ops.method(low, op, low.get(op.obj), receiver)
     if op.kwnames or not isinstance(receiver, ListR):
         low.not_native(f"method {op.name}() of {receiver.describe()}")
     handler = LIST_METHODS.get(op.name)
@@ -512,8 +539,8 @@ def _append(low, op, lst, receiver):
     if len(op.args) != 1:
         low.not_native("list.append() with other than one argument")
     item_repr = low.repr(op.args[0])
-    sequences.check_item_kind(low, receiver, item_repr)
-    boxed = sequences.box(low, low.get(op.args[0]), item_repr)
+    containers.check_item_kind(low, receiver, item_repr)
+    boxed = containers.box(low, low.get(op.args[0]), item_repr)
     low.guard_status(low.rt.call(low.b, "mj_list_append", lst, boxed))
 
 
@@ -521,7 +548,7 @@ def _pop(low, op, lst, receiver):
     b, rt = low.b, low.rt
     if receiver.item is None or len(op.args) > 1:
         low.not_native("list.pop() here")
-    size = sequences.object_size(low, lst)
+    size = containers.object_size(low, lst)
     if not op.args:
         low.guard(b.icmp_signed("==", size, ir.Constant(I64, 0)), IndexError, "pop from empty list")
         index = b.sub(size, ir.Constant(I64, 1))
@@ -529,12 +556,13 @@ def _pop(low, op, lst, receiver):
         b.store(index, b.gep(lst, [ir.Constant(I64, OB_SIZE)], source_etype=ir.IntType(8)))
     else:
         low.guard(b.icmp_signed("==", size, ir.Constant(I64, 0)), IndexError, "pop from empty list")
-        index = sequences.normalize_index(low, arith.operand_int(low, op.args[0]), size, "pop index out of range")
+        index = containers.normalize_index(low, conversions.operand_int(low, op.args[0]), size,
+                                           "pop index out of range")
         item = rt.call(b, "mj_list_item", lst, index)
         rt.call(b, "mj_incref", item)
         low.guard_status(rt.call(b, "PyList_SetSlice", lst, index, b.add(index, ir.Constant(I64, 1)),
                                  ir.Constant(PTR, None)), [(item, None)])
-    value = sequences.unbox_item(low, item, receiver.item)
+    value = containers.unbox_item(low, item, receiver.item)
     rt.call(b, "mj_decref", item)
     return value
 
@@ -549,9 +577,9 @@ def _insert(low, op, lst, receiver):
     b, rt = low.b, low.rt
     index, item = op.args
     item_repr = low.repr(item)
-    sequences.check_item_kind(low, receiver, item_repr)
-    boxed = sequences.box(low, low.get(item), item_repr)
-    status = rt.call(b, "PyList_Insert", lst, arith.operand_int(low, index), boxed)
+    containers.check_item_kind(low, receiver, item_repr)
+    boxed = containers.box(low, low.get(item), item_repr)
+    status = rt.call(b, "PyList_Insert", lst, conversions.operand_int(low, index), boxed)
     rt.call(b, "mj_decref", boxed)
     low.guard_status(status)
 
@@ -568,12 +596,12 @@ def _sort(low, op, lst, receiver):
 
 def _clear(low, op, lst, receiver):
     low.guard_status(low.rt.call(low.b, "PyList_SetSlice", lst, ir.Constant(I64, 0),
-                                 sequences.object_size(low, lst), ir.Constant(PTR, None)))
+                                 containers.object_size(low, lst), ir.Constant(PTR, None)))
 
 
 def _copy(low, op, lst, receiver):
     return low.guard_null(low.rt.call(low.b, "PyList_GetSlice", lst, ir.Constant(I64, 0),
-                                      sequences.object_size(low, lst)))
+                                      containers.object_size(low, lst)))
 
 
 def _count(low, op, lst, receiver):
@@ -583,9 +611,9 @@ def _count(low, op, lst, receiver):
     item, item_repr = low.get(op.args[0]), low.repr(op.args[0])
     total = low.alloca(I64)
     b.store(ir.Constant(I64, 0), total)
-    with sequences._counted_loop(low, sequences.object_size(low, lst)) as i:
-        candidate = sequences.unbox_item(low, low.rt.call(b, "mj_list_item", lst, i), receiver.item)
-        hit = arith.compare_values(low, "==", candidate, receiver.item, item, item_repr)
+    with containers.counted_loop(low, containers.object_size(low, lst)) as i:
+        candidate = containers.unbox_item(low, low.rt.call(b, "mj_list_item", lst, i), receiver.item)
+        hit = comparisons.compare_values(low, "==", candidate, receiver.item, item, item_repr)
         b.store(b.add(b.load(total), b.zext(hit, I64)), total)
     return b.load(total)
 

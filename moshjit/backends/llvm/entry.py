@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from moshjit.backends.llvm.containers import box
 from moshjit.backends.llvm.lower import NotNative, return_repr
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.reprs import (I1, I8, I32, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR,
@@ -21,7 +22,6 @@ from moshjit.backends.llvm.layout import (METH_FASTCALL, METH_KEYWORDS, OB_SIZE,
                                           PY_BUFFER_FORMAT, PY_BUFFER_ITEMSIZE, PY_BUFFER_NDIM, PY_BUFFER_SHAPE,
                                           PY_BUFFER_SIZE)
 from moshjit.backends.llvm.runtime import Runtime
-from moshjit.backends.llvm.sequences import box
 from moshjit.ir.types import ArrayType
 
 PYBUF_WRITABLE, PYBUF_FORMAT, PYBUF_C_CONTIGUOUS = 0x0001, 0x0004, 0x0038
@@ -31,7 +31,7 @@ ITEM_SIZES = {"int32": 4, "int64": 8, "float32": 4, "float64": 8}
 
 
 class EntryContext:
-    """What ``sequences.box`` needs from a lowering, for code outside any native body: failing returns NULL."""
+    """What ``containers.box`` needs from a lowering, for code outside any native body: failing returns NULL."""
 
     def __init__(self, builder: ir.IRBuilder, runtime: Runtime, on_failure):
         self.b, self.rt = builder, runtime

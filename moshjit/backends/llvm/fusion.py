@@ -13,6 +13,9 @@ import builtins
 
 import llvmlite.ir as ir
 
+from moshjit.backends.llvm.containers import (adjust_slice, box, check_item_kind, counted_loop, items_pointer,
+                                              object_size, slice_bound, slice_parts)
+from moshjit.backends.llvm.conversions import operand_int
 from moshjit.backends.llvm.reprs import I1, I8, I64, PTR, ListR
 from moshjit.backends.llvm.layout import LIST_ITEMS
 from moshjit.ir import ops
@@ -102,7 +105,6 @@ def is_root(op, reprs) -> bool:
 # ---- emission ------------------------------------------------------------------------------------------------
 def lower_fused(low, op) -> ir.Value:
     """One list for the concatenation tree rooted at ``op``: lengths, one allocation, one fill per segment."""
-    from moshjit.backends.llvm import sequences
     b = low.b
     target = low.reprs[op]
     segments = []
@@ -124,14 +126,13 @@ def lower_fused(low, op) -> ir.Value:
     items = b.load(b.gep(result, [ir.Constant(I64, LIST_ITEMS)], source_etype=I8), typ=PTR)
     offset = ir.Constant(I64, 0)
     for segment, length in zip(segments, lengths):
-        segment.fill(low, b.gep(items, [offset], source_etype=PTR), length, result, sequences)
+        segment.fill(low, b.gep(items, [offset], source_etype=PTR), length, result)
         offset = b.add(offset, length)
     return result
 
 
 def _collect(low, value, segments, target, root) -> None:
     """The segments of ``value`` inside the tree of ``root``; a list computed outside the tree is copied."""
-    from moshjit.backends.llvm import sequences
     reprs = low.reprs
     if value is root or low.deferred.get(value) is root:
         if _is_concat(value, reprs):
@@ -141,12 +142,12 @@ def _collect(low, value, segments, target, root) -> None:
         if _single_item_repeat(value, reprs):
             display, count = (value.left, value.right) if isinstance(value.left, ops.BuildList) \
                 else (value.right, value.left)
-            sequences.check_item_kind(low, target, low.repr(display.items[0]))
+            check_item_kind(low, target, low.repr(display.items[0]))
             segments.append(Fill(display.items[0], count))
             return
         if isinstance(value, ops.BuildList):
             for item in value.items:
-                sequences.check_item_kind(low, target, low.repr(item))
+                check_item_kind(low, target, low.repr(item))
             segments.append(Items(value.items))
             return
         segments.append(Copy(value.obj, value.key))
@@ -161,14 +162,13 @@ class Fill:
         self.item, self.count = item, count
 
     def length(self, low):
-        from moshjit.backends.llvm.arith import operand_int
         count = operand_int(low, self.count)
         return low.b.select(low.b.icmp_signed("<", count, ir.Constant(I64, 0)), ir.Constant(I64, 0), count)
 
-    def fill(self, low, start, length, result, sequences):
+    def fill(self, low, start, length, result):
         b = low.b
-        boxed = sequences.box(low, low.get(self.item), low.repr(self.item), [(result, None)])
-        with sequences._counted_loop(low, length) as i:
+        boxed = box(low, low.get(self.item), low.repr(self.item), [(result, None)])
+        with counted_loop(low, length) as i:
             b.store(boxed, b.gep(start, [i], source_etype=PTR))
         low.rt.call(b, "mj_add_references", boxed, b.sub(length, ir.Constant(I64, 1)))
 
@@ -182,10 +182,10 @@ class Items:
     def length(self, low):
         return ir.Constant(I64, len(self.items))
 
-    def fill(self, low, start, length, result, sequences):
+    def fill(self, low, start, length, result):
         b = low.b
         for i, item in enumerate(self.items):
-            boxed = sequences.box(low, low.get(item), low.repr(item), [(result, None)])
+            boxed = box(low, low.get(item), low.repr(item), [(result, None)])
             b.store(boxed, b.gep(start, [ir.Constant(I64, i)], source_etype=PTR))
 
 
@@ -197,20 +197,19 @@ class Copy:
         self.first = None
 
     def length(self, low):
-        from moshjit.backends.llvm import sequences
         obj = low.get(self.source)
-        size = sequences.object_size(low, obj)
+        size = object_size(low, obj)
         if self.key is None:
             self.first = ir.Constant(I64, 0)
             return size
-        start, stop, _ = (sequences._part(low, v) for v in sequences._slice_parts(self.key))
-        self.first, _, count = sequences.adjust_slice(low, start, stop, None, size)
+        start, stop, _ = (slice_bound(low, v) for v in slice_parts(self.key))
+        self.first, _, count = adjust_slice(low, start, stop, None, size)
         return count
 
-    def fill(self, low, start, length, result, sequences):
+    def fill(self, low, start, length, result):
         b = low.b
-        source = sequences._items_pointer(low, low.get(self.source), low.repr(self.source))
-        with sequences._counted_loop(low, length) as i:
+        source = items_pointer(low, low.get(self.source), low.repr(self.source))
+        with counted_loop(low, length) as i:
             item = b.load(b.gep(source, [b.add(self.first, i)], source_etype=PTR), typ=PTR)
             low.rt.call(b, "mj_incref", item)
             b.store(item, b.gep(start, [i], source_etype=PTR))

@@ -13,9 +13,10 @@ import builtins
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm import native_lists
+from moshjit.backends.llvm.containers import array_item, object_size, range_length, unbox_item
+from moshjit.backends.llvm.conversions import to_int
 from moshjit.backends.llvm.reprs import (I1, I64, ArrayR, BoxedTupleR, IterR, ListR, NListR, RangeR, Repr, TupleR,
-                                         UnitR)
-from moshjit.backends.llvm.sequences import array_item, object_size, range_length, unbox_item
+                                         UnitR, repr_of)
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
 
@@ -308,20 +309,17 @@ def _constant_step(value) -> int | None:
 
 def _item_reprs(low, op) -> list:
     """Item representations of the tuples an enumerate/zip iterator yields (from the op's iterator type)."""
-    from moshjit.backends.llvm.reprs import repr_of
     item = repr_of(op.type.item)
     return list(item.items) if isinstance(item, TupleR) else []
 
 
 def lower_get_iter(low, op: ops.GetIter):
-    from moshjit.backends.llvm.reprs import repr_of
     low.iterators[op] = iterator_over(low, op.obj, repr_of(op.type.item))
     return ir.Constant(ir.IntType(8), 0)
 
 
 def lower_iterator_call(low, op: ops.Call, function):
     """enumerate(x[, start]), zip(a, b, ...), reversed(list or range), iter(x)."""
-    from moshjit.backends.llvm.reprs import repr_of
     if op.kwnames:
         low.not_native(f"{function.__name__}() with keyword arguments")
     item_reprs = _item_reprs(low, op)
@@ -331,7 +329,6 @@ def lower_iterator_call(low, op: ops.Call, function):
         inner = iterator_over(low, op.args[0], item_reprs[1])
         start = ir.Constant(I64, 0)
         if len(op.args) == 2:
-            from moshjit.backends.llvm.arith import to_int
             start = to_int(low, low.get(op.args[1]), low.repr(op.args[1]))
         iterator = EnumerateIterator(low, inner, start)
     elif function is builtins.zip and op.args:

@@ -3,8 +3,11 @@
 Blocks map to LLVM blocks and φs to ``phi`` instructions (no out-of-SSA step). A native function returns
 ``{result, i1 failed}``; when an op fails it has set a Python exception, and control goes to a landing block
 that releases the references owned at that point, adds a traceback entry naming the source line, and returns
-``failed``. The meaning of each op lives in ``arith``, ``sequences``, ``iterators`` and ``calls``; this module
-keeps the bookkeeping: values, ownership (see ``refcount``), edges and failure paths.
+``failed``. The meaning of each op lives in the op modules, which never import this one: their ``OPS`` tables
+(``arith``, ``comparisons``, ``sequences``, ``native_list_ops``, ``iterators``, ``calls``) make ``OP_LOWERING``,
+an op type several of them lower going to one by the kind of values it works on (``lowering_module``), and
+``fusion`` emits fused list expressions. This module keeps the bookkeeping: values, ownership (see
+``refcount``), edges and failure paths.
 """
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ import contextlib
 import llvmlite.ir as ir
 
 from moshjit.analysis.dominators import reverse_postorder
-from moshjit.backends.llvm import arith, calls, fusion, iterators, native_lists, sequences
+from moshjit.backends.llvm import (arith, calls, comparisons, conversions, fusion, iterators, native_list_ops,
+                                   native_lists, sequences, truth)
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.refcount import Liveness
 from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR, UnitR,
@@ -131,7 +135,7 @@ class FunctionLowering:
         return self.values[value]
 
     def constant(self, python_value, representation: Repr) -> ir.Value:
-        return arith.constant(self, python_value, representation)
+        return conversions.constant(self, python_value, representation)
 
     def set(self, value, llvm_value: ir.Value) -> None:
         self.values[value] = llvm_value
@@ -389,7 +393,7 @@ class FunctionLowering:
             return ir.Constant(target.llvm, None if self.counted(phi) else ir.Undefined)
         if isinstance(value, Constant):
             return self.constant(value.value, target)
-        return arith.coerce(self, self.get(value), self.repr(value), target)
+        return conversions.coerce(self, self.get(value), self.repr(value), target)
 
     def _lower_terminator(self, block, term) -> None:
         kind = type(term)
@@ -400,7 +404,7 @@ class FunctionLowering:
             if term.if_true is term.if_false:
                 self.b.branch(self.edge(block, term.if_true))
                 return
-            cond = arith.truth(self, term.cond)
+            cond = truth.truth(self, term.cond)
             on_true = self.edge(block, term.if_true)
             on_false = self.edge(block, term.if_false)
             self.b.cbranch(cond, on_true, on_false)
@@ -421,7 +425,7 @@ class FunctionLowering:
             self.owned.pop(value)
         for other in list(self.owned):
             self.release(other)
-        result_value = arith.coerce(self, llvm_value, representation, self.return_repr)
+        result_value = conversions.coerce(self, llvm_value, representation, self.return_repr)
         if self.sig.recursive:
             self.rt.call(self.b, "mj_leave_recursion")
         result = ir.Constant(self.function.return_value.type, ir.Undefined)
@@ -459,8 +463,38 @@ def _describe(value) -> str:
     return f"'{value.NAME}'"
 
 
-OP_LOWERING = {}
-OP_LOWERING.update(arith.OPS)
-OP_LOWERING.update(sequences.OPS)
-OP_LOWERING.update(iterators.OPS)
-OP_LOWERING.update(calls.OPS)
+# ---- ops that several modules lower --------------------------------------------------------------------------
+SEQUENCE_KINDS = (ListR, NListR, TupleR, BoxedTupleR)
+
+
+def lowering_module(low, op):
+    """The module whose ``OPS`` lowers ``op``, for the op types several modules lower, by the kind of values it
+    works on: numbers (``arith``, ``comparisons``), list and tuple objects, ranges and arrays (``sequences``),
+    native lists (``native_list_ops``)."""
+    if isinstance(op, ops.BinaryOp):
+        left, right = low.repr(op.left), low.repr(op.right)
+        if not (isinstance(left, SEQUENCE_KINDS) or isinstance(right, SEQUENCE_KINDS)):
+            return arith
+        native = isinstance(low.reprs[op], NListR)
+    elif isinstance(op, ops.Compare):
+        if op.op not in ("in", "not in"):
+            return comparisons
+        low.repr(op.left)               # an item without a native form is named before its container
+        native = isinstance(low.repr(op.right), NListR)
+    elif isinstance(op, (ops.GetItem, ops.SetItem)):
+        native = isinstance(low.repr(op.obj), NListR)
+    elif isinstance(op, ops.ListAppend):
+        native = isinstance(low.repr(op.target), NListR)
+    elif isinstance(op, ops.ListExtend):
+        native = isinstance(low.repr(op.target), NListR) and isinstance(low.repr(op.iterable), NListR)
+    else:                               # build_list
+        native = isinstance(low.reprs[op], NListR)
+    return native_list_ops if native else sequences
+
+
+def _lower_by_kind(low, op):
+    return lowering_module(low, op).OPS[type(op)](low, op)
+
+
+OP_LOWERING = {**arith.OPS, **comparisons.OPS, **sequences.OPS, **iterators.OPS, **calls.OPS}
+OP_LOWERING.update(dict.fromkeys(native_list_ops.OPS, _lower_by_kind))     # every op type native lists have

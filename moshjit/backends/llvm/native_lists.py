@@ -5,8 +5,9 @@ combined with other such lists is invisible to Python, so nothing requires it to
 is a machine store instead of boxing it and releasing the old object. ``native_list_reprs`` finds these lists:
 the list values connected by φs and by the operations that make one list from another (slicing, ``+``, ``*``,
 ``list(...)``, ``copy``, ``extend``) form a family, and a family is native when none of its members is an
-argument or escapes (returned, stored, passed to a call, compared, ...). The rest of this module emits the
-operations on them; a native list is ``{i64 references, i64 length, i64 capacity, ptr items}``.
+argument or escapes (returned, stored, passed to a call, compared, ...). The rest of this module is the buffer,
+``{i64 references, i64 length, i64 capacity, ptr items}``: its fields, items, copies and references. It imports
+only ``reprs``; ``native_list_ops`` lowers the ops on native lists, ``iterators`` and ``truth`` read them.
 """
 from __future__ import annotations
 
@@ -213,228 +214,14 @@ def store(low, lst, index, value, representation: NListR, base=None) -> None:
     _tagged(low, b.store(value, address), f"native list item {representation.item_llvm}")
 
 
-def _copy(low, target, target_index, source, source_index, count, representation: NListR) -> None:
+def copy_items(low, target, target_index, source, source_index, count, representation: NListR) -> None:
+    """Copy ``count`` items from ``source`` at ``source_index`` to ``target`` at ``target_index`` (may overlap)."""
     b = low.b
     size = ir.Constant(I64, representation.item_size)
     destination = b.gep(items(low, target), [b.mul(target_index, size)], source_etype=I8)
     origin = b.gep(items(low, source), [b.mul(source_index, size)], source_etype=I8)
     memmove = low.rt.intrinsic("llvm.memmove", [PTR, PTR, I64])
     b.call(memmove, [destination, origin, b.mul(count, size), ir.Constant(I1, 0)])
-
-
-def _item_of(low, value, representation: NListR) -> ir.Value:
-    from moshjit.backends.llvm.arith import coerce
-    from moshjit.backends.llvm.sequences import check_item_kind
-    item_repr = low.repr(value)
-    check_item_kind(low, ListR(representation.item), item_repr)
-    return coerce(low, low.get(value), item_repr, representation.item)
-
-
-# ---- operations -----------------------------------------------------------------------------------------------------
-def build(low, op: ops.BuildList) -> ir.Value:
-    representation = low.reprs[op]
-    result = new(low, ir.Constant(I64, len(op.items)), representation)
-    for i, item in enumerate(op.items):
-        store(low, result, ir.Constant(I64, i), _item_of(low, item, representation), representation)
-    return result
-
-
-def repeat(low, source, count, representation: NListR) -> ir.Value:
-    """``source * count``: the items of ``source`` repeated (nothing for a count below 1)."""
-    b = low.b
-    size = length(low, source)
-    times = b.select(b.icmp_signed("<", count, ir.Constant(I64, 0)), ir.Constant(I64, 0), count)
-    product = b.smul_with_overflow(size, times)
-    too_big = low.new_block("repeat.too_big")
-    low.branch_unless(b.extract_value(product, 1), too_big)
-    saved = b.block
-    b.position_at_end(too_big)
-    low.rt.call(b, "PyErr_NoMemory")
-    b.branch(low.fail_block())
-    b.position_at_end(saved)
-    result = new(low, b.extract_value(product, 0), representation)
-    from moshjit.backends.llvm.sequences import _counted_loop
-    single, general, done = low.new_block("repeat.one"), low.new_block("repeat.many"), low.new_block("repeat.done")
-    b.cbranch(b.icmp_signed("==", size, ir.Constant(I64, 1)), single, general)
-    b.position_at_end(single)
-    first = b.load(items(low, source), typ=representation.item_llvm)
-    base = items(low, result)
-    with _counted_loop(low, times) as i:
-        b.store(first, b.gep(base, [i], source_etype=representation.item_llvm))
-    b.branch(done)
-    b.position_at_end(general)
-    with _counted_loop(low, times) as i:
-        _copy(low, result, b.mul(i, size), source, ir.Constant(I64, 0), size, representation)
-    b.branch(done)
-    b.position_at_end(done)
-    return result
-
-
-def concat(low, left, right, representation: NListR) -> ir.Value:
-    b = low.b
-    left_size, right_size = length(low, left), length(low, right)
-    result = new(low, b.add(left_size, right_size), representation)
-    _copy(low, result, ir.Constant(I64, 0), left, ir.Constant(I64, 0), left_size, representation)
-    _copy(low, result, left_size, right, ir.Constant(I64, 0), right_size, representation)
-    return result
-
-
-def extend(low, target, source, representation: NListR) -> None:
-    b = low.b
-    size, extra = length(low, target), length(low, source)
-    total = b.add(size, extra)
-    low.guard_status(low.rt.call(b, "mj_nlist_reserve", target, total, ir.Constant(I64, representation.item_size)))
-    _copy(low, target, size, source, ir.Constant(I64, 0), extra, representation)
-    set_length(low, target, total)
-
-
-def append(low, target, value, representation: NListR) -> None:
-    b = low.b
-    item = _item_of(low, value, representation)
-    size = length(low, target)
-    grown = b.add(size, ir.Constant(I64, 1))
-    low.guard_status(low.rt.call(b, "mj_nlist_reserve", target, grown, ir.Constant(I64, representation.item_size)))
-    store(low, target, size, item, representation)
-    set_length(low, target, grown)
-
-
-def get_item(low, op) -> ir.Value:
-    from moshjit.backends.llvm import sequences
-    representation = low.repr(op.obj)
-    lst = low.get(op.obj)
-    if sequences._is_slice(op.key):
-        return get_slice(low, op, lst, representation)
-    index = sequences.normalize_index(low, sequences._index_value(low, op.key), length(low, lst),
-                                      "list index out of range", nonnegative=sequences._nonnegative(op.key))
-    return load(low, lst, index, representation)
-
-
-def get_slice(low, op, lst, representation: NListR) -> ir.Value:
-    from moshjit.backends.llvm import sequences
-    b = low.b
-    start_v, stop_v, step_v = (sequences._part(low, v) for v in sequences._slice_parts(op.key))
-    first, step, count = sequences.adjust_slice(low, start_v, stop_v, step_v, length(low, lst))
-    result = new(low, count, representation)
-    if step_v is None:
-        _copy(low, result, ir.Constant(I64, 0), lst, first, count, representation)
-        return result
-    with sequences._counted_loop(low, count) as i:
-        store(low, result, i, load(low, lst, b.add(first, b.mul(i, step)), representation), representation)
-    return result
-
-
-def set_item(low, op) -> None:
-    from moshjit.backends.llvm import sequences
-    representation = low.repr(op.obj)
-    lst = low.get(op.obj)
-    if sequences._is_slice(op.key):
-        low.not_native("slice assignment")
-    value = _item_of(low, op.value, representation)
-    index = sequences.normalize_index(low, sequences._index_value(low, op.key), length(low, lst),
-                                      "list assignment index out of range", nonnegative=sequences._nonnegative(op.key))
-    store(low, lst, index, value, representation)
-
-
-def binary(low, op) -> ir.Value:
-    from moshjit.backends.llvm.arith import operand_int
-    representation = low.reprs[op]
-    if op.op == "+":
-        if op.inplace:
-            extend(low, low.get(op.left), low.get(op.right), representation)
-            low.incref(low.get(op.left), representation)
-            return low.get(op.left)
-        return concat(low, low.get(op.left), low.get(op.right), representation)
-    source, count = (op.left, op.right) if isinstance(low.repr(op.left), NListR) else (op.right, op.left)
-    return repeat(low, low.get(source), operand_int(low, count), representation)
-
-
-def from_call(low, op) -> ir.Value:
-    """list(), list(range(...)), list(native list)."""
-    from moshjit.backends.llvm import iterators
-    representation = low.reprs[op]
-    if not op.args:
-        return new(low, ir.Constant(I64, 0), representation)
-    if isinstance(low.repr(op.args[0]), NListR):
-        return copy(low, low.get(op.args[0]), representation)
-    b = low.b
-    result = new(low, ir.Constant(I64, 0), representation)
-    iterator = iterators.iterator_over(low, op.args[0], representation.item)
-    loop, done = low.new_block("list.loop"), low.new_block("list.done")
-    b.branch(loop)
-    b.position_at_end(loop)
-    item = iterator.next(low, done)
-    size = length(low, result)
-    grown = b.add(size, ir.Constant(I64, 1))
-    status = low.rt.call(b, "mj_nlist_reserve", result, grown, ir.Constant(I64, representation.item_size))
-    low.guard_status(status, [(result, representation)])
-    store(low, result, size, item, representation)
-    set_length(low, result, grown)
-    b.branch(loop)
-    b.position_at_end(done)
-    iterator.release(low)
-    return result
-
-
-def copy(low, lst, representation: NListR) -> ir.Value:
-    size = length(low, lst)
-    result = new(low, size, representation)
-    _copy(low, result, ir.Constant(I64, 0), lst, ir.Constant(I64, 0), size, representation)
-    return result
-
-
-def method(low, op, lst, representation: NListR):
-    b = low.b
-    from moshjit.backends.llvm import sequences
-    if op.name == "append":
-        return append(low, lst, op.args[0], representation)
-    if op.name == "extend":
-        return extend(low, lst, low.get(op.args[0]), representation)
-    if op.name == "copy":
-        return copy(low, lst, representation)
-    if op.name == "clear":
-        return set_length(low, lst, ir.Constant(I64, 0))
-    if op.name == "pop":
-        size = length(low, lst)
-        low.guard(b.icmp_signed("==", size, ir.Constant(I64, 0)), IndexError, "pop from empty list")
-        if not op.args:
-            index = b.sub(size, ir.Constant(I64, 1))
-        else:
-            from moshjit.backends.llvm.arith import operand_int
-            index = sequences.normalize_index(low, operand_int(low, op.args[0]), size, "pop index out of range")
-        value = load(low, lst, index, representation)
-        after = b.add(index, ir.Constant(I64, 1))
-        _copy(low, lst, index, lst, after, b.sub(size, after), representation)
-        set_length(low, lst, b.sub(size, ir.Constant(I64, 1)))
-        return value
-    if op.name == "reverse":
-        size = length(low, lst)
-        half = b.sdiv(size, ir.Constant(I64, 2))
-        with sequences._counted_loop(low, half) as i:
-            j = b.sub(b.sub(size, ir.Constant(I64, 1)), i)
-            a, c = load(low, lst, i, representation), load(low, lst, j, representation)
-            store(low, lst, i, c, representation)
-            store(low, lst, j, a, representation)
-        return None
-    if op.name == "count":
-        return count(low, lst, op.args[0], representation)
-    low.not_native(f"list.{op.name}() on a native list")
-
-
-def count(low, lst, value, representation: NListR) -> ir.Value:
-    from moshjit.backends.llvm import sequences
-    from moshjit.backends.llvm.arith import compare_values
-    b = low.b
-    item, item_repr = low.get(value), low.repr(value)
-    total = low.alloca(I64)
-    b.store(ir.Constant(I64, 0), total)
-    with sequences._counted_loop(low, length(low, lst)) as i:
-        hit = compare_values(low, "==", load(low, lst, i, representation), representation.item, item, item_repr)
-        b.store(b.add(b.load(total), b.zext(hit, I64)), total)
-    return b.load(total)
-
-
-def contains(low, value, lst, representation: NListR) -> ir.Value:
-    return low.b.icmp_signed("!=", count(low, lst, value, representation), ir.Constant(I64, 0))
 
 
 def release(low, lst) -> None:

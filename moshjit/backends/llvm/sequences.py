@@ -3,130 +3,31 @@
 Lists (and tuple arguments) stay CPython objects: an item is unboxed when read and boxed when written, and
 whole-list operations (concatenation, repetition, slicing with step 1) call the same C functions CPython uses,
 so the result is a real ``list`` that needs no conversion at the boundary. Tuples of known length are structs.
-Arrays are buffers: a data pointer and a shape, read and written in place.
+Arrays are buffers: a data pointer and a shape, read and written in place. Lists that never leave their function
+are lowered by ``native_list_ops`` instead (``lower`` chooses by the lists' representation).
 """
 from __future__ import annotations
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm import native_lists
-from moshjit.backends.llvm.reprs import (F32, F64, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR,
-                                         ListR, NListR, RangeR, Repr, TupleR, UnitR)
-from moshjit.backends.llvm.layout import LIST_ITEMS, OB_SIZE, TUPLE_ITEMS
+from moshjit.backends.llvm.comparisons import compare_values
+from moshjit.backends.llvm.containers import (adjust_slice, array_row, box, check_item_kind, counted_loop, is_slice,
+                                              items_pointer, known_nonnegative, load_array_item, normalize_index,
+                                              object_size, range_length, slice_bound, slice_parts, unbox_item)
+from moshjit.backends.llvm.conversions import coerce, operand_int, to_float, to_int
+from moshjit.backends.llvm.reprs import (F32, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR,
+                                         RangeR, Repr, TupleR, UnitR)
+from moshjit.backends.llvm.layout import LIST_ITEMS
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
-from moshjit.ir.types import INT64_MAX, INT64_MIN, IntType
-
-ARRAY_ITEM_SIZE = {"int32": 4, "int64": 8, "float32": 4, "float64": 8}
-
-
-# ---- boxing --------------------------------------------------------------------------------------------------
-def box(low, value: ir.Value, representation: Repr, temporaries=()) -> ir.Value:
-    """A new reference to the CPython object for ``value`` (failure releases ``temporaries`` and unwinds)."""
-    b, rt = low.b, low.rt
-    if isinstance(representation, IntR):
-        return low.guard_null(rt.call(b, "mj_box_int", value), temporaries)
-    if isinstance(representation, FloatR):
-        return low.guard_null(rt.call(b, "PyFloat_FromDouble", value), temporaries)
-    if isinstance(representation, BoolR):
-        return rt.call(b, "mj_box_bool", value)
-    if isinstance(representation, (ListR, BoxedTupleR)):
-        rt.call(b, "mj_incref", value)
-        return value
-    if isinstance(representation, UnitR) and representation.what == "None":
-        none = rt.data("_Py_NoneStruct")
-        rt.call(b, "mj_incref", none)
-        return none
-    if isinstance(representation, TupleR):
-        result = low.guard_null(rt.call(b, "PyTuple_New", ir.Constant(I64, len(representation.items))), temporaries)
-        for i, item in enumerate(representation.items):
-            boxed = box(low, b.extract_value(value, i), item, [*temporaries, (result, None)])
-            slot = b.gep(result, [ir.Constant(I64, TUPLE_ITEMS + 8 * i)], source_etype=I8)
-            b.store(boxed, slot)
-        return result
-    low.not_native(f"converting {representation.describe()} to a Python object")
-
-
-def unbox_item(low, obj: ir.Value, representation: Repr) -> ir.Value:
-    """The native value of a borrowed item already known to have the right type (lists own a new reference)."""
-    b, rt = low.b, low.rt
-    if isinstance(representation, IntR):
-        return rt.call(b, "mj_unbox_int", obj)
-    if isinstance(representation, FloatR):
-        return rt.call(b, "mj_unbox_float", obj)
-    if isinstance(representation, BoolR):
-        return b.icmp_unsigned("==", obj, rt.data("_Py_TrueStruct"))
-    if isinstance(representation, (ListR, BoxedTupleR)):
-        rt.call(b, "mj_incref", obj)
-        return obj
-    low.not_native(f"reading items of kind {representation.describe() if representation else 'unknown'}")
-
-
-def object_size(low, obj: ir.Value) -> ir.Value:
-    return low.b.load(low.b.gep(obj, [ir.Constant(I64, OB_SIZE)], source_etype=I8), typ=I64)
-
-
-def length_of(low, value: ir.Value, representation: Repr) -> ir.Value:
-    b = low.b
-    if isinstance(representation, (ListR, BoxedTupleR)):
-        return object_size(low, value)
-    if isinstance(representation, NListR):
-        return native_lists.length(low, value)
-    if isinstance(representation, TupleR):
-        return ir.Constant(I64, len(representation.items))
-    if isinstance(representation, RangeR):
-        return range_length(low, value)
-    if isinstance(representation, ArrayR):
-        return b.extract_value(value, 1)
-    low.not_native(f"len() of {representation.describe()}")
-
-
-def range_length(low, value: ir.Value) -> ir.Value:
-    """len(range(start, stop, step)) without overflow (the distance is taken as unsigned)."""
-    b = low.b
-    start, stop, step = (b.extract_value(value, i) for i in range(3))
-    zero, one = ir.Constant(I64, 0), ir.Constant(I64, 1)
-    up = b.icmp_signed(">", step, zero)
-    low_end = b.select(up, start, stop)
-    high_end = b.select(up, stop, start)
-    magnitude = b.select(up, step, b.sub(zero, step))
-    nonempty = b.icmp_signed("<", low_end, high_end)
-    distance = b.sub(b.sub(high_end, low_end), one)
-    count = b.add(b.udiv(distance, magnitude), one)
-    return b.select(nonempty, count, zero)
-
-
-def normalize_index(low, index: ir.Value, length: ir.Value, message: str, exception=IndexError,
-                    nonnegative: bool = False) -> ir.Value:
-    """Python indexing: a negative index counts from the end; outside [0, length) raises."""
-    b = low.b
-    if not nonnegative:
-        index = b.select(b.icmp_signed("<", index, ir.Constant(I64, 0)), b.add(index, length), index)
-    low.guard(b.icmp_unsigned(">=", index, length), exception, message)
-    return index
-
-
-def _nonnegative(value) -> bool:
-    t = value.value if isinstance(value, Constant) else None
-    if isinstance(t, int):
-        return t >= 0
-    kind = getattr(value, "type", None)
-    return isinstance(kind, IntType) and kind.lo is not None and kind.lo >= 0
-
-
-def _index_value(low, value) -> ir.Value:
-    from moshjit.backends.llvm.arith import to_int
-    return to_int(low, low.get(value), low.repr(value))
 
 
 # ---- reading and writing items -------------------------------------------------------------------------------
 def lower_get_item(low, op: ops.GetItem) -> ir.Value:
     container = low.repr(op.obj)
-    if isinstance(container, NListR):
-        return native_lists.get_item(low, op)
     key_repr = low.repr(op.key)
     obj = low.get(op.obj)
-    if _is_slice(op.key):
+    if is_slice(op.key):
         return get_slice(low, op, container, obj)
     if isinstance(container, ArrayR):
         return array_get(low, op, container, obj)
@@ -137,9 +38,9 @@ def lower_get_item(low, op: ops.GetItem) -> ir.Value:
     if isinstance(container, (ListR, BoxedTupleR)):
         if container.item is None:
             low.not_native("reading an item of a list whose items are never written")
-        index = normalize_index(low, _index_value(low, op.key), object_size(low, obj),
+        index = normalize_index(low, operand_int(low, op.key), object_size(low, obj),
                                 "list index out of range" if isinstance(container, ListR)
-                                else "tuple index out of range", nonnegative=_nonnegative(op.key))
+                                else "tuple index out of range", nonnegative=known_nonnegative(op.key))
         item = (low.rt.call(low.b, "mj_list_item", obj, index) if isinstance(container, ListR)
                 else low.rt.call(low.b, "mj_tuple_item", obj, index))
         return unbox_item(low, item, container.item)
@@ -157,162 +58,61 @@ def tuple_get(low, op, container: TupleR, obj) -> ir.Value:
         index %= len(items)
         value = b.extract_value(obj, index)
         low.incref(value, items[index])
-        return _coerce(low, value, items[index], low.reprs[op])
+        return coerce(low, value, items[index], low.reprs[op])
     if len(set(items)) != 1 or isinstance(items[0], UnitR):
         low.not_native("indexing a tuple of mixed item kinds with a run-time index")
     slots = low.alloca(ir.ArrayType(items[0].llvm, len(items)))
     for i in range(len(items)):
         b.store(b.extract_value(obj, i), b.gep(slots, [ir.Constant(I64, 0), ir.Constant(I64, i)]))
-    index = normalize_index(low, _index_value(low, op.key), ir.Constant(I64, len(items)),
-                            "tuple index out of range", nonnegative=_nonnegative(op.key))
+    index = normalize_index(low, operand_int(low, op.key), ir.Constant(I64, len(items)),
+                            "tuple index out of range", nonnegative=known_nonnegative(op.key))
     value = b.load(b.gep(slots, [ir.Constant(I64, 0), index]), typ=items[0].llvm)
     low.incref(value, items[0])
     return value
 
 
-def _coerce(low, value, source: Repr, target: Repr) -> ir.Value:
-    from moshjit.backends.llvm.arith import coerce
-    return coerce(low, value, source, target)
-
-
 def lower_set_item(low, op: ops.SetItem):
     container = low.repr(op.obj)
-    if isinstance(container, NListR):
-        return native_lists.set_item(low, op)
     obj = low.get(op.obj)
     if isinstance(container, ArrayR):
         return array_set(low, op, container, obj)
     if not isinstance(container, ListR):
         low.not_native(f"item assignment on {container.describe()}")
-    if _is_slice(op.key):
+    if is_slice(op.key):
         low.not_native("slice assignment")
     value_repr = low.repr(op.value)
     check_item_kind(low, container, value_repr)
-    index = normalize_index(low, _index_value(low, op.key), object_size(low, obj),
-                            "list assignment index out of range", nonnegative=_nonnegative(op.key))
+    index = normalize_index(low, operand_int(low, op.key), object_size(low, obj),
+                            "list assignment index out of range", nonnegative=known_nonnegative(op.key))
     boxed = box(low, low.get(op.value), value_repr)
     low.rt.call(low.b, "mj_list_set_item", obj, index, boxed)
 
 
-def check_item_kind(low, container: ListR, value_repr: Repr) -> None:
-    """A list only ever holds items of its own kind (so reads can unbox without checking)."""
-    if container.item is None or container.item != value_repr:
-        if isinstance(container.item, ListR) and isinstance(value_repr, ListR) and value_repr.item is None:
-            return
-        low.not_native(f"storing {value_repr.describe()} into a list of "
-                       f"{container.item.describe() if container.item else 'unknown items'}")
-
-
 # ---- slices --------------------------------------------------------------------------------------------------
-def _is_slice(value) -> bool:
-    return isinstance(value, ops.BuildSlice) or isinstance(value, Constant) and isinstance(value.value, slice)
-
-
-def _slice_parts(op_key):
-    if isinstance(op_key, Constant):
-        return tuple(Constant(v) for v in (op_key.value.start, op_key.value.stop, op_key.value.step))
-    return op_key.start, op_key.stop, op_key.step
-
-
-def _part(low, value):
-    """(i64 value, is given) of one slice bound; a None constant is not given."""
-    if value is None or isinstance(value, Constant) and value.value is None:
-        return None
-    return _index_value(low, value)
-
-
-def adjust_slice(low, start_v, stop_v, step_v, length):
-    """PySlice_Unpack + PySlice_AdjustIndices: (start, step, slice length)."""
-    b = low.b
-    zero, one = ir.Constant(I64, 0), ir.Constant(I64, 1)
-    if step_v is None:
-        step = one
-    else:
-        step = step_v
-        low.guard(b.icmp_signed("==", step, zero), ValueError, "slice step cannot be zero")
-        step = b.select(b.icmp_signed("==", step, ir.Constant(I64, INT64_MIN)), ir.Constant(I64, -INT64_MAX), step)
-    negative = b.icmp_signed("<", step, zero)
-    minus_one = ir.Constant(I64, -1)
-
-    def clamp(value, default_negative, default_positive):
-        if value is None:
-            return b.select(negative, default_negative, default_positive)
-        shifted = b.select(b.icmp_signed("<", value, zero), b.add(value, length), value)
-        below = b.icmp_signed("<", shifted, zero)
-        above = b.icmp_signed(">=", shifted, length)
-        lower = b.select(negative, minus_one, zero)
-        upper = b.select(negative, b.sub(length, one), length)
-        return b.select(below, lower, b.select(above, upper, shifted))
-
-    start = clamp(start_v, b.sub(length, one), zero)
-    stop = clamp(stop_v, minus_one, length)
-    up_count = b.add(b.sdiv(b.sub(b.sub(stop, start), one), step), one)
-    down_count = b.add(b.sdiv(b.sub(b.sub(start, stop), one), b.sub(zero, step)), one)
-    count = b.select(negative, b.select(b.icmp_signed("<", stop, start), down_count, zero),
-                     b.select(b.icmp_signed("<", start, stop), up_count, zero))
-    return start, step, count
 
 
 def get_slice(low, op, container: Repr, obj) -> ir.Value:
     if not isinstance(container, (ListR, BoxedTupleR)):
         low.not_native(f"slicing {container.describe()}")
     b, rt = low.b, low.rt
-    start_v, stop_v, step_v = (_part(low, v) for v in _slice_parts(op.key))
+    start_v, stop_v, step_v = (slice_bound(low, v) for v in slice_parts(op.key))
     length = object_size(low, obj)
     start, step, count = adjust_slice(low, start_v, stop_v, step_v, length)
     if step_v is None and isinstance(container, ListR):
         return low.guard_null(rt.call(b, "PyList_GetSlice", obj, start, b.add(start, count)))
     new = "PyList_New" if isinstance(container, ListR) else "PyTuple_New"
     result = low.guard_null(rt.call(b, new, count))
-    source_items = _items_pointer(low, obj, container)
-    target_items = _items_pointer(low, result, container)
-    with _counted_loop(low, count) as i:
+    source_items = items_pointer(low, obj, container)
+    target_items = items_pointer(low, result, container)
+    with counted_loop(low, count) as i:
         source = b.load(b.gep(source_items, [b.add(start, b.mul(i, step))], source_etype=PTR), typ=PTR)
         rt.call(b, "mj_incref", source)
         b.store(source, b.gep(target_items, [i], source_etype=PTR))
     return result
 
 
-def _items_pointer(low, obj, container: Repr) -> ir.Value:
-    b = low.b
-    if isinstance(container, ListR):
-        return b.load(b.gep(obj, [ir.Constant(I64, LIST_ITEMS)], source_etype=I8), typ=PTR)
-    return b.gep(obj, [ir.Constant(I64, TUPLE_ITEMS)], source_etype=I8)
-
-
-class _counted_loop:
-    """``with _counted_loop(low, n) as i:`` emits a loop body for i in range(n) (n >= 0)."""
-
-    def __init__(self, low, count):
-        self.low, self.count = low, count
-
-    def __enter__(self):
-        b = self.low.b
-        self.before = b.block
-        self.header = self.low.new_block("loop")
-        self.body = self.low.new_block("loop.body")
-        self.after = self.low.new_block("loop.end")
-        b.branch(self.header)
-        b.position_at_end(self.header)
-        self.i = b.phi(I64)
-        self.i.add_incoming(ir.Constant(I64, 0), self.before)
-        b.cbranch(b.icmp_signed("<", self.i, self.count), self.body, self.after)
-        b.position_at_end(self.body)
-        return self.i
-
-    def __exit__(self, *exc):
-        if exc[0] is None:
-            b = self.low.b
-            self.i.add_incoming(b.add(self.i, ir.Constant(I64, 1)), b.block)
-            b.branch(self.header)
-            b.position_at_end(self.after)
-        return False
-
-
 # ---- building ------------------------------------------------------------------------------------------------
 def lower_build_list(low, op: ops.BuildList) -> ir.Value:
-    if isinstance(low.reprs[op], NListR):
-        return native_lists.build(low, op)
     b, rt = low.b, low.rt
     result = low.guard_null(rt.call(b, "PyList_New", ir.Constant(I64, len(op.items))))
     target = low.reprs[op]
@@ -329,7 +129,7 @@ def lower_build_tuple(low, op: ops.BuildTuple) -> ir.Value:
     target = low.reprs[op]
     result = ir.Constant(target.llvm, ir.Undefined)
     for i, (item, item_repr) in enumerate(zip(op.items, target.items)):
-        value = _coerce(low, low.get(item), low.repr(item), item_repr)
+        value = coerce(low, low.get(item), low.repr(item), item_repr)
         low.incref(value, item_repr)
         result = low.b.insert_value(result, value, i)
     return result
@@ -337,8 +137,6 @@ def lower_build_tuple(low, op: ops.BuildTuple) -> ir.Value:
 
 def lower_list_append(low, op) -> None:
     target = low.repr(op.target)
-    if isinstance(target, NListR):
-        return native_lists.append(low, low.get(op.target), op.item, target)
     if not isinstance(target, ListR):
         low.not_native(f"append to {target.describe()}")
     item_repr = low.repr(op.item)
@@ -355,8 +153,6 @@ def extend(low, target_value, iterable_value) -> None:
     """list.extend / ``[*a]`` with a list or tuple of the same item kind."""
     b, rt = low.b, low.rt
     target, source = low.repr(target_value), low.repr(iterable_value)
-    if isinstance(target, NListR) and isinstance(source, NListR):
-        return native_lists.extend(low, low.get(target_value), low.get(iterable_value), target)
     if not isinstance(target, ListR):
         low.not_native(f"extending {target.describe()}")
     source_item = _item_repr(source)
@@ -418,7 +214,7 @@ def lower_extract_item(low, op: ops.ExtractItem) -> ir.Value:
     if isinstance(source, TupleR):
         item = b.extract_value(value, op.index)
         low.incref(item, source.items[op.index])
-        return _coerce(low, item, source.items[op.index], low.reprs[op])
+        return coerce(low, item, source.items[op.index], low.reprs[op])
     if isinstance(source, (ListR, BoxedTupleR)):
         getter = "mj_list_item" if isinstance(source, ListR) else "mj_tuple_item"
         item = low.rt.call(b, getter, value, ir.Constant(I64, op.index))
@@ -431,8 +227,6 @@ def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
     b, rt = low.b, low.rt
     left, right = low.repr(op.left), low.repr(op.right)
     result = low.reprs[op]
-    if isinstance(result, NListR):
-        return native_lists.binary(low, op)
     if isinstance(left, TupleR) and isinstance(right, TupleR) and op.op == "+":
         value = ir.Constant(result.llvm, ir.Undefined)
         parts = [(low.get(op.left), left, i) for i in range(len(left.items))] + \
@@ -451,19 +245,22 @@ def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
         if isinstance(sequence_repr, (ListR, BoxedTupleR)) and isinstance(low.repr(count), (IntR, BoolR)):
             name = "PySequence_InPlaceRepeat" if op.inplace and sequence is op.left and \
                 isinstance(sequence_repr, ListR) else "PySequence_Repeat"
-            return low.guard_null(rt.call(b, name, low.get(sequence), _index_value(low, count)))
+            return low.guard_null(rt.call(b, name, low.get(sequence), operand_int(low, count)))
     low.not_native(f"'{op.op}' between {left.describe()} and {right.describe()}")
+
+
+def lower_contains(low, op: ops.Compare) -> ir.Value:
+    """``in`` and ``not in`` (the other comparisons are in ``comparisons``)."""
+    found = contains(low, op.left, op.right)
+    return found if op.op == "in" else low.b.xor(found, ir.Constant(I1, 1))
 
 
 def contains(low, item_value, container_value) -> ir.Value:
     """``item in container`` for lists/tuples of ints and bools, tuples of numbers, and ranges."""
-    from moshjit.backends.llvm.arith import compare_values, to_int
     b = low.b
     container = low.repr(container_value)
     item_repr = low.repr(item_value)
     item = low.get(item_value)
-    if isinstance(container, NListR):
-        return native_lists.contains(low, item_value, low.get(container_value), container)
     if isinstance(container, TupleR):
         found = ir.Constant(I1, 0)
         tuple_value = low.get(container_value)
@@ -490,7 +287,7 @@ def contains(low, item_value, container_value) -> ir.Value:
         b.store(ir.Constant(I1, 0), result)
         found_block = low.new_block("in.found")
         done = low.new_block("in.done")
-        with _counted_loop(low, object_size(low, sequence)) as i:
+        with counted_loop(low, object_size(low, sequence)) as i:
             candidate = unbox_item(low, low.rt.call(b, getter, sequence, i), container.item)
             hit = compare_values(low, "==", item, item_repr, candidate, container.item)
             next_block = low.new_block("in.next")
@@ -503,23 +300,6 @@ def contains(low, item_value, container_value) -> ir.Value:
         b.position_at_end(done)
         return b.load(result)
     low.not_native(f"'in' of {item_repr.describe()} in {container.describe()}")
-
-
-_RICH = {"<": 0, "<=": 1, "==": 2, "!=": 3, ">": 4, ">=": 5}
-
-
-def compare(low, operator, a, left: Repr, b_value, right: Repr) -> ir.Value:
-    """Comparison of two lists (or tuple objects) of ints/bools, exactly through PyObject_RichCompareBool."""
-    def plain(r):
-        if isinstance(r, (ListR, BoxedTupleR)):
-            return r.item is None or isinstance(r.item, (IntR, BoolR)) or plain(r.item)
-        return False
-    if not (plain(left) and plain(right) and type(left) is type(right)):
-        low.not_native(f"'{operator}' between {left.describe()} and {right.describe()}")
-    b = low.b
-    status = low.rt.call(b, "PyObject_RichCompareBool", a, b_value, ir.Constant(I32, _RICH[operator]))
-    low.guard_status(status)
-    return b.trunc(status, I1)
 
 
 # ---- arrays ----------------------------------------------------------------------------------------------------
@@ -553,45 +333,18 @@ def _array_indices(low, key) -> list:
     key_repr = low.repr(key)
     if isinstance(key_repr, TupleR):
         value = low.get(key)
-        from moshjit.backends.llvm.arith import to_int
         return [to_int(low, low.b.extract_value(value, i), r) for i, r in enumerate(key_repr.items)]
-    return [_index_value(low, key)]
+    return [operand_int(low, key)]
 
 
 def array_get(low, op, array: ArrayR, value) -> ir.Value:
     b = low.b
     indices = _array_indices(low, op.key)
     if len(indices) == array.ndim:
-        return _load_item(low, array, _array_address(low, array, value, indices))
+        return load_array_item(low, array, _array_address(low, array, value, indices))
     if array.ndim == 2 and len(indices) == 1:
-        return _row(low, array, value, _axis_index(low, indices[0], b.extract_value(value, 1), 0))
+        return array_row(low, array, value, _axis_index(low, indices[0], b.extract_value(value, 1), 0))
     low.not_native(f"indexing a {array.ndim}-d array with {len(indices)} indices")
-
-
-def array_item(low, array: ArrayR, value, index: ir.Value) -> ir.Value:
-    """Item (1-d) or row view (2-d) ``index`` of an array, for an index already known to be in range."""
-    if array.ndim == 2:
-        return _row(low, array, value, index)
-    return _load_item(low, array, low.b.gep(low.b.extract_value(value, 0), [index], source_etype=array.item_llvm))
-
-
-def _load_item(low, array: ArrayR, address) -> ir.Value:
-    b = low.b
-    item = b.load(address, typ=array.item_llvm)
-    if array.dtype == "int32":
-        return b.sext(item, I64)
-    if array.dtype == "float32":
-        return b.fpext(item, F64)
-    return item
-
-
-def _row(low, array: ArrayR, value, row: ir.Value) -> ir.Value:
-    b = low.b
-    size1 = b.extract_value(value, 2)
-    start = b.gep(b.extract_value(value, 0), [b.mul(row, size1)], source_etype=array.item_llvm)
-    view = ir.Constant(ArrayR(array.dtype, 1).llvm, ir.Undefined)
-    view = b.insert_value(b.insert_value(view, start, 0), size1, 1)
-    return b.insert_value(view, ir.Constant(I64, 0), 2)
 
 
 def array_set(low, op, array: ArrayR, value) -> None:
@@ -605,14 +358,12 @@ def array_set(low, op, array: ArrayR, value) -> None:
     if array.is_float:
         if not isinstance(item_repr, (FloatR, IntR, BoolR)):
             low.not_native(f"storing {item_repr.describe()} into a float array")
-        from moshjit.backends.llvm.arith import to_float
         stored = to_float(low, item, item_repr)
         if array.dtype == "float32":
             stored = b.fptrunc(stored, F32)
     else:
         if not isinstance(item_repr, (IntR, BoolR)):
             low.not_native(f"storing {item_repr.describe()} into an int array")
-        from moshjit.backends.llvm.arith import to_int
         stored = to_int(low, item, item_repr)
         if array.dtype == "int32":
             fits = b.icmp_signed("==", b.sext(b.trunc(stored, I32), I64), stored)
@@ -637,5 +388,7 @@ OPS = {
     ops.ListExtend: lower_list_extend,
     ops.UnpackSequence: lower_unpack,
     ops.ExtractItem: lower_extract_item,
+    ops.BinaryOp: lower_binary,
+    ops.Compare: lower_contains,
     ops.BuildSlice: lambda low, op: ir.Constant(I8, 0),
 }
