@@ -348,8 +348,6 @@ class FunctionLowering:
         self._lower_terminator(block, term)
 
     def _lower_op(self, op: Op):
-        if isinstance(op, ops.LoadGlobal):
-            return self.globals[op.name]
         if op in self.deferred:
             return ir.Constant(I8, 0)             # emitted by the op it is fused into
         if fusion.is_root(op, self.reprs):
@@ -396,28 +394,27 @@ class FunctionLowering:
         return conversions.coerce(self, self.get(value), self.repr(value), target)
 
     def _lower_terminator(self, block, term) -> None:
-        kind = type(term)
-        if kind is ops.Jump:
-            target = self.edge(block, term.target)
-            self.b.branch(target)
-        elif kind is ops.Branch:
-            if term.if_true is term.if_false:
-                self.b.branch(self.edge(block, term.if_true))
-                return
-            cond = truth.truth(self, term.cond)
-            on_true = self.edge(block, term.if_true)
-            on_false = self.edge(block, term.if_false)
-            self.b.cbranch(cond, on_true, on_false)
-        elif kind is ops.ForIter:
-            iterators.lower_for_iter(self, block, term)
-        elif kind is ops.Return:
-            self._lower_return(term)
-        elif kind is ops.Raise:
-            calls.lower_raise(self, term)
-        else:
+        handler = TERMINATOR_LOWERING.get(type(term))
+        if handler is None:
             self.not_native(f"'{term.NAME}'")
+        handler(self, block, term)
 
-    def _lower_return(self, term) -> None:
+    def _lower_jump(self, block, term) -> None:
+        self.b.branch(self.edge(block, term.target))
+
+    def _lower_branch(self, block, term) -> None:
+        if term.if_true is term.if_false:
+            self.b.branch(self.edge(block, term.if_true))
+            return
+        cond = truth.truth(self, term.cond)
+        on_true = self.edge(block, term.if_true)
+        on_false = self.edge(block, term.if_false)
+        self.b.cbranch(cond, on_true, on_false)
+
+    def _lower_raise(self, block, term) -> None:
+        calls.lower_raise(self, term)
+
+    def _lower_return(self, block, term) -> None:
         value = term.value
         representation = self.repr(value)
         llvm_value = self.get(value)
@@ -496,5 +493,48 @@ def _lower_by_kind(low, op):
     return lowering_module(low, op).OPS[type(op)](low, op)
 
 
-OP_LOWERING = {**arith.OPS, **comparisons.OPS, **sequences.OPS, **iterators.OPS, **calls.OPS}
+def _lower_load_global(low, op):
+    return low.globals[op.name]              # read once by the entry, its type checked there (``global_reads``)
+
+
+OP_LOWERING = {**arith.OPS, **comparisons.OPS, **sequences.OPS, **iterators.OPS, **calls.OPS,
+               ops.LoadGlobal: _lower_load_global}
 OP_LOWERING.update(dict.fromkeys(native_list_ops.OPS, _lower_by_kind))     # every op type native lists have
+
+# Ops with no native form: a function using one is not native ('auto' gives it to the Cython backend).
+REFUSED_OPS = {
+    ops.LoadDeref: "closure cells are Python objects",
+    ops.ImportName: "imports run Python's import system",
+    ops.ImportFrom: "imports run Python's import system",
+    ops.StoreAttr: "attributes are Python objects",
+    ops.DelAttr: "attributes are Python objects",
+    ops.DelItem: "deleting items changes Python containers",
+    ops.CallEx: "f(*args, **kwargs) builds Python argument containers",
+    ops.MakeFunction: "nested functions are Python objects",
+    ops.BuildSet: "sets are Python objects",
+    ops.BuildMap: "dicts are Python objects",
+    ops.BuildString: "f-strings build Python str objects",
+    ops.FormatValue: "formatting builds Python str objects",
+    ops.ListToTuple: "tuples built from lists are Python objects",
+    ops.SetAdd: "sets are Python objects",
+    ops.SetUpdate: "sets are Python objects",
+    ops.MapAdd: "dicts are Python objects",
+    ops.DictUpdate: "dicts are Python objects",
+    ops.DictMerge: "dicts are Python objects",
+    ops.UnpackEx: "starred unpacking builds a Python list",
+    ops.CaughtException: "exception handlers need Python's exception state",
+    ops.PushExcInfo: "exception handlers need Python's exception state",
+    ops.PopExcept: "exception handlers need Python's exception state",
+    ops.CheckExcMatch: "exception handlers need Python's exception state",
+    ops.BeforeWith: "with-statements call Python context managers",
+    ops.WithExceptStart: "with-statements call Python context managers",
+}
+
+TERMINATOR_LOWERING = {
+    ops.Jump: FunctionLowering._lower_jump,
+    ops.Branch: FunctionLowering._lower_branch,
+    ops.ForIter: iterators.lower_for_iter,
+    ops.Return: FunctionLowering._lower_return,
+    ops.Raise: FunctionLowering._lower_raise,
+}
+REFUSED_TERMINATORS = {ops.Reraise: "re-raising needs Python's exception state (handlers are not native)"}
