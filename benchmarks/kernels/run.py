@@ -277,7 +277,7 @@ def cache_table():
         run_python(NUMBA_LOAD, numba_env)
         t_numba = min(run_python(NUMBA_LOAD, numba_env) for _ in range(3))
     print(f"moshjit, 15 cached functions through @jit: {t_load * 1e3:.0f} ms (target <= 50 ms)")
-    print(f"moshjit, 15 cached functions, index asked first (moshjit.backends.llvm.load_cached): "
+    print(f"moshjit, 15 cached functions, index asked first (moshjit.compiler.load_cached): "
           f"{t_index * 1e3:.0f} ms")
     print(f"Numba, 6 cached functions: {t_numba * 1e3:.0f} ms")
 
