@@ -9,7 +9,7 @@ STAMP := $(VENV)/.moshjit-installed
 
 venv: $(STAMP)
 
-$(STAMP): setup.py
+$(STAMP): setup.py pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'

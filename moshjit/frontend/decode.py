@@ -11,9 +11,8 @@ import sys
 import types
 from dataclasses import dataclass
 
+from moshjit._version import unsupported_python
 from moshjit.errors import UnsupportedError
-
-SUPPORTED_VERSIONS = {(3, 11)}
 
 
 @dataclass(slots=True)
@@ -39,8 +38,9 @@ class Handler:
 
 
 def check_version() -> None:
-    if sys.version_info[:2] not in SUPPORTED_VERSIONS:
-        raise UnsupportedError(f"moshjit supports CPython 3.11; this is {sys.version_info[0]}.{sys.version_info[1]}")
+    problem = unsupported_python(sys.version_info)            # the supported versions: moshjit._version
+    if problem:
+        raise UnsupportedError(problem)
 
 
 # ---- CPython 3.11 ---------------------------------------------------------------------------------------------

@@ -26,6 +26,15 @@ def entry_name_for(py_function) -> str:
     return name if name.isidentifier() and not name.startswith("_mj") else f"f_{name}"
 
 
+def own_lines(code) -> set[int]:
+    """The source lines of a code object and of the code nested in it (comprehensions are translated inline)."""
+    lines = {line for _, _, line in code.co_lines() if line is not None}
+    for const in code.co_consts:
+        if isinstance(const, type(code)):
+            lines |= own_lines(const)
+    return lines
+
+
 def load_cached(ctx: CompileContext) -> None:
     """Nothing: a generated module is found in the cache by its text, which needs the typed SSA."""
     return None
@@ -39,7 +48,8 @@ def compile(ir: Function, ctx: CompileContext) -> Artifact:
     py_function, cache = ctx.py_function, ctx.cache
     toolchain = toolchain_for(cache)
     entry_name = entry_name_for(py_function)
-    text, constants = generate_pyx(ir, entry_name, ctx.global_assumptions, ctx.fallback)
+    text, constants = generate_pyx(ir, entry_name, ctx.global_assumptions, ctx.fallback,
+                                   own_lines(py_function.__code__))
     state = (py_function.__globals__, builtins_dict(py_function), tuple(py_function.__closure__ or ()),
              tuple(constants))
     state_ids = tuple(id(x) for x in state[:2]) + tuple(id(c) for c in state[2]) + tuple(id(c) for c in constants)
