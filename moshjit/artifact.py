@@ -17,6 +17,8 @@ class Artifact:
     # For entries that check their own argument types (LLVM): the same native entry with another fallback for
     # calls whose types do not match, so the dispatcher can make it its call path.
     rebind: Callable | None = None
+    # The argument types the code was compiled for, when the backend refined the key's (LLVM's list items).
+    arg_types: list | None = None
 
 
 class Listing(str):

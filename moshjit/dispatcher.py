@@ -15,8 +15,7 @@ import threading
 import warnings
 
 from moshjit._version import unsupported_python
-from moshjit.errors import MoshjitWarning, UnsupportedError, debugging, user_frame_raiser
-from moshjit.runtime.toolchain import BuildError
+from moshjit.errors import BuildError, MoshjitWarning, UnsupportedError, debugging, user_frame_raiser
 from moshjit.typeof import describe_key, describe_signature, key_of
 
 log = logging.getLogger("moshjit")

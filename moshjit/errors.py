@@ -57,7 +57,7 @@ def excerpt(filename: str | None, lineno: int | None, columns: tuple[int, int] |
     if not text.strip():
         return ""
     start = len(text) - len(text.lstrip())
-    end = len(text)
+    end = _code_end(text)
     if columns is not None and 0 <= columns[0] < columns[1] <= len(text):
         start, end = columns
     gutter = str(lineno)
@@ -65,16 +65,50 @@ def excerpt(filename: str | None, lineno: int | None, columns: tuple[int, int] |
             f" {' ' * len(gutter)} | {' ' * start}{'^' * (end - start)}")
 
 
-def code_columns(code: types.CodeType, offset: int) -> tuple[int, int] | None:
-    """The columns of the instruction at byte ``offset`` of ``code`` when it lies on one line, else None."""
+def _code_end(text: str) -> int:
+    """Where the code of a source line ends: before its trailing comment, if it has one."""
+    import io
+    import tokenize
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text.strip() + "\n").readline):
+            if token.type == tokenize.COMMENT:
+                return len(text) - len(text.lstrip()) + len(text.strip()[:token.start[1]].rstrip())
+    except (tokenize.TokenError, SyntaxError):      # a line that is not complete on its own
+        pass
+    return len(text)
+
+
+def code_columns(code: types.CodeType, offset: int | None, line: int | None = None) -> tuple[int, int] | None:
+    """The columns of the instruction at byte ``offset`` of ``code`` when it lies on one line (``line``, if
+    given), else None."""
     if offset is None or offset < 0:
         return None
-    for index, (line, end_line, col, end_col) in enumerate(code.co_positions()):
+    for index, (start, end, col, end_col) in enumerate(code.co_positions()):
         if index == offset // 2:
-            if line is not None and line == end_line and col is not None and end_col is not None:
+            if start is not None and start == end and (line is None or start == line) and col is not None \
+                    and end_col is not None:
                 return col, end_col
             return None
     return None
+
+
+def definition_line(filename: str, firstlineno: int) -> int:
+    """The ``def`` line of a function whose code starts at ``firstlineno`` (its first decorator, if any)."""
+    for lineno in range(firstlineno, firstlineno + 50):
+        text = linecache.getline(filename, lineno).lstrip()
+        if text.startswith(("def ", "async def ")):
+            return lineno
+        if not text:
+            break
+    return firstlineno
+
+
+def parameter_location(filename: str, firstlineno: int, name: str) -> tuple[int, tuple[int, int] | None]:
+    """(line, columns) of parameter ``name`` in the definition of a function starting at ``firstlineno``."""
+    import re
+    lineno = definition_line(filename, firstlineno)
+    found = re.search(rf"[(,*\s]({re.escape(name)})\b", linecache.getline(filename, lineno))
+    return lineno, found.span(1) if found else None
 
 
 class UnsupportedError(Exception):
@@ -112,6 +146,11 @@ class UnsupportedError(Exception):
 
 def _rebuild_unsupported(*fields):
     return UnsupportedError(*fields)
+
+
+class BuildError(RuntimeError):
+    """Cython or the C compiler rejected generated code (a moshjit bug: the message has the details), or there
+    is no C compiler to run."""
 
 
 class MoshjitWarning(UserWarning):

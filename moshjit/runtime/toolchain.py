@@ -18,6 +18,7 @@ import sysconfig
 import threading
 
 from moshjit.cache import versions
+from moshjit.errors import BuildError  # noqa: F401  (raised here; importers take it from here too)
 
 log = logging.getLogger("moshjit")
 lock = threading.RLock()                  # Cython's compiler keeps global state
@@ -35,11 +36,6 @@ SHARED_MODULE = f"{RUNTIME_PACKAGE}.moshjit_cyshared"   # Cython's utility code,
 RUNTIME_SOURCES = ("moshjit_rt.pyx", "moshjit_rt.pxd", "moshjit_dispatch.pyx", "unicode_tables.py", "support.py",
                    "toolchain.py")     # what the runtime is built from, recipe included
 NAMESPACE = "cython"                      # where built modules live in the on-disk cache
-
-
-class BuildError(RuntimeError):
-    """Cython or the C compiler rejected generated code (a moshjit bug: the message has the details), or there
-    is no C compiler to run."""
 
 
 def compiler_command() -> list[str]:
@@ -111,7 +107,72 @@ def cythonize_file(pyx_path: str, module_name: str, c_path: str) -> None:
 # line, label)``, ``__PYX_MARK_ERR_POS``), the file (``__pyx_f``) and the function (``__Pyx_AddTraceback``).
 _ADD_TRACEBACK = re.compile(r'__Pyx_AddTraceback\("([^"]*)", ([^;]*)\);')
 _ERROR_POSITION = re.compile(r"\b(__PYX_ERR|__PYX_MARK_ERR_POS)\(0, (\d+)\b")
-_FILE_TABLE = re.compile(r'(static const char\* const __pyx_f\[\] = \{\s*)"[^"]*"')
+_FILE_TABLE = re.compile(r"static const char\* const (__pyx_f\[\] = \{[^}]*\};)")
+LINENO_LOCAL = "__pyx_lineno"           # a local of every function that records traceback entries
+
+# Generated modules learn where their code came from after loading (``_mj_set_source``), so their compiled form,
+# and its cache entry, does not depend on the file or the lines of the function: the same function typed into
+# two notebooks shares one. CPython shows one frame per call of a function, while Cython adds a traceback entry
+# each time an exception passes an error label of the function (a try, an except clause, the exit): an entry is
+# added only when the exception's newest one is not already this call's. The call is told apart by the address
+# of its C frame's ``__pyx_lineno``, the entry by its frame object (kept alive, so its address is not reused).
+_USER_FRAMES = r"""
+/* moshjit: traceback entries at the user's file, function and lines (see moshjit/runtime/toolchain.py) */
+static PyObject *mj_source = NULL;
+static const char *mj_function = NULL;
+static int *mj_lines = NULL;
+static long mj_line_count = 0, mj_default_line = 0;
+#define MJ_LINE(n) (mj_lines == NULL ? (n) : (n) < mj_line_count && mj_lines[n] ? mj_lines[n] : mj_default_line)
+#define MJ_FUNCTION(name) (mj_function != NULL ? mj_function : (name))
+
+/* lines: (default line, .pyx line, user line, .pyx line, user line, ...) */
+static int mj_set_source(PyObject *filename, PyObject *function, PyObject *lines) {
+    Py_ssize_t i, n = PyTuple_GET_SIZE(lines);
+    long most = 0, pyx;
+    int *table;
+    const char *file = PyUnicode_AsUTF8(filename), *name = PyUnicode_AsUTF8(function);
+    if (file == NULL || name == NULL) return -1;
+    for (i = 1; i + 1 < n; i += 2) {
+        pyx = PyLong_AsLong(PyTuple_GET_ITEM(lines, i));
+        if (pyx < 0) return -1;
+        if (pyx > most) most = pyx;
+    }
+    table = (int *)PyMem_Calloc((size_t)most + 1, sizeof(int));
+    if (table == NULL) { PyErr_NoMemory(); return -1; }
+    for (i = 1; i + 1 < n; i += 2)
+        table[PyLong_AsLong(PyTuple_GET_ITEM(lines, i))] = (int)PyLong_AsLong(PyTuple_GET_ITEM(lines, i + 1));
+    PyMem_Free(mj_lines);
+    mj_lines = table;
+    mj_line_count = most + 1;
+    mj_default_line = n ? PyLong_AsLong(PyTuple_GET_ITEM(lines, 0)) : 0;
+    Py_XSETREF(mj_source, PyTuple_Pack(2, filename, function));
+    if (mj_source == NULL) return -1;
+    __pyx_f[0] = file;
+    mj_function = name;
+    return 0;
+}
+
+static PyObject *mj_tb_frame = NULL;
+static void *mj_tb_call = NULL;
+static PyObject *mj_tb_newest_frame(void) {
+    PyObject *type, *value, *tb, *frame = NULL;
+    PyErr_Fetch(&type, &value, &tb);
+    if (tb != NULL) frame = (PyObject *)((PyTracebackObject *)tb)->tb_frame;
+    PyErr_Restore(type, value, tb);
+    return frame;
+}
+static int mj_tb_fresh(void *call) {
+    return call != mj_tb_call || mj_tb_frame == NULL || mj_tb_newest_frame() != mj_tb_frame;
+}
+static void mj_tb_added(void *call) {
+    PyObject *frame = mj_tb_newest_frame();
+    Py_XINCREF(frame);
+    Py_XSETREF(mj_tb_frame, frame);
+    mj_tb_call = call;
+}
+#define MJ_ADD_TRACEBACK(call, name, c_line, py_line, filename) do { if (mj_tb_fresh(call)) { \
+    __Pyx_AddTraceback(name, c_line, py_line, filename); mj_tb_added(call); } } while (0)
+"""
 
 
 def c_string(text: str) -> str:
@@ -129,18 +190,22 @@ def without_frames(c_text: str) -> str:
     return _ADD_TRACEBACK.sub("/* moshjit: no traceback entry for the runtime */", c_text)
 
 
-def with_user_frames(c_text: str, filename: str, function: str, module_name: str, lines: dict[int, int],
-                     default_line: int) -> str:
-    """The C of a generated module whose traceback entries name the user's file, function and line (``lines``:
-    .pyx line → source line), as CPython's own frame for the function would."""
-    c_text = _FILE_TABLE.sub(lambda m: m.group(1) + c_string(filename), c_text, count=1)
-    c_text = _ERROR_POSITION.sub(lambda m: f"{m.group(1)}(0, {lines.get(int(m.group(2)), default_line)}", c_text)
+def with_user_frames(c_text: str, module_name: str) -> str:
+    """The C of a generated module whose traceback entries name the user's file, function and line once
+    ``_mj_set_source`` has said which (the user's function: every function but the module's own ``_mj_*``),
+    one entry per call, as CPython's own frame for the function would."""
+    table = _FILE_TABLE.search(c_text)
+    head, tail = c_text[:table.start()], c_text[table.end():]
+    tail = _ERROR_POSITION.sub(lambda m: f"{m.group(1)}(0, MJ_LINE({m.group(2)})", tail)
 
-    def name(m):
+    def entry(m):
         qualified = m.group(1)
-        shown = function if qualified.startswith(module_name + ".") else qualified.rpartition(".")[2]
-        return f"__Pyx_AddTraceback({c_string(shown)}, {m.group(2)});"
-    return _ADD_TRACEBACK.sub(name, c_text)
+        internal = qualified.startswith("init ") or qualified.startswith(module_name + "._mj")
+        shown = qualified.rpartition(".")[2]
+        name = c_string(shown) if internal else f"MJ_FUNCTION({c_string(shown)})"
+        return f"MJ_ADD_TRACEBACK((void *)&{LINENO_LOCAL}, {name}, {m.group(2)});"
+    tail = _ADD_TRACEBACK.sub(entry, tail)
+    return f"{head}static const char* {table.group(1)}\n{_USER_FRAMES}{tail}"
 
 
 def rewrite_c(c_path: str, rewrite) -> None:

@@ -10,7 +10,6 @@ import tempfile
 import threading
 import time
 
-from moshjit.backends.cython.emit import read_source_map
 from moshjit.cache import DiskCache
 from moshjit.runtime.support import support_for
 from moshjit.runtime.toolchain import GENERATED_OPT, compile_to_bytes, cythonize_file, rewrite_c, with_user_frames
@@ -43,10 +42,7 @@ class CythonToolchain:
             c_path = os.path.join(workdir, module_name + ".c")
             start = time.perf_counter()
             cythonize_file(pyx_path, module_name, c_path)
-            source = read_source_map(pyx_text)
-            if source is not None:
-                rewrite_c(c_path, lambda c: with_user_frames(c, source.filename, source.function, module_name,
-                                                             source.lines, source.firstlineno))
+            rewrite_c(c_path, lambda c: with_user_frames(c, module_name))
             timings["cython_s"] = round(time.perf_counter() - start, 4)
             start = time.perf_counter()
             data = compile_to_bytes(c_path, workdir, module_name, GENERATED_OPT)

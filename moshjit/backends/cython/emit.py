@@ -720,8 +720,8 @@ class Emitter:
 
 def source_map(fn: Function, lines: dict) -> str:
     """Comments ending the module that say where its code came from: the user's file, function and, per .pyx
-    line, the user's line. The build maps Cython's traceback entries through them (``build.py``); being part of
-    the text, they are part of the module's cache key."""
+    line, the user's line (``split_source_map`` takes them off before compiling; the loaded module is given them,
+    for its traceback entries; the annotated view reads them)."""
     pairs = " ".join(f"{pyx}:{line}" for pyx, line in lines.items() if line is not None)
     return (f"\n# moshjit-source: {json.dumps(fn.filename)}\n# moshjit-function: {json.dumps(fn.name)} "
             f"{fn.firstlineno}\n# moshjit-lines: {pairs}")
@@ -736,13 +736,27 @@ class SourceMap:
     lines: dict                  # .pyx line → the user's line
 
 
-def read_source_map(text: str) -> SourceMap | None:
+    def setup_arguments(self) -> tuple[str, str, tuple]:
+        """What the module's ``_mj_set_source`` takes."""
+        flat = [self.firstlineno]
+        for pair in sorted(self.lines.items()):
+            flat.extend(pair)
+        return self.filename, self.function, tuple(flat)
+
+
+SOURCE_MAP_START = "\n# moshjit-source: "
+
+
+def split_source_map(text: str) -> tuple[str, SourceMap | None]:
+    """(the module's code, the source map that ends it). The code alone is what is compiled and cached: where it
+    came from is given to the loaded module (``_mj_set_source``)."""
+    code, found, _ = text.partition(SOURCE_MAP_START)
+    if not found:
+        return text, None
     fields = dict(re.findall(r"^# moshjit-(source|function|lines): (.*)$", text, re.MULTILINE))
-    if len(fields) != 3:
-        return None
     name, firstlineno = fields["function"].rsplit(" ", 1)
     lines = dict(tuple(map(int, pair.split(":"))) for pair in fields["lines"].split())
-    return SourceMap(json.loads(fields["source"]), json.loads(name), int(firstlineno), lines)
+    return code + "\n", SourceMap(json.loads(fields["source"]), json.loads(name), int(firstlineno), lines)
 
 
 def _small_for_division(value) -> bool:

@@ -76,6 +76,16 @@ cdef dict _b = {}
 cdef tuple _cl = ()
 
 
+cdef extern from *:
+    # Defined in the C by moshjit's build (runtime/toolchain.py, with_user_frames).
+    int mj_set_source(object filename, object function, tuple lines) except -1
+
+
+def _mj_set_source(str filename, str function, tuple lines):
+    """Name the user's file, function and lines in traceback entries (lines: default, then .pyx/user pairs)."""
+    mj_set_source(filename, function, lines)
+
+
 def _mj_setup(dict globals_, dict builtins_, tuple closure, tuple constants):
     global _g, _b, _cl
     _g, _b, _cl = globals_, builtins_, closure
