@@ -43,8 +43,13 @@ class BuildRuntime(build_ext):
             json.dump(self.record, f, indent=1)
 
 
+def sources(name):
+    """The .pyx a module is built from (Cython generates the shared utility module from nothing)."""
+    pyx = f"moshjit/runtime/{name.rpartition('.')[2]}.pyx"
+    return [pyx] if os.path.exists(os.path.join(HERE, pyx)) else []
+
+
 setup(
-    ext_modules=[Extension(name, sources=[f"moshjit/runtime/{name.rpartition('.')[2]}.pyx"])
-                 for name in RUNTIME_MODULES],
+    ext_modules=[Extension(name, sources=sources(name)) for name in RUNTIME_MODULES],
     cmdclass={"build_ext": BuildRuntime},
 )

@@ -53,6 +53,10 @@ def load_target(target: str):
             module = importlib.import_module(module_part)
         except ModuleNotFoundError as exc:
             raise UserError(f"cannot import {module_part!r}: {exc}") from None
+        except SyntaxError:
+            raise
+        except Exception as exc:               # the module's own top-level code failed
+            raise UserError(f"importing {module_part} failed: {_where(exc)}{type(exc).__name__}: {exc}") from None
     obj = module
     for part in qualname.split("."):
         try:

@@ -196,18 +196,18 @@ class DispatcherBase:
     def compile(self, *args, **kwargs):
         """Compile now for the signature of these example arguments (as a call with them would, without running
         the function), so a service pays the compile before its first request. Returns ``self``."""
-        bound = self._bind(args, kwargs)
-        entry = self._specialize(tuple(map(key_of, bound)))
-        if getattr(entry, "__globals__", {}).get("_mj_exception") is not None:     # the user-frame raiser
-            entry()
+        self._compile_now(tuple(map(key_of, self._bind(args, kwargs))))
         return self
 
     def compile_signature(self, kinds) -> None:
         """Compile now for argument kinds given as types or kind names (``[str, "char"]``, ``"str,int64"``)."""
         from moshjit.typeof import key_of_kinds
-        key = key_of_kinds(kinds)
+        self._compile_now(key_of_kinds(kinds))
+
+    def _compile_now(self, key: tuple) -> None:
+        """Compile for ``key``; an error in the user's code is raised from the user's line, as a call would."""
         entry = self._specialize(key)
-        if getattr(entry, "__globals__", {}).get("_mj_exception") is not None:
+        if hasattr(entry, "moshjit_error"):
             entry()
 
     def inspect_ssa(self) -> str:

@@ -178,4 +178,6 @@ def user_frame_raiser(exc: BaseException, filename: str, lineno: int, name: str)
     module = compile(source, filename, "exec")
     code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
     code = code.replace(co_name=name.rpartition(".")[2], co_qualname=name)
-    return types.FunctionType(code, {"_mj_exception": exc, "__builtins__": {}}, name)
+    raiser = types.FunctionType(code, {"_mj_exception": exc, "__builtins__": {}}, name)
+    raiser.moshjit_error = exc                 # what calling it raises, for callers that want to know first
+    return raiser

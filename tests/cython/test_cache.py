@@ -126,7 +126,9 @@ def two_process_cache(tmp_path_factory):
                 if not path.endswith(".lock"):
                     shutil.copy2(path, target)
             copied.add(meta["module"])
-    assert copied == set(SUPPORT_MODULES) or support.origin == "prebuilt"
+    from moshjit.runtime.support import prebuilt_fingerprint
+    from moshjit.runtime.toolchain import runtime_fingerprint
+    assert copied == set(SUPPORT_MODULES) or prebuilt_fingerprint() == runtime_fingerprint()
     return str(root), tmp_path_factory.mktemp("module")
 
 

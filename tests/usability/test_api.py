@@ -6,8 +6,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import types
-import warnings
 
 import pytest
 
