@@ -42,3 +42,8 @@ def test_a_stale_runtime_is_rebuilt_into_the_cache():
     result, origin, files = json.loads(proc.stdout)
     assert result == "abab" and origin == "cache"
     assert not any(path.startswith(support.RUNTIME_DIR) for path in files)
+
+
+def test_info_says_which_runtime_is_in_use():
+    from moshjit.info import describe
+    assert f"runtime compiled, installed in {support.RUNTIME_DIR}" in describe().splitlines()
