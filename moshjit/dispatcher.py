@@ -15,7 +15,8 @@ import threading
 import warnings
 
 from moshjit._version import unsupported_python
-from moshjit.errors import BuildError, MoshjitWarning, UnsupportedError, debugging, user_frame_raiser
+from moshjit.errors import (BuildError, MoshjitWarning, UnsupportedError, debugging, definition_line,
+                            user_frame_raiser)
 from moshjit.typeof import describe_key, describe_signature, key_of
 
 log = logging.getLogger("moshjit")
@@ -100,7 +101,8 @@ class DispatcherBase:
             if debugging():
                 raise
             code = self.py_func.__code__
-            return user_frame_raiser(exc, code.co_filename, code.co_firstlineno, self.py_func.__qualname__)
+            line = definition_line(code.co_filename, code.co_firstlineno)
+            return user_frame_raiser(exc, code.co_filename, line, self.py_func.__qualname__)
 
     def _compile_entry(self, key: tuple):
         with self._lock:
@@ -364,9 +366,9 @@ def jit(fn=None, *, backend: str = "auto", cache: bool = True, strict: bool | No
 
 
 def precompile(module) -> dict:
-    """Compile, or load from the cache, every ``@jit`` function of ``module`` for the signatures it was compiled
-    for before (recorded in the cache by earlier runs) and those given with ``jit(signatures=...)``: a service
-    calls it at start-up to start warm. Returns {qualified name: signatures now compiled}."""
+    """Compile, or load from the cache, every ``@jit`` function defined in ``module`` for each signature it was
+    compiled for in earlier runs (recorded in the cache): a service calls it at start-up to start warm. Returns
+    {qualified name: signatures now compiled}."""
     from moshjit.cache import recorded_signatures
     from moshjit.typeof import key_of_kinds
     warmed = {}
@@ -375,9 +377,8 @@ def precompile(module) -> dict:
             continue
         for kinds in recorded_signatures(_cache(), value.py_func):
             try:
-                key = key_of_kinds(kinds)
-                value.compiled_entry(key)
+                value.compiled_entry(key_of_kinds(kinds))
             except Exception as exc:        # the signature is no longer compilable: it compiles (or fails) on call
-                log.info("precompile: %s%s not warmed: %s", value.py_func.__qualname__, key, exc)
+                log.info("precompile: %s%s not warmed: %s", value.py_func.__qualname__, tuple(kinds), exc)
         warmed[value.py_func.__qualname__] = value.signatures
     return warmed

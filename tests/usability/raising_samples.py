@@ -97,6 +97,17 @@ def int_overflow_to_python(n):
     return total + [][0]
 
 
+def first_letter(word):
+    return word[0]
+
+
+def calls_helper(words):
+    out = []
+    for w in words:
+        out.append(first_letter(w))
+    return out
+
+
 CASES = [
     (key_error, ({"a": 1}, "b")),
     (index_error, ([1, 2], 5)),

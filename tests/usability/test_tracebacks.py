@@ -43,6 +43,14 @@ def test_frames_are_cpythons(fn, args, backend):
     assert all(not name.endswith((".pyx", ".c")) for name, *_ in got[2])
 
 
+def test_an_inlined_helper_is_shown_at_the_line_that_calls_it():
+    call = lambda fn: fn(["ab", ""])                           # noqa: E731
+    _, _, expected = frames_below_caller(lambda: call(raising_samples.calls_helper))
+    _, _, got = frames_below_caller(lambda: call(moshjit.jit(raising_samples.calls_helper, backend="cython")))
+    assert got[0] == expected[0] and got[0][3] == "out.append(first_letter(w))"
+    assert got in (expected, expected[:1])     # the helper's own frame when it was compiled on its own
+
+
 def test_compile_error_ends_at_the_users_line():
     def gen(n):
         yield n                                   # the construct

@@ -50,7 +50,7 @@ def compile(ir: Function, ctx: CompileContext) -> Artifact:
     toolchain = toolchain_for(cache)
     entry_name = entry_name_for(py_function)
     shown, constants = generate_pyx(ir, entry_name, ctx.global_assumptions, ctx.fallback,
-                                    own_lines(py_function.__code__))
+                                    own_lines(py_function.__code__), ctx.inlined_at)
     text, source = split_source_map(shown)
     state = (py_function.__globals__, builtins_dict(py_function), tuple(py_function.__closure__ or ()),
              tuple(constants))

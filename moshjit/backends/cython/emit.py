@@ -74,6 +74,7 @@ class Emitter:
         self.source_lines: list = []        # per line of ``lines``: the user's line it was written for, or None
         self.source_line = None
         self.own_lines = None               # lines of the user's function (others come from inlined helpers)
+        self.inlined_at: dict = {}          # op of an inlined helper → the line of the call that inlined it
         self.users = decided.users
         self.undefined = decided.undefined
         self.inline_slices = decided.inline_slices
@@ -138,9 +139,11 @@ class Emitter:
         self.source_lines.append(self.source_line)
 
     def at(self, inst) -> None:
-        """Attribute the lines emitted from now on to ``inst``'s source line (an inlined helper's lines count as
+        """Attribute the lines emitted from now on to ``inst``'s source line (an inlined helper's ops count as
         the line of the call that brought them in: that is where the user's function was)."""
         line = getattr(inst, "line", None)
+        if self.own_lines is not None and line not in self.own_lines:
+            line = self.inlined_at.get(inst)
         if line is not None and (self.own_lines is None or line in self.own_lines):
             self.source_line = line
 
@@ -769,10 +772,12 @@ def _small_for_division(value) -> bool:
 
 
 def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, global_assumptions: dict,
-                fallback=None, own_lines=None) -> tuple[str, list]:
+                fallback=None, own_lines=None, inlined_at=None) -> tuple[str, list]:
     """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive. ``own_lines`` are the source
-    lines of the function itself (lines of inlined helpers are attributed to the call that inlined them)."""
+    lines of the function itself (lines of inlined helpers are attributed to the call that inlined them, from
+    ``inlined_at``)."""
     emitter = Emitter(fn, plan, EmissionPlan(fn, plan), body, entry_name, global_assumptions, fallback)
     emitter.own_lines = own_lines
+    emitter.inlined_at = inlined_at or {}
     text = emitter.module()
     return text, emitter.constants
