@@ -35,6 +35,9 @@ class Listing(str):
     def __repr__(self) -> str:
         return str.__str__(self)
 
+    def __reduce__(self):
+        return str, (str.__str__(self),)        # pickles as the plain text
+
     def _repr_html_(self) -> str:
         import html
         if not self.sections:
