@@ -12,7 +12,7 @@ import traceback
 import pytest
 
 import moshjit.extensions as extensions
-from moshjit.extensions import hook
+from moshjit.extensions import hook, runtime
 from tests.extensions.helpers import forget_module, write_module
 
 EXTENDED = """
@@ -64,7 +64,8 @@ def test_rewritten_module_imports_and_leaks_no_globals(module_dir):
     module = importlib.import_module("ext_basic")
     assert module.describe((1, 2)) == ("seq", 1, [2]) and module.describe(3) == "3"
     assert isinstance(module.__loader__, hook.RewritingLoader)
-    assert not [name for name in vars(module) if name.startswith("_mj_")]
+    hidden = [name for name in vars(module) if name.startswith("_mj_")]
+    assert hidden == ["_mj_rt0"] and vars(module)["_mj_rt0"] is runtime  # the one name a rewrite adds
 
 
 def test_files_without_the_header_are_imported_plainly(module_dir):

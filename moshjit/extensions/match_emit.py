@@ -1,0 +1,358 @@
+"""A decision tree → Python statements: plain ``if``s, assignments and ``try``/``except AttributeError``.
+
+Values live in hygienic temporaries (``_mj_<kind><n>``), one per key, so a value fetched on one path is
+read by name everywhere below. A test whose true branch always leaves (``return``, ``raise``, ...) is
+emitted flat, like a hand-written chain; a join falls through from its first part into the next only when
+no case matched there (a flag records a match only when a case body can complete normally). Attribute
+loads sit alone in a ``try`` whose ``else`` continues, so nothing but the load is protected.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+
+from moshjit.extensions import decision_tree as T
+from moshjit.extensions import patterns as P
+
+_TPFLAGS_SEQUENCE = 1 << 5
+_TPFLAGS_MAPPING = 1 << 6
+
+
+def _name(identifier: str, store: bool = False) -> ast.Name:
+    return ast.Name(identifier, ast.Store() if store else ast.Load())
+
+
+def _assign(target: str, value: ast.expr) -> ast.Assign:
+    return ast.Assign([_name(target, store=True)], value)
+
+
+def _is(left: ast.expr, right: ast.expr) -> ast.Compare:
+    return ast.Compare(left, [ast.Is()], [right])
+
+
+def _or(values: list[ast.expr]) -> ast.expr:
+    return values[0] if len(values) == 1 else ast.BoolOp(ast.Or(), values)
+
+
+def _and(values: list[ast.expr]) -> ast.expr:
+    if not values:
+        return ast.Constant(True)
+    return values[0] if len(values) == 1 else ast.BoolOp(ast.And(), values)
+
+
+def locate(node: ast.AST, origin: ast.AST) -> ast.AST:
+    """Give every generated node without a position the position of the user's node it came from."""
+    for child in ast.walk(node):
+        if "lineno" in child._attributes and not hasattr(child, "lineno"):
+            ast.copy_location(child, origin)
+    return node
+
+
+def terminates(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def falls(node: T.Node, fall: bool) -> bool:
+    """Whether control can reach the end of ``node``'s statements."""
+    if isinstance(node, T.Fail):
+        return fall
+    if isinstance(node, T.Leaf):
+        return not node.row.terminates
+    if isinstance(node, T.OrLeaf):
+        return True
+    if isinstance(node, T.Do):
+        return falls(node.next, fall)
+    if isinstance(node, T.Join):
+        return falls(node.then, fall) or matches_complete(node.first)
+    return falls(node.yes, fall) or falls(node.no, fall)
+
+
+def matches_complete(node: T.Node) -> bool:
+    """Whether a case can match in ``node`` and then let control continue (so a join needs the flag)."""
+    if isinstance(node, (T.Leaf, T.OrLeaf)):
+        return isinstance(node, T.OrLeaf) or not node.row.terminates
+    if isinstance(node, T.Do):
+        return matches_complete(node.next)
+    if isinstance(node, T.Join):
+        return matches_complete(node.first) or matches_complete(node.then)
+    if isinstance(node, T.If):
+        return matches_complete(node.yes) or matches_complete(node.no)
+    return False
+
+
+def needs_done_flag(tree: T.Node) -> bool:
+    """A join whose first part holds a case body that can complete needs a flag to skip the rest."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, T.Join):
+            if matches_complete(node.first):
+                return True
+            stack += [node.first, node.then]
+        elif isinstance(node, T.Do):
+            stack.append(node.next)
+        elif isinstance(node, T.If):
+            stack += [node.yes, node.no]
+    return False
+
+
+class Scope:
+    """Names and expressions of one ``with match`` block: the subject, temporaries, classes, helpers."""
+
+    def __init__(self, fresh, builtin, runtime: str, subject: ast.expr, class_exprs: dict, dynamic: set):
+        self.fresh = fresh
+        self.builtin = builtin
+        self.runtime_name = runtime
+        self.subject_expr = subject
+        self.class_exprs = class_exprs
+        self.dynamic = dynamic
+        self.temps: dict = {}
+
+    def temp(self, key, hint: str) -> str:
+        if key not in self.temps:
+            self.temps[key] = self.fresh(hint)
+        return self.temps[key]
+
+    def value(self, occ) -> ast.expr:
+        if occ == P.SUBJECT:
+            return copy.deepcopy(self.subject_expr)
+        return _name(self.temp(occ, "v"))
+
+    def cls(self, key) -> ast.expr:
+        if key in self.dynamic:
+            return _name(self.temp(key, "cls"))
+        return copy.deepcopy(self.class_exprs[key])
+
+    def runtime(self, attribute: str) -> ast.expr:
+        return ast.Attribute(_name(self.runtime_name), attribute, ast.Load())
+
+    def call(self, function: ast.expr, *args: ast.expr) -> ast.Call:
+        return ast.Call(function, list(args), [])
+
+
+class Emitter:
+    """Emits one tree; ``done`` is the flag a matched case sets when control may flow past a join."""
+
+    def __init__(self, scope: Scope, body_of, done: str | None):
+        self.scope = scope
+        self.body_of = body_of  # row -> the (rewritten) statements of its case body
+        self.done = done
+        self.emitted: set[int] = set()
+
+    # -- nodes ----------------------------------------------------------------------------------------
+    def node(self, node: T.Node, fall: bool) -> list[ast.stmt]:
+        """Statements for ``node``; ``fall``: a failure falls through (inside a join) rather than raising."""
+        if isinstance(node, T.Fail):
+            if fall:
+                return []
+            return [ast.Raise(self.scope.call(self.scope.runtime("MatchError"), self.scope.value(P.SUBJECT)), None)]
+        if isinstance(node, T.Leaf):
+            return self.leaf(node)
+        if isinstance(node, T.OrLeaf):
+            stores = [_assign(self.scope.temp(node.block.bound[name], f"{name}_"), self.scope.value(source))
+                      for name, source in node.binds.items()]
+            return stores + [_assign(self.done, ast.Constant(True))]
+        if isinstance(node, T.Do):
+            return self.action(node.step) + self.node(node.next, fall)
+        if isinstance(node, T.Join):
+            first = self.node(node.first, True)
+            then = self.node(node.then, fall)
+            if then and matches_complete(node.first):
+                then = [ast.If(ast.UnaryOp(ast.Not(), _name(self.done)), then, [])]
+            return first + then
+        if isinstance(node.step, P.Attr):
+            return self.attributes(node, fall)
+        return self.test(node, fall)
+
+    def leaf(self, node: T.Leaf) -> list[ast.stmt]:
+        row = node.row
+        # A capture of the subject itself first: the subject may be a local variable another name rebinds.
+        order = sorted(node.binds.items(), key=lambda item: item[1] != P.SUBJECT)
+        stmts: list[ast.stmt] = [locate(_assign(name, self.scope.value(source)), row.node.test)
+                                 for name, source in order]
+        if self.done is not None and not row.terminates:
+            stmts.append(locate(_assign(self.done, ast.Constant(True)), row.node.test))
+        body = self.body_of(row)
+        if id(row) in self.emitted:
+            body = copy.deepcopy(body)
+        self.emitted.add(id(row))
+        return stmts + body
+
+    def branch(self, condition: ast.expr, yes: list, no: list, yes_falls: bool) -> list[ast.stmt]:
+        if not no:
+            return [ast.If(condition, yes or [ast.Pass()], [])]
+        if not yes:
+            return [ast.If(ast.UnaryOp(ast.Not(), condition), no, [])]
+        if not yes_falls:
+            return [ast.If(condition, yes, [])] + no
+        return [ast.If(condition, yes, no)]
+
+    def test(self, node: T.If, fall: bool) -> list[ast.stmt]:
+        step = node.step
+        prefix: list[ast.stmt] = []
+        if step.kind == "fetch":
+            prefix, condition = self.fetch(step)
+        elif step.kind == "or":
+            flag = self.scope.temp(step.key, "or")
+            inner = Emitter(self.scope, self.body_of, flag)
+            prefix = [_assign(flag, ast.Constant(False))] + inner.node(node.inner, True)
+            condition = _name(flag)
+        elif step.kind == "guard":
+            renames = {name: self.scope.value(source) for name, source in node.renames.items()}
+            condition = _RenameCaptures(renames).visit(copy.deepcopy(step.expr))
+        else:
+            condition = self.condition(step)
+        yes, no = self.node(node.yes, fall), self.node(node.no, fall)
+        return prefix + self.branch(condition, yes, no, falls(node.yes, fall))
+
+    def attributes(self, node: T.If, fall: bool) -> list[ast.stmt]:
+        """``try: v = o.a ... except AttributeError`` around consecutive attribute loads that fail alike."""
+        loads = [node.step]
+        last = node
+        while (isinstance(last.yes, T.If) and isinstance(last.yes.step, P.Attr) and last.no is T.FAIL
+               and last.yes.no is T.FAIL):
+            last = last.yes
+            loads.append(last.step)
+        fetches = [_assign(self.scope.temp(load.occ, "v"),
+                           ast.Attribute(self.scope.value(load.occ[1]), load.occ[2], ast.Load())) for load in loads]
+        handler_type = self.scope.builtin("AttributeError")
+        ok, missing = self.node(last.yes, fall), self.node(node.no, fall)
+        if not missing or not falls(last.yes, fall):
+            guarded = ast.Try(fetches, [ast.ExceptHandler(handler_type, None, [ast.Pass()])], ok or [ast.Pass()], [])
+            return [guarded] + missing
+        flag = self.scope.temp(("found", loads[0].occ), "ok")
+        guarded = ast.Try(fetches, [ast.ExceptHandler(handler_type, None, [_assign(flag, ast.Constant(False))])],
+                          [_assign(flag, ast.Constant(True))], [])
+        return [guarded, ast.If(_name(flag), ok or [ast.Pass()], missing)]
+
+    # -- steps ----------------------------------------------------------------------------------------
+    def condition(self, step: P.Step) -> ast.expr:
+        scope, builtin = self.scope, self.scope.builtin
+        if isinstance(step, P.IsSequence):
+            kind = _name(scope.temp(("type", step.occ), "t"))
+            first, second = ("list", "tuple") if step.lists_first else ("tuple", "list")
+            flags = ast.BinOp(ast.Attribute(kind, "__flags__", ast.Load()), ast.BitAnd(), ast.Constant(_TPFLAGS_SEQUENCE))
+            return _or([_is(kind, builtin(first)), _is(copy.deepcopy(kind), builtin(second)), flags])
+        if isinstance(step, P.IsMapping):
+            kind = _name(scope.temp(("type", step.occ), "t"))
+            flags = ast.BinOp(ast.Attribute(kind, "__flags__", ast.Load()), ast.BitAnd(), ast.Constant(_TPFLAGS_MAPPING))
+            return _or([_is(kind, builtin("dict")), flags])
+        if isinstance(step, P.LengthIs):
+            operator = ast.GtE() if step.at_least else ast.Eq()
+            return ast.Compare(_name(scope.temp(("len", step.occ), "n")), [operator], [ast.Constant(step.count)])
+        if isinstance(step, P.Equals):
+            return ast.Compare(scope.value(step.occ), [ast.Eq()], [copy.deepcopy(step.value)])
+        if isinstance(step, P.IsSingleton):
+            return _is(scope.value(step.occ), ast.Constant(step.value))
+        if isinstance(step, P.IsInstance):
+            return scope.call(builtin("isinstance"), scope.value(step.occ), scope.cls(step.cls))
+        if isinstance(step, P.ArgsGuard):
+            match_args = _name(scope.temp(("match_args", step.cls), "args"))
+            return _and([_is(scope.call(builtin("type"), match_args), builtin("tuple")),
+                         ast.Compare(copy.deepcopy(match_args), [ast.Eq()], [ast.Constant(step.names)])])
+        if isinstance(step, P.KindIsClass):
+            return _name(scope.temp(("kind", step.cls, step.has_keywords), "kind"))
+        if isinstance(step, P.AnyOf):
+            return _or([_and([self.condition(test) for test in alternative]) for alternative in step.alternatives])
+        raise AssertionError(f"no condition for {step!r}")
+
+    def fetch(self, step: P.Step) -> tuple[list[ast.stmt], ast.expr]:
+        """The statements of a fallible fetch and the condition meaning "found"."""
+        scope = self.scope
+        if isinstance(step, P.KeyGet):
+            get = scope.temp(("get", step.mapping), "get")
+            found = scope.temp(step.occ, "v")
+            lookup = _assign(found, scope.call(_name(get), copy.deepcopy(step.key_expr), _name(get)))
+            return [lookup], ast.Compare(_name(found), [ast.IsNot()], [_name(get)])
+        result = scope.temp(step.occ, "r")
+        if isinstance(step, P.ClassAttrs):
+            call = scope.call(scope.runtime("class_attrs"), scope.cls(step.cls), scope.value(step.subject),
+                              ast.Constant(step.positional), ast.Constant(step.keywords),
+                              _name(scope.temp(("match_args", step.cls), "args")))
+        elif isinstance(step, P.Recognise):
+            call = scope.call(scope.runtime("recognise"), scope.cls(step.cls), ast.Constant(step.positional),
+                              scope.value(step.subject))
+        else:
+            assert isinstance(step, P.MatchKeys)
+            call = scope.call(scope.runtime("match_keys"), scope.value(step.mapping),
+                              ast.Tuple([copy.deepcopy(key) for key in step.keys], ast.Load()))
+        return [_assign(result, call)], ast.Compare(_name(result), [ast.IsNot()], [ast.Constant(None)])
+
+    def action(self, step: P.Step) -> list[ast.stmt]:
+        scope, builtin = self.scope, self.scope.builtin
+        if isinstance(step, P.TypeOf):
+            return [_assign(scope.temp(step.key, "t"), scope.call(builtin("type"), scope.value(step.occ)))]
+        if isinstance(step, P.Length):
+            return [_assign(scope.temp(step.key, "n"), scope.call(builtin("len"), scope.value(step.occ)))]
+        if isinstance(step, P.Unpack):
+            targets = [_name(scope.temp(item, "v"), store=True) for item in step.provides]
+            return [ast.Assign([ast.Tuple(targets, ast.Store())], scope.value(step.occ))]
+        if isinstance(step, P.UnpackStar):
+            targets = [_name(scope.temp(item, "v"), store=True) for item in step.items]
+            targets.append(ast.Starred(_name(scope.temp(step.star, "v"), store=True), ast.Store()))
+            targets += [_name(scope.temp(item, "v"), store=True) for item in step.ends]
+            return [ast.Assign([ast.Tuple(targets, ast.Store())], scope.value(step.occ))]
+        if isinstance(step, P.Item):
+            kind, parent, index = step.occ
+            if kind == "item":
+                position = ast.Constant(index)
+            else:  # non-negative, from the length, as CPython does (a sequence need not take -1)
+                position = ast.BinOp(_name(scope.temp(("len", parent), "n")), ast.Sub(), ast.Constant(index))
+            return [_assign(scope.temp(step.occ, "v"), ast.Subscript(scope.value(parent), position, ast.Load()))]
+        if isinstance(step, P.ResultItem):
+            _, found, index = step.occ
+            return [_assign(scope.temp(step.occ, "v"),
+                            ast.Subscript(_name(scope.temp(found, "r")), ast.Constant(index), ast.Load()))]
+        if isinstance(step, P.EvalClass):
+            return [_assign(scope.temp(step.cls, "cls"), copy.deepcopy(step.expr))]
+        if isinstance(step, P.MatchArgs):
+            target = scope.temp(step.key, "args")
+            read = _assign(target, ast.Attribute(scope.cls(step.cls), "__match_args__", ast.Load()))
+            missing = _assign(target, scope.runtime("NO_MATCH_ARGS"))
+            return [ast.Try([read], [ast.ExceptHandler(builtin("AttributeError"), None, [missing])], [], [])]
+        if isinstance(step, P.ClassKind):
+            return [_assign(scope.temp(step.key, "kind"), scope.call(
+                scope.runtime("class_kind"), scope.cls(step.cls), ast.Constant(step.has_keywords)))]
+        if isinstance(step, P.GetMethod):
+            return [_assign(scope.temp(step.key, "get"), ast.Attribute(scope.value(step.occ), "get", ast.Load()))]
+        if isinstance(step, P.Rest):
+            rest = scope.temp(step.occ, "rest")
+            stmts: list[ast.stmt] = [_assign(rest, scope.call(builtin("dict"), scope.value(step.mapping)))]
+            for key in step.keys:
+                stmts.append(ast.Delete([ast.Subscript(_name(rest), copy.deepcopy(key), ast.Del())]))
+            return stmts
+        raise AssertionError(f"no action for {step!r}")
+
+
+class _RenameCaptures(ast.NodeTransformer):
+    """Inside a guard, read captured names from their temporaries (the user names are bound only on success);
+    names a lambda or comprehension binds for itself are left alone."""
+
+    def __init__(self, renames: dict[str, ast.expr]):
+        self.renames = renames
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.renames:
+            return ast.copy_location(copy.deepcopy(self.renames[node.id]), node)
+        return node
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        node.args = self.visit(node.args)  # defaults are evaluated outside the lambda
+        shadowed = {arg.arg for arg in ast.walk(node.args) if isinstance(arg, ast.arg)}
+        node.body = _RenameCaptures({k: v for k, v in self.renames.items() if k not in shadowed}).visit(node.body)
+        return node
+
+    def _comprehension(self, node: ast.AST) -> ast.AST:
+        bound = {n.id for generator in node.generators for n in ast.walk(generator.target)
+                 if isinstance(n, ast.Name)}
+        inner = _RenameCaptures({k: v for k, v in self.renames.items() if k not in bound})
+        for index, generator in enumerate(node.generators):
+            # the first iterable is evaluated in the enclosing scope, everything else inside
+            generator.iter = (self if index == 0 else inner).visit(generator.iter)
+            generator.ifs = [inner.visit(condition) for condition in generator.ifs]
+        for name in ("elt", "key", "value"):
+            if hasattr(node, name):
+                setattr(node, name, inner.visit(getattr(node, name)))
+        return node
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
