@@ -198,7 +198,14 @@ class _Builder:
             raise TooLarge
         return node
 
-    def build(self, rows: list[P.Row], facts: Facts) -> Node:
+    def build(self, rows: list[P.Row], facts: Facts, cold: bool = False) -> Node:
+        """The tree for ``rows``; a ``cold`` region (a rare outcome) is built with joins only, to stay small."""
+        if cold and self.split:
+            self.split = False
+            try:
+                return self.build(rows, facts)
+            finally:
+                self.split = True
         rows = [row for row in rows if possible(row.steps, facts)]
         if not rows:
             return FAIL
@@ -208,9 +215,11 @@ class _Builder:
             return self.count(self.leaf(first, facts))
         if step.kind == "action":
             return self.count(Do(step, self.build(rows, facts.after(step))))
+        if not self.split and isinstance(step, P.ArgsGuard):  # in a cold region the general path will do
+            return self.build(rows, facts.with_outcome(step, False))
         yes_facts, no_facts = facts.with_outcome(step, True), facts.with_outcome(step, False)
-        inner = self.or_tree(step, facts) if step.kind == "or" else None
-        renames = resolve(step.visible, facts) if step.kind == "guard" else {}
+        inner = self.or_tree(step, bindings(first, facts, stop=step.key), facts) if step.kind == "or" else None
+        renames = bindings(first, facts, stop=step.key) if step.kind == "guard" else {}
         needing = 1  # the leading cases that need this step (their other tests may depend on it)
         while needing < len(rows) and (step.key in all_keys(rows[needing])
                                        or not possible(rows[needing].steps, no_facts)):
@@ -220,42 +229,58 @@ class _Builder:
         group_no = [row for row in group if possible(row.steps, no_facts)]
         tail_yes = [row for row in tail if possible(row.steps, yes_facts)]
         tail_no = [row for row in tail if possible(row.steps, no_facts)]
+        cold = _cold_when_false(step)
         if tail and self.split and not independent(group, tail, facts):  # split: the tail under both outcomes
             return self.count(If(step, self.build(group_yes + tail_yes, yes_facts),
-                                 self.build(group_no + tail_no, no_facts), renames, inner))
-        under_yes, under_no = self.build(group_yes, yes_facts), self.build(group_no, no_facts)
+                                 self.build(group_no + tail_no, no_facts, cold), renames, inner))
+        under_yes, under_no = self.build(group_yes, yes_facts), self.build(group_no, no_facts, cold)
         if not tail or not (can_fail(under_yes) or can_fail(under_no)):
             return self.count(If(step, under_yes, under_no, renames, inner))
         if not can_fail(under_no):
             return self.count(If(step, self.build(group_yes + tail_yes, yes_facts), under_no, renames, inner))
         if not can_fail(under_yes):
-            return self.count(If(step, under_yes, self.build(group_no + tail_no, no_facts), renames, inner))
+            return self.count(If(step, under_yes, self.build(group_no + tail_no, no_facts, cold), renames, inner))
         # join: when the group fails (on either outcome), fall through to the tail
         return self.count(Join(self.count(If(step, under_yes, under_no, renames, inner)), self.build(tail, facts)))
 
     def leaf(self, row: P.Row, facts: Facts) -> Node:
-        binds = resolve(row.binds, facts)
         if isinstance(row.node, P.OrBlock):
-            return OrLeaf(row.node, binds)
-        return Leaf(row, binds)
+            return OrLeaf(row.node, bindings(row, facts, only_own=True))
+        return Leaf(row, bindings(row, facts))
 
-    def or_tree(self, block: P.OrBlock, facts: Facts) -> Node:
-        rows = [P.Row(i, alternative.steps, alternative.binds, block) for i, alternative in
-                enumerate(block.alternatives)]
+    def or_tree(self, block: P.OrBlock, outer: dict, facts: Facts) -> Node:
+        rows = [P.Row(i, steps, block, outer=outer) for i, steps in enumerate(block.alternatives)]
         return self.build(rows, facts)
 
 
-def resolve(binds: dict, facts: Facts) -> dict:
-    """For each name, the source of its value that exists on this path (class patterns have two arms)."""
-    resolved = {}
-    for name, sources in binds.items():
-        available = [source for source in sources if source == P.SUBJECT or source in facts.done]
-        resolved[name] = available[0] if available else sources[0]
-    return resolved
+def _cold_when_false(step: P.Step) -> bool:
+    """Outcomes that are rare by design: a wrong guess of ``__match_args__``, a missing attribute."""
+    return isinstance(step, (P.ArgsGuard, P.Attr))
+
+
+def bindings(row: P.Row, facts: Facts, stop=None, only_own: bool = False) -> dict:
+    """Name → key of its value, for the names ``row`` binds on this path (following the arm each of its
+    branches took), up to the step keyed ``stop`` if given. Names bound before an or-block are included
+    unless ``only_own``."""
+    found = {} if only_own else dict(row.outer)
+    _collect(row.steps, facts, stop, found)
+    return found
+
+
+def _collect(steps: list[P.Step], facts: Facts, stop, found: dict) -> bool:
+    for step in steps:
+        if stop is not None and step.key == stop:
+            return True
+        if step.kind == "bind":
+            found[step.name] = step.occ
+        elif step.kind == "branch":
+            outcome = facts.known(step.test)
+            return outcome is None or _collect(step.then if outcome else step.otherwise, facts, stop, found)
+    return False
 
 
 def all_keys(row: P.Row) -> set:
-    """Every key a row's steps name, whatever the path (cached on the row)."""
+    """The keys of every test and fallible fetch of a row, whatever the path (cached on the row)."""
     keys = getattr(row, "_all_keys", None)
     if keys is None:
         keys = row._all_keys = _keys(row.steps, Facts())
@@ -265,6 +290,8 @@ def all_keys(row: P.Row) -> set:
 def pending(steps: list[P.Step], facts: Facts) -> P.Step | None:
     """The first step of a row not yet done or known on this path (None: the row has matched)."""
     for step in steps:
+        if step.kind == "bind":
+            continue
         if step.kind == "branch":
             outcome = facts.known(step.test)
             if outcome is None:
@@ -313,12 +340,17 @@ def can_fail(node: Node) -> bool:
 
 
 def independent(group: list[P.Row], tail: list[P.Row], facts: Facts) -> bool:
-    """True when no case of ``tail`` makes a test or fetch that a case of ``group`` may make: joining them
-    then repeats nothing."""
+    """True when no case of ``tail`` makes a test or fallible fetch of the subject's values that a case of
+    ``group`` may make: joining them then repeats no test. Actions (``type``, ``len``, items) and what is
+    read from the classes (``__match_args__`` and its guard) do not count: on the rare path that falls from
+    the group into the tail they are simply done again."""
     made = set()
     for row in group:
         made |= _keys(row.steps, facts)
     return not any(made & _keys(row.steps, facts) for row in tail)
+
+
+_CLASS_LEVEL = (P.ArgsGuard, P.KindIsClass)
 
 
 def _keys(steps: list[P.Step], facts: Facts) -> set:
@@ -328,8 +360,8 @@ def _keys(steps: list[P.Step], facts: Facts) -> set:
             keys |= _keys([step.test], facts) | _keys(step.then, facts) | _keys(step.otherwise, facts)
         elif step.kind == "or":
             for alternative in step.alternatives:
-                keys |= _keys(alternative.steps, facts)
-        elif step.kind == "guard":
+                keys |= _keys(alternative, facts)
+        elif step.kind in ("guard", "action", "bind") or isinstance(step, _CLASS_LEVEL):
             continue
         elif step.key not in facts.done and step.key not in facts.tests:
             keys.add(step.key)

@@ -97,30 +97,53 @@ def needs_done_flag(tree: T.Node) -> bool:
 
 
 class Scope:
-    """Names and expressions of one ``with match`` block: the subject, temporaries, classes, helpers."""
+    """Names and expressions of one ``with match`` block: the subject, temporaries, classes, helpers.
 
-    def __init__(self, fresh, builtin, runtime: str, subject: ast.expr, class_exprs: dict, dynamic: set):
+    Temporaries are scoped to the subtree of the node that fetched their value: ``define`` names a key's
+    value (reusing a name freed by an earlier subtree), ``use`` reads it, ``release`` frees everything
+    defined since a mark. So a function has as many temporaries as its deepest path needs, not one per
+    value (each local costs CPython time on every call)."""
+
+    def __init__(self, fresh, builtin, runtime: str, subject: ast.expr, class_exprs: dict, dynamic: set, slot,
+                 namespace):
         self.fresh = fresh
         self.builtin = builtin
+        self.slot = slot  # (class key, names) -> hidden global keeping the tuple that passed that guard
+        self.namespace = namespace  # () -> hidden global holding the module's globals()
         self.runtime_name = runtime
         self.subject_expr = subject
         self.class_exprs = class_exprs
         self.dynamic = dynamic
-        self.temps: dict = {}
+        self.env: dict = {}
+        self.defined: list = []
+        self.free: list[str] = []
 
-    def temp(self, key, hint: str) -> str:
-        if key not in self.temps:
-            self.temps[key] = self.fresh(hint)
-        return self.temps[key]
+    def define(self, key) -> str:
+        if key in self.env:  # fetched again on a path that fell through from a join
+            return self.env[key]
+        name = self.free.pop() if self.free else self.fresh("v")
+        self.env[key] = name
+        self.defined.append(key)
+        return name
+
+    def use(self, key) -> str:
+        return self.env[key]
+
+    def mark(self) -> int:
+        return len(self.defined)
+
+    def release(self, mark: int) -> None:
+        while len(self.defined) > mark:
+            self.free.append(self.env.pop(self.defined.pop()))
 
     def value(self, occ) -> ast.expr:
         if occ == P.SUBJECT:
             return copy.deepcopy(self.subject_expr)
-        return _name(self.temp(occ, "v"))
+        return _name(self.use(occ))
 
     def cls(self, key) -> ast.expr:
         if key in self.dynamic:
-            return _name(self.temp(key, "cls"))
+            return _name(self.use(key))
         return copy.deepcopy(self.class_exprs[key])
 
     def runtime(self, attribute: str) -> ast.expr:
@@ -133,26 +156,38 @@ class Scope:
 class Emitter:
     """Emits one tree; ``done`` is the flag a matched case sets when control may flow past a join."""
 
-    def __init__(self, scope: Scope, body_of, done: str | None):
+    def __init__(self, scope: Scope, body_of, done: str | None, subject_name: str | None):
         self.scope = scope
         self.body_of = body_of  # row -> the (rewritten) statements of its case body
         self.done = done
+        self.subject_name = subject_name  # a user variable holding the subject: never a direct target
         self.emitted: set[int] = set()
 
     # -- nodes ----------------------------------------------------------------------------------------
     def node(self, node: T.Node, fall: bool) -> list[ast.stmt]:
         """Statements for ``node``; ``fall``: a failure falls through (inside a join) rather than raising."""
+        mark = self.scope.mark()
+        try:
+            return self._node(node, fall)
+        finally:
+            self.scope.release(mark)
+
+    def _node(self, node: T.Node, fall: bool) -> list[ast.stmt]:
+        scope = self.scope
         if isinstance(node, T.Fail):
             if fall:
                 return []
-            return [ast.Raise(self.scope.call(self.scope.runtime("MatchError"), self.scope.value(P.SUBJECT)), None)]
+            return [ast.Raise(scope.call(scope.runtime("MatchError"), scope.value(P.SUBJECT)), None)]
         if isinstance(node, T.Leaf):
-            return self.leaf(node)
+            return self.leaf(node, {})
         if isinstance(node, T.OrLeaf):
-            stores = [_assign(self.scope.temp(node.block.bound[name], f"{name}_"), self.scope.value(source))
+            stores = [_assign(scope.use(node.block.bound[name]), scope.value(source))
                       for name, source in node.binds.items()]
             return stores + [_assign(self.done, ast.Constant(True))]
         if isinstance(node, T.Do):
+            direct = self.direct_targets(node.step.provides, node.next)
+            if direct is not None:
+                return self.action(node.step, direct) + self.leaf(node.next, direct)
             return self.action(node.step) + self.node(node.next, fall)
         if isinstance(node, T.Join):
             first = self.node(node.first, True)
@@ -164,12 +199,28 @@ class Emitter:
             return self.attributes(node, fall)
         return self.test(node, fall)
 
-    def leaf(self, node: T.Leaf) -> list[ast.stmt]:
+    def direct_targets(self, keys, then: T.Node) -> dict | None:
+        """When the values fetched for ``keys`` go straight into a leaf that only binds them, fetch them into
+        the user's names themselves (one assignment, so none is bound if a fetch fails): key → name."""
+        if not isinstance(then, T.Leaf) or not keys:
+            return None
+        targets = {}
+        for name, source in then.binds.items():
+            if source in keys and source not in targets and name != self.subject_name:
+                targets[source] = name
+        return targets or None
+
+    def leaf(self, node: T.Leaf, direct: dict) -> list[ast.stmt]:
+        """Bind the case's names (those not fetched straight into them) and run its body."""
         row = node.row
         # A capture of the subject itself first: the subject may be a local variable another name rebinds.
         order = sorted(node.binds.items(), key=lambda item: item[1] != P.SUBJECT)
-        stmts: list[ast.stmt] = [locate(_assign(name, self.scope.value(source)), row.node.test)
-                                 for name, source in order]
+        stmts: list[ast.stmt] = []
+        for name, source in order:
+            if direct.get(source) == name:
+                continue
+            value = _name(direct[source]) if source in direct else self.scope.value(source)
+            stmts.append(locate(_assign(name, value), row.node.test))
         if self.done is not None and not row.terminates:
             stmts.append(locate(_assign(self.done, ast.Constant(True)), row.node.test))
         body = self.body_of(row)
@@ -188,17 +239,19 @@ class Emitter:
         return [ast.If(condition, yes, no)]
 
     def test(self, node: T.If, fall: bool) -> list[ast.stmt]:
-        step = node.step
+        step, scope = node.step, self.scope
         prefix: list[ast.stmt] = []
         if step.kind == "fetch":
             prefix, condition = self.fetch(step)
         elif step.kind == "or":
-            flag = self.scope.temp(step.key, "or")
-            inner = Emitter(self.scope, self.body_of, flag)
+            for name in step.names:
+                scope.define(step.bound[name])
+            flag = scope.define(step.key)
+            inner = Emitter(scope, self.body_of, flag, self.subject_name)
             prefix = [_assign(flag, ast.Constant(False))] + inner.node(node.inner, True)
             condition = _name(flag)
         elif step.kind == "guard":
-            renames = {name: self.scope.value(source) for name, source in node.renames.items()}
+            renames = {name: scope.value(source) for name, source in node.renames.items()}
             condition = _RenameCaptures(renames).visit(copy.deepcopy(step.expr))
         else:
             condition = self.condition(step)
@@ -207,21 +260,30 @@ class Emitter:
 
     def attributes(self, node: T.If, fall: bool) -> list[ast.stmt]:
         """``try: v = o.a ... except AttributeError`` around consecutive attribute loads that fail alike."""
+        scope = self.scope
         loads = [node.step]
         last = node
         while (isinstance(last.yes, T.If) and isinstance(last.yes.step, P.Attr) and last.no is T.FAIL
                and last.yes.no is T.FAIL):
             last = last.yes
             loads.append(last.step)
-        fetches = [_assign(self.scope.temp(load.occ, "v"),
-                           ast.Attribute(self.scope.value(load.occ[1]), load.occ[2], ast.Load())) for load in loads]
-        handler_type = self.scope.builtin("AttributeError")
-        ok, missing = self.node(last.yes, fall), self.node(node.no, fall)
+        reads = [ast.Attribute(scope.value(load.occ[1]), load.occ[2], ast.Load()) for load in loads]
+        handler_type = scope.builtin("AttributeError")
+        direct = self.direct_targets([load.occ for load in loads], last.yes)
+        if direct is not None:  # one assignment, so no name is bound if a later load fails
+            targets = [direct.get(load.occ) or scope.define(load.occ) for load in loads]
+            fetch = [_assign(targets[0], reads[0])] if len(loads) == 1 else [ast.Assign(
+                [ast.Tuple([_name(t, store=True) for t in targets], ast.Store())], ast.Tuple(reads, ast.Load()))]
+            ok = self.leaf(last.yes, direct)
+        else:
+            fetch = [_assign(scope.define(load.occ), read) for load, read in zip(loads, reads)]
+            ok = self.node(last.yes, fall)
+        missing = self.node(node.no, fall)
         if not missing or not falls(last.yes, fall):
-            guarded = ast.Try(fetches, [ast.ExceptHandler(handler_type, None, [ast.Pass()])], ok or [ast.Pass()], [])
+            guarded = ast.Try(fetch, [ast.ExceptHandler(handler_type, None, [ast.Pass()])], ok or [ast.Pass()], [])
             return [guarded] + missing
-        flag = self.scope.temp(("found", loads[0].occ), "ok")
-        guarded = ast.Try(fetches, [ast.ExceptHandler(handler_type, None, [_assign(flag, ast.Constant(False))])],
+        flag = scope.define(("found", loads[0].occ))
+        guarded = ast.Try(fetch, [ast.ExceptHandler(handler_type, None, [_assign(flag, ast.Constant(False))])],
                           [_assign(flag, ast.Constant(True))], [])
         return [guarded, ast.If(_name(flag), ok or [ast.Pass()], missing)]
 
@@ -229,29 +291,31 @@ class Emitter:
     def condition(self, step: P.Step) -> ast.expr:
         scope, builtin = self.scope, self.scope.builtin
         if isinstance(step, P.IsSequence):
-            kind = _name(scope.temp(("type", step.occ), "t"))
+            kind = _name(scope.use(("type", step.occ)))
             first, second = ("list", "tuple") if step.lists_first else ("tuple", "list")
             flags = ast.BinOp(ast.Attribute(kind, "__flags__", ast.Load()), ast.BitAnd(), ast.Constant(_TPFLAGS_SEQUENCE))
             return _or([_is(kind, builtin(first)), _is(copy.deepcopy(kind), builtin(second)), flags])
         if isinstance(step, P.IsMapping):
-            kind = _name(scope.temp(("type", step.occ), "t"))
+            kind = _name(scope.use(("type", step.occ)))
             flags = ast.BinOp(ast.Attribute(kind, "__flags__", ast.Load()), ast.BitAnd(), ast.Constant(_TPFLAGS_MAPPING))
             return _or([_is(kind, builtin("dict")), flags])
         if isinstance(step, P.LengthIs):
             operator = ast.GtE() if step.at_least else ast.Eq()
-            return ast.Compare(_name(scope.temp(("len", step.occ), "n")), [operator], [ast.Constant(step.count)])
+            return ast.Compare(_name(scope.use(("len", step.occ))), [operator], [ast.Constant(step.count)])
         if isinstance(step, P.Equals):
             return ast.Compare(scope.value(step.occ), [ast.Eq()], [copy.deepcopy(step.value)])
         if isinstance(step, P.IsSingleton):
             return _is(scope.value(step.occ), ast.Constant(step.value))
         if isinstance(step, P.IsInstance):
             return scope.call(builtin("isinstance"), scope.value(step.occ), scope.cls(step.cls))
-        if isinstance(step, P.ArgsGuard):
-            match_args = _name(scope.temp(("match_args", step.cls), "args"))
-            return _and([_is(scope.call(builtin("type"), match_args), builtin("tuple")),
-                         ast.Compare(copy.deepcopy(match_args), [ast.Eq()], [ast.Constant(step.names)])])
+        if isinstance(step, P.ArgsGuard):  # `args is <site global> or runtime.args_guard(args, names, ns, site)`
+            match_args = scope.use(("match_args", step.cls))
+            site = scope.slot((step.cls, step.names))
+            check = scope.call(scope.runtime("args_guard"), _name(match_args), ast.Constant(step.names),
+                               _name(scope.namespace()), ast.Constant(site))
+            return _or([_is(_name(match_args), _name(site)), check])
         if isinstance(step, P.KindIsClass):
-            return _name(scope.temp(("kind", step.cls, step.has_keywords), "kind"))
+            return _name(scope.use(("kind", step.cls, step.has_keywords)))
         if isinstance(step, P.AnyOf):
             return _or([_and([self.condition(test) for test in alternative]) for alternative in step.alternatives])
         raise AssertionError(f"no condition for {step!r}")
@@ -259,16 +323,15 @@ class Emitter:
     def fetch(self, step: P.Step) -> tuple[list[ast.stmt], ast.expr]:
         """The statements of a fallible fetch and the condition meaning "found"."""
         scope = self.scope
-        if isinstance(step, P.KeyGet):
-            get = scope.temp(("get", step.mapping), "get")
-            found = scope.temp(step.occ, "v")
-            lookup = _assign(found, scope.call(_name(get), copy.deepcopy(step.key_expr), _name(get)))
-            return [lookup], ast.Compare(_name(found), [ast.IsNot()], [_name(get)])
-        result = scope.temp(step.occ, "r")
+        if isinstance(step, P.KeyGet):  # `v = mapping.get(key, MISSING)`: a method call CPython specialises
+            found = scope.define(step.occ)
+            lookup = _assign(found, ast.Call(ast.Attribute(scope.value(step.mapping), "get", ast.Load()),
+                                             [copy.deepcopy(step.key_expr), scope.runtime("MISSING")], []))
+            return [lookup], ast.Compare(_name(found), [ast.IsNot()], [scope.runtime("MISSING")])
         if isinstance(step, P.ClassAttrs):
             call = scope.call(scope.runtime("class_attrs"), scope.cls(step.cls), scope.value(step.subject),
                               ast.Constant(step.positional), ast.Constant(step.keywords),
-                              _name(scope.temp(("match_args", step.cls), "args")))
+                              _name(scope.use(("match_args", step.cls))))
         elif isinstance(step, P.Recognise):
             call = scope.call(scope.runtime("recognise"), scope.cls(step.cls), ast.Constant(step.positional),
                               scope.value(step.subject))
@@ -276,50 +339,55 @@ class Emitter:
             assert isinstance(step, P.MatchKeys)
             call = scope.call(scope.runtime("match_keys"), scope.value(step.mapping),
                               ast.Tuple([copy.deepcopy(key) for key in step.keys], ast.Load()))
+        result = scope.define(step.occ)
         return [_assign(result, call)], ast.Compare(_name(result), [ast.IsNot()], [ast.Constant(None)])
 
-    def action(self, step: P.Step) -> list[ast.stmt]:
+    def action(self, step: P.Step, direct: dict | None = None) -> list[ast.stmt]:
+        """The statements of an action; ``direct`` names user variables to fetch straight into."""
         scope, builtin = self.scope, self.scope.builtin
+        direct = direct or {}
+
+        def target(key) -> ast.Name:
+            return _name(direct.get(key) or scope.define(key), store=True)
+
         if isinstance(step, P.TypeOf):
-            return [_assign(scope.temp(step.key, "t"), scope.call(builtin("type"), scope.value(step.occ)))]
+            return [ast.Assign([target(step.key)], scope.call(builtin("type"), scope.value(step.occ)))]
         if isinstance(step, P.Length):
-            return [_assign(scope.temp(step.key, "n"), scope.call(builtin("len"), scope.value(step.occ)))]
+            return [ast.Assign([target(step.key)], scope.call(builtin("len"), scope.value(step.occ)))]
         if isinstance(step, P.Unpack):
-            targets = [_name(scope.temp(item, "v"), store=True) for item in step.provides]
+            targets = [target(item) for item in step.provides]
             return [ast.Assign([ast.Tuple(targets, ast.Store())], scope.value(step.occ))]
         if isinstance(step, P.UnpackStar):
-            targets = [_name(scope.temp(item, "v"), store=True) for item in step.items]
-            targets.append(ast.Starred(_name(scope.temp(step.star, "v"), store=True), ast.Store()))
-            targets += [_name(scope.temp(item, "v"), store=True) for item in step.ends]
+            targets = [target(item) for item in step.items]
+            targets.append(ast.Starred(target(step.star), ast.Store()))
+            targets += [target(item) for item in step.ends]
             return [ast.Assign([ast.Tuple(targets, ast.Store())], scope.value(step.occ))]
         if isinstance(step, P.Item):
             kind, parent, index = step.occ
             if kind == "item":
                 position = ast.Constant(index)
             else:  # non-negative, from the length, as CPython does (a sequence need not take -1)
-                position = ast.BinOp(_name(scope.temp(("len", parent), "n")), ast.Sub(), ast.Constant(index))
-            return [_assign(scope.temp(step.occ, "v"), ast.Subscript(scope.value(parent), position, ast.Load()))]
+                position = ast.BinOp(_name(scope.use(("len", parent))), ast.Sub(), ast.Constant(index))
+            return [ast.Assign([target(step.occ)], ast.Subscript(scope.value(parent), position, ast.Load()))]
         if isinstance(step, P.ResultItem):
             _, found, index = step.occ
-            return [_assign(scope.temp(step.occ, "v"),
-                            ast.Subscript(_name(scope.temp(found, "r")), ast.Constant(index), ast.Load()))]
+            return [ast.Assign([target(step.occ)],
+                               ast.Subscript(_name(scope.use(found)), ast.Constant(index), ast.Load()))]
         if isinstance(step, P.EvalClass):
-            return [_assign(scope.temp(step.cls, "cls"), copy.deepcopy(step.expr))]
+            return [ast.Assign([target(step.cls)], copy.deepcopy(step.expr))]
         if isinstance(step, P.MatchArgs):
-            target = scope.temp(step.key, "args")
-            read = _assign(target, ast.Attribute(scope.cls(step.cls), "__match_args__", ast.Load()))
-            missing = _assign(target, scope.runtime("NO_MATCH_ARGS"))
+            name = scope.define(step.key)
+            read = _assign(name, ast.Attribute(scope.cls(step.cls), "__match_args__", ast.Load()))
+            missing = _assign(name, scope.runtime("NO_MATCH_ARGS"))
             return [ast.Try([read], [ast.ExceptHandler(builtin("AttributeError"), None, [missing])], [], [])]
         if isinstance(step, P.ClassKind):
-            return [_assign(scope.temp(step.key, "kind"), scope.call(
+            return [ast.Assign([target(step.key)], scope.call(
                 scope.runtime("class_kind"), scope.cls(step.cls), ast.Constant(step.has_keywords)))]
-        if isinstance(step, P.GetMethod):
-            return [_assign(scope.temp(step.key, "get"), ast.Attribute(scope.value(step.occ), "get", ast.Load()))]
         if isinstance(step, P.Rest):
-            rest = scope.temp(step.occ, "rest")
-            stmts: list[ast.stmt] = [_assign(rest, scope.call(builtin("dict"), scope.value(step.mapping)))]
+            rest = target(step.occ)
+            stmts: list[ast.stmt] = [ast.Assign([rest], scope.call(builtin("dict"), scope.value(step.mapping)))]
             for key in step.keys:
-                stmts.append(ast.Delete([ast.Subscript(_name(rest), copy.deepcopy(key), ast.Del())]))
+                stmts.append(ast.Delete([ast.Subscript(_name(rest.id), copy.deepcopy(key), ast.Del())]))
             return stmts
         raise AssertionError(f"no action for {step!r}")
 

@@ -12,6 +12,7 @@ class and mapping patterns).
 from __future__ import annotations
 
 import ast
+import hashlib
 import itertools
 import re
 
@@ -37,7 +38,7 @@ class PatternMatching(Extension):
         rewriter = _MatchRewriter(self, ModuleFacts(tree, self.context.filename))
         tree = rewriter.visit(tree)
         if rewriter.runtime_name is not None:
-            _insert_imports(tree, rewriter.imports)
+            _insert_imports(tree, rewriter.imports + rewriter.slot_list())
         return tree
 
 
@@ -77,6 +78,8 @@ class _MatchRewriter(ast.NodeTransformer):
         self.runtime_name: str | None = None
         self.builtins_name: str | None = None
         self.imports: list[ast.stmt] = []
+        self.slots: dict = {}
+        self.slots_name: str | None = None
 
     # -- names ----------------------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -99,6 +102,28 @@ class _MatchRewriter(ast.NodeTransformer):
             self.builtins_name = self.context.fresh_name("builtins")
             self.imports.append(ast.Import([ast.alias("builtins", self.builtins_name)]))
         return ast.Attribute(_name(self.builtins_name), name, ast.Load())
+
+    def slot(self, key) -> str:
+        """The hidden module global remembering which ``__match_args__`` tuple passed the guard of a class
+        pattern site. Names derive from the file and its source, so notebook cells never share one."""
+        if key not in self.slots:
+            self.slots[key] = f"{self.namespace()[:-3]}_{len(self.slots)}"
+        return self.slots[key]
+
+    def namespace(self) -> str:
+        """The hidden global holding the module's namespace, where ``runtime.args_guard`` records a tuple."""
+        if self.slots_name is None:
+            digest = hashlib.sha256(f"{self.context.filename}\0{self.context.source}".encode()).hexdigest()[:10]
+            self.slots_name = f"_mj_ma{digest}_ns"
+        return self.slots_name
+
+    def slot_list(self) -> list[ast.stmt]:
+        sites = list(self.slots.values())
+        if not sites:
+            return []
+        namespace = ast.Call(self.builtin("globals"), [], [])
+        return [ast.Assign([_name(name, store=True) for name in sites], ast.Constant(None)),
+                ast.Assign([_name(self.namespace(), store=True)], namespace)]
 
     # -- scopes ---------------------------------------------------------------------------------------
     def _scoped(self, node, kind):
@@ -159,11 +184,11 @@ class _MatchRewriter(ast.NodeTransformer):
         subject_name = self.local_subject(subject, node)
         subject_temp = subject_name or self.fresh("subject")
         scope = match_emit.Scope(self.fresh, self.builtin, self.runtime(), _name(subject_temp),
-                                 compiler.class_exprs, compiler.dynamic_classes)
+                                 compiler.class_exprs, compiler.dynamic_classes, self.slot, self.namespace)
         budget = max(_MIN_BUDGET, _BUDGET_PER_STEP * sum(_size(row.steps) for row in rows))
         tree = decision_tree.build(rows, decision_tree.Facts(), budget)
         done = self.fresh("done") if match_emit.needs_done_flag(tree) else None
-        emitter = match_emit.Emitter(scope, lambda row: row.body, done)
+        emitter = match_emit.Emitter(scope, lambda row: row.body, done, subject_name)
         chain = emitter.node(tree, fall=False)
         chain = [match_emit.locate(stmt, node) for stmt in chain]
         prelude = [] if subject_name else [match_emit.locate(ast.Assign([_name(subject_temp, store=True)], subject),
@@ -217,5 +242,5 @@ def _size(steps: list[P.Step]) -> int:
         if isinstance(step, P.Branch):
             total += _size(step.then) + _size(step.otherwise)
         elif isinstance(step, P.OrBlock):
-            total += sum(_size(alternative.steps) for alternative in step.alternatives)
+            total += sum(_size(alternative) for alternative in step.alternatives)
     return total

@@ -101,11 +101,6 @@ class ClassKind(_Action):
         self.cls, self.has_keywords, self.key = cls, has_keywords, ("kind", cls, has_keywords)
 
 
-class GetMethod(_Action):
-    def __init__(self, occ):
-        self.occ, self.key = occ, ("get", occ)
-
-
 class Rest(_Action):
     """``**rest``: a dict of the mapping without the pattern's keys."""
 
@@ -143,7 +138,7 @@ class Recognise(_Fetch):
 
 
 class KeyGet(_Fetch):
-    """``get(key, get)`` with the mapping's bound ``get`` as the sentinel: absent means "no match"."""
+    """``mapping.get(key, MISSING)``: absent means "no match"."""
 
     def __init__(self, occ, mapping, key_expr):
         self.occ, self.mapping, self.key_expr, self.key = occ, mapping, key_expr, occ
@@ -196,7 +191,8 @@ class IsInstance(_Test):
 
 
 class ArgsGuard(_Test):
-    """The static guess of ``cls.__match_args__`` holds: an exact tuple equal to ``names``."""
+    """The static guess of ``cls.__match_args__`` holds: an exact tuple whose first names are exactly ``names``
+    (checked once per tuple object; the check's result is kept per pattern site)."""
 
     def __init__(self, cls, names):
         self.cls, self.names, self.key = cls, names, ("args==", cls, names)
@@ -216,12 +212,22 @@ class AnyOf(_Test):
 
 
 class Guard(Step):
-    """A ``when(...)`` condition: user code, evaluated in case order and never shared or skipped."""
+    """A ``when(...)`` condition: user code, evaluated in case order and never shared or skipped. It reads the
+    names bound before it in its case (from their temporaries: user names are bound only on success)."""
 
     kind = "guard"
 
-    def __init__(self, expr: ast.expr, visible: dict, uid: int):
-        self.expr, self.visible, self.key = expr, visible, ("guard", uid)
+    def __init__(self, expr: ast.expr, uid: int):
+        self.expr, self.key = expr, ("guard", uid)
+
+
+class Bind(Step):
+    """The case binds ``name`` to the value ``occ`` (assigned when the case has matched)."""
+
+    kind = "bind"
+
+    def __init__(self, name: str, occ):
+        self.name, self.occ, self.key = name, occ, ("bind", name, occ)
 
 
 class Branch(Step):
@@ -233,36 +239,29 @@ class Branch(Step):
         self.test, self.then, self.otherwise, self.key = test, then, otherwise, ("branch",) + test.key
 
 
-@dataclass
-class Alternative:
-    steps: list[Step]
-    binds: dict[str, tuple]
-
-
 class OrBlock(Step):
-    """An or-pattern that fetches or binds: alternatives tried in order, the first that matches commits."""
+    """An or-pattern that fetches or binds: alternatives tried in order, the first that matches commits;
+    each stores the names it binds in the block's own temporaries (``bound``)."""
 
     kind = "or"
 
-    def __init__(self, uid: int, alternatives: list[Alternative], names: list[str]):
-        self.uid, self.alternatives, self.names = uid, alternatives, names
+    def __init__(self, uid: int, alternatives: list[list[Step]], names: list[str], node: ast.AST):
+        self.uid, self.alternatives, self.names, self.node = uid, alternatives, names, node
         self.key = ("orblock", uid)
         self.bound = {name: ("orbind", uid, name) for name in names}
 
 
 @dataclass
 class Row:
-    """One case (or one alternative of an or-block): its steps, what it binds, and what runs if it matches.
-
-    ``binds`` maps each name to its candidate sources: a case whose class pattern has two arms binds a name
-    from whichever arm ran."""
+    """One case (or one alternative of an or-block): its steps and what runs if it matches. ``outer``: names
+    bound before an or-block, which guards inside its alternatives may read."""
 
     index: int
     steps: list[Step]
-    binds: dict[str, tuple]
     node: ast.AST
     body: list[ast.stmt] = field(default_factory=list)
     terminates: bool = False
+    outer: dict = field(default_factory=dict)
 
 
 def append_steps(steps: list[Step], more: list[Step]) -> None:
@@ -304,7 +303,9 @@ def _pure_expression(node: ast.expr) -> bool:
 
 
 class CaseCompiler:
-    """Turns the case patterns of one ``with match`` block into rows (raising SyntaxErrors like CPython's)."""
+    """Turns the case patterns of one ``with match`` block into rows (raising SyntaxErrors like CPython's).
+
+    ``names`` (a set, threaded through) holds the names a pattern has bound so far, to reject duplicates."""
 
     def __init__(self, context, facts: ModuleFacts, uids: itertools.count):
         self.context = context
@@ -314,24 +315,19 @@ class CaseCompiler:
         self.dynamic_classes: set[tuple] = set()
 
     def row(self, index: int, case: ast.If) -> Row:
-        binds: dict[str, tuple] = {}
-        steps = self.pattern(case.test, SUBJECT, binds, {})
-        return Row(index, steps, binds, case)
+        return Row(index, self.pattern(case.test, SUBJECT, set()), case)
 
-    # -- bindings -------------------------------------------------------------------------------------
-    def bind(self, node: ast.AST, binds: dict, name: str, sources: tuple) -> None:
-        if name in binds:
+    def bind(self, node: ast.AST, names: set, name: str, occ) -> list[Step]:
+        if name in names:
             raise self.context.error(node, f"multiple assignments to name {name!r} in pattern")
-        binds[name] = sources
+        names.add(name)
+        return [Bind(name, occ)]
 
     # -- patterns -------------------------------------------------------------------------------------
-    def pattern(self, node: ast.expr, occ, binds: dict, outer: dict) -> list[Step]:
-        """The steps matching ``node`` against the value ``occ``; names it captures are added to ``binds``.
-        ``outer`` holds names bound around this pattern (or-alternatives), visible to its guards."""
+    def pattern(self, node: ast.expr, occ, names: set) -> list[Step]:
+        """The steps matching ``node`` against the value ``occ`` (``Bind`` steps for the names it captures)."""
         if isinstance(node, ast.Name):
-            if node.id != "_":
-                self.bind(node, binds, node.id, (occ,))
-            return []
+            return [] if node.id == "_" else self.bind(node, names, node.id, occ)
         literal = self.literal(node)
         if literal is not None:
             value = literal.value
@@ -341,21 +337,21 @@ class CaseCompiler:
         if _is_dotted(node):
             return [Equals(occ, node, ("value", ast.dump(node)))]
         if isinstance(node, (ast.Tuple, ast.List)):
-            return self.sequence(node, occ, binds, outer)
+            return self.sequence(node, occ, names)
         if isinstance(node, ast.Dict):
-            return self.mapping(node, occ, binds, outer)
+            return self.mapping(node, occ, names)
         if isinstance(node, ast.BoolOp):
             if isinstance(node.op, ast.And):
                 steps: list[Step] = []
                 for value in node.values:
-                    append_steps(steps, self.pattern(value, occ, binds, outer))
+                    append_steps(steps, self.pattern(value, occ, names))
                 return steps
-            return self.alternatives(node, occ, binds, outer)
+            return self.alternatives(node, occ, names)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("pin", "when",
                                                                                             "isinstance"):
-            return self.special_call(node, occ, binds, outer)
+            return self.special_call(node, occ)
         if isinstance(node, ast.Call):
-            return self.class_pattern(node, occ, binds, outer)
+            return self.class_pattern(node, occ, names)
         hint = " (use when(...) for conditions)" if isinstance(node, ast.Compare) else ""
         raise self.context.error(node, f"unsupported pattern {ast.unparse(node)!r}{hint}; {PATTERN_HELP}")
 
@@ -375,7 +371,7 @@ class CaseCompiler:
             return ast.copy_location(ast.Constant(ast.literal_eval(node)), node)
         return None
 
-    def special_call(self, node: ast.Call, occ, binds: dict, outer: dict) -> list[Step]:
+    def special_call(self, node: ast.Call, occ) -> list[Step]:
         kind = node.func.id
         if node.keywords or not node.args or any(isinstance(arg, ast.Starred) for arg in node.args):
             raise self.context.error(node, f"{kind}() in a pattern takes positional expressions only")
@@ -388,28 +384,27 @@ class CaseCompiler:
         if kind == "isinstance":
             types = node.args[0] if len(node.args) == 1 else ast.Tuple(list(node.args), ast.Load())
             return [IsInstance(occ, self.class_key(types, static=True))]
-        visible = {**outer, **binds}
-        return [Guard(condition, visible, next(self.uids)) for condition in node.args]
+        return [Guard(condition, next(self.uids)) for condition in node.args]
 
-    def alternatives(self, node: ast.BoolOp, occ, binds: dict, outer: dict) -> list[Step]:
-        compiled: list[Alternative] = []
-        names = None
+    def alternatives(self, node: ast.BoolOp, occ, names: set) -> list[Step]:
+        compiled: list[list[Step]] = []
+        bound = None
         for alternative in node.values:
-            alt_binds: dict[str, tuple] = {}
-            steps = self.pattern(alternative, occ, alt_binds, {**outer, **binds})
-            if names is None:
-                names = list(alt_binds)
-            elif set(names) != set(alt_binds):
+            alternative_names: set = set()
+            compiled.append(self.pattern(alternative, occ, alternative_names))
+            if bound is None:
+                bound = alternative_names
+            elif bound != alternative_names:
                 raise self.context.error(node, "alternative patterns bind different names")
-            compiled.append(Alternative(steps, alt_binds))
-        if not names and all(all(step.kind == "test" for step in alt.steps) for alt in compiled):
-            return [AnyOf([alt.steps for alt in compiled])]
-        block = OrBlock(next(self.uids), compiled, names)
-        for name in names:
-            self.bind(node, binds, name, (block.bound[name],))
-        return [block]
+        if not bound and all(all(step.kind == "test" for step in steps) for steps in compiled):
+            return [AnyOf(compiled)]
+        block = OrBlock(next(self.uids), compiled, sorted(bound), node)
+        steps: list[Step] = [block]
+        for name in block.names:
+            steps += self.bind(node, names, name, block.bound[name])
+        return steps
 
-    def sequence(self, node: ast.Tuple | ast.List, occ, binds: dict, outer: dict) -> list[Step]:
+    def sequence(self, node: ast.Tuple | ast.List, occ, names: set) -> list[Step]:
         stars = [i for i, element in enumerate(node.elts) if isinstance(element, ast.Starred)]
         if len(stars) > 1:
             raise self.context.error(node.elts[stars[1]], "multiple starred names in sequence pattern")
@@ -425,7 +420,7 @@ class CaseCompiler:
                 return steps
             steps.append(Unpack(occ, size))
             for i, element in enumerate(node.elts):
-                append_steps(steps, self.pattern(element, ("item", occ, i), binds, outer))
+                append_steps(steps, self.pattern(element, ("item", occ, i), names))
             return steps
         star = stars[0]
         star_name = node.elts[star].value.id
@@ -435,20 +430,20 @@ class CaseCompiler:
                     continue
                 item = ("item", occ, i) if i < star else ("item_end", occ, size - i)
                 append_steps(steps, [Item(item)])
-                append_steps(steps, self.pattern(element, item, binds, outer))
+                append_steps(steps, self.pattern(element, item, names))
             return steps
         unpack = UnpackStar(occ, star, size - star - 1)
         append_steps(steps, [unpack])
         for i, element in enumerate(node.elts):
             if i < star:
-                append_steps(steps, self.pattern(element, unpack.items[i], binds, outer))
+                append_steps(steps, self.pattern(element, unpack.items[i], names))
             elif i == star:
-                self.bind(element, binds, star_name, (unpack.star,))
+                append_steps(steps, self.bind(element, names, star_name, unpack.star))
             else:
-                append_steps(steps, self.pattern(element, ("item_end", occ, size - i), binds, outer))
+                append_steps(steps, self.pattern(element, ("item_end", occ, size - i), names))
         return steps
 
-    def mapping(self, node: ast.Dict, occ, binds: dict, outer: dict) -> list[Step]:
+    def mapping(self, node: ast.Dict, occ, names: set) -> list[Step]:
         rest = None
         keys, patterns = [], []
         for index, (key, value) in enumerate(zip(node.keys, node.values)):
@@ -470,21 +465,23 @@ class CaseCompiler:
             steps += [Length(occ), LengthIs(occ, len(keys), at_least=True)]
         identities = tuple(_key_identity(key) for key in keys)
         if all(isinstance(key, ast.Constant) for key in keys):
-            values = [("key", occ, identity) for identity in identities]
-            if keys:
-                steps.append(GetMethod(occ))
-            steps += [KeyGet(value, occ, key) for value, key in zip(values, keys)]
-        else:
+            # each key looked up, then its value matched (the PEP's order; CPython looks all keys up first)
+            for identity, key, pattern in zip(identities, keys, patterns):
+                value = ("key", occ, identity)
+                append_steps(steps, [KeyGet(value, occ, key)])
+                append_steps(steps, self.pattern(pattern, value, names))
+        else:  # runtime.match_keys finds duplicate keys at run time, as CPython does
             found = ("mkeys", occ, identities)
-            values = [("ritem", found, i) for i in range(len(keys))]
-            steps.append(MatchKeys(found, occ, keys))
-            steps += [ResultItem(value) for value, pattern in zip(values, patterns) if not is_wildcard(pattern)]
-        for value, pattern in zip(values, patterns):
-            append_steps(steps, self.pattern(pattern, value, binds, outer))
+            append_steps(steps, [MatchKeys(found, occ, keys)])
+            for i, pattern in enumerate(patterns):
+                if not is_wildcard(pattern):
+                    value = ("ritem", found, i)
+                    append_steps(steps, [ResultItem(value)])
+                    append_steps(steps, self.pattern(pattern, value, names))
         if rest is not None:
             rest_occ = ("rest", occ, identities)
             append_steps(steps, [Rest(rest_occ, occ, keys)])
-            self.bind(rest, binds, rest.id, (rest_occ,))
+            append_steps(steps, self.bind(rest, names, rest.id, rest_occ))
         return steps
 
     def mapping_key(self, key: ast.expr) -> ast.expr:
@@ -509,7 +506,7 @@ class CaseCompiler:
         self.class_exprs.setdefault(key, callee)
         return key
 
-    def class_pattern(self, node: ast.Call, occ, binds: dict, outer: dict) -> list[Step]:
+    def class_pattern(self, node: ast.Call, occ, names: set) -> list[Step]:
         if any(isinstance(arg, ast.Starred) for arg in node.args):
             raise self.context.error(node, "a class pattern takes no *args")
         keywords = []
@@ -525,75 +522,72 @@ class CaseCompiler:
         cls = self.class_key(callee, static=False)
         if isinstance(callee, ast.Name) and callee.id in SELF_MATCHING and not self.facts.is_bound(callee.id):
             if positional > 1:  # CPython's TypeError, raised by the general path
-                return [IsInstance(occ, cls), MatchArgs(cls)] + self.general_arm(occ, cls, subs, keywords, binds,
-                                                                                  outer, positional)
-            attrs = [("attr", occ, name) for name in keywords]
-            steps: list[Step] = [IsInstance(occ, cls)] + [Attr(a) for a in attrs]
-            for sub, source in zip(subs, [occ] * positional + attrs):
-                append_steps(steps, self.pattern(sub, source, binds, outer))
+                return [IsInstance(occ, cls), MatchArgs(cls)] + self.general_arm(occ, cls, subs, keywords, names,
+                                                                                  positional)
+            steps: list[Step] = [IsInstance(occ, cls)]
+            if positional:
+                append_steps(steps, self.pattern(subs[0], occ, names))
+            append_steps(steps, self.attribute_arm(occ, keywords, subs[positional:], names))
             return steps
         static = self.facts.static_class(callee) if _is_dotted(callee) else None
         if static is not None and static.recogniser and not keywords:
-            return self.recogniser_arm(occ, cls, subs, binds, outer)
+            return self.recogniser_arm(occ, cls, subs, names)
         if static is not None:
             steps = [IsInstance(occ, cls)]
             if not positional:
-                return steps + self.attribute_arm(occ, keywords, subs, binds, outer)
+                return steps + self.attribute_arm(occ, keywords, subs, names)
             steps.append(MatchArgs(cls))
-            names = static.match_args
-            if names is None or len(names) < positional or len(set(names[:positional]) | set(keywords)) != (
+            guess = static.match_args
+            if guess is None or len(guess) < positional or len(set(guess[:positional]) | set(keywords)) != (
                     positional + len(keywords)):
-                return steps + self.general_arm(occ, cls, subs, keywords, binds, outer, positional)
-            fast_binds, general_binds = dict(binds), dict(binds)
-            fast = self.attribute_arm(occ, names[:positional] + keywords, subs, fast_binds, outer)
-            general = self.general_arm(occ, cls, subs, keywords, general_binds, outer, positional)
-            self.merge_arms(binds, fast_binds, general_binds)
-            return steps + [Branch(ArgsGuard(cls, names), fast, general)]
+                return steps + self.general_arm(occ, cls, subs, keywords, names, positional)
+            fast_names, general_names = set(names), set(names)
+            fast = self.attribute_arm(occ, guess[:positional] + keywords, subs, fast_names)
+            general = self.general_arm(occ, cls, subs, keywords, general_names, positional)
+            names |= fast_names
+            return steps + [Branch(ArgsGuard(cls, guess[:positional]), fast, general)]
         steps = [EvalClass(cls, callee)] if cls in self.dynamic_classes else []
-        class_binds, recogniser_binds = dict(binds), dict(binds)
+        class_names, recogniser_names = set(names), set(names)
         as_class: list[Step] = [IsInstance(occ, cls)]
         if positional:
             as_class.append(MatchArgs(cls))
-            as_class += self.general_arm(occ, cls, subs, keywords, class_binds, outer, positional)
+            as_class += self.general_arm(occ, cls, subs, keywords, class_names, positional)
         else:
-            as_class += self.attribute_arm(occ, keywords, subs, class_binds, outer)
-        if keywords:  # recognisers take no keywords: runtime.class_kind raises for a non-class
-            binds.update(class_binds)
-            return steps + [ClassKind(cls, True), Branch(KindIsClass(cls, True), as_class, [])]
-        recogniser = self.recogniser_arm(occ, cls, subs, recogniser_binds, outer)
-        self.merge_arms(binds, class_binds, recogniser_binds)
+            as_class += self.attribute_arm(occ, keywords, subs, class_names)
+        if keywords:  # recognisers take no keywords: runtime.class_kind raises for anything but a class
+            names |= class_names
+            return steps + [ClassKind(cls, True)] + as_class
+        recogniser = self.recogniser_arm(occ, cls, subs, recogniser_names)
+        names |= class_names
         return steps + [ClassKind(cls, False), Branch(KindIsClass(cls, False), as_class, recogniser)]
 
-    def merge_arms(self, binds: dict, first: dict, second: dict) -> None:
-        for name in first:
-            if name not in binds:
-                binds[name] = first[name] + second[name]
-
-    def attribute_arm(self, occ, names: tuple, subs: list, binds: dict, outer: dict) -> list[Step]:
-        """Fetch every attribute first, then match the sub-patterns (CPython's order)."""
-        attrs = [("attr", occ, name) for name in names]
-        steps: list[Step] = [Attr(a) for a in attrs]
-        for sub, attr in zip(subs, attrs):
-            append_steps(steps, self.pattern(sub, attr, binds, outer))
+    def attribute_arm(self, occ, attributes: tuple, subs: list, names: set) -> list[Step]:
+        """Each attribute loaded, then its sub-pattern matched, in order: the PEP's description (CPython loads
+        them all first), and what a hand-written chain does."""
+        steps: list[Step] = []
+        for attribute, sub in zip(attributes, subs):
+            attr = ("attr", occ, attribute)
+            append_steps(steps, [Attr(attr)])
+            append_steps(steps, self.pattern(sub, attr, names))
         return steps
 
-    def general_arm(self, occ, cls, subs, keywords, binds, outer, positional) -> list[Step]:
+    def general_arm(self, occ, cls, subs, keywords, names, positional) -> list[Step]:
         found = ("class_attrs", occ, cls, positional, keywords)
         steps: list[Step] = [ClassAttrs(found, cls, occ, positional, keywords)]
-        return steps + self.result_items(found, subs, binds, outer)
+        return steps + self.result_items(found, subs, names)
 
-    def recogniser_arm(self, occ, cls, subs, binds, outer) -> list[Step]:
+    def recogniser_arm(self, occ, cls, subs, names) -> list[Step]:
         found = ("recognised", occ, cls, len(subs))
-        return [Recognise(found, cls, len(subs), occ)] + self.result_items(found, subs, binds, outer)
+        return [Recognise(found, cls, len(subs), occ)] + self.result_items(found, subs, names)
 
-    def result_items(self, found, subs, binds, outer) -> list[Step]:
+    def result_items(self, found, subs, names) -> list[Step]:
         steps: list[Step] = []
         for i, sub in enumerate(subs):
             if is_wildcard(sub):
                 continue
             item = ("ritem", found, i)
             append_steps(steps, [ResultItem(item)])
-            append_steps(steps, self.pattern(sub, item, binds, outer))
+            append_steps(steps, self.pattern(sub, item, names))
         return steps
 
 

@@ -17,6 +17,7 @@ class RewriteContext:
 
     def __init__(self, filename: str, source: str, tree: ast.AST, activations: pragma.PragmaScan):
         self.filename = filename
+        self.source = source
         self.activations = activations
         self.lines = source.splitlines()
         self.identifiers = _identifiers(tree)

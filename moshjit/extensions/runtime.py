@@ -20,7 +20,7 @@ class _NoMatchArgs:
 
 
 NO_MATCH_ARGS = _NoMatchArgs()
-_MISSING = object()
+MISSING = object()  # what generated code passes as ``get``'s default: no mapping holds it
 
 
 class MatchError(Exception):
@@ -82,12 +82,25 @@ def class_attrs(cls: type, subject, positional: int, keyword_names: tuple[str, .
     return tuple(values)
 
 
+def args_guard(match_args, names: tuple[str, ...], namespace: dict, site: str) -> bool:
+    """Whether ``match_args`` (a class's ``__match_args__``) starts with exactly ``names`` as CPython would use
+    them (a tuple of exact strings); if so it is remembered in the module global ``site``, which generated code
+    compares by identity first, so each tuple object is examined once."""
+    if type(match_args) is not tuple or len(match_args) < len(names):
+        return False
+    for given, expected in zip(match_args, names):
+        if type(given) is not str or given != expected:
+            return False
+    namespace[site] = match_args
+    return True
+
+
 def _fetch(cls, subject, name, seen, values) -> bool:
     if name in seen:
         raise TypeError(f"{cls.__name__}() got multiple sub-patterns for attribute {name!r}")
     seen.add(name)
-    value = getattr(subject, name, _MISSING)
-    if value is _MISSING:
+    value = getattr(subject, name, MISSING)
+    if value is MISSING:
         return False
     values.append(value)
     return True
@@ -116,8 +129,8 @@ def match_keys(mapping, keys: tuple):
         if key in seen:
             raise ValueError(f"mapping pattern checks duplicate key ({key!r})")
         seen.add(key)
-        value = get(key, _MISSING)
-        if value is _MISSING:
+        value = get(key, MISSING)
+        if value is MISSING:
             return None
         values.append(value)
     return tuple(values)

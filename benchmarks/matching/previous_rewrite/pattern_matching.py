@@ -1,4 +1,7 @@
-"""The ``pattern-matching`` extension: ``with match(subject):`` blocks of ``if <pattern>:`` cases.
+"""FROZEN COPY, for benchmarks/matching/run.py only: moshjit's pattern-matching rewrite as it was before
+decision trees (commit 2da160b), each case compiled on its own. Not registered, not used by moshjit.
+
+The ``pattern-matching`` extension: ``with match(subject):`` blocks of ``if <pattern>:`` cases.
 
 Each block becomes a plain ``if``/``elif`` chain over a once-evaluated subject: ``type``/``isinstance``/
 ``len``/``==``/``is`` tests combined with ``and``/``or``, intermediate values held in hygienic temporaries
@@ -16,19 +19,18 @@ import collections
 import copy
 from typing import Callable
 
-from moshjit.extensions.registry import Extension, register
+from moshjit.extensions.registry import Extension
 
 _SELF_MATCHING = frozenset({"bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set",
                             "str", "tuple"})
 _TPFLAGS_SEQUENCE = 1 << 5
 _TPFLAGS_MAPPING = 1 << 6
-_RUNTIME = "moshjit.extensions.runtime"
+_RUNTIME = "benchmarks.matching.previous_rewrite.runtime"
 _FALLBACK_ERRORS = ("AttributeError", "TypeError", "IndexError")
 _PATTERN_HELP = ("patterns are literals, names, _, (tuples)/[lists] with one *star, {mappings}, Class(...), "
                  "pin(expr), isinstance(T), when(cond), p or q, p and q")
 
 
-@register
 class PatternMatching(Extension):
     """``with match(subject): if pattern: ...``; ``# +pattern-matching(case)`` renames the ``match`` keyword."""
 

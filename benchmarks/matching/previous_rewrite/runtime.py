@@ -1,4 +1,7 @@
-"""What rewritten code needs at run time, off its hot path: the no-match error and exact class matching.
+"""FROZEN COPY of moshjit/extensions/runtime.py (commit 2da160b), the run-time support of the frozen rewrite
+next to it.
+
+What rewritten code needs at run time, off its hot path: the no-match error and exact class matching.
 
 Generated code reaches this module through ``__import__`` only on rare paths (no case matched, a class
 pattern whose attribute lookup failed, a recogniser object), so rewritten modules gain no globals.
