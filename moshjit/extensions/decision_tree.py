@@ -46,8 +46,10 @@ class Facts:
         if isinstance(step, P.Equals) and step.occ in self.singletons and isinstance(step.value, ast.Constant):
             # None/True/False compare with int/float/complex/str/bytes literals without calling user code
             return self.singletons[step.occ] == step.value.value
-        if isinstance(step, (P.IsSequence, P.IsMapping)) and step.occ in self.singletons:
+        if isinstance(step, (P.IsSequence, P.IsMapping, P.IsExactDict)) and step.occ in self.singletons:
             return False
+        if isinstance(step, P.IsMapping) and self.tests.get(("dict", step.occ)):
+            return True
         if isinstance(step, P.AnyOf):
             outcomes = [self._all_known(alternative) for alternative in step.alternatives]
             if any(outcome is True for outcome in outcomes):
@@ -255,7 +257,7 @@ class _Builder:
 
 def _cold_when_false(step: P.Step) -> bool:
     """Outcomes that are rare by design: a wrong guess of ``__match_args__``, a missing attribute."""
-    return isinstance(step, (P.ArgsGuard, P.Attr))
+    return isinstance(step, (P.ArgsGuard, P.Attr, P.IsExactDict))
 
 
 def bindings(row: P.Row, facts: Facts, stop=None, only_own: bool = False) -> dict:
@@ -341,13 +343,31 @@ def can_fail(node: Node) -> bool:
 
 def independent(group: list[P.Row], tail: list[P.Row], facts: Facts) -> bool:
     """True when no case of ``tail`` makes a test or fallible fetch of the subject's values that a case of
-    ``group`` may make: joining them then repeats no test. Actions (``type``, ``len``, items) and what is
-    read from the classes (``__match_args__`` and its guard) do not count: on the rare path that falls from
-    the group into the tail they are simply done again."""
+    ``group`` may make and then still fail: joining them then repeats no test. Actions (``type``, ``len``,
+    items), what is read from the classes (``__match_args__`` and its guard) and a case's trailing fetches
+    (after which only a missing value can fail it) do not count: on the rare path that falls from the group
+    into the tail they are simply done again."""
     made = set()
     for row in group:
-        made |= _keys(row.steps, facts)
+        made |= _keys(row.steps, facts) - _trailing_fetches(row.steps, facts)
     return not any(made & _keys(row.steps, facts) for row in tail)
+
+
+def _trailing_fetches(steps: list[P.Step], facts: Facts) -> set:
+    trailing = set()
+    for step in reversed(steps):
+        if step.kind == "fetch" and isinstance(step, (P.Attr, P.KeyGet)) or isinstance(step, P.HasKey):
+            trailing.add(step.key)
+        elif step.kind == "branch":
+            outcome = facts.known(step.test)
+            if outcome is None:
+                trailing |= _trailing_fetches(step.then, facts) & _trailing_fetches(step.otherwise, facts)
+            else:
+                trailing |= _trailing_fetches(step.then if outcome else step.otherwise, facts)
+            break
+        elif step.kind not in ("bind", "action"):
+            break
+    return trailing
 
 
 _CLASS_LEVEL = (P.ArgsGuard, P.KindIsClass)
@@ -357,7 +377,11 @@ def _keys(steps: list[P.Step], facts: Facts) -> set:
     keys = set()
     for step in steps:
         if step.kind == "branch":
-            keys |= _keys([step.test], facts) | _keys(step.then, facts) | _keys(step.otherwise, facts)
+            outcome = facts.known(step.test)
+            if outcome is None:
+                keys |= _keys([step.test], facts) | _keys(step.then, facts) | _keys(step.otherwise, facts)
+            else:
+                keys |= _keys(step.then if outcome else step.otherwise, facts)
         elif step.kind == "or":
             for alternative in step.alternatives:
                 keys |= _keys(alternative, facts)

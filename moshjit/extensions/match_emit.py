@@ -290,15 +290,15 @@ class Emitter:
     # -- steps ----------------------------------------------------------------------------------------
     def condition(self, step: P.Step) -> ast.expr:
         scope, builtin = self.scope, self.scope.builtin
-        if isinstance(step, P.IsSequence):
-            kind = _name(scope.use(("type", step.occ)))
+        if isinstance(step, P.IsSequence):  # list/tuple first, then a few immutable types that never are
             first, second = ("list", "tuple") if step.lists_first else ("tuple", "list")
-            flags = ast.BinOp(ast.Attribute(kind, "__flags__", ast.Load()), ast.BitAnd(), ast.Constant(_TPFLAGS_SEQUENCE))
-            return _or([_is(kind, builtin(first)), _is(copy.deepcopy(kind), builtin(second)), flags])
+            return self.type_flags(step.occ, [first, second], ["int", "str", "dict"], _TPFLAGS_SEQUENCE)
         if isinstance(step, P.IsMapping):
-            kind = _name(scope.use(("type", step.occ)))
-            flags = ast.BinOp(ast.Attribute(kind, "__flags__", ast.Load()), ast.BitAnd(), ast.Constant(_TPFLAGS_MAPPING))
-            return _or([_is(kind, builtin("dict")), flags])
+            return self.type_flags(step.occ, ["dict"], ["list", "tuple", "int", "str"], _TPFLAGS_MAPPING)
+        if isinstance(step, P.IsExactDict):
+            return _is(_name(scope.use(("type", step.occ))), builtin("dict"))
+        if isinstance(step, P.HasKey):
+            return ast.Compare(copy.deepcopy(step.key_expr), [ast.In()], [scope.value(step.occ)])
         if isinstance(step, P.LengthIs):
             operator = ast.GtE() if step.at_least else ast.Eq()
             return ast.Compare(_name(scope.use(("len", step.occ))), [operator], [ast.Constant(step.count)])
@@ -319,6 +319,15 @@ class Emitter:
         if isinstance(step, P.AnyOf):
             return _or([_and([self.condition(test) for test in alternative]) for alternative in step.alternatives])
         raise AssertionError(f"no condition for {step!r}")
+
+    def type_flags(self, occ, yes: list[str], no: list[str], flag: int) -> ast.expr:
+        """``type(occ)`` is one of ``yes``, or (being none of ``no``) has ``flag`` set: CPython's check of
+        Py_TPFLAGS_SEQUENCE/MAPPING, with the common types decided by identity (their flags never change)."""
+        builtin = self.scope.builtin
+        kind = self.scope.use(("type", occ))
+        flags = ast.BinOp(ast.Attribute(_name(kind), "__flags__", ast.Load()), ast.BitAnd(), ast.Constant(flag))
+        others = [ast.Compare(_name(kind), [ast.IsNot()], [builtin(name)]) for name in no]
+        return _or([_is(_name(kind), builtin(name)) for name in yes] + [_and(others + [flags])])
 
     def fetch(self, step: P.Step) -> tuple[list[ast.stmt], ast.expr]:
         """The statements of a fallible fetch and the condition meaning "found"."""
@@ -373,6 +382,9 @@ class Emitter:
             _, found, index = step.occ
             return [ast.Assign([target(step.occ)],
                                ast.Subscript(_name(scope.use(found)), ast.Constant(index), ast.Load()))]
+        if isinstance(step, P.DictItem):
+            return [ast.Assign([target(step.occ)], ast.Subscript(scope.value(step.mapping),
+                                                                 copy.deepcopy(step.key_expr), ast.Load()))]
         if isinstance(step, P.EvalClass):
             return [ast.Assign([target(step.cls)], copy.deepcopy(step.expr))]
         if isinstance(step, P.MatchArgs):

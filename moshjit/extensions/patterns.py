@@ -167,6 +167,28 @@ class IsMapping(_Test):
         self.occ, self.key = occ, ("map", occ)
 
 
+class IsExactDict(_Test):
+    """``type(occ) is dict``: a mapping whose items can be read with ``in`` and ``[]``."""
+
+    def __init__(self, occ):
+        self.occ, self.key = occ, ("dict", occ)
+
+
+class HasKey(_Test):
+    """``key in occ`` for an exact dict (the same as ``get`` finding it)."""
+
+    def __init__(self, occ, key_expr, identity):
+        self.occ, self.key_expr, self.key = occ, key_expr, ("in", occ, identity)
+
+
+class DictItem(_Action):
+    """``occ[key]`` for an exact dict known to hold the key."""
+
+    def __init__(self, occ, mapping, key_expr):
+        self.occ, self.mapping, self.key_expr, self.key = occ, mapping, key_expr, occ
+        self.provides = (occ,)
+
+
 class LengthIs(_Test):
     def __init__(self, occ, count, at_least):
         self.occ, self.count, self.at_least = occ, count, at_least
@@ -460,24 +482,34 @@ class CaseCompiler:
                 if key.value in seen:
                     raise self.context.error(key, f"mapping pattern checks duplicate key ({key.value!r})")
                 seen.add(key.value)
-        steps: list[Step] = [TypeOf(occ), IsMapping(occ)]
-        if keys:
-            steps += [Length(occ), LengthIs(occ, len(keys), at_least=True)]
         identities = tuple(_key_identity(key) for key in keys)
-        if all(isinstance(key, ast.Constant) for key in keys):
-            # each key looked up, then its value matched (the PEP's order; CPython looks all keys up first)
-            for identity, key, pattern in zip(identities, keys, patterns):
-                value = ("key", occ, identity)
-                append_steps(steps, [KeyGet(value, occ, key)])
-                append_steps(steps, self.pattern(pattern, value, names))
-        else:  # runtime.match_keys finds duplicate keys at run time, as CPython does
+        length = [Length(occ), LengthIs(occ, len(keys), at_least=True)] if keys else []
+        if not all(isinstance(key, ast.Constant) for key in keys):
+            # runtime.match_keys finds duplicate keys at run time, as CPython does
             found = ("mkeys", occ, identities)
-            append_steps(steps, [MatchKeys(found, occ, keys)])
+            steps: list[Step] = [TypeOf(occ), IsMapping(occ)] + length + [MatchKeys(found, occ, keys)]
             for i, pattern in enumerate(patterns):
                 if not is_wildcard(pattern):
                     value = ("ritem", found, i)
                     append_steps(steps, [ResultItem(value)])
                     append_steps(steps, self.pattern(pattern, value, names))
+            return self.mapping_rest(steps, rest, occ, keys, identities, names)
+        # Each key looked up, then its value matched (the PEP's order; CPython looks all keys up first): an
+        # exact dict with ``in`` and ``[]``, any other mapping with ``get``.
+        as_dict: list[Step] = list(length)
+        as_mapping: list[Step] = [IsMapping(occ)] + _copy_steps(length)
+        for identity, key, pattern in zip(identities, keys, patterns):
+            value = ("key", occ, identity)
+            sub = self.pattern(pattern, value, names)
+            append_steps(as_dict, [HasKey(occ, key, identity)] + ([] if is_wildcard(pattern) else [
+                DictItem(value, occ, key)]))
+            append_steps(as_dict, sub)
+            append_steps(as_mapping, [KeyGet(value, occ, key)])
+            append_steps(as_mapping, _copy_steps(sub))
+        steps = [TypeOf(occ), Branch(IsExactDict(occ), as_dict, as_mapping)]
+        return self.mapping_rest(steps, rest, occ, keys, identities, names)
+
+    def mapping_rest(self, steps, rest, occ, keys, identities, names) -> list[Step]:
         if rest is not None:
             rest_occ = ("rest", occ, identities)
             append_steps(steps, [Rest(rest_occ, occ, keys)])
