@@ -117,6 +117,7 @@ class Scope:
         self.env: dict = {}
         self.defined: list = []
         self.free: list[str] = []
+        self.aliases: set = set()
 
     def define(self, key) -> str:
         if key in self.env:  # fetched again on a path that fell through from a join
@@ -126,6 +127,12 @@ class Scope:
         self.defined.append(key)
         return name
 
+    def alias(self, key, existing) -> None:
+        """``key``'s value is the one already held for ``existing`` (for the subtree being emitted)."""
+        self.env[key] = self.env[existing]
+        self.defined.append(key)
+        self.aliases.add(key)
+
     def use(self, key) -> str:
         return self.env[key]
 
@@ -134,7 +141,12 @@ class Scope:
 
     def release(self, mark: int) -> None:
         while len(self.defined) > mark:
-            self.free.append(self.env.pop(self.defined.pop()))
+            key = self.defined.pop()
+            name = self.env.pop(key)
+            if key in self.aliases:
+                self.aliases.discard(key)
+            else:
+                self.free.append(name)
 
     def value(self, occ) -> ast.expr:
         if occ == P.SUBJECT:
@@ -185,7 +197,7 @@ class Emitter:
                       for name, source in node.binds.items()]
             return stores + [_assign(self.done, ast.Constant(True))]
         if isinstance(node, T.Do):
-            direct = self.direct_targets(node.step.provides, node.next)
+            direct = self.direct_targets(getattr(node.step, "assigns", node.step.provides), node.next)
             if direct is not None:
                 return self.action(node.step, direct) + self.leaf(node.next, direct)
             return self.action(node.step) + self.node(node.next, fall)
@@ -371,6 +383,12 @@ class Emitter:
             targets.append(ast.Starred(target(step.star), ast.Store()))
             targets += [target(item) for item in step.ends]
             return [ast.Assign([ast.Tuple(targets, ast.Store())], scope.value(step.occ))]
+        if isinstance(step, P.StarFromItems):  # [v1, v2, ...] from the items fetched already
+            unpack = step.unpack
+            for j, end in zip(range(unpack.after, 0, -1), unpack.ends):
+                scope.alias(end, ("item", unpack.occ, step.length - j))
+            middle = [scope.value(("item", unpack.occ, i)) for i in range(unpack.before, step.length - unpack.after)]
+            return [ast.Assign([target(unpack.star)], ast.List(middle, ast.Load()))]
         if isinstance(step, P.Item):
             kind, parent, index = step.occ
             if kind == "item":

@@ -66,6 +66,15 @@ class UnpackStar(_Action):
         self.provides = (*self.items, self.star, *self.ends)
 
 
+class StarFromItems(_Action):
+    """An ``UnpackStar`` whose sequence's length is known exactly and whose items are all fetched already:
+    the star list is built from them instead of reading the sequence again."""
+
+    def __init__(self, unpack: UnpackStar, length: int):
+        self.unpack, self.length, self.key, self.provides = unpack, length, unpack.key, unpack.provides
+        self.assigns = (unpack.star,)  # the items themselves are held already
+
+
 class Item(_Action):
     """``occ[i]``, or ``occ[len - j]`` for the j-th item from the end (patterns with ``*_``)."""
 
