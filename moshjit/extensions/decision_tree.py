@@ -111,14 +111,6 @@ class Facts:
             low += 1
         self.lengths[step.occ] = (low, high, excluded)
 
-    def cheaper(self, action: P.Step) -> P.Step:
-        """The action, or a cheaper one to the same effect given what is known (a star list from items)."""
-        if isinstance(action, P.UnpackStar):
-            low, high, _ = self.lengths.get(action.occ, (0, None, frozenset()))
-            if low == high and all(("item", action.occ, i) in self.done for i in range(low)):
-                return P.StarFromItems(action, low)
-        return action
-
     def after(self, action: P.Step) -> "Facts":
         facts = self.copy()
         facts.done.add(action.key)
@@ -224,7 +216,7 @@ class _Builder:
         if step is None:
             return self.count(self.leaf(first, facts))
         if step.kind == "action":
-            return self.count(Do(facts.cheaper(step), self.build(rows, facts.after(step))))
+            return self.count(Do(step, self.build(rows, facts.after(step))))
         if not self.split and isinstance(step, P.ArgsGuard):  # in a cold region the general path will do
             return self.build(rows, facts.with_outcome(step, False))
         yes_facts, no_facts = facts.with_outcome(step, True), facts.with_outcome(step, False)
@@ -351,8 +343,8 @@ def can_fail(node: Node) -> bool:
 
 def independent(group: list[P.Row], tail: list[P.Row], facts: Facts) -> bool:
     """True when no case of ``tail`` makes a test or fallible fetch of the subject's values that a case of
-    ``group`` may make and then still fail (counting tests of one length, and reading one sequence's items,
-    as shared): joining them then repeats nothing that matters. Other actions (``type``, ``len``), what is
+    ``group`` may make and then still fail (counting tests of one length as shared): joining them then
+    repeats nothing that matters. Actions (``type``, ``len``, items), what is
     read from the classes (``__match_args__`` and its guard) and a case's trailing fetches (after which only
     a missing value can fail it) do not count: on the rare path that falls from the group into the tail
     they are simply done again."""
@@ -394,8 +386,6 @@ def _keys(steps: list[P.Step], facts: Facts) -> set:
         elif step.kind == "or":
             for alternative in step.alternatives:
                 keys |= _keys(alternative, facts)
-        elif isinstance(step, (P.Unpack, P.UnpackStar)) and step.key not in facts.done:
-            keys.add(("items", step.occ))  # reading a sequence's items again is a cost worth a split
         elif step.kind in ("guard", "action", "bind") or isinstance(step, _CLASS_LEVEL):
             continue
         elif step.key not in facts.done and step.key not in facts.tests:

@@ -127,9 +127,9 @@ class Scope:
         self.defined.append(key)
         return name
 
-    def alias(self, key, existing) -> None:
-        """``key``'s value is the one already held for ``existing`` (for the subtree being emitted)."""
-        self.env[key] = self.env[existing]
+    def alias_name(self, key, name: str) -> None:
+        """``key``'s value is held in ``name`` (a user's variable) for the subtree being emitted."""
+        self.env[key] = name
         self.defined.append(key)
         self.aliases.add(key)
 
@@ -197,9 +197,14 @@ class Emitter:
                       for name, source in node.binds.items()]
             return stores + [_assign(self.done, ast.Constant(True))]
         if isinstance(node, T.Do):
-            direct = self.direct_targets(getattr(node.step, "assigns", node.step.provides), node.next)
-            if direct is not None:
-                return self.action(node.step, direct) + self.leaf(node.next, direct)
+            chain = [node]
+            while isinstance(chain[-1].next, T.Do):
+                chain.append(chain[-1].next)
+            provided = [key for do in chain for key in (do.step.provides or (do.step.key,))]
+            direct = self.direct_targets(provided, chain[-1].next)
+            if direct is not None:  # actions cannot fail: their values go straight into the user's names
+                return [stmt for do in chain for stmt in self.action(do.step, direct)] + self.leaf(chain[-1].next,
+                                                                                                 direct)
             return self.action(node.step) + self.node(node.next, fall)
         if isinstance(node, T.Join):
             first = self.node(node.first, True)
@@ -369,26 +374,28 @@ class Emitter:
         direct = direct or {}
 
         def target(key) -> ast.Name:
-            return _name(direct.get(key) or scope.define(key), store=True)
+            if key in direct:  # a user's name: later actions of the chain may read it
+                scope.alias_name(key, direct[key])
+                return _name(direct[key], store=True)
+            return _name(scope.define(key), store=True)
 
         if isinstance(step, P.TypeOf):
             return [ast.Assign([target(step.key)], scope.call(builtin("type"), scope.value(step.occ)))]
         if isinstance(step, P.Length):
             return [ast.Assign([target(step.key)], scope.call(builtin("len"), scope.value(step.occ)))]
-        if isinstance(step, P.Unpack):
-            targets = [target(item) for item in step.provides]
-            return [ast.Assign([ast.Tuple(targets, ast.Store())], scope.value(step.occ))]
-        if isinstance(step, P.UnpackStar):
-            targets = [target(item) for item in step.items]
-            targets.append(ast.Starred(target(step.star), ast.Store()))
-            targets += [target(item) for item in step.ends]
-            return [ast.Assign([ast.Tuple(targets, ast.Store())], scope.value(step.occ))]
-        if isinstance(step, P.StarFromItems):  # [v1, v2, ...] from the items fetched already
-            unpack = step.unpack
-            for j, end in zip(range(unpack.after, 0, -1), unpack.ends):
-                scope.alias(end, ("item", unpack.occ, step.length - j))
-            middle = [scope.value(("item", unpack.occ, i)) for i in range(unpack.before, step.length - unpack.after)]
-            return [ast.Assign([target(unpack.star)], ast.List(middle, ast.Load()))]
+        if isinstance(step, P.StarSlice):  # list: a slice; tuple: list(slice); others: the items iterated once
+            kind, length = _name(scope.use(("type", step.occ))), _name(scope.use(("len", step.occ)))
+            stop = ast.BinOp(length, ast.Sub(), ast.Constant(step.after)) if step.after else None
+            bounds = ast.Slice(ast.Constant(step.before) if step.before else None, stop)
+
+            def sliced(value):
+                return ast.Subscript(value, copy.deepcopy(bounds), ast.Load())
+
+            value = scope.value(step.occ)
+            general = sliced(scope.call(builtin("list"), scope.call(builtin("iter"), copy.deepcopy(value))))
+            as_tuple = ast.IfExp(_is(copy.deepcopy(kind), builtin("tuple")),
+                                 scope.call(builtin("list"), sliced(copy.deepcopy(value))), general)
+            return [ast.Assign([target(step.star)], ast.IfExp(_is(kind, builtin("list")), sliced(value), as_tuple))]
         if isinstance(step, P.Item):
             kind, parent, index = step.occ
             if kind == "item":

@@ -46,33 +46,15 @@ class Length(_Action):
         self.occ, self.key = occ, ("len", occ)
 
 
-class Unpack(_Action):
-    """``v0, ..., vk = occ`` once the length is known to be k (CPython unpacks fixed-length patterns)."""
-
-    def __init__(self, occ, count):
-        self.occ, self.count, self.key = occ, count, ("unpack", occ, count)
-        self.provides = tuple(("item", occ, i) for i in range(count))
-
-
-class UnpackStar(_Action):
-    """``v0, *star, v2 = occ`` for a pattern with a named star (CPython's ``UNPACK_EX``)."""
+class StarSlice(_Action):
+    """The list a named star binds: the items between ``before`` and ``after`` (a slice, for lists and
+    tuples, else the items read by iterating)."""
 
     def __init__(self, occ, before, after):
         self.occ, self.before, self.after = occ, before, after
-        self.key = ("unpack*", occ, before, after)
-        self.items = [("item", occ, i) for i in range(before)]
         self.star = ("star", occ, before, after)
-        self.ends = [("item_end", occ, j) for j in range(after, 0, -1)]
-        self.provides = (*self.items, self.star, *self.ends)
-
-
-class StarFromItems(_Action):
-    """An ``UnpackStar`` whose sequence's length is known exactly and whose items are all fetched already:
-    the star list is built from them instead of reading the sequence again."""
-
-    def __init__(self, unpack: UnpackStar, length: int):
-        self.unpack, self.length, self.key, self.provides = unpack, length, unpack.key, unpack.provides
-        self.assigns = (unpack.star,)  # the items themselves are held already
+        self.key = self.star
+        self.provides = (self.star,)
 
 
 class Item(_Action):
@@ -446,32 +428,21 @@ class CaseCompiler:
         fixed = size - len(stars)
         steps: list[Step] = [TypeOf(occ), IsSequence(occ, isinstance(node, ast.List)), Length(occ),
                              LengthIs(occ, fixed, at_least=bool(stars))]
-        if not stars:
-            if all(is_wildcard(element) for element in node.elts):
-                return steps
-            steps.append(Unpack(occ, size))
-            for i, element in enumerate(node.elts):
-                append_steps(steps, self.pattern(element, ("item", occ, i), names))
-            return steps
-        star = stars[0]
-        star_name = node.elts[star].value.id
-        if star_name == "_":  # CPython reads the needed items by index (non-negative, from the length)
-            for i, element in enumerate(node.elts):
-                if i == star or is_wildcard(element):
-                    continue
-                item = ("item", occ, i) if i < star else ("item_end", occ, size - i)
-                append_steps(steps, [Item(item)])
-                append_steps(steps, self.pattern(element, item, names))
-            return steps
-        unpack = UnpackStar(occ, star, size - star - 1)
-        append_steps(steps, [unpack])
+        # Items are read by index as needed (CPython iterates patterns without a '*_'), each then matched.
+        star = stars[0] if stars else size
         for i, element in enumerate(node.elts):
-            if i < star:
-                append_steps(steps, self.pattern(element, unpack.items[i], names))
-            elif i == star:
-                append_steps(steps, self.bind(element, names, star_name, unpack.star))
-            else:
-                append_steps(steps, self.pattern(element, ("item_end", occ, size - i), names))
+            if i == star:
+                name = element.value.id
+                if name != "_":
+                    slice_ = StarSlice(occ, star, size - star - 1)
+                    append_steps(steps, [slice_])
+                    append_steps(steps, self.bind(element, names, name, slice_.star))
+                continue
+            if is_wildcard(element):
+                continue
+            item = ("item", occ, i) if i < star else ("item_end", occ, size - i)
+            append_steps(steps, [Item(item)])
+            append_steps(steps, self.pattern(element, item, names))
         return steps
 
     def mapping(self, node: ast.Dict, occ, names: set) -> list[Step]:
@@ -603,12 +574,11 @@ class CaseCompiler:
         return steps + [ClassKind(cls, False), Branch(KindIsClass(cls, False), as_class, recogniser)]
 
     def attribute_arm(self, occ, attributes: tuple, subs: list, names: set) -> list[Step]:
-        """Each attribute loaded, then its sub-pattern matched, in order: the PEP's description (CPython loads
-        them all first), and what a hand-written chain does."""
-        steps: list[Step] = []
-        for attribute, sub in zip(attributes, subs):
-            attr = ("attr", occ, attribute)
-            append_steps(steps, [Attr(attr)])
+        """Every attribute loaded first, then the sub-patterns matched in order: CPython's order, which lets
+        the loads of one class pattern share one ``try``."""
+        attrs = [("attr", occ, attribute) for attribute in attributes]
+        steps: list[Step] = [Attr(attr) for attr in attrs]
+        for attr, sub in zip(attrs, subs):
             append_steps(steps, self.pattern(sub, attr, names))
         return steps
 
