@@ -257,7 +257,7 @@ class _Builder:
 
 def _cold_when_false(step: P.Step) -> bool:
     """Outcomes that are rare by design: a wrong guess of ``__match_args__``, a missing attribute."""
-    return isinstance(step, (P.ArgsGuard, P.Attr, P.IsExactDict))
+    return isinstance(step, (P.ArgsGuard, P.Attrs, P.IsExactDict))
 
 
 def bindings(row: P.Row, facts: Facts, stop=None, only_own: bool = False) -> dict:
@@ -300,7 +300,7 @@ def pending(steps: list[P.Step], facts: Facts) -> P.Step | None:
                 return step.test
             return pending(step.then if outcome else step.otherwise, facts)
         if step.kind in ("action", "fetch"):
-            if step.key not in facts.done:
+            if step.key not in facts.done and not (step.provides and all(p in facts.done for p in step.provides)):
                 return step
         elif step.kind in ("test", "or"):
             if facts.known(step) is None:
@@ -357,7 +357,7 @@ def independent(group: list[P.Row], tail: list[P.Row], facts: Facts) -> bool:
 def _trailing_fetches(steps: list[P.Step], facts: Facts) -> set:
     trailing = set()
     for step in reversed(steps):
-        if step.kind == "fetch" and isinstance(step, (P.Attr, P.KeyGet)) or isinstance(step, P.HasKey):
+        if step.kind == "fetch" and isinstance(step, (P.Attrs, P.KeyGet)) or isinstance(step, P.HasKey):
             trailing.add(step.key)
         elif step.kind == "branch":
             outcome = facts.known(step.test)
@@ -388,8 +388,9 @@ def _keys(steps: list[P.Step], facts: Facts) -> set:
                 keys |= _keys(alternative, facts)
         elif step.kind in ("guard", "action", "bind") or isinstance(step, _CLASS_LEVEL):
             continue
-        elif step.key not in facts.done and step.key not in facts.tests:
-            keys.add(step.key)
+        elif step.key not in facts.done and step.key not in facts.tests and not (
+                step.provides and all(p in facts.done for p in step.provides)):
+            keys.update(step.provides if isinstance(step, P.Attrs) else (step.key,))
             if isinstance(step, P.LengthIs):
                 keys.add(("length", step.occ))  # other length tests of it may be decided by this one
     return keys

@@ -212,7 +212,7 @@ class Emitter:
             if then and matches_complete(node.first):
                 then = [ast.If(ast.UnaryOp(ast.Not(), _name(self.done)), then, [])]
             return first + then
-        if isinstance(node.step, P.Attr):
+        if isinstance(node.step, P.Attrs):
             return self.attributes(node, fall)
         return self.test(node, fall)
 
@@ -276,30 +276,40 @@ class Emitter:
         return prefix + self.branch(condition, yes, no, falls(node.yes, fall))
 
     def attributes(self, node: T.If, fall: bool) -> list[ast.stmt]:
-        """``try: v = o.a ... except AttributeError`` around consecutive attribute loads that fail alike."""
+        """``try: v = o.a ... except AttributeError`` around the loads of consecutive attribute groups that fail
+        alike; nothing else is inside the ``try``."""
         scope = self.scope
-        loads = [node.step]
+        occs = list(node.step.occs)
         last = node
-        while (isinstance(last.yes, T.If) and isinstance(last.yes.step, P.Attr) and last.no is T.FAIL
+        while (isinstance(last.yes, T.If) and isinstance(last.yes.step, P.Attrs) and last.no is T.FAIL
                and last.yes.no is T.FAIL):
             last = last.yes
-            loads.append(last.step)
-        reads = [ast.Attribute(scope.value(load.occ[1]), load.occ[2], ast.Load()) for load in loads]
+            occs += last.step.occs
+        occs = [occ for occ in occs if occ not in scope.env]
+        reads = [ast.Attribute(scope.value(occ[1]), occ[2], ast.Load()) for occ in occs]
         handler_type = scope.builtin("AttributeError")
-        direct = self.direct_targets([load.occ for load in loads], last.yes)
+        # A flag says which way to go only if the "missing" code cannot simply follow the "found" code.
+        flag = None
+        if not (isinstance(node.no, T.Fail) and fall) and falls(last.yes, fall):
+            flag = scope.define(("found", node.step.key))
+        mark = scope.mark()  # the loaded values exist on the "found" side only
+        direct = self.direct_targets(occs, last.yes)
         if direct is not None:  # one assignment, so no name is bound if a later load fails
-            targets = [direct.get(load.occ) or scope.define(load.occ) for load in loads]
-            fetch = [_assign(targets[0], reads[0])] if len(loads) == 1 else [ast.Assign(
+            targets = [direct.get(occ) or scope.define(occ) for occ in occs]
+            for occ in occs:
+                if occ in direct:
+                    scope.alias_name(occ, direct[occ])
+            fetch = [_assign(targets[0], reads[0])] if len(occs) == 1 else [ast.Assign(
                 [ast.Tuple([_name(t, store=True) for t in targets], ast.Store())], ast.Tuple(reads, ast.Load()))]
             ok = self.leaf(last.yes, direct)
         else:
-            fetch = [_assign(scope.define(load.occ), read) for load, read in zip(loads, reads)]
+            fetch = [_assign(scope.define(occ), read) for occ, read in zip(occs, reads)]
             ok = self.node(last.yes, fall)
+        scope.release(mark)
         missing = self.node(node.no, fall)
-        if not missing or not falls(last.yes, fall):
+        if flag is None:
             guarded = ast.Try(fetch, [ast.ExceptHandler(handler_type, None, [ast.Pass()])], ok or [ast.Pass()], [])
             return [guarded] + missing
-        flag = scope.define(("found", loads[0].occ))
         guarded = ast.Try(fetch, [ast.ExceptHandler(handler_type, None, [_assign(flag, ast.Constant(False))])],
                           [_assign(flag, ast.Constant(True))], [])
         return [guarded, ast.If(_name(flag), ok or [ast.Pass()], missing)]

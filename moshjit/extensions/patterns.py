@@ -103,12 +103,14 @@ class _Fetch(Step):
     kind = "fetch"
 
 
-class Attr(_Fetch):
-    """``parent.name``; an ``AttributeError`` means "no match"."""
+class Attrs(_Fetch):
+    """The attributes a class pattern reads (``("attr", parent, name)`` each), loaded together: an
+    ``AttributeError`` from any of them means "no match" (CPython's MATCH_CLASS)."""
 
-    def __init__(self, occ):
-        self.occ, self.key = occ, occ
-        self.provides = (occ,)
+    def __init__(self, occs: list):
+        self.occs = list(occs)
+        self.key = ("attrs",) + tuple(occs)
+        self.provides = tuple(occs)
 
 
 class ClassAttrs(_Fetch):
@@ -577,7 +579,7 @@ class CaseCompiler:
         """Every attribute loaded first, then the sub-patterns matched in order: CPython's order, which lets
         the loads of one class pattern share one ``try``."""
         attrs = [("attr", occ, attribute) for attribute in attributes]
-        steps: list[Step] = [Attr(attr) for attr in attrs]
+        steps: list[Step] = [Attrs(attrs)] if attrs else []
         for attr, sub in zip(attrs, subs):
             append_steps(steps, self.pattern(sub, attr, names))
         return steps

@@ -87,14 +87,14 @@ CLAIMED = {
     "class pattern, keywords": 0.3, "custom __match_args__": 0.1, "class the rewrite cannot see": 0.08,
     "nested class pattern": 0.1, "sequence with star": 0.15, "mapping pattern": 0.25, "mapping **rest": 0.05,
     "or-pattern": 0.2, "as-pattern": 0.15, "class nested in a sequence or mapping": 0.15,
-    "literal or value pattern": 0.5, "capture": 0.4,
+    "literal or value pattern": 0.5, "capture": 0.4, "case bodies that complete": 0.3,
 }
 
 
 # -- patterns ---------------------------------------------------------------------------------------------
 leaf_patterns = st.one_of(
     st.tuples(st.just("lit"), st.sampled_from([0, 1, 2, "a", None, True, 2.0])),
-    st.just(("wild",)), st.just(("cap",)), st.just(("value",)),
+    st.just(("wild",)), st.just(("cap",)), st.just(("cap",)), st.just(("value",)),
     st.tuples(st.just("isinstance"), st.sampled_from(["int", "str", "Point", "list"])))
 
 
@@ -169,13 +169,14 @@ def case_patterns(draw, earlier):
 
 @st.composite
 def programs(draw):
+    """(cases, whether some overlap, whether case bodies return or complete and fall out of the match)."""
     cases, overlapping = [], False
     for _ in range(draw(st.integers(2, 5))):
         pattern, varied = draw(case_patterns([c[0] for c in cases]))
         overlapping |= varied
         guard = draw(st.none() | st.sampled_from(["True", "False", "first == 1", "first is not None"]))
         cases.append((pattern, guard))
-    return cases, overlapping
+    return cases, overlapping, draw(st.booleans())
 
 
 def render(tree, names, pep: bool) -> str:
@@ -216,8 +217,10 @@ def render(tree, names, pep: bool) -> str:
 
 def constructs(program) -> set[str]:
     """The constructs a generated program contains (for the distribution check)."""
-    cases, overlapping = program
+    cases, overlapping, completing = program
     found = {"overlapping cases"} if overlapping else set()
+    if completing:
+        found.add("case bodies that complete")
     if any(guard is not None for _, guard in cases):
         found.add("guard with side effects")
 
@@ -270,7 +273,7 @@ def constructs(program) -> set[str]:
 def source_of(program) -> tuple[str, list[str]] | None:
     """The program as a ``with match`` function ``ours`` and a ``match`` function ``theirs``; None when
     CPython rejects a pattern (irrefutable case not last, names bound differently in an or-pattern...)."""
-    cases, _ = program
+    cases, _, completing = program
     ours, theirs = [], []
     for index, (pattern, guard) in enumerate(cases):
         names = [f"n{i}" for i in range(20)]
@@ -282,14 +285,17 @@ def source_of(program) -> tuple[str, list[str]] | None:
         if guard is not None:
             first = bound[0] if bound else "None"
             condition = f"seen({index}, {', '.join(bound + [''])}) and ({guard.replace('first', first)})"
+        body = f"result = ({index}, {result})" if completing else f"return ({index}, {result})"
         ours.append(f"        if {ours_text}{f' and when({condition})' if condition else ''}:\n"
-                    f"            return ({index}, {result})")
+                    f"            {body}")
         theirs.append(f"        case {pep_text}{f' if {condition}' if condition else ''}:\n"
-                      f"            return ({index}, {result})")
+                      f"            {body}")
+    last = "result = 'no case'" if completing else "return 'no case'"
+    after = "    return result\n" if completing else ""
     source = (PRELUDE + "\ndef ours(s):\n    with match(s):\n" + "\n".join(ours)
-              + "\n        if _:\n            return 'no case'\n"
+              + f"\n        if _:\n            {last}\n" + after
               + "\ndef theirs(s):\n    match s:\n" + "\n".join(theirs)
-              + "\n        case _:\n            return 'no case'\n")
+              + f"\n        case _:\n            {last}\n" + after)
     try:
         compile(source, "<program>", "exec")
     except SyntaxError:
@@ -358,7 +364,7 @@ def matching_recipe(tree):
 def subjects_for(draw, program):
     """Subjects made to match one of the program's cases (so later, overlapping cases and guards get
     exercised), and arbitrary ones."""
-    cases, _ = program
+    cases = program[0]
     recipes = []
     for _ in range(draw(st.integers(1, 5))):
         if draw(st.booleans()):

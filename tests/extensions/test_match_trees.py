@@ -215,6 +215,40 @@ def test_items_are_read_by_index_once_and_a_star_list_by_one_iteration():
     assert ns["f"](Items(30)) == ("one", 30) and ns["f"](Items(1, 2, 3)) == ("star", 1, [2, 3])
 
 
+def test_a_missing_attribute_continues_with_the_cases_that_do_not_need_it():
+    ns = run_extended("""
+        class P:
+            def __init__(self, **attributes):
+                self.__dict__.update(attributes)
+        def f(s):
+            with match(s):
+                if P(a=0, b=b):
+                    return ("zero", b)
+                if P(a=a) and when(a != 9):
+                    return ("a", a)
+                if P(b=b):
+                    return ("b", b)
+                if _:
+                    return None
+        def g(s):  # case bodies that complete: the tree then needs flags to find its way
+            with match(s):
+                if P(a=0, b=b):
+                    result = ("zero", b)
+                if P(a=a) and when(a != 9):
+                    result = ("a", a)
+                if P(b=b):
+                    result = ("b", b)
+                if _:
+                    result = None
+            return result
+    """, active=PM)
+    P = ns["P"]
+    subjects = [{"a": 0, "b": 1}, {"a": 5, "b": 1}, {"a": 5}, {"b": 2}, {"a": 9, "b": 3}, {}]
+    expected = [("zero", 1), ("a", 5), ("a", 5), ("b", 2), ("b", 3), None]
+    assert [ns["f"](P(**kw)) for kw in subjects] == expected
+    assert [ns["g"](P(**kw)) for kw in subjects] == expected
+
+
 # -- trees on tiny examples -------------------------------------------------------------------------------
 class _Context:
     filename = "<tiny>"
@@ -256,7 +290,7 @@ def test_a_length_is_taken_once_and_lengths_are_decided_by_earlier_tests():
 def test_cases_sharing_a_class_test_nest_under_it_and_the_rest_follows_as_a_join():
     # (classes the rewrite cannot see: runtime.class_kind first; one with keywords cannot be a recogniser)
     assert shape(tree_of("Point(x=0)", "Point(x=x)", "Circle()")) == (
-        "ClassKind; (IsInstance? [Attr? [Equals? [case 0] [case 1]] [fail]] [fail]) then "
+        "ClassKind; (IsInstance? [Attrs? [Equals? [case 0] [case 1]] [fail]] [fail]) then "
         "(ClassKind; KindIsClass? [IsInstance? [case 2] [fail]] [Recognise? [case 2] [fail]])")
 
 
