@@ -109,9 +109,9 @@ def _extend(children):
                  unique_by=lambda kv: kv[0])))
     mapping = st.tuples(st.just("map"), st.lists(st.tuples(st.sampled_from(["a", "b", 1]), children), max_size=2,
                                                  unique_by=lambda kv: kv[0]), st.booleans())
-    return st.one_of(seq, cls, cls, mapping, st.tuples(st.just("or"), st.lists(
-        st.recursive(closed_leaves, _extend_closed, max_leaves=3), min_size=2, max_size=3)),
-        st.tuples(st.just("as"), children))
+    alternatives = st.tuples(st.just("or"), st.lists(st.recursive(closed_leaves, _extend_closed, max_leaves=3),
+                                                     min_size=2, max_size=3))
+    return st.one_of(seq, cls, cls, mapping, alternatives, alternatives, st.tuples(st.just("as"), children))
 
 
 # or-alternatives bind no names (CPython requires every alternative to bind the same ones)
