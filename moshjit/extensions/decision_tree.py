@@ -256,7 +256,8 @@ class _Builder:
 
 
 def _cold_when_false(step: P.Step) -> bool:
-    """Outcomes that are rare by design: a wrong guess of ``__match_args__``, a missing attribute."""
+    """Outcomes that are rare by design: a wrong guess of ``__match_args__``, a missing attribute, a mapping
+    that is not a dict."""
     return isinstance(step, (P.ArgsGuard, P.Attrs, P.IsExactDict))
 
 
