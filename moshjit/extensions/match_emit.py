@@ -428,8 +428,11 @@ class Emitter:
             missing = _assign(name, scope.runtime("NO_MATCH_ARGS"))
             return [ast.Try([read], [ast.ExceptHandler(builtin("AttributeError"), None, [missing])], [], [])]
         if isinstance(step, P.ClassKind):
-            return [ast.Assign([target(step.key)], scope.call(
-                scope.runtime("class_kind"), scope.cls(step.cls), ast.Constant(step.has_keywords)))]
+            check = scope.call(scope.runtime("class_kind"), scope.cls(step.cls), ast.Constant(step.has_keywords))
+            if step.has_keywords:  # no recogniser possible: only a class will do (class_kind raises otherwise)
+                is_class = scope.call(builtin("isinstance"), scope.cls(step.cls), builtin("type"))
+                return [ast.If(ast.UnaryOp(ast.Not(), is_class), [ast.Expr(check)], [])]
+            return [ast.Assign([target(step.key)], check)]
         if isinstance(step, P.Rest):
             rest = target(step.occ)
             stmts: list[ast.stmt] = [ast.Assign([rest], scope.call(builtin("dict"), scope.value(step.mapping)))]
