@@ -111,6 +111,21 @@ class Facts:
             low += 1
         self.lengths[step.occ] = (low, high, excluded)
 
+    def cheaper(self, action: P.Step) -> P.Step:
+        """The action, or one to the same effect from values already read, when the sequence's length is
+        known exactly (items counted from the end, a star list after an unpacking)."""
+        if isinstance(action, (P.StarSlice, P.Item)) and action.key[0] in ("star", "item_end"):
+            occ = action.key[1]
+            low, high, _ = self.lengths.get(occ, (0, None, frozenset()))
+            if low == high:
+                if isinstance(action, P.Item):
+                    existing = ("item", occ, low - action.key[2])
+                    if existing in self.done:
+                        return P.Alias(action.key, existing)
+                elif all(("item", occ, i) in self.done for i in range(action.before, low - action.after)):
+                    return P.StarFromItems(action, low)
+        return action
+
     def after(self, action: P.Step) -> "Facts":
         facts = self.copy()
         facts.done.add(action.key)
@@ -216,7 +231,7 @@ class _Builder:
         if step is None:
             return self.count(self.leaf(first, facts))
         if step.kind == "action":
-            return self.count(Do(step, self.build(rows, facts.after(step))))
+            return self.count(Do(facts.cheaper(step), self.build(rows, facts.after(step))))
         if not self.split and isinstance(step, P.ArgsGuard):  # in a cold region the general path will do
             return self.build(rows, facts.with_outcome(step, False))
         yes_facts, no_facts = facts.with_outcome(step, True), facts.with_outcome(step, False)
@@ -387,6 +402,8 @@ def _keys(steps: list[P.Step], facts: Facts) -> set:
         elif step.kind == "or":
             for alternative in step.alternatives:
                 keys |= _keys(alternative, facts)
+        elif isinstance(step, P.Unpack) and step.key not in facts.done:
+            keys.add(("items", step.occ))  # reading a sequence's items again is worth a split
         elif step.kind in ("guard", "action", "bind") or isinstance(step, _CLASS_LEVEL):
             continue
         elif step.key not in facts.done and step.key not in facts.tests and not (

@@ -385,14 +385,29 @@ class Emitter:
 
         def target(key) -> ast.Name:
             if key in direct:  # a user's name: later actions of the chain may read it
-                scope.alias_name(key, direct[key])
+                if key not in scope.env:
+                    scope.alias_name(key, direct[key])
                 return _name(direct[key], store=True)
+            if key in scope.env:  # held already (an unpacking that reads it again): keep that value
+                return _name(scope.define(("discarded", key, scope.mark())), store=True)
             return _name(scope.define(key), store=True)
 
         if isinstance(step, P.TypeOf):
             return [ast.Assign([target(step.key)], scope.call(builtin("type"), scope.value(step.occ)))]
         if isinstance(step, P.Length):
             return [ast.Assign([target(step.key)], scope.call(builtin("len"), scope.value(step.occ)))]
+        if isinstance(step, P.Alias):
+            if step.key in direct:
+                return [ast.Assign([target(step.key)], _name(scope.use(step.existing)))]
+            scope.alias_name(step.key, scope.use(step.existing))
+            return []
+        if isinstance(step, P.StarFromItems):  # [v1, v2, ...] from the items unpacked already
+            star = step.slice
+            middle = [scope.value(("item", star.occ, i)) for i in range(star.before, step.length - star.after)]
+            return [ast.Assign([target(star.star)], ast.List(middle, ast.Load()))]
+        if isinstance(step, P.Unpack):
+            targets = [target(item) for item in step.provides]
+            return [ast.Assign([ast.Tuple(targets, ast.Store())], scope.value(step.occ))]
         if isinstance(step, P.StarSlice):  # list: a slice; tuple: list(slice); others: the items iterated once
             kind, length = _name(scope.use(("type", step.occ))), _name(scope.use(("len", step.occ)))
             stop = ast.BinOp(length, ast.Sub(), ast.Constant(step.after)) if step.after else None
@@ -402,10 +417,14 @@ class Emitter:
                 return ast.Subscript(value, copy.deepcopy(bounds), ast.Load())
 
             value = scope.value(step.occ)
+            as_list = sliced(value)
+            as_tuple = scope.call(builtin("list"), sliced(copy.deepcopy(value)))
             general = sliced(scope.call(builtin("list"), scope.call(builtin("iter"), copy.deepcopy(value))))
-            as_tuple = ast.IfExp(_is(copy.deepcopy(kind), builtin("tuple")),
-                                 scope.call(builtin("list"), sliced(copy.deepcopy(value))), general)
-            return [ast.Assign([target(step.star)], ast.IfExp(_is(kind, builtin("list")), sliced(value), as_tuple))]
+            first, second = (("list", as_list), ("tuple", as_tuple)) if step.lists_first else (
+                ("tuple", as_tuple), ("list", as_list))
+            choice = ast.IfExp(_is(kind, builtin(first[0])), first[1],
+                               ast.IfExp(_is(copy.deepcopy(kind), builtin(second[0])), second[1], general))
+            return [ast.Assign([target(step.star)], choice)]
         if isinstance(step, P.Item):
             kind, parent, index = step.occ
             if kind == "item":

@@ -46,15 +46,39 @@ class Length(_Action):
         self.occ, self.key = occ, ("len", occ)
 
 
+class Unpack(_Action):
+    """``v0, ..., vk = occ`` once its length is known to be k (CPython's UNPACK_SEQUENCE), for patterns
+    without a star."""
+
+    def __init__(self, occ, count):
+        self.occ, self.count, self.key = occ, count, ("unpack", occ, count)
+        self.provides = tuple(("item", occ, i) for i in range(count))
+
+
 class StarSlice(_Action):
     """The list a named star binds: the items between ``before`` and ``after`` (a slice, for lists and
     tuples, else the items read by iterating)."""
 
-    def __init__(self, occ, before, after):
-        self.occ, self.before, self.after = occ, before, after
+    def __init__(self, occ, before, after, lists_first: bool):
+        self.occ, self.before, self.after, self.lists_first = occ, before, after, lists_first
         self.star = ("star", occ, before, after)
         self.key = self.star
         self.provides = (self.star,)
+
+
+class StarFromItems(_Action):
+    """A ``StarSlice`` of a sequence whose length is known exactly and whose middle items were all read (by
+    an ``Unpack``): the list is built from them rather than by reading the sequence again."""
+
+    def __init__(self, star: StarSlice, length: int):
+        self.slice, self.length, self.key, self.provides = star, length, star.key, star.provides
+
+
+class Alias(_Action):
+    """A value known under another key (an item counted from the end of a sequence of known length)."""
+
+    def __init__(self, key, existing):
+        self.key, self.existing, self.provides = key, existing, (key,)
 
 
 class Item(_Action):
@@ -430,13 +454,20 @@ class CaseCompiler:
         fixed = size - len(stars)
         steps: list[Step] = [TypeOf(occ), IsSequence(occ, isinstance(node, ast.List)), Length(occ),
                              LengthIs(occ, fixed, at_least=bool(stars))]
-        # Items are read by index as needed (CPython iterates patterns without a '*_'), each then matched.
-        star = stars[0] if stars else size
+        if not stars:  # unpacked at once, then matched in order (CPython's UNPACK_SEQUENCE)
+            if not all(is_wildcard(element) for element in node.elts):
+                steps.append(Unpack(occ, size))
+                for i, element in enumerate(node.elts):
+                    append_steps(steps, self.pattern(element, ("item", occ, i), names))
+            return steps
+        # With a star, the items needed are read by index and the star list sliced (CPython: UNPACK_EX, or
+        # indexing for '*_'), each item then matched.
+        star = stars[0]
         for i, element in enumerate(node.elts):
             if i == star:
                 name = element.value.id
                 if name != "_":
-                    slice_ = StarSlice(occ, star, size - star - 1)
+                    slice_ = StarSlice(occ, star, size - star - 1, isinstance(node, ast.List))
                     append_steps(steps, [slice_])
                     append_steps(steps, self.bind(element, names, name, slice_.star))
                 continue
