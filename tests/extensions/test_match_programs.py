@@ -402,7 +402,7 @@ def outcome(fn, subject, log):
     return result, list(log)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(data=st.data())
 def test_generated_programs_agree_with_cpythons_match(data):
     program = data.draw(programs())
