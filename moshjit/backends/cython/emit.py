@@ -21,6 +21,7 @@ from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
 from moshjit.ir.types import BOOL, FLOAT, STR, IntType
+from moshjit.primitives.unicode_categories import category_code
 
 _LITERAL_TYPES = (int, float, str, bytes, bool, type(None))
 _SAFE_DIVISION = 1 << 53                  # int / int in C doubles is exact only below this
@@ -301,6 +302,8 @@ class Emitter:
             return f"{self.ref(op.args[0])}.length"
         if op.func.value is unicodedata.category and len(op.args) == 1 and self.ctype(op.args[0]) == "Py_UCS4":
             return f"mj_category({self.ref(op.args[0])})"
+        if op.func.value is category_code and len(op.args) == 1 and self.ctype(op.args[0]) == "Py_UCS4":
+            return f"mj_category_code({self.ref(op.args[0])})"
         return None
 
     def op_CallMethod(self, op, depth):
