@@ -1,7 +1,8 @@
 """The support modules every compiled function uses, built once per machine and kept in the on-disk cache:
 Cython's shared utility code (``moshjit_cyshared``, which makes every generated module's C a third smaller and
 gcc correspondingly faster), the runtime helpers (``moshjit_rt``, cimported by generated code through
-``moshjit_rt.pxd``) and the call path of ``@jit`` functions (``moshjit_dispatch``).
+``moshjit_rt.pxd``), str views and native dict indexes (``moshjit_text``, through ``moshjit_text.pxd``) and the
+call path of ``@jit`` functions (``moshjit_dispatch``).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from moshjit.runtime.toolchain import (NAMESPACE, RUNTIME_DIR, SHARED_MODULE, SU
 log = logging.getLogger("moshjit")
 RUNTIME_MODULE = "moshjit_rt"
 DISPATCH_MODULE = "moshjit_dispatch"
+TEXT_MODULE = "moshjit_text"
 
 
 class SupportModules:
@@ -42,7 +44,7 @@ class SupportModules:
             if self._ready:
                 return
             for name, builder in ((SHARED_MODULE, _build_shared), (RUNTIME_MODULE, _build_runtime),
-                                  (DISPATCH_MODULE, _build_dispatch)):
+                                  (TEXT_MODULE, _build_text), (DISPATCH_MODULE, _build_dispatch)):
                 if name in sys.modules:
                     continue
                 key = hashlib.sha256(f"{name};{self.fingerprint}".encode()).hexdigest()[:40]
@@ -84,11 +86,19 @@ def _build_runtime() -> bytes:
         return compile_to_bytes(c_path, workdir, RUNTIME_MODULE, SUPPORT_OPT)
 
 
-def _build_dispatch() -> bytes:
+def _build_plain(name: str) -> bytes:
     with tempfile.TemporaryDirectory(prefix="moshjit-build-") as workdir:
-        c_path = os.path.join(workdir, DISPATCH_MODULE + ".c")
-        cythonize_file(os.path.join(RUNTIME_DIR, DISPATCH_MODULE + ".pyx"), DISPATCH_MODULE, c_path)
-        return compile_to_bytes(c_path, workdir, DISPATCH_MODULE, SUPPORT_OPT)
+        c_path = os.path.join(workdir, name + ".c")
+        cythonize_file(os.path.join(RUNTIME_DIR, name + ".pyx"), name, c_path)
+        return compile_to_bytes(c_path, workdir, name, SUPPORT_OPT)
+
+
+def _build_dispatch() -> bytes:
+    return _build_plain(DISPATCH_MODULE)
+
+
+def _build_text() -> bytes:
+    return _build_plain(TEXT_MODULE)
 
 
 _support: dict[str, SupportModules] = {}

@@ -46,7 +46,8 @@ def toolchain_fingerprint() -> str:
 
     import Cython
     digest = hashlib.sha256()
-    for name in ("moshjit_rt.pyx", "moshjit_rt.pxd", "moshjit_dispatch.pyx", "unicode_tables.py"):
+    for name in ("moshjit_rt.pyx", "moshjit_rt.pxd", "moshjit_dispatch.pyx", "unicode_tables.py", "moshjit_text.pyx",
+                 "moshjit_text.pxd"):
         with open(os.path.join(RUNTIME_DIR, name), "rb") as f:
             digest.update(f.read())
     digest.update(" ".join(compiler_command() + CFLAGS + [GENERATED_OPT, SUPPORT_OPT]).encode())

@@ -13,6 +13,7 @@ import math
 import unicodedata
 
 from moshjit.backends.cython import structure as st
+from moshjit.backends.cython import text
 from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
 from moshjit.backends.cython.plan import EmissionPlan
@@ -75,6 +76,7 @@ class Emitter:
         self.iteration = decided.iteration
         self.folded = decided.folded
         self.char_buffers = decided.char_buffers
+        self.views = decided.views
         self.representative = decided.representative
         self.decl_type = decided.decl_type
         self.ctype = decided.ctype
@@ -112,6 +114,8 @@ class Emitter:
             return text if text is not None else self.constant(value.value)
         if value is UNDEFINED:
             return "_MJ_UNBOUND"
+        if value in self.views:                  # where a view escapes, the str is built
+            return f"mj_view_str({self.var(value)})"
         return self.var(value)
 
     def obj(self, value) -> str:
@@ -147,6 +151,10 @@ class Emitter:
 
     def op_code(self, op, depth: int) -> None:
         if op in self.folded or op in self.inline_slices:
+            return
+        native = text.expression(self, op)       # str views and native dict lookups
+        if native is not None:
+            self.assign(op, native, depth)
             return
         handler = getattr(self, "op_" + type(op).__name__)
         handler(op, depth)
@@ -308,7 +316,7 @@ class Emitter:
 
     def op_CallMethod(self, op, depth):
         if op.obj in self.char_buffers:                       # append (checked by the plan)
-            self.emit(f"{self.ref(op.obj)}.append({self.ref(op.args[0])})", depth)
+            self.emit(f"{self.ref(op.obj)}.append({self.char(op.args[0])})", depth)
             return
         if op.name == "join" and op.args and op.args[0] in self.char_buffers:
             self.assign(op, f"{self.ref(op.args[0])}.join()", depth)
@@ -355,9 +363,13 @@ class Emitter:
         spec = "''" if isinstance(op.spec, Constant) and op.spec.value is None else self.ref(op.spec)
         self.assign(op, f"format({value}, {spec})", depth)
 
+    def char(self, value) -> str:
+        """A character for a ``CharBuffer``: a ``Py_UCS4`` variable, or a one-character constant's code point."""
+        return str(ord(value.value)) if isinstance(value, Constant) else self.ref(value)
+
     def op_ListAppend(self, op, depth):
         if op.target in self.char_buffers:
-            self.emit(f"{self.ref(op.target)}.append({self.ref(op.item)})", depth)
+            self.emit(f"{self.ref(op.target)}.append({self.char(op.item)})", depth)
             return
         self.emit(f"{self.ref(op.target)}.append({self.ref(op.item)})", depth)
 
@@ -519,7 +531,8 @@ class Emitter:
             self.guarded(stmt, depth)
         elif isinstance(stmt, st.Copies):
             for dst, src in self.plan.copies(stmt.pred, stmt.succ):
-                target, source = self.var(dst), self.var(src) if isinstance(src, Temp) else self.ref(src)
+                direct = isinstance(src, Temp) or src in self.views and dst in self.views
+                target, source = self.var(dst), self.var(src) if direct else self.ref(src)
                 if target != source:              # a coalesced copy: source and destination share a variable
                     self.emit(f"{target} = {source}", depth)
         elif isinstance(stmt, st.If):

@@ -1,0 +1,260 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, binding=False
+"""moshjit_text: str views and a guarded native index of dicts with str keys, for generated modules (cimported
+through moshjit_text.pxd).
+
+- A **view** (``MjStrView``) stands for ``prefix + base[start:stop]`` without building it: generated code probes a
+  dict with it and materialises the str (exactly as CPython's slice and ``+`` would) only where it escapes.
+- A **vocabulary index** (``MjVocab``) is a compact open-addressing table built from a dict whose keys are all
+  exact strs, keyed by the dict's identity and guarded by its version tag: while the dict is unchanged, a probe
+  compares a 32-bit hash tag per slot and touches a key object only on a real match; any change to the dict
+  makes the index stale (it is rebuilt once the new contents are probed often again, else the ordinary dict
+  lookup runs). A dict with any non-str key (or a str subclass key) never gets one. Results are the dict's own.
+"""
+from cpython.object cimport PyObject
+
+cdef extern from *:
+    """
+    #include <Python.h>
+    #include <stdint.h>
+    #include <string.h>
+
+    /* The one version-specific piece: a tag that changes whenever the dict changes and is never reused by
+       another dict. 3.11 has ma_version_tag; 3.12 and 3.13 still maintain it (deprecated); when it goes, a dict
+       watcher bumping a private counter takes its place here. */
+    static inline uint64_t mj_dict_version(PyObject *d) {
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    #endif
+        return ((PyDictObject *)d)->ma_version_tag;
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic pop
+    #endif
+    }
+
+    typedef struct { PyObject *key; PyObject *value; } MjEntry; /* borrowed: valid while the version holds */
+    typedef struct {
+        PyObject *dict;        /* identity only, never dereferenced unless the caller passes the same dict */
+        uint64_t version;
+        Py_ssize_t probes;     /* probes seen for this (dict, version) before an index was built */
+        int refused;           /* a key is not an exact str: no index for this version */
+        Py_ssize_t mask;
+        Py_ssize_t max_length; /* of any key: longer probes miss without hashing */
+        uint8_t *tags;         /* per slot: 0 empty, else 8 bits of the key's hash (misses rarely leave this) */
+        MjEntry *entries;      /* per slot */
+    } MjVocab;
+
+    #define MJ_VOCAB_CACHE 4
+    static MjVocab mj_vocabs[MJ_VOCAB_CACHE];   /* most recently used first */
+
+    static inline uint64_t mj_hash_step(uint64_t h, Py_UCS4 cp) { return (h ^ cp) * 0x100000001b3ULL; }
+
+    static inline uint64_t mj_hash_range(uint64_t h, int kind, const void *data, Py_ssize_t start,
+                                         Py_ssize_t stop) {
+        Py_ssize_t i;
+        if (kind == PyUnicode_1BYTE_KIND) {
+            const Py_UCS1 *p = (const Py_UCS1 *)data;
+            for (i = start; i < stop; i++) h = mj_hash_step(h, p[i]);
+        } else {
+            for (i = start; i < stop; i++) h = mj_hash_step(h, PyUnicode_READ(kind, data, i));
+        }
+        return h;
+    }
+
+    static inline uint64_t mj_hash_finish(uint64_t h) {
+        h ^= h >> 29; h *= 0xbf58476d1ce4e5b9ULL; h ^= h >> 32;
+        return h;
+    }
+
+    #define MJ_HASH_SEED 0xcbf29ce484222325ULL
+
+    /* Code points a[ao:ao+n] == b[bo:bo+n]; equal kinds compare bytes. */
+    static inline int mj_same(int ka, const void *a, Py_ssize_t ao, int kb, const void *b, Py_ssize_t bo,
+                              Py_ssize_t n) {
+        Py_ssize_t i;
+        if (ka == kb) return memcmp((const char *)a + ao * ka, (const char *)b + bo * kb, (size_t)(n * ka)) == 0;
+        for (i = 0; i < n; i++)
+            if (PyUnicode_READ(ka, a, ao + i) != PyUnicode_READ(kb, b, bo + i)) return 0;
+        return 1;
+    }
+
+    static inline uint8_t mj_tag(uint64_t h) { return (uint8_t)(1 + (h >> 56) % 255); }
+
+    /* The entry whose key equals prefix + base[start:stop] (prefix may be NULL), or -1. */
+    static Py_ssize_t mj_vocab_find(MjVocab *t, PyObject *prefix, PyObject *base, Py_ssize_t start,
+                                    Py_ssize_t stop) {
+        Py_ssize_t plen = prefix ? PyUnicode_GET_LENGTH(prefix) : 0, n = plen + stop - start, i;
+        int bkind = PyUnicode_KIND(base), pkind = prefix ? PyUnicode_KIND(prefix) : 1;
+        const void *bdata = PyUnicode_DATA(base), *pdata = prefix ? PyUnicode_DATA(prefix) : NULL;
+        uint64_t h = MJ_HASH_SEED;
+        uint8_t tag, here;
+        if (n > t->max_length) return -1;
+        if (plen) h = mj_hash_range(h, pkind, pdata, 0, plen);
+        h = mj_hash_finish(mj_hash_range(h, bkind, bdata, start, stop));
+        tag = mj_tag(h);
+        for (i = (Py_ssize_t)(h & (uint64_t)t->mask);; i = (i + 1) & t->mask) {
+            PyObject *key;
+            int kkind;
+            const void *kdata;
+            here = t->tags[i];
+            if (here == 0) return -1;
+            if (here != tag) continue;
+            key = t->entries[i].key;
+            if (PyUnicode_GET_LENGTH(key) != n) continue;
+            kkind = PyUnicode_KIND(key);
+            kdata = PyUnicode_DATA(key);
+            if ((!plen || mj_same(kkind, kdata, 0, pkind, pdata, 0, plen))
+                    && mj_same(kkind, kdata, plen, bkind, bdata, start, stop - start))
+                return i;
+        }
+    }
+
+    static void mj_vocab_clear(MjVocab *t) {
+        PyMem_Free(t->tags);
+        PyMem_Free(t->entries);
+        memset(t, 0, sizeof(*t));
+    }
+
+    /* Index every key of d (all exact strs, else refused). 0 on success, -1 with an exception set. */
+    static int mj_vocab_build(MjVocab *t, PyObject *d) {
+        Py_ssize_t n = PyDict_GET_SIZE(d), size = 8, pos = 0, count = 0, i;
+        PyObject *key, *value;
+        while (size < 2 * n) size *= 2;
+        t->tags = (uint8_t *)PyMem_Calloc((size_t)size, 1);
+        t->entries = (MjEntry *)PyMem_Malloc((size_t)size * sizeof(MjEntry));
+        t->mask = size - 1;
+        t->max_length = 0;
+        if (t->tags == NULL || t->entries == NULL) { PyErr_NoMemory(); return -1; }
+        while (PyDict_Next(d, &pos, &key, &value)) {
+            uint64_t h;
+            Py_ssize_t length;
+            if (!PyUnicode_CheckExact(key) || count >= n) {
+                PyMem_Free(t->tags); PyMem_Free(t->entries);
+                t->tags = NULL; t->entries = NULL; t->refused = 1;
+                return 0;
+            }
+            length = PyUnicode_GET_LENGTH(key);
+            if (length > t->max_length) t->max_length = length;
+            h = mj_hash_finish(mj_hash_range(MJ_HASH_SEED, PyUnicode_KIND(key), PyUnicode_DATA(key), 0, length));
+            for (i = (Py_ssize_t)(h & (uint64_t)t->mask); t->tags[i] != 0; i = (i + 1) & t->mask) {}
+            t->tags[i] = mj_tag(h);
+            t->entries[i].key = key;
+            t->entries[i].value = value;
+            count++;
+        }
+        return 0;
+    }
+
+    /* Probes of one (dict, version) before an index is built: building costs about one probe per key, so a
+       dict gets one only once it has been probed a good fraction of its size (never a dict that keeps
+       changing between probes). */
+    #define MJ_BUILD_AFTER(d) (64 + PyDict_GET_SIZE(d) / 16)
+
+    /* The current index of d, or NULL: then the caller uses the dict itself. */
+    static MjVocab *mj_vocab_for(PyObject *d) {
+        uint64_t version = mj_dict_version(d);
+        MjVocab *t = &mj_vocabs[0];
+        if (t->dict != d || t->version != version) {
+            MjVocab found;
+            int i;
+            for (i = 1; i < MJ_VOCAB_CACHE; i++)
+                if (mj_vocabs[i].dict == d && mj_vocabs[i].version == version) break;
+            if (i == MJ_VOCAB_CACHE) {          /* new: evict the least recently used */
+                i = MJ_VOCAB_CACHE - 1;
+                mj_vocab_clear(&mj_vocabs[i]);
+                mj_vocabs[i].dict = d;
+                mj_vocabs[i].version = version;
+            }
+            found = mj_vocabs[i];
+            memmove(&mj_vocabs[1], &mj_vocabs[0], (size_t)i * sizeof(MjVocab));
+            mj_vocabs[0] = found;
+        }
+        if (t->tags != NULL) return t;
+        if (t->refused || ++t->probes < MJ_BUILD_AFTER(d)) return NULL;
+        if (mj_vocab_build(t, d) < 0) {         /* out of memory: no index; the dict answers as always */
+            PyErr_Clear();
+            mj_vocab_clear(t);
+            t->dict = d;
+            t->version = version;
+            t->refused = 1;
+        }
+        return t->tags != NULL ? t : NULL;
+    }
+
+    /* How many indexes are built now (for tests and introspection). */
+    static Py_ssize_t mj_vocab_count(void) {
+        Py_ssize_t i, n = 0;
+        for (i = 0; i < MJ_VOCAB_CACHE; i++) n += mj_vocabs[i].tags != NULL;
+        return n;
+    }
+    """
+    ctypedef struct MjEntry:
+        PyObject *key
+        PyObject *value
+    ctypedef struct MjVocab:
+        MjEntry *entries
+    MjVocab *mj_vocab_for(object d)
+    Py_ssize_t mj_vocab_find(MjVocab *t, PyObject *prefix, PyObject *base, Py_ssize_t start, Py_ssize_t stop)
+    Py_ssize_t mj_vocab_count()
+
+cdef extern from "Python.h":
+    object PyUnicode_Substring(object s, Py_ssize_t start, Py_ssize_t end)
+    object PyUnicode_Concat(object left, object right)
+
+
+cdef str mj_view_str(MjStrView view):
+    """The str a view stands for, built as CPython builds it: the slice, then ``prefix + slice``."""
+    part = PyUnicode_Substring(<object>view.base, view.start, view.stop)
+    if view.prefix == NULL:
+        return <str>part
+    return <str>PyUnicode_Concat(<object>view.prefix, part)
+
+
+cdef bint mj_view_in_dict(dict d, MjStrView view) except -1:
+    """``view in d``."""
+    cdef MjVocab *t
+    if type(d) is dict:
+        t = mj_vocab_for(d)
+        if t != NULL:
+            return mj_vocab_find(t, view.prefix, view.base, view.start, view.stop) >= 0
+    return mj_view_str(view) in d
+
+
+cdef bint mj_str_in_dict(dict d, str key) except -1:
+    """``key in d``."""
+    cdef MjVocab *t
+    if type(d) is dict and type(key) is str:
+        t = mj_vocab_for(d)
+        if t != NULL:
+            return mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key)) >= 0
+    return key in d
+
+
+cdef object mj_dict_get_str(dict d, str key, object default):
+    """``d.get(key, default)``."""
+    cdef MjVocab *t
+    cdef Py_ssize_t i
+    if type(d) is dict and type(key) is str:
+        t = mj_vocab_for(d)
+        if t != NULL:
+            i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
+            return <object>t.entries[i].value if i >= 0 else default
+    return d.get(key, default)
+
+
+cdef object mj_dict_getitem_str(dict d, str key):
+    """``d[key]`` (a miss raises the dict's own KeyError)."""
+    cdef MjVocab *t
+    cdef Py_ssize_t i
+    if type(d) is dict and type(key) is str:
+        t = mj_vocab_for(d)
+        if t != NULL:
+            i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
+            if i >= 0:
+                return <object>t.entries[i].value
+    return d[key]
+
+
+def vocab_indexes():
+    """How many dicts have a current native index (introspection for tests)."""
+    return mj_vocab_count()
