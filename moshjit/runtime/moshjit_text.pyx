@@ -181,6 +181,12 @@ cdef extern from *:
         return t->tags != NULL ? t : NULL;
     }
 
+    /* Drop every index (for tests). */
+    static void mj_vocab_forget(void) {
+        int i;
+        for (i = 0; i < MJ_VOCAB_CACHE; i++) mj_vocab_clear(&mj_vocabs[i]);
+    }
+
     /* How many indexes are built now (for tests and introspection). */
     static Py_ssize_t mj_vocab_count(void) {
         Py_ssize_t i, n = 0;
@@ -196,6 +202,7 @@ cdef extern from *:
     MjVocab *mj_vocab_for(object d)
     Py_ssize_t mj_vocab_find(MjVocab *t, PyObject *prefix, PyObject *base, Py_ssize_t start, Py_ssize_t stop)
     Py_ssize_t mj_vocab_count()
+    void mj_vocab_forget()
 
 cdef extern from "Python.h":
     object PyUnicode_Substring(object s, Py_ssize_t start, Py_ssize_t end)
@@ -256,5 +263,10 @@ cdef object mj_dict_getitem_str(dict d, str key):
 
 
 def vocab_indexes():
-    """How many dicts have a current native index (introspection for tests)."""
+    """How many native dict indexes are built (introspection for tests)."""
     return mj_vocab_count()
+
+
+def forget_vocab_indexes():
+    """Drop every native dict index (for tests: the next probes start from the dict again)."""
+    mj_vocab_forget()
