@@ -30,6 +30,8 @@ setup(
             "numba>=0.68,<0.69",
             "numpy>=1.26,<2.6",
             "tokenizers>=0.20",
+            "nanotoken>=0.1,<0.2",
+            "flash-tokenizer>=1.2,<1.3",
             "pampy>=0.3",
             "matplotlib>=3.8",
             "tqdm>=4.66",

@@ -46,6 +46,7 @@ cdef extern from *:
 
     #define MJ_VOCAB_CACHE 4
     static MjVocab mj_vocabs[MJ_VOCAB_CACHE];   /* most recently used first */
+    static int mj_vocab_enabled = 1;            /* switched off only to measure what the index gains */
 
     static inline uint64_t mj_hash_step(uint64_t h, Py_UCS4 cp) { return (h ^ cp) * 0x100000001b3ULL; }
 
@@ -170,7 +171,7 @@ cdef extern from *:
             mj_vocabs[0] = found;
         }
         if (t->tags != NULL) return t;
-        if (t->refused || ++t->probes < MJ_BUILD_AFTER(d)) return NULL;
+        if (t->refused || !mj_vocab_enabled || ++t->probes < MJ_BUILD_AFTER(d)) return NULL;
         if (mj_vocab_build(t, d) < 0) {         /* out of memory: no index; the dict answers as always */
             PyErr_Clear();
             mj_vocab_clear(t);
@@ -203,6 +204,7 @@ cdef extern from *:
     Py_ssize_t mj_vocab_find(MjVocab *t, PyObject *prefix, PyObject *base, Py_ssize_t start, Py_ssize_t stop)
     Py_ssize_t mj_vocab_count()
     void mj_vocab_forget()
+    int mj_vocab_enabled
 
 cdef extern from "Python.h":
     object PyUnicode_Substring(object s, Py_ssize_t start, Py_ssize_t end)
@@ -270,3 +272,14 @@ def vocab_indexes():
 def forget_vocab_indexes():
     """Drop every native dict index (for tests: the next probes start from the dict again)."""
     mj_vocab_forget()
+
+
+def enable_vocab_indexes(bint enabled):
+    """Whether dicts get native indexes (on by default; the ablation benchmark switches it off). Returns the
+    previous setting; switching off also drops the indexes built so far."""
+    global mj_vocab_enabled
+    previous = mj_vocab_enabled
+    mj_vocab_enabled = enabled
+    if not enabled:
+        mj_vocab_forget()
+    return bool(previous)
