@@ -6,7 +6,8 @@ through moshjit_text.pxd).
   dict with it and materialises the str (exactly as CPython's slice and ``+`` would) only where it escapes.
 - A **vocabulary index** (``MjVocab``) is a compact open-addressing table built from a dict whose keys are all
   exact strs, keyed by the dict's identity and guarded by its version tag: while the dict is unchanged, a probe
-  compares a 32-bit hash tag per slot and touches a key object only on a real match; any change to the dict
+  compares an 8-bit hash tag per slot (misses rarely read anything else) and a hit compares the key's code points
+  kept in one packed arena (never the key objects spread over the heap); any change to the dict
   makes the index stale (it is rebuilt once the new contents are probed often again, else the ordinary dict
   lookup runs). A dict with any non-str key (or a str subclass key) never gets one. Results are the dict's own.
 """
@@ -32,7 +33,8 @@ cdef extern from *:
     #endif
     }
 
-    typedef struct { PyObject *key; PyObject *value; } MjEntry; /* borrowed: valid while the version holds */
+    /* Where a key's code points are in the arena: its length and kind packed (length << 3 | kind). */
+    typedef struct { uint32_t offset; uint32_t length_kind; } MjKeyAt;
     typedef struct {
         PyObject *dict;        /* identity only, never dereferenced unless the caller passes the same dict */
         uint64_t version;
@@ -41,7 +43,9 @@ cdef extern from *:
         Py_ssize_t mask;
         Py_ssize_t max_length; /* of any key: longer probes miss without hashing */
         uint8_t *tags;         /* per slot: 0 empty, else 8 bits of the key's hash (misses rarely leave this) */
-        MjEntry *entries;      /* per slot */
+        MjKeyAt *keys;         /* per slot: a hit reads the key's copy in the arena, never the key object */
+        PyObject **values;     /* per slot, borrowed (valid while the version holds): read only for get/[] */
+        char *arena;           /* every key's code points, in its own kind, packed */
     } MjVocab;
 
     #define MJ_VOCAB_CACHE 4
@@ -73,7 +77,14 @@ cdef extern from *:
     static inline int mj_same(int ka, const void *a, Py_ssize_t ao, int kb, const void *b, Py_ssize_t bo,
                               Py_ssize_t n) {
         Py_ssize_t i;
-        if (ka == kb) return memcmp((const char *)a + ao * ka, (const char *)b + bo * kb, (size_t)(n * ka)) == 0;
+        if (ka == kb) {
+            const unsigned char *x = (const unsigned char *)a + ao * ka, *y = (const unsigned char *)b + bo * kb;
+            size_t bytes = (size_t)(n * ka), k;
+            if (bytes > 32) return memcmp(x, y, bytes) == 0;
+            for (k = 0; k < bytes; k++)        /* keys are short: a loop beats a call */
+                if (x[k] != y[k]) return 0;
+            return 1;
+        }
         for (i = 0; i < n; i++)
             if (PyUnicode_READ(ka, a, ao + i) != PyUnicode_READ(kb, b, bo + i)) return 0;
         return 1;
@@ -94,54 +105,71 @@ cdef extern from *:
         h = mj_hash_finish(mj_hash_range(h, bkind, bdata, start, stop));
         tag = mj_tag(h);
         for (i = (Py_ssize_t)(h & (uint64_t)t->mask);; i = (i + 1) & t->mask) {
-            PyObject *key;
+            MjKeyAt at;
             int kkind;
             const void *kdata;
             here = t->tags[i];
             if (here == 0) return -1;
             if (here != tag) continue;
-            key = t->entries[i].key;
-            if (PyUnicode_GET_LENGTH(key) != n) continue;
-            kkind = PyUnicode_KIND(key);
-            kdata = PyUnicode_DATA(key);
+            at = t->keys[i];
+            if ((Py_ssize_t)(at.length_kind >> 3) != n) continue;
+            kkind = (int)(at.length_kind & 7);
+            kdata = t->arena + at.offset;
             if ((!plen || mj_same(kkind, kdata, 0, pkind, pdata, 0, plen))
                     && mj_same(kkind, kdata, plen, bkind, bdata, start, stop - start))
                 return i;
         }
     }
 
+    static void mj_vocab_free_tables(MjVocab *t) {
+        PyMem_Free(t->tags); PyMem_Free(t->keys); PyMem_Free(t->values); PyMem_Free(t->arena);
+        t->tags = NULL; t->keys = NULL; t->values = NULL; t->arena = NULL;
+    }
+
     static void mj_vocab_clear(MjVocab *t) {
-        PyMem_Free(t->tags);
-        PyMem_Free(t->entries);
+        mj_vocab_free_tables(t);
         memset(t, 0, sizeof(*t));
     }
 
-    /* Index every key of d (all exact strs, else refused). 0 on success, -1 with an exception set. */
+    /* Index every key of d. 0 on success (t->refused if a key is not an exact str, or the keys are too big for
+       the index), -1 with an exception set when out of memory. */
     static int mj_vocab_build(MjVocab *t, PyObject *d) {
-        Py_ssize_t n = PyDict_GET_SIZE(d), size = 8, pos = 0, count = 0, i;
+        Py_ssize_t n = PyDict_GET_SIZE(d), size = 8, pos = 0, i;
+        size_t arena = 0;
         PyObject *key, *value;
+        while (PyDict_Next(d, &pos, &key, &value)) {      /* first pass: every key an exact str? how big? */
+            Py_ssize_t length;
+            if (!PyUnicode_CheckExact(key)) { t->refused = 1; return 0; }
+            length = PyUnicode_GET_LENGTH(key);
+            arena += (size_t)length * PyUnicode_KIND(key);
+            if (length >= (1 << 28) || arena > UINT32_MAX) { t->refused = 1; return 0; }
+        }
         while (size < 2 * n) size *= 2;
         t->tags = (uint8_t *)PyMem_Calloc((size_t)size, 1);
-        t->entries = (MjEntry *)PyMem_Malloc((size_t)size * sizeof(MjEntry));
+        t->keys = (MjKeyAt *)PyMem_Malloc((size_t)size * sizeof(MjKeyAt));
+        t->values = (PyObject **)PyMem_Malloc((size_t)size * sizeof(PyObject *));
+        t->arena = (char *)PyMem_Malloc(arena ? arena : 1);
         t->mask = size - 1;
         t->max_length = 0;
-        if (t->tags == NULL || t->entries == NULL) { PyErr_NoMemory(); return -1; }
+        if (t->tags == NULL || t->keys == NULL || t->values == NULL || t->arena == NULL) {
+            mj_vocab_free_tables(t);
+            PyErr_NoMemory();
+            return -1;
+        }
+        arena = 0;
+        pos = 0;
         while (PyDict_Next(d, &pos, &key, &value)) {
-            uint64_t h;
-            Py_ssize_t length;
-            if (!PyUnicode_CheckExact(key) || count >= n) {
-                PyMem_Free(t->tags); PyMem_Free(t->entries);
-                t->tags = NULL; t->entries = NULL; t->refused = 1;
-                return 0;
-            }
-            length = PyUnicode_GET_LENGTH(key);
+            Py_ssize_t length = PyUnicode_GET_LENGTH(key);
+            int kind = PyUnicode_KIND(key);
+            uint64_t h = mj_hash_finish(mj_hash_range(MJ_HASH_SEED, kind, PyUnicode_DATA(key), 0, length));
             if (length > t->max_length) t->max_length = length;
-            h = mj_hash_finish(mj_hash_range(MJ_HASH_SEED, PyUnicode_KIND(key), PyUnicode_DATA(key), 0, length));
             for (i = (Py_ssize_t)(h & (uint64_t)t->mask); t->tags[i] != 0; i = (i + 1) & t->mask) {}
             t->tags[i] = mj_tag(h);
-            t->entries[i].key = key;
-            t->entries[i].value = value;
-            count++;
+            t->keys[i].offset = (uint32_t)arena;
+            t->keys[i].length_kind = (uint32_t)(length << 3 | kind);
+            t->values[i] = value;
+            memcpy(t->arena + arena, PyUnicode_DATA(key), (size_t)length * kind);
+            arena += (size_t)length * kind;
         }
         return 0;
     }
@@ -174,9 +202,6 @@ cdef extern from *:
         if (t->refused || !mj_vocab_enabled || ++t->probes < MJ_BUILD_AFTER(d)) return NULL;
         if (mj_vocab_build(t, d) < 0) {         /* out of memory: no index; the dict answers as always */
             PyErr_Clear();
-            mj_vocab_clear(t);
-            t->dict = d;
-            t->version = version;
             t->refused = 1;
         }
         return t->tags != NULL ? t : NULL;
@@ -195,11 +220,8 @@ cdef extern from *:
         return n;
     }
     """
-    ctypedef struct MjEntry:
-        PyObject *key
-        PyObject *value
     ctypedef struct MjVocab:
-        MjEntry *entries
+        PyObject **values
     MjVocab *mj_vocab_for(object d)
     Py_ssize_t mj_vocab_find(MjVocab *t, PyObject *prefix, PyObject *base, Py_ssize_t start, Py_ssize_t stop)
     Py_ssize_t mj_vocab_count()
@@ -247,7 +269,7 @@ cdef object mj_dict_get_str(dict d, str key, object default):
         t = mj_vocab_for(d)
         if t != NULL:
             i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
-            return <object>t.entries[i].value if i >= 0 else default
+            return <object>t.values[i] if i >= 0 else default
     return d.get(key, default)
 
 
@@ -260,7 +282,7 @@ cdef object mj_dict_getitem_str(dict d, str key):
         if t != NULL:
             i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
             if i >= 0:
-                return <object>t.entries[i].value
+                return <object>t.values[i]
     return d[key]
 
 
