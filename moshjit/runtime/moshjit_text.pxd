@@ -1,4 +1,5 @@
-# Declarations of moshjit_text for generated modules (`from moshjit_text cimport ...`).
+# Declarations of moshjit_text for generated modules (`from moshjit_text cimport ...`): str views and native dict
+# lookups (moshjit_text.pyx), and the inline helpers that build a list of known size in one go (list_builds.py).
 from cpython.object cimport PyObject
 
 cdef extern from "Python.h":
@@ -38,3 +39,42 @@ cdef bint mj_view_in_dict(dict d, MjStrView view) except -1
 cdef bint mj_str_in_dict(dict d, str key) except -1
 cdef object mj_dict_get_str(dict d, str key, object default)
 cdef object mj_dict_getitem_str(dict d, str key)
+
+
+cdef extern from *:
+    """
+    /* [x] * n, a + b, ... built as one list of the final size (backends/cython/list_builds.py). */
+    static inline Py_ssize_t mj_clamp_count(Py_ssize_t n) { return n > 0 ? n : 0; }
+    static Py_ssize_t mj_repeat_count(PyObject *count) {     /* as CPython's sequence repeat converts it */
+        Py_ssize_t n = PyNumber_AsSsize_t(count, PyExc_OverflowError);
+        if (n == -1 && PyErr_Occurred()) return -1;
+        return n > 0 ? n : 0;
+    }
+    static inline Py_ssize_t mj_concat_size(Py_ssize_t a, Py_ssize_t b) {      /* list_concat's check */
+        if (a > PY_SSIZE_T_MAX - b) { PyErr_NoMemory(); return -1; }
+        return a + b;
+    }
+    static inline Py_ssize_t mj_fill_list(PyObject *dst, Py_ssize_t at, PyObject *src) {
+        Py_ssize_t i, n = PyList_GET_SIZE(src);
+        for (i = 0; i < n; i++) {
+            PyObject *item = PyList_GET_ITEM(src, i);
+            Py_INCREF(item);
+            PyList_SET_ITEM(dst, at + i, item);
+        }
+        return at + n;
+    }
+    static inline Py_ssize_t mj_fill_repeat(PyObject *dst, Py_ssize_t at, PyObject *item, Py_ssize_t count) {
+        Py_ssize_t i;
+        for (i = 0; i < count; i++) {
+            Py_INCREF(item);
+            PyList_SET_ITEM(dst, at + i, item);
+        }
+        return at + count;
+    }
+    """
+    Py_ssize_t mj_clamp_count(Py_ssize_t n) noexcept
+    Py_ssize_t mj_repeat_count(object count) except -1
+    Py_ssize_t mj_concat_size(Py_ssize_t a, Py_ssize_t b) except -1
+    list mj_list_of_size "PyList_New"(Py_ssize_t size)
+    Py_ssize_t mj_fill_list(object dst, Py_ssize_t at, object src) noexcept
+    Py_ssize_t mj_fill_repeat(object dst, Py_ssize_t at, object item, Py_ssize_t count) noexcept

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import unicodedata
 
+from moshjit.backends.cython import list_builds
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
 from moshjit.backends.cython.c_types import cython_type
@@ -77,6 +78,8 @@ class Emitter:
         self.folded = decided.folded
         self.char_buffers = decided.char_buffers
         self.views = decided.views
+        self.list_builds = decided.list_builds
+        self.list_build_names: list = []
         self.representative = decided.representative
         self.decl_type = decided.decl_type
         self.ctype = decided.ctype
@@ -151,6 +154,9 @@ class Emitter:
 
     def op_code(self, op, depth: int) -> None:
         if op in self.folded or op in self.inline_slices:
+            return
+        if op in self.list_builds.roots:
+            list_builds.emit_build(self, op, depth)
             return
         native = text.expression(self, op)       # str views and native dict lookups
         if native is not None:

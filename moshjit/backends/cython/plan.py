@@ -7,6 +7,7 @@
   ``moshjit_rt.CharBuffer`` (no one-character strings);
 - str views: which slices (and prefixed slices) are only probed against dicts until they escape, and so stay
   ``MjStrView`` structs (``text.py``);
+- list builds: which trees of ``+`` and ``[x] * n`` become one list of the final size (``list_builds.py``);
 - variables: the C type every value is declared with, and which values share one variable (``coalesce.py``).
 
 Per-op emission (``emit.py``) reads these decisions and decides nothing of this kind itself.
@@ -16,6 +17,7 @@ from __future__ import annotations
 from moshjit.backends.cython.coalesce import coalesce
 from moshjit.backends.cython.out_of_ssa import CopyPlan
 from moshjit.backends.cython.c_types import cython_type
+from moshjit.backends.cython.list_builds import ListBuilds
 from moshjit.backends.cython.text import VIEW_TYPE, StrViews
 from moshjit.ir import ops
 from moshjit.ir.function import Function
@@ -49,10 +51,12 @@ class EmissionPlan:
         self.inline_slices: set = set()          # build_slice ops written as slice syntax in their users
         self.char_buffers: set = set()           # lists of chars kept as moshjit_rt.CharBuffer
         self.views = StrViews.NONE               # strs kept as views (decided below, after the slices)
+        self.list_builds = ListBuilds.NONE       # lists built in one go (decided last)
         self._plan_iterations()
         self._plan_slices()
         self._plan_char_buffers()
         self._plan_views()
+        self._plan_list_builds()
         self.representative = self._share_variables()   # value -> the value whose variable it shares
 
     def decl_type(self, value) -> str:
@@ -187,6 +191,10 @@ class EmissionPlan:
 
     def _plan_views(self) -> None:
         self.views = StrViews(self)
+
+    def _plan_list_builds(self) -> None:
+        self.list_builds = ListBuilds(self)
+        self.folded |= self.list_builds.fused
 
     def _share_variables(self) -> dict:
         """Which values share a variable (see ``coalesce.py``), told where the emitter reads each value. The strs
