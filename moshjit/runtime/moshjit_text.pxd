@@ -3,6 +3,7 @@
 from cpython.object cimport PyObject
 
 cdef extern from "Python.h":
+    Py_UCS4 mj_str_char "PyUnicode_READ_CHAR"(object s, Py_ssize_t index) noexcept   # index < len(s)
     int PySlice_AdjustIndices "PySlice_AdjustIndices"(Py_ssize_t length, Py_ssize_t *start, Py_ssize_t *stop,
                                                       Py_ssize_t step)
     Py_ssize_t PY_SSIZE_T_MAX

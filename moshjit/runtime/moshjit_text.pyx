@@ -33,8 +33,9 @@ cdef extern from *:
     #endif
     }
 
-    /* Where a key's code points are in the arena: its length and kind packed (length << 3 | kind). */
-    typedef struct { uint32_t offset; uint32_t length_kind; } MjKeyAt;
+    /* A slot: where its key's code points are in the arena, its length and kind packed (length << 3 | kind), and
+       its value (borrowed: valid while the version holds), in one cache line with the key's place. */
+    typedef struct { uint32_t offset; uint32_t length_kind; PyObject *value; } MjKeyAt;
     typedef struct {
         PyObject *dict;        /* identity only, never dereferenced unless the caller passes the same dict */
         uint64_t version;
@@ -44,7 +45,6 @@ cdef extern from *:
         Py_ssize_t max_length; /* of any key: longer probes miss without hashing */
         uint8_t *tags;         /* per slot: 0 empty, else 8 bits of the key's hash (misses rarely leave this) */
         MjKeyAt *keys;         /* per slot: a hit reads the key's copy in the arena, never the key object */
-        PyObject **values;     /* per slot, borrowed (valid while the version holds): read only for get/[] */
         char *arena;           /* every key's code points, in its own kind, packed */
     } MjVocab;
 
@@ -122,8 +122,8 @@ cdef extern from *:
     }
 
     static void mj_vocab_free_tables(MjVocab *t) {
-        PyMem_Free(t->tags); PyMem_Free(t->keys); PyMem_Free(t->values); PyMem_Free(t->arena);
-        t->tags = NULL; t->keys = NULL; t->values = NULL; t->arena = NULL;
+        PyMem_Free(t->tags); PyMem_Free(t->keys); PyMem_Free(t->arena);
+        t->tags = NULL; t->keys = NULL; t->arena = NULL;
     }
 
     static void mj_vocab_clear(MjVocab *t) {
@@ -147,11 +147,10 @@ cdef extern from *:
         while (size < 2 * n) size *= 2;
         t->tags = (uint8_t *)PyMem_Calloc((size_t)size, 1);
         t->keys = (MjKeyAt *)PyMem_Malloc((size_t)size * sizeof(MjKeyAt));
-        t->values = (PyObject **)PyMem_Malloc((size_t)size * sizeof(PyObject *));
         t->arena = (char *)PyMem_Malloc(arena ? arena : 1);
         t->mask = size - 1;
         t->max_length = 0;
-        if (t->tags == NULL || t->keys == NULL || t->values == NULL || t->arena == NULL) {
+        if (t->tags == NULL || t->keys == NULL || t->arena == NULL) {
             mj_vocab_free_tables(t);
             PyErr_NoMemory();
             return -1;
@@ -167,7 +166,7 @@ cdef extern from *:
             t->tags[i] = mj_tag(h);
             t->keys[i].offset = (uint32_t)arena;
             t->keys[i].length_kind = (uint32_t)(length << 3 | kind);
-            t->values[i] = value;
+            t->keys[i].value = value;
             memcpy(t->arena + arena, PyUnicode_DATA(key), (size_t)length * kind);
             arena += (size_t)length * kind;
         }
@@ -220,8 +219,10 @@ cdef extern from *:
         return n;
     }
     """
+    ctypedef struct MjKeyAt:
+        PyObject *value
     ctypedef struct MjVocab:
-        PyObject **values
+        MjKeyAt *keys
     MjVocab *mj_vocab_for(object d)
     Py_ssize_t mj_vocab_find(MjVocab *t, PyObject *prefix, PyObject *base, Py_ssize_t start, Py_ssize_t stop)
     Py_ssize_t mj_vocab_count()
@@ -269,7 +270,7 @@ cdef object mj_dict_get_str(dict d, str key, object default):
         t = mj_vocab_for(d)
         if t != NULL:
             i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
-            return <object>t.values[i] if i >= 0 else default
+            return <object>t.keys[i].value if i >= 0 else default
     return d.get(key, default)
 
 
@@ -282,7 +283,7 @@ cdef object mj_dict_getitem_str(dict d, str key):
         if t != NULL:
             i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
             if i >= 0:
-                return <object>t.values[i]
+                return <object>t.keys[i].value
     return d[key]
 
 

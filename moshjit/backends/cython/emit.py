@@ -501,6 +501,8 @@ class Emitter:
         if plan.kind == "range":
             if item:
                 self.emit(f"{item} = mj_range_item({plan.index}_start, {plan.index}, {plan.index}_step)", depth)
+        elif item and plan.kind == "str" and self.decl_type(term) == "Py_UCS4":   # the index is below len()
+            self.emit(f"{item} = mj_str_char({self.ref(term.iterator.obj)}, {plan.index})", depth)
         elif item:
             self.emit("with cython.boundscheck(False), cython.wraparound(False):", depth)
             self.emit(f"{item} = {self.ref(term.iterator.obj)}[{plan.index}]", depth + 1)

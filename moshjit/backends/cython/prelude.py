@@ -14,7 +14,7 @@ from moshjit_rt cimport (CharBuffer, mj_set_handled, _mj_load_global, _mj_load_d
 from moshjit_text cimport (MjStrView, mj_view_slice, mj_view_prefixed, mj_view_str, mj_view_in_dict,
                            mj_str_in_dict, mj_dict_get_str, mj_dict_getitem_str, PY_SSIZE_T_MAX,
                            mj_clamp_count, mj_repeat_count, mj_concat_size, mj_list_of_size, mj_fill_list,
-                           mj_fill_repeat)
+                           mj_fill_repeat, mj_str_char)
 import moshjit_rt
 
 cdef extern from *:
