@@ -58,7 +58,7 @@ def switched_off(step):
         yield
         return
     if step == "native dict index":
-        import moshjit_text
+        from moshjit.runtime import moshjit_text
         previous = moshjit_text.enable_vocab_indexes(False)
         try:
             yield

@@ -131,7 +131,7 @@ def test_the_wordpiece_candidate_is_a_view_that_escapes_once():
 
 
 def test_probes_of_every_kind_of_str_agree_and_the_native_index_is_used():
-    import moshjit_text
+    from moshjit.runtime import moshjit_text
     words = ["".join(ALPHABET[(i * 7 + j) % len(ALPHABET)] for j in range(i % 6 + 1)) for i in range(400)]
     words += ["ab😀", "😀a", "abcabc", "x" * 40]
     same(longest_match, " ".join(words), dict(VOCAB))

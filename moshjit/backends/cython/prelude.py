@@ -1,21 +1,21 @@
 """The head of every generated module: directives, C helpers for counted range loops, the runtime imports,
 and the per-module state (globals dict, builtins, closure cells, constants) set by ``_mj_setup``."""
 
-RUNTIME_MODULE = "moshjit_rt"
+RUNTIME_MODULE = "moshjit.runtime.moshjit_rt"
 
 PRELUDE = r'''
 # cython: language_level=3, boundscheck=True, wraparound=True, cdivision=False, infer_types=False
 # cython: initializedcheck=False, nonecheck=False, embedsignature=False, binding=False, warn.unreachable=False
 cimport cython
-from moshjit_rt cimport (CharBuffer, mj_set_handled, _mj_load_global, _mj_load_deref, _mj_unbound_local, _mj_unbound_free,
+from moshjit.runtime.moshjit_rt cimport (CharBuffer, mj_set_handled, _mj_load_global, _mj_load_deref, _mj_unbound_local, _mj_unbound_free,
                          _mj_unpack, _mj_unpack_ex, _mj_list_extend, _mj_merge, _mj_before_with, _mj_exc_match,
                          _mj_push_exc, _mj_reraise_handled, _mj_import_from, _mj_make_function, _mj_range_check,
                          mj_category, mj_category_code, _mj_is_int64, _mj_call_ex, _mj_exception)
-from moshjit_text cimport (MjStrView, mj_view_slice, mj_view_prefixed, mj_view_str, mj_view_in_dict,
-                           mj_str_in_dict, mj_dict_get_str, mj_dict_getitem_str, PY_SSIZE_T_MAX,
-                           mj_clamp_count, mj_repeat_count, mj_concat_size, mj_list_of_size, mj_fill_list,
-                           mj_fill_repeat, mj_str_char)
-import moshjit_rt
+from moshjit.runtime.moshjit_text cimport (MjStrView, mj_view_slice, mj_view_prefixed, mj_view_str, mj_view_in_dict,
+                                          mj_str_in_dict, mj_dict_get_str, mj_dict_getitem_str, PY_SSIZE_T_MAX,
+                                          mj_clamp_count, mj_repeat_count, mj_concat_size, mj_list_of_size,
+                                          mj_fill_list, mj_fill_repeat, mj_str_char)
+from moshjit.runtime.moshjit_rt import UNBOUND as _MJ_RT_UNBOUND, STOP as _MJ_RT_STOP
 
 cdef extern from *:
     """
@@ -73,11 +73,21 @@ cdef extern from *:
     double mj_float_floordiv(double, double)
     double mj_float_mod(double, double)
 
-cdef object _MJ_UNBOUND = moshjit_rt.UNBOUND
-cdef object _MJ_STOP = moshjit_rt.STOP
+cdef object _MJ_UNBOUND = _MJ_RT_UNBOUND
+cdef object _MJ_STOP = _MJ_RT_STOP
 cdef dict _g = {}
 cdef dict _b = {}
 cdef tuple _cl = ()
+
+
+cdef extern from *:
+    # Defined in the C by moshjit's build (runtime/toolchain.py, with_user_frames).
+    int mj_set_source(object filename, object function, tuple lines) except -1
+
+
+def _mj_set_source(str filename, str function, tuple lines):
+    """Name the user's file, function and lines in traceback entries (lines: default, then .pyx/user pairs)."""
+    mj_set_source(filename, function, lines)
 
 
 def _mj_setup(dict globals_, dict builtins_, tuple closure, tuple constants):
