@@ -17,7 +17,8 @@ slower in one process than in the next, so ratios from separate processes are no
   ``category_codes`` is taken out of the pipeline);
 - ``str views``: slices probed against a dict are built as strs (no ``MjStrView``);
 - ``native dict index``: dicts get no native index (a run-time switch of ``moshjit_text``, set while this
-  variant runs): lookups and view probes go to the dict itself (a view is built as a str first).
+  variant runs): lookups and view probes go to the dict itself (a view is built as a str first);
+- ``list builds``: ``a + b`` and ``[x] * n`` build their intermediate lists as CPython does.
 
     python -m benchmarks.bert.ablation [--limit 3000] [--rounds 7]
 """
@@ -37,6 +38,7 @@ STEPS = {
     "without category codes": "category codes",
     "without str views": "str views",
     "without native dict index": "native dict index",
+    "without list builds": "list builds",
 }
 RUN_TIME_STEPS = ("native dict index",)          # switched off while the variant runs, not while it compiles
 
@@ -80,6 +82,7 @@ def switched_off(step):
         "coalescing": (plan.EmissionPlan, "_share_variables", lambda self: {}),
         "argument types": (typeinfer, "infer_types", _objects_only(typeinfer.infer_types)),
         "str views": (plan.EmissionPlan, "_plan_views", lambda self: None),
+        "list builds": (plan.EmissionPlan, "_plan_list_builds", lambda self: None),
     }[step]
     original = getattr(owner, name)
     setattr(owner, name, replacement)
@@ -100,7 +103,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=3000, help="corpus lines (spread over the corpus)")
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--steps", help="comma-separated variants to build besides 'all steps' (default: all), "
+                                        "e.g. 'without list builds'")
     args = parser.parse_args(argv)
+    chosen = STEPS if not args.steps else {label: STEPS[label] for label in
+                                           ["all steps"] + [name.strip() for name in args.steps.split(",")]}
 
     import moshjit
     from benchmarks.bert import bench, data, engines, pipeline
@@ -110,7 +117,7 @@ def main(argv=None):
     batches = bench.batches_of(lines)
     expected = bench.run_all(pipeline.encode_batch, batches, vocab)
     runs = {"CPython": pipeline.encode_batch}
-    for label, step in STEPS.items():
+    for label, step in chosen.items():
         module = engines.pipeline_copy(f"bert_pipeline_ablation_{len(runs)}")
         for name in engines.module_functions(module):
             setattr(module, name, moshjit.jit(getattr(module, name), backend="cython", cache=False))
