@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import moshjit
+from tests.cython.agree import jitted, same
 
 
 def padded(ids, length, pad_id):
@@ -43,29 +43,6 @@ def counts_then_arithmetic(ids, k):
     first = [k] * k
     k2 = k * 2 + 1                                       # harmless int arithmetic between the parts
     return first + ids + [k2] * k2
-
-
-def outcome(fn, *args):
-    try:
-        return ("ok", fn(*args))
-    except Exception as exc:
-        return ("raise", type(exc), str(exc))
-
-
-_jitted: dict = {}
-
-
-def jitted(fn):
-    if fn not in _jitted:
-        _jitted[fn] = moshjit.jit(fn, backend="cython")
-    return _jitted[fn]
-
-
-def same(fn, *args):
-    expected = outcome(fn, *args)
-    got = outcome(jitted(fn), *args)
-    assert got == expected
-    return got
 
 
 sizes = st.integers(min_value=-3, max_value=12)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import moshjit
+from tests.cython.agree import jitted, same
 
 PREFIX = "##"
 
@@ -93,28 +93,6 @@ def shared_escape(word, vocab):
 
 def bounds(word, vocab, a, b):
     return [word[a:b] in vocab, word[a:] in vocab, word[:b] in vocab, "#" + word[a:b] in vocab]
-
-
-def outcome(fn, *args):
-    try:
-        return ("ok", fn(*args))
-    except Exception as exc:
-        return ("raise", type(exc), str(exc))
-
-
-_jitted: dict = {}
-
-
-def jitted(fn):
-    if fn not in _jitted:
-        _jitted[fn] = moshjit.jit(fn, backend="cython")
-    return _jitted[fn]
-
-
-def same(fn, *args):
-    expected = outcome(fn, *args)
-    assert outcome(jitted(fn), *args) == expected
-    return expected
 
 
 ALPHABET = "abcé漢😀"
