@@ -4,6 +4,7 @@ from __future__ import annotations
 import collections
 
 from moshjit.ir.function import Function
+from moshjit.passes.category_codes import category_codes
 from moshjit.passes.constfold import constfold
 from moshjit.passes.copyprop import copyprop
 from moshjit.passes.dce import dce
@@ -11,6 +12,7 @@ from moshjit.passes.simplify_cfg import simplify_cfg
 
 PIPELINE = [
     ("constfold", constfold),        # fold constants and constant branches, drop needless unbound checks
+    ("category_codes", category_codes),  # tests on unicodedata.category(x) become integer tests on its code
     ("copyprop", copyprop),          # forward trivial φs and unpacked display items
     ("dce", dce),                    # drop what nobody uses
     ("simplify_cfg", simplify_cfg),  # merge straight-line blocks, bypass empty ones, renumber

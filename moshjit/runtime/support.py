@@ -1,6 +1,7 @@
 """The support modules every compiled function uses: Cython's shared utility code (``moshjit_cyshared``, which
 makes every generated module's C a third smaller and gcc correspondingly faster), the runtime helpers
-(``moshjit_rt``, cimported by generated code through ``moshjit_rt.pxd``) and the call path of ``@jit`` functions
+(``moshjit_rt``, cimported by generated code through ``moshjit_rt.pxd``), str views, native dict indexes and lists
+built in one go (``moshjit_text``, through ``moshjit_text.pxd``) and the call path of ``@jit`` functions
 (``moshjit_dispatch``), all submodules of ``moshjit.runtime``.
 
 An installed moshjit carries them compiled (``setup.py`` builds them with ``generate_c`` below and records their
@@ -28,7 +29,8 @@ from moshjit.runtime.toolchain import (EXT_SUFFIX, NAMESPACE, RUNTIME_DIR, RUNTI
 log = logging.getLogger("moshjit")
 RUNTIME_MODULE = f"{RUNTIME_PACKAGE}.moshjit_rt"
 DISPATCH_MODULE = f"{RUNTIME_PACKAGE}.moshjit_dispatch"
-SUPPORT_MODULES = (SHARED_MODULE, RUNTIME_MODULE, DISPATCH_MODULE)      # in import order
+TEXT_MODULE = f"{RUNTIME_PACKAGE}.moshjit_text"
+SUPPORT_MODULES = (SHARED_MODULE, RUNTIME_MODULE, TEXT_MODULE, DISPATCH_MODULE)      # in import order
 PREBUILT_RECORD = os.path.join(RUNTIME_DIR, "prebuilt.json")
 
 

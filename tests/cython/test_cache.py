@@ -100,7 +100,6 @@ CALLS = [("body", (10,)), ("uses_helper", (5,)), ("uses_big", (7,))]
 
 BUILD_STEPS = {"cython_s", "cc_s", "parse_s", "optimise_s", "codegen_s", "link_s"}
 BIG_BODY = "".join(f"    x = (x * {i % 5 + 2} + {i}) % 1000003\n" for i in range(120))
-SUPPORT_MODULES = ("moshjit_cyshared", "moshjit_rt", "moshjit_dispatch")
 
 
 @pytest.fixture(scope="module")
@@ -109,8 +108,9 @@ def two_process_cache(tmp_path_factory):
     the shared test cache: building them takes half a minute and is not what is tested here), and a directory for
     the user module."""
     from moshjit.dispatcher import _cache
-    from moshjit.runtime.support import support_for
+    from moshjit.runtime.support import SUPPORT_MODULES, short_name, support_for
     from moshjit.runtime.toolchain import NAMESPACE
+    support_modules = {short_name(name) for name in SUPPORT_MODULES}
     shared = _cache()
     support = support_for(shared)
     support.ensure()
@@ -121,14 +121,14 @@ def two_process_cache(tmp_path_factory):
     for meta_path in glob.glob(os.path.join(shared.root, NAMESPACE, "*.json")):
         with open(meta_path, encoding="utf-8") as f:
             meta = json.load(f)
-        if meta.get("module") in SUPPORT_MODULES and meta.get("toolchain") == support.fingerprint:
+        if meta.get("module") in support_modules and meta.get("toolchain") == support.fingerprint:
             for path in glob.glob(meta_path[:-len(".json")] + ".*"):
                 if not path.endswith(".lock"):
                     shutil.copy2(path, target)
             copied.add(meta["module"])
     from moshjit.runtime.support import prebuilt_fingerprint
     from moshjit.runtime.toolchain import runtime_fingerprint
-    assert copied == set(SUPPORT_MODULES) or prebuilt_fingerprint() == runtime_fingerprint()
+    assert copied == support_modules or prebuilt_fingerprint() == runtime_fingerprint()
     return str(root), tmp_path_factory.mktemp("module")
 
 

@@ -8,6 +8,8 @@ A ``.test`` file is a sequence of cases::
     <the exact IR the frontend prints>
     [optimized]
     <the exact IR after the pass pipeline>
+    [resolved]             (optional)
+    <the exact IR after resolving globals, then the pass pipeline: what the driver's passes see>
 
 Run ``MOSHJIT_UPDATE_GOLDEN=1 pytest tests/golden`` to rewrite every expected section with the current output
 after an intended change (then review the diff in git).
@@ -24,10 +26,12 @@ from moshjit.frontend import build_ssa
 from moshjit.ir.printer import format_function
 from moshjit.ir.verifier import verify
 from moshjit.passes.pipeline import run_passes
+from moshjit.passes.resolve_globals import resolve_globals
 
 UPDATE_VARIABLE = "MOSHJIT_UPDATE_GOLDEN"
 SECTIONS = ("frontend", "optimized")
-_HEADER = re.compile(r"^\[(case) (\S+)\]$|^\[(frontend|optimized)\]$")
+OPTIONAL_SECTIONS = ("resolved",)           # checked and rewritten only in the cases that have them
+_HEADER = re.compile(r"^\[(case) (\S+)\]$|^\[(frontend|optimized|resolved)\]$")
 
 
 @dataclass
@@ -46,7 +50,16 @@ class Case:
         verify(ir)
         frontend = format_function(ir)
         run_passes(ir, verify_each=True)
-        return {"frontend": frontend, "optimized": format_function(ir)}
+        actual = {"frontend": frontend, "optimized": format_function(ir)}
+        if "resolved" in self.expected:
+            ir = build_ssa(namespace[self.name], optimize=False)
+            resolve_globals(ir)
+            run_passes(ir, verify_each=True)
+            actual["resolved"] = format_function(ir)
+        return actual
+
+    def sections(self) -> tuple:
+        return SECTIONS + tuple(s for s in OPTIONAL_SECTIONS if s in self.expected)
 
 
 def parse(path: Path) -> list[Case]:
@@ -84,7 +97,7 @@ def render(cases: list[Case]) -> str:
     out = []
     for case in cases:
         out.append(f"[case {case.name}]\n{case.source}")
-        for section in SECTIONS:
+        for section in case.sections():
             out.append(f"[{section}]\n{case.expected.get(section, '')}")
     return "\n".join(out)
 
@@ -93,7 +106,7 @@ def check(case: Case) -> str | None:
     """None if the case matches, else a readable unified diff (expected → actual) of every differing section."""
     actual = case.actual()
     diffs = []
-    for section in SECTIONS:
+    for section in case.sections():
         expected = case.expected.get(section, "")
         if actual[section] != expected:
             diffs.append("".join(difflib.unified_diff(

@@ -15,7 +15,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from moshjit.backends.cython import list_builds
 from moshjit.backends.cython import structure as st
+from moshjit.backends.cython import text
 from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
 from moshjit.backends.cython.plan import EmissionPlan
@@ -24,6 +26,7 @@ from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
 from moshjit.ir.types import BOOL, FLOAT, STR, IntType
+from moshjit.primitives.unicode_categories import category_code
 
 _LITERAL_TYPES = (int, float, str, bytes, bool, type(None))
 _SAFE_DIVISION = 1 << 53                  # int / int in C doubles is exact only below this
@@ -81,6 +84,9 @@ class Emitter:
         self.iteration = decided.iteration
         self.folded = decided.folded
         self.char_buffers = decided.char_buffers
+        self.views = decided.views
+        self.list_builds = decided.list_builds
+        self.list_build_names: list = []
         self.representative = decided.representative
         self.decl_type = decided.decl_type
         self.ctype = decided.ctype
@@ -118,6 +124,8 @@ class Emitter:
             return text if text is not None else self.constant(value.value)
         if value is UNDEFINED:
             return "_MJ_UNBOUND"
+        if value in self.views:                  # where a view escapes, the str is built
+            return f"mj_view_str({self.var(value)})"
         return self.var(value)
 
     def obj(self, value) -> str:
@@ -164,8 +172,15 @@ class Emitter:
     def op_code(self, op, depth: int) -> None:
         if op in self.folded or op in self.inline_slices:
             return
-        handler = getattr(self, "op_" + type(op).__name__)
         self.at(op)
+        if op in self.list_builds.roots:
+            list_builds.emit_build(self, op, depth)
+            return
+        native = text.expression(self, op)       # str views and native dict lookups
+        if native is not None:
+            self.assign(op, native, depth)
+            return
+        handler = getattr(self, "op_" + type(op).__name__)
         handler(op, depth)
 
     def op_BinaryOp(self, op, depth):
@@ -319,11 +334,13 @@ class Emitter:
             return f"{self.ref(op.args[0])}.length"
         if op.func.value is unicodedata.category and len(op.args) == 1 and self.ctype(op.args[0]) == "Py_UCS4":
             return f"mj_category({self.ref(op.args[0])})"
+        if op.func.value is category_code and len(op.args) == 1 and self.ctype(op.args[0]) == "Py_UCS4":
+            return f"mj_category_code({self.ref(op.args[0])})"
         return None
 
     def op_CallMethod(self, op, depth):
         if op.obj in self.char_buffers:                       # append (checked by the plan)
-            self.emit(f"{self.ref(op.obj)}.append({self.ref(op.args[0])})", depth)
+            self.emit(f"{self.ref(op.obj)}.append({self.char(op.args[0])})", depth)
             return
         if op.name == "join" and op.args and op.args[0] in self.char_buffers:
             self.assign(op, f"{self.ref(op.args[0])}.join()", depth)
@@ -370,9 +387,13 @@ class Emitter:
         spec = "''" if isinstance(op.spec, Constant) and op.spec.value is None else self.ref(op.spec)
         self.assign(op, f"format({value}, {spec})", depth)
 
+    def char(self, value) -> str:
+        """A character for a ``CharBuffer``: a ``Py_UCS4`` variable, or a one-character constant's code point."""
+        return str(ord(value.value)) if isinstance(value, Constant) else self.ref(value)
+
     def op_ListAppend(self, op, depth):
         if op.target in self.char_buffers:
-            self.emit(f"{self.ref(op.target)}.append({self.ref(op.item)})", depth)
+            self.emit(f"{self.ref(op.target)}.append({self.char(op.item)})", depth)
             return
         self.emit(f"{self.ref(op.target)}.append({self.ref(op.item)})", depth)
 
@@ -499,6 +520,8 @@ class Emitter:
         if plan.kind == "range":
             if item:
                 self.emit(f"{item} = mj_range_item({plan.index}_start, {plan.index}, {plan.index}_step)", depth)
+        elif item and plan.kind == "str" and self.decl_type(term) == "Py_UCS4":   # the index is below len()
+            self.emit(f"{item} = mj_str_char({self.ref(term.iterator.obj)}, {plan.index})", depth)
         elif item:
             self.emit("with cython.boundscheck(False), cython.wraparound(False):", depth)
             self.emit(f"{item} = {self.ref(term.iterator.obj)}[{plan.index}]", depth + 1)
@@ -536,7 +559,8 @@ class Emitter:
             self.guarded(stmt, depth)
         elif isinstance(stmt, st.Copies):
             for dst, src in self.plan.copies(stmt.pred, stmt.succ):
-                target, source = self.var(dst), self.var(src) if isinstance(src, Temp) else self.ref(src)
+                direct = isinstance(src, Temp) or src in self.views and dst in self.views
+                target, source = self.var(dst), self.var(src) if direct else self.ref(src)
                 if target != source:              # a coalesced copy: source and destination share a variable
                     self.emit(f"{target} = {source}", depth)
         elif isinstance(stmt, st.If):

@@ -10,7 +10,11 @@ cimport cython
 from moshjit.runtime.moshjit_rt cimport (CharBuffer, mj_set_handled, _mj_load_global, _mj_load_deref, _mj_unbound_local, _mj_unbound_free,
                          _mj_unpack, _mj_unpack_ex, _mj_list_extend, _mj_merge, _mj_before_with, _mj_exc_match,
                          _mj_push_exc, _mj_reraise_handled, _mj_import_from, _mj_make_function, _mj_range_check,
-                         mj_category, _mj_is_int64, _mj_call_ex, _mj_exception)
+                         mj_category, mj_category_code, _mj_is_int64, _mj_call_ex, _mj_exception)
+from moshjit.runtime.moshjit_text cimport (MjStrView, mj_view_slice, mj_view_prefixed, mj_view_str, mj_view_in_dict,
+                                          mj_str_in_dict, mj_dict_get_str, mj_dict_getitem_str, PY_SSIZE_T_MAX,
+                                          mj_clamp_count, mj_repeat_count, mj_concat_size, mj_list_of_size,
+                                          mj_fill_list, mj_fill_repeat, mj_str_char)
 from moshjit.runtime.moshjit_rt import UNBOUND as _MJ_RT_UNBOUND, STOP as _MJ_RT_STOP
 
 cdef extern from *:
