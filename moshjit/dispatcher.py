@@ -229,15 +229,11 @@ def _cache():
 
 
 def _memory_cache():
-    """``cache=False``: a private throw-away directory for this process."""
-    import atexit
-    import shutil
-    import tempfile
-    from moshjit.cache import DiskCache
+    """``cache=False``: a private throw-away directory for this process (removed at exit, or by a later
+    process if this one is killed)."""
+    from moshjit.cache import DiskCache, scratch_directory
     if "private" not in _caches:
-        directory = tempfile.mkdtemp(prefix="moshjit-nocache-")
-        atexit.register(shutil.rmtree, directory, True)
-        _caches["private"] = DiskCache(directory)
+        _caches["private"] = DiskCache(scratch_directory("moshjit-nocache-", keep_until_exit=True))
     return _caches["private"]
 
 

@@ -4,7 +4,7 @@
 attribute that is one, become constants, so that
 type inference and the backends can see which function is called. Other globals (data: vocabularies, tables,
 counters) stay ``load_global`` and are read at call time, so rebinding them is seen. What was resolved is
-recorded in the compile context's ``resolved_globals``.
+recorded in the compile context's ``resolved_globals`` and ``dependencies``.
 """
 from __future__ import annotations
 
@@ -44,6 +44,8 @@ def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function
             if value is not None and is_resolvable(value[1]):
                 name, obj = value
                 resolved[name] = obj
+                if ctx is not None:
+                    ctx.record_dependency(obj)
                 replacements[op] = Constant(obj)
             else:
                 kept.append(op)

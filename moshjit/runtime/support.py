@@ -9,10 +9,9 @@ import hashlib
 import logging
 import os
 import sys
-import tempfile
 import time
 
-from moshjit.cache import DiskCache
+from moshjit.cache import DiskCache, scratch
 from moshjit.runtime.toolchain import (NAMESPACE, RUNTIME_DIR, SHARED_MODULE, SUPPORT_OPT, EXT_SUFFIX, BuildError,
                                        compile_to_bytes, cython_options, cythonize_file, load_extension, lock,
                                        toolchain_fingerprint)
@@ -62,7 +61,7 @@ class SupportModules:
 def _build_shared() -> bytes:
     from Cython.Build.SharedModule import generate_shared_module
     from Cython.Compiler import Errors
-    with tempfile.TemporaryDirectory(prefix="moshjit-build-") as workdir:
+    with scratch() as workdir:
         c_path = os.path.join(workdir, SHARED_MODULE + ".c")
         options = cython_options(c_path, False, SHARED_MODULE)
         options.shared_c_file_path = c_path
@@ -76,7 +75,7 @@ def _build_shared() -> bytes:
 
 def _build_runtime() -> bytes:
     from moshjit.runtime.unicode_tables import HEADER_NAME, generate_header
-    with tempfile.TemporaryDirectory(prefix="moshjit-build-") as workdir:
+    with scratch() as workdir:
         with open(os.path.join(workdir, HEADER_NAME), "w", encoding="ascii") as f:
             f.write(generate_header())
         c_path = os.path.join(workdir, RUNTIME_MODULE + ".c")
@@ -85,7 +84,7 @@ def _build_runtime() -> bytes:
 
 
 def _build_dispatch() -> bytes:
-    with tempfile.TemporaryDirectory(prefix="moshjit-build-") as workdir:
+    with scratch() as workdir:
         c_path = os.path.join(workdir, DISPATCH_MODULE + ".c")
         cythonize_file(os.path.join(RUNTIME_DIR, DISPATCH_MODULE + ".pyx"), DISPATCH_MODULE, c_path)
         return compile_to_bytes(c_path, workdir, DISPATCH_MODULE, SUPPORT_OPT)
