@@ -730,6 +730,7 @@ class Emitter:
             out.append(f"    cdef {ctype} {name}")
         if self.uses_jump:
             out.append("    _mj_jump = 0")
+        out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
         out.extend(body_lines)
         return "\n".join(out) + "\n"
 

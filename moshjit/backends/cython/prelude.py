@@ -16,6 +16,7 @@ import moshjit_rt
 cdef extern from *:
     """
     #include <math.h>
+    #include <pthread.h>
     /* str == str and str != str: identity, then length/kind/memcmp (CPython's own unicode_eq). Cython 3.3
        compares exact strs with PyUnicode_Compare, a full ordering comparison without those shortcuts. A str
        subclass (which may define __eq__/__ne__) gets the ordinary rich comparison. */
@@ -85,13 +86,33 @@ cdef extern from *:
         static const int swapped[] = {Py_GT, Py_GE, Py_EQ, Py_NE, Py_LT, Py_LE};
         return mj_cmp_int_float(i, d, swapped[op]);
     }
-    static int mj_truth(PyObject *result) {       /* steals the reference: the truth of a comparison's result */
-        int truth;
-        if (result == NULL) return -1;
-        truth = PyObject_IsTrue(result);
-        Py_DECREF(result);
-        return truth;
+    /* Compiled code recursing (through its dispatcher, or Python code in between) uses C stack on every level,
+       however high sys.setrecursionlimit is set: raise RecursionError while a margin of this thread's stack is
+       left (an eighth of it, at least 256 KiB), instead of crashing. The bounds are read once per thread. */
+    static __thread char *mj_stack_floor = NULL;
+    static int mj_stack_check(void) {
+        char *here = (char *)__builtin_frame_address(0);
+        if (mj_stack_floor == NULL) {
+            pthread_attr_t attr;
+            void *low;
+            size_t size, margin;
+            mj_stack_floor = (char *)1;                       /* bounds unknown: never trips */
+            if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+                if (pthread_attr_getstack(&attr, &low, &size) == 0) {
+                    margin = size / 8 > 262144 ? size / 8 : 262144;
+                    if (margin < size && here > (char *)low + margin) mj_stack_floor = (char *)low + margin;
+                }
+                pthread_attr_destroy(&attr);
+            }
+        }
+        if (here < mj_stack_floor) {
+            PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
+            return -1;
+        }
+        return 0;
     }
+    /* The truth of a comparison's result (Cython owns and releases the result object itself). */
+    static int mj_truth(PyObject *result) { return PyObject_IsTrue(result); }
     """
     int mj_str_cmp(object, object, int) except -1
     size_t mj_range_len(Py_ssize_t, Py_ssize_t, Py_ssize_t)
@@ -101,6 +122,7 @@ cdef extern from *:
     bint mj_cmp_int_float(Py_ssize_t, double, int)
     bint mj_cmp_float_int(double, Py_ssize_t, int)
     int mj_truth(object) except -1
+    int mj_stack_check() except -1
     object mj_richcompare "PyObject_RichCompare"(object, object, int)
     # Python-object arithmetic exactly as CPython's BINARY_OP (see ``emit.python_number_op``)
     object mj_number_add "PyNumber_Add"(object, object)
