@@ -126,3 +126,21 @@ def test_zero_division_messages_are_cpythons_per_operator(op):
     jitted = moshjit.jit(namespace["divide"], backend="cython")
     for a, b in [(1, 0), (1.0, 0.0), (1, 0.0), (1.0, 0), (2 ** 70, 0), (-0.0, 0.0)]:
         agree(jitted, a, b)
+
+
+def zero_divisor_then_loop(a, b):
+    n = a + b
+    if 3.25 // 1e308 == b % 0.0:
+        pass
+    else:
+        while w < 3:  # noqa: F821 (never reached: the modulo raises first)
+            w += 1
+    return n
+
+
+def test_an_operation_that_always_raises_does_not_break_the_build():
+    """``b % 0.0`` always raises; Cython took the code after it for dead and refused to build the module
+    ("local variable referenced before assignment"): the generated module must build and raise CPython's error."""
+    jitted = moshjit.jit(zero_divisor_then_loop, backend="cython")
+    for args in [(1, 2), (0, -1)]:
+        agree(jitted, *args)

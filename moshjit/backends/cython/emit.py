@@ -198,7 +198,9 @@ class Emitter:
             message = {"/": "division by zero", "//": "integer division or modulo by zero",
                        "%": "integer modulo by zero"}[op.op]
         self.emit(f"if {right} == 0:", depth)
-        self.emit(f"raise ZeroDivisionError({message!r})", depth + 1)
+        # a call, not a ``raise``: with a constant zero divisor Cython would see an unconditional raise, take the
+        # code after it for dead, and refuse variables assigned only there ("referenced before assignment")
+        self.emit(f"mj_zero_division(b{message!r})", depth + 1)
 
     def op_UnaryOp(self, op, depth):
         native = self.decl_type(op) in _NATIVE_NUMBER and self.ctype(op.operand) in _NATIVE_NUMBER

@@ -111,6 +111,10 @@ cdef extern from *:
         }
         return 0;
     }
+    static int mj_zero_division(const char *message) {
+        PyErr_SetString(PyExc_ZeroDivisionError, message);
+        return -1;
+    }
     /* The truth of a comparison's result (Cython owns and releases the result object itself). */
     static int mj_truth(PyObject *result) { return PyObject_IsTrue(result); }
     """
@@ -123,6 +127,7 @@ cdef extern from *:
     bint mj_cmp_float_int(double, Py_ssize_t, int)
     int mj_truth(object) except -1
     int mj_stack_check() except -1
+    int mj_zero_division(const char *) except -1
     object mj_richcompare "PyObject_RichCompare"(object, object, int)
     # Python-object arithmetic exactly as CPython's BINARY_OP (see ``emit.python_number_op``)
     object mj_number_add "PyNumber_Add"(object, object)
