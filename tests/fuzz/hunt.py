@@ -60,8 +60,8 @@ def summary(report: Report, constructs: Counter, programs: Counter, seconds: flo
 
 
 def _job(task):
-    seed, flavour = task
-    return run_seed(seed, flavour)
+    seed, flavour, size = task
+    return run_seed(seed, flavour, size)
 
 
 def main(argv=None) -> int:
@@ -70,19 +70,21 @@ def main(argv=None) -> int:
     parser.add_argument("--native-share", type=float, default=0.75, help="share of native-flavour programs")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--native-batch", type=int, default=BATCH_SIZE["native"], help="programs per native batch")
     options = parser.parse_args(argv)
     base = options.seed if options.seed is not None else random.randrange(1 << 30)
     tasks, planned, index = [], 0, 0
     while planned < options.functions:
         flavour = "native" if (index * 0.618) % 1 < options.native_share else "general"
-        tasks.append((base + index, flavour))
-        planned += BATCH_SIZE[flavour]
+        size = options.native_batch if flavour == "native" else BATCH_SIZE[flavour]
+        tasks.append((base + index, flavour, size))
+        planned += size
         index += 1
     print(f"seed base {base}: {len(tasks)} batches, {planned} programs", flush=True)
     start = time.time()
     report, constructs, programs = Report(), Counter(), Counter()
     with ProcessPoolExecutor(options.jobs) as pool:
-        for done, ((seed, flavour), (part, counts, size)) in enumerate(zip(tasks, pool.map(_job, tasks)), 1):
+        for done, ((seed, flavour, _), (part, counts, size)) in enumerate(zip(tasks, pool.map(_job, tasks)), 1):
             report.merge(part)
             constructs.update(counts)
             programs[flavour] += size
