@@ -23,6 +23,7 @@ from tests.fuzz.generator import batch_source, program_source
 LLVM_DEOPT_PENDING = True
 
 PENDING_BUCKET = "llvm_overflow_pending_deopt"
+NAN_SIGN_BUCKET = "nan_sign_of_nan_nan_operation"      # see ``only_nan_signs_differ``
 BACKENDS = ("interpreter", "cython", "llvm", "auto")
 
 
@@ -107,11 +108,30 @@ def run_batch(programs: list[list[str]], flavour: str, argument_sets: list[tuple
                 if is_pending_deopt(backend, got, expected):
                     report.buckets[PENDING_BUCKET] += 1
                     report.pending.append(record)
+                elif only_nan_signs_differ(got, expected):
+                    report.buckets[NAN_SIGN_BUCKET] += 1
                 else:
                     report.buckets[f"{backend} mismatch"] += 1
                     report.failures.append(record)
         report.native_programs.update(native_here)
     return report
+
+
+def _without_nan_signs(value):
+    if isinstance(value, tuple):
+        if len(value) == 2 and value[0] == "float" and isinstance(value[1], tuple):
+            return ("float", "nan")
+        return tuple(_without_nan_signs(v) for v in value)
+    return value
+
+
+def only_nan_signs_differ(got, expected) -> bool:
+    """The sign of a NaN made from two NaNs of different signs is not a property of CPython: its specialising
+    interpreter computes ``-nan * nan`` in ``float_mul`` for an instruction's first 8 runs and in other machine
+    code afterwards, with the other sign (``tests/fuzz/test_differential_fuzz.py`` shows it). Such differences are
+    counted in their own bucket, reported and not failed; NaN signs CPython does fix (``math.copysign``, ``-x``,
+    ``abs``) have regression tests of their own (``tests/cython/test_exact_numbers.py``)."""
+    return got != expected and _without_nan_signs(got) == _without_nan_signs(expected)
 
 
 def _compiles_natively(dispatcher, args) -> bool:

@@ -21,7 +21,7 @@ from tests.fuzz.hunt import BATCH_SIZE, run_seed, summary
 from tests.fuzz.runner import PENDING_BUCKET, describe
 
 STRESS = int(os.environ.get("MOSHJIT_STRESS", "0"))
-CI_SEEDS = {"native": [11, 12], "general": [21]}
+CI_SEEDS = {"native": [11], "general": [21]}       # one batch each: 8 native programs, 3 general ones
 
 # Share of programs containing each construct, at least (what the generator promises, with some slack).
 MINIMUM_SHARE = {
@@ -35,7 +35,7 @@ MINIMUM_SHARE = {
 @pytest.mark.parametrize("flavour", ["native", "general"])
 def test_generated_programs_contain_the_constructs_claimed(flavour):
     rng = random.Random(2024)
-    programs = [generate(rng, flavour, f"p{i}_") for i in range(400)]
+    programs = [generate(rng, flavour, f"p{i}_") for i in range(250)]
     counts = Counter()
     for body in programs:
         counts.update(census(body, flavour))
@@ -79,3 +79,14 @@ def test_generated_programs_agree_with_cpython_on_every_backend(flavour):
         total = programs["native"]
         assert report.native_programs["llvm"] >= 0.8 * total, (report.native_programs, total)
         assert report.native_programs["auto"] >= 0.8 * total, (report.native_programs, total)
+
+
+def test_cpython_itself_gives_two_signs_for_a_nan_times_a_nan():
+    """Why NaN-sign-only differences have their own bucket (``runner.only_nan_signs_differ``): the same
+    multiplication gives one sign in its first calls and the other once CPython has specialised it."""
+    import math
+
+    def multiply(a, b):
+        return a * b
+    signs = {math.copysign(1.0, multiply(-math.nan, math.nan)) for _ in range(32)}
+    assert signs == {1.0, -1.0}
