@@ -148,7 +148,14 @@ class ProgramWriter:
         value = {"ints": self.int_expr, "floats": self.float_expr, "bools": self.bool_expr,
                  "strs": self.str_expr}[kind]()
         target = r.choice(getattr(s, kind))
-        if kind in ("ints", "floats") and r.random() < 0.4:
+        augmented = kind in ("ints", "floats") and r.random() < 0.4
+        if s.loop_depth and kind in ("ints", "strs"):
+            # bounded growth: squaring an int or doubling a str on each of ~100 iterations would exhaust memory
+            operator = r.choice(["+", "-", "*"]) if augmented else None
+            value = f"{target} {operator} {value}" if operator else value
+            bound = "1000003" if self.flavour == "native" else "(2**80 + 7)"
+            self.emit(indent, f"{target} = ({value}) % {bound}" if kind == "ints" else f"{target} = ({value})[:40]")
+        elif augmented:
             self.emit(indent, f"{target} {r.choice(['+=', '-=', '*='])} {value}")
         else:
             self.emit(indent, f"{target} = {value}")
