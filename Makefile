@@ -9,7 +9,10 @@ STAMP := $(VENV)/.moshjit-installed
 
 venv: $(STAMP)
 
-$(STAMP): setup.py pyproject.toml
+# The runtime modules are compiled in place by the install: a change to their sources reinstalls.
+RUNTIME_SOURCES := $(wildcard moshjit/runtime/*.pyx moshjit/runtime/*.pxd moshjit/runtime/*.py)
+
+$(STAMP): setup.py pyproject.toml $(RUNTIME_SOURCES)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'

@@ -35,12 +35,20 @@ class CompileContext:
         self.resolved_globals: dict[str, object] = {}       # resolve_globals, inline: name → object bound
         self.global_assumptions: dict[str, MType] = {}      # global_types: data global → assumed type
         self.inlined_at: dict = {}          # inline: an op of an inlined body → the line of the call it replaced
+        # Every object whose identity or contents the compiled code bakes in (functions, modules, classes resolved;
+        # callees inlined or bound directly). Callees' contexts share this record, so it is transitive; a
+        # backend that caches code across processes checks that its key covers all of it.
+        self.dependencies: dict[int, object] = {}
+
+    def record_dependency(self, obj) -> None:
+        """Report that the code being compiled bakes in ``obj`` (a pass resolved, inlined or bound it)."""
+        self.dependencies[id(obj)] = obj
 
     def for_callee(self, py_function: types.FunctionType) -> CompileContext:
         """A context for building a callee's SSA within this compilation (same services and options)."""
         child = copy.copy(self)
         child.py_function, child.key, child.fallback, child.assume_globals = py_function, (), None, False
-        child.resolved_globals, child.global_assumptions = {}, {}
+        child.resolved_globals, child.global_assumptions = {}, {}     # ``dependencies`` stays shared
         return child
 
     # ---- services: the driver's subclass answers these ------------------------------------------------------------

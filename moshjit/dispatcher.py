@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 import threading
+import types
 import warnings
 
 from moshjit._version import unsupported_python
@@ -142,8 +143,11 @@ class DispatcherBase:
 
     def _call_natively(self, artifact) -> None:
         """The call fast path: the first specialisation whose entry checks its own argument types (LLVM)
-        becomes this instance's ``__call__`` itself, in a copy whose type misses come back to the dispatcher."""
-        if type(self) is not dispatcher_class():
+        becomes this instance's ``__call__`` itself, in a copy whose type misses come back to the dispatcher.
+        Only when a plain positional call binds exactly like CPython (no keyword-only, ``*args`` or ``**kwargs``
+        parameters): the entry takes every parameter positionally, so ``f(5, 1)`` must not reach it for
+        ``def f(a, *, b)``."""
+        if type(self) is not dispatcher_class() or self._positional_count < 0:
             return
         native = artifact.rebind(functools.partial(dispatcher_class().__call__, self))
         self.__class__ = type("Dispatcher", (dispatcher_class(),), {"__call__": native, "__module__": __name__})
@@ -153,7 +157,7 @@ class DispatcherBase:
             warnings.warn(f"moshjit could not compile {self.py_func.__qualname__} ({exc}); running it as plain "
                           f"Python", MoshjitWarning, stacklevel=_user_stacklevel())
         self._failed[key] = exc
-        plain = self.py_func
+        plain = self.py_func if self._positional_count >= 0 else _rebinding_call(self.py_func)
         self._entries[key] = plain
         return plain
 
@@ -262,6 +266,27 @@ class DispatcherBase:
                            self.fallback))
 
 
+def _rebinding_call(py_func):
+    """``py_func`` taking the bound parameter list the call path hands an entry (keyword-only parameters, the
+    ``*args`` tuple and the ``**kwargs`` dict in signature order) and calling it as CPython would."""
+    import inspect
+    parameters = list(inspect.signature(py_func).parameters.values())
+
+    def call(*bound):
+        args, kwargs = [], {}
+        for parameter, value in zip(parameters, bound):
+            if parameter.kind is parameter.VAR_POSITIONAL:
+                args.extend(value)
+            elif parameter.kind is parameter.VAR_KEYWORD:
+                kwargs.update(value)
+            elif parameter.kind is parameter.KEYWORD_ONLY:
+                kwargs[parameter.name] = value
+            else:
+                args.append(value)
+        return py_func(*args, **kwargs)
+    return call
+
+
 def _rebuild(payload: bytes, backend, cache, strict, fallback):
     import cloudpickle
     return dispatcher_class()(cloudpickle.loads(payload), backend=backend, cache=cache, strict=strict,
@@ -286,15 +311,11 @@ def _cache():
 
 
 def _memory_cache():
-    """``cache=False``: a private throw-away directory for this process."""
-    import atexit
-    import shutil
-    import tempfile
-    from moshjit.cache import DiskCache
+    """``cache=False``: a private throw-away directory for this process (removed at exit, or by a later
+    process if this one is killed)."""
+    from moshjit.cache import DiskCache, scratch_directory
     if "private" not in _caches:
-        directory = tempfile.mkdtemp(prefix="moshjit-nocache-")
-        atexit.register(shutil.rmtree, directory, True)
-        _caches["private"] = DiskCache(directory)
+        _caches["private"] = DiskCache(scratch_directory("moshjit-nocache-", keep_until_exit=True))
     return _caches["private"]
 
 
@@ -354,10 +375,13 @@ def jit(fn=None, *, backend: str = "auto", cache: bool = True, strict: bool | No
                               MoshjitWarning, stacklevel=3 if fn is None else 2)
                 return function
             raise UnsupportedError(problem)
+        bound_to = None
+        if isinstance(function, types.MethodType):      # ``jit(obj.method)``: the jitted function, bound to obj
+            function, bound_to = function.__func__, function.__self__
         dispatcher = dispatcher_class()(function, backend=backend, cache=cache, strict=strict, fallback=fallback)
         for kinds in signatures or ():
             dispatcher.compile_signature(kinds)
-        return dispatcher
+        return dispatcher if bound_to is None else types.MethodType(dispatcher, bound_to)
     if fn is None:
         return wrap
     if not callable(fn):

@@ -111,6 +111,7 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
                 continue
             body, callee_ctx = found
             ctx.resolved_globals.update(callee_ctx.resolved_globals)
+            ctx.record_dependency(callee)            # its code and defaults are now part of the caller
             block = _splice(fn, block, index - 1, op, body, values, ctx.inlined_at)
             index = 0
     return fn
@@ -123,6 +124,7 @@ def _call_through_dispatcher(op: ops.Call, callee: types.FunctionType, ctx: Comp
     if dispatcher is None:
         return False
     op.func = Constant(dispatcher)
+    ctx.record_dependency(callee)
     return True
 
 

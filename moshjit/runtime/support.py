@@ -17,10 +17,9 @@ import json
 import logging
 import os
 import sys
-import tempfile
 import time
 
-from moshjit.cache import DiskCache
+from moshjit.cache import DiskCache, scratch
 from moshjit.runtime.toolchain import (EXT_SUFFIX, NAMESPACE, RUNTIME_DIR, RUNTIME_PACKAGE, SHARED_MODULE,
                                        SUPPORT_OPT, BuildError, compile_to_bytes, cython_options, cythonize_file,
                                        load_extension, lock, rewrite_c, runtime_fingerprint,
@@ -119,7 +118,7 @@ class SupportModules:
                                 "; the installed one was built from other sources or another Cython"
                                 if recorded else "")
                     start = time.perf_counter()
-                    with tempfile.TemporaryDirectory(prefix="moshjit-build-") as workdir:
+                    with scratch() as workdir:
                         data = compile_to_bytes(generate_c(name, workdir), workdir, name, SUPPORT_OPT)
                     self.cache.store(NAMESPACE, key, EXT_SUFFIX, data, {"module": short_name(name),
                                                                         "toolchain": self.fingerprint})

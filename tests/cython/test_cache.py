@@ -350,3 +350,33 @@ def test_the_entry_lock_is_exclusive(cache):
         order.append("first")
     thread.join(10)
     assert order == ["first", "second"]
+
+
+def test_scratch_directories_of_killed_processes_are_swept(tmp_path, monkeypatch):
+    from moshjit.cache import scratch, scratch_directory
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    killed = subprocess.run([sys.executable, "-c", "import os, signal, tempfile; tempfile.tempdir = os.sys.argv[1];"
+                             "from moshjit.cache import scratch_directory as s; s('moshjit-build-'); "
+                             "s('moshjit-cache-', keep_until_exit=True); os.kill(os.getpid(), signal.SIGKILL)",
+                             str(tmp_path)], cwd=REPO)
+    assert killed.returncode < 0
+    assert len(os.listdir(tmp_path)) == 2
+    (tmp_path / "moshjit-build-notapid").mkdir()                     # not ours to judge: left alone
+    with scratch() as workdir:
+        assert os.path.isdir(workdir)
+        alive = scratch_directory("moshjit-cache-")
+    assert sorted(os.listdir(tmp_path)) == sorted(["moshjit-build-notapid", os.path.basename(alive)])
+    with pytest.raises(RuntimeError), scratch() as workdir:            # a refused build cleans up too
+        raise RuntimeError("gcc failed")
+    assert not os.path.exists(workdir)
+
+
+def test_an_entry_path_taken_by_a_directory_is_replaced(cache):
+    path, meta_path = cache.paths("ns", "k", ".so")
+    os.makedirs(os.path.join(path, "inside"))
+    os.makedirs(meta_path)
+    entry, messages = load_warnings(cache)
+    assert entry is None and len(messages) == 1 and "not a regular file" in messages[0]
+    assert load_warnings(cache) == (None, [])                           # reported once per process
+    stored(cache)
+    assert load_warnings(cache)[0][0] == path

@@ -6,11 +6,10 @@ and use Cython's shared utility module and the ``moshjit_rt`` helpers (``moshjit
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
 import time
 
-from moshjit.cache import DiskCache
+from moshjit.cache import DiskCache, scratch
 from moshjit.runtime.support import support_for
 from moshjit.runtime.toolchain import GENERATED_OPT, compile_to_bytes, cythonize_file, rewrite_c, with_user_frames
 
@@ -35,7 +34,7 @@ class CythonToolchain:
         """Compile a generated module; returns the shared object's bytes and the time spent per step."""
         self.ensure_support()
         timings = {}
-        with tempfile.TemporaryDirectory(prefix="moshjit-build-") as workdir:
+        with scratch() as workdir:
             pyx_path = os.path.join(workdir, module_name + ".pyx")
             with open(pyx_path, "w", encoding="utf-8") as f:
                 f.write(pyx_text)

@@ -56,6 +56,19 @@ _EXACT_CYTHON_BUILTINS = (len, isinstance, ord, chr, str, repr, bool, int, float
                           sorted, reversed, enumerate, zip, range, hasattr, getattr, iter, next, type, hash, id,
                           print, any, all, min, max, sum, abs)
 _PY_OPERATORS = {"neg": "-", "pos": "+", "invert": "~", "not": "not "}
+# Python-object arithmetic goes through the C API, as CPython's BINARY_OP does: Cython's own fast paths differ
+# (``0 + -0.0`` gives -0.0, ``2.0 % inf`` NaN, float literals compare with ints through double) and its constant
+# folding of literal expressions computes ``1e300 ** 3`` as inf and ``2 ** 62 ** 4`` for minutes.
+_NUMBER_API = {"+": "Add", "-": "Subtract", "*": "Multiply", "/": "TrueDivide", "//": "FloorDivide",
+               "%": "Remainder", "**": "Power", "@": "MatrixMultiply", "<<": "Lshift", ">>": "Rshift",
+               "&": "And", "|": "Or", "^": "Xor"}
+_COMPARE_API = {"<": 0, "<=": 1, "==": 2, "!=": 3, ">": 4, ">=": 5}        # Py_LT … Py_GE
+
+
+def python_number_op(operator: str, inplace: bool, left: str, right: str) -> str:
+    """``left <operator> right`` on Python objects through ``PyNumber_*`` (``mj_number_*``, see the prelude)."""
+    name = f"mj_number_{'inplace_' if inplace else ''}{_NUMBER_API[operator].lower()}"
+    return f"{name}({left}, {right}, None)" if operator == "**" else f"{name}({left}, {right})"
 
 
 class Emitter:
@@ -191,22 +204,21 @@ class Emitter:
         if result_native and operands_native and op.op != "**":
             left, right = self.ref(op.left), self.ref(op.right)
             self.zero_division_check(op, right, depth)
+            if op.op in ("//", "%") and self.decl_type(op) == "double":
+                helper = "mj_float_floordiv" if op.op == "//" else "mj_float_mod"
+                self.assign(op, f"{helper}({left}, {right})", depth)
+            else:
+                self.assign(op, f"{left} {op.op} {right}", depth)
         elif self.decl_type(op) == "str" and op.op == "+" and not op.inplace \
                 and all(self.ctype(v) == "str" for v in (op.left, op.right)):
-            left, right = self.ref(op.left), self.ref(op.right)      # Cython's direct str concatenation
-        else:
-            left, right = self.obj(op.left), self.obj(op.right)
-        if result_native and operands_native and op.op in ("//", "%") and self.decl_type(op) == "double":
-            helper = "mj_float_floordiv" if op.op == "//" else "mj_float_mod"
-            self.assign(op, f"{helper}({left}, {right})", depth)
-            return
-        if op.inplace and not (result_native and operands_native):
-            self.emit(f"{self.var(op)} = {left}", depth)
-            self.emit(f"{self.var(op)} {op.op}= {right}", depth)
+            self.assign(op, f"{self.ref(op.left)} + {self.ref(op.right)}", depth)     # Cython's str concatenation
+        elif op.op == "+" and op.inplace and self.ctype(op.left) == "str":
+            self.emit(f"{self.var(op)} = {self.ref(op.left)}", depth)      # Cython appends in place when it can
+            self.emit(f"{self.var(op)} += {self.obj(op.right)}", depth)
             if not self.users.get(op):
                 self.emit(f"{self.var(op)} = None", depth)
-            return
-        self.assign(op, f"{left} {op.op} {right}", depth)
+        else:
+            self.assign(op, python_number_op(op.op, op.inplace, self.obj(op.left), self.obj(op.right)), depth)
 
     def zero_division_check(self, op, right: str, depth: int) -> None:
         """Native division raises with CPython's wording (Cython's own messages differ)."""
@@ -219,7 +231,9 @@ class Emitter:
             message = {"/": "division by zero", "//": "integer division or modulo by zero",
                        "%": "integer modulo by zero"}[op.op]
         self.emit(f"if {right} == 0:", depth)
-        self.emit(f"raise ZeroDivisionError({message!r})", depth + 1)
+        # a call, not a ``raise``: with a constant zero divisor Cython would see an unconditional raise, take the
+        # code after it for dead, and refuse variables assigned only there ("referenced before assignment")
+        self.emit(f"mj_zero_division(b{message!r})", depth + 1)
 
     def op_UnaryOp(self, op, depth):
         native = self.decl_type(op) in _NATIVE_NUMBER and self.ctype(op.operand) in _NATIVE_NUMBER
@@ -240,11 +254,28 @@ class Emitter:
             self.assign(op, f"mj_str_cmp({self.ref(op.left)}, {self.ref(op.right)}, {2 if op.op == '==' else 3})",
                         depth)                    # 2, 3: Py_EQ, Py_NE
             return
-        elif self.decl_type(op) == "bint":
+        elif self.decl_type(op) == "bint" and self._compares_natively(op):
             left, right = self.ref(op.left), self.ref(op.right)
+            kinds = (self.ctype(op.left), self.ctype(op.right))
+            if kinds in (("Py_ssize_t", "double"), ("double", "Py_ssize_t")):      # exact, not through double
+                helper = "mj_cmp_int_float" if kinds[0] == "Py_ssize_t" else "mj_cmp_float_int"
+                self.assign(op, f"{helper}({left}, {right}, {_COMPARE_API[op.op]})", depth)
+                return
         else:
-            left, right = self.obj(op.left), self.obj(op.right)
+            call = f"mj_richcompare({self.obj(op.left)}, {self.obj(op.right)}, {_COMPARE_API[op.op]})"
+            self.assign(op, call if self.decl_type(op) != "bint" else f"mj_truth({call})", depth)
+            return
         self.assign(op, f"{left} {op.op} {right}", depth)
+
+    def _compares_natively(self, op) -> bool:
+        """Whether Cython compares these operands exactly as CPython does: typed values of one family (numbers,
+        characters and str literals, strs and containers), never a Python object (Cython's fast paths compare
+        an int literal with a float through double) and never a character with a number."""
+        kinds = {self.ctype(v) for v in (op.left, op.right)}
+        if "object" in kinds:
+            return all(isinstance(v, Constant) and type(v.value) is str and len(v.value) == 1 or
+                       self.ctype(v) == "Py_UCS4" for v in (op.left, op.right))
+        return not ("Py_UCS4" in kinds and kinds & set(_NATIVE_NUMBER))
 
     def _str_operand(self, value) -> bool:
         """A str-typed value or a str constant (not a char: those compare as C integers)."""
@@ -318,7 +349,14 @@ class Emitter:
         if native is not None:
             self.assign(op, native, depth)
             return
-        if all(name.isidentifier() for name in op.kwnames):
+        if isinstance(op.func, Constant) and (op.func.value is max or op.func.value is min) \
+                and len({self.ctype(a) for a in op.args}) > 1:
+            # Cython would pick among mixed C types in their common type (max(10, 1.5) == 10.0): compare objects
+            parts = [self.constant(a.value) if isinstance(a, Constant) else self.obj(a)     # no literal fast paths
+                     for a in op.args[:len(op.args) - len(op.kwnames)]]
+            parts += [f"{n}={self.ref(a)}" for n, a in zip(op.kwnames, op.args[len(op.args) - len(op.kwnames):])]
+            self.assign(op, f"{self.callee(op.func)}({', '.join(parts)})", depth)
+        elif all(name.isidentifier() for name in op.kwnames):
             self.assign(op, f"{self.callee(op.func)}({self._call_args(op.args, op.kwnames)})", depth)
         else:
             split = len(op.args) - len(op.kwnames)
@@ -740,6 +778,7 @@ class Emitter:
             out.append(f"    cdef {ctype} {name}")
         if self.uses_jump:
             out.append("    _mj_jump = 0")
+        out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
         first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)
         return "\n".join(out + [source_map(self.fn, {first + i: line for i, line in enumerate(sources)})]) + "\n"

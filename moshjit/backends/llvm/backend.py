@@ -53,7 +53,7 @@ def compile(ir, ctx: CompileContext):
     artifact = _load(known, ctx, index, start) if known and known["native"] else None
     if known is None or known["native"] and artifact is None:
         known = _decide(ir, ctx, index, required)
-        if known.get("cacheable", True):
+        if known.get("cacheable", True) and _key_covers_dependencies(ctx):
             store.record(cache, index, {k: v for k, v in known.items() if k != "artifact"})
         artifact = known.get("artifact")
     if not known["native"]:
@@ -137,13 +137,18 @@ def _load(known: dict, ctx: CompileContext, index, start):
         return None
     positions = known["positions"]
     target = fallback
-    if positions:
-        arg_types = [decode_type(t) for t in known["arg_types"]]
-        target = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions, fallback)
-    entry = make_builtin(load_library(found[0]), known["method_def"], target, py_function.__module__, py_function,
-                         known["globals"])
-    if positions:
-        target.variants[tuple(arg_types[i] for i in positions)] = entry
+    try:
+        if positions:
+            arg_types = [decode_type(t) for t in known["arg_types"]]
+            target = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions,
+                                      fallback)
+        entry = make_builtin(load_library(found[0]), known["method_def"], target, py_function.__module__,
+                             py_function, known["globals"])
+        if positions:
+            target.variants[tuple(arg_types[i] for i in positions)] = entry
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:   # a record that does not fit it
+        ctx.cache.reject(found[0], f"does not match its index record ({type(exc).__name__}: {exc})")
+        return None
     stats = {"backend": "llvm", "cache": "hit", "load_s": round(time.perf_counter() - start, 4)}
     return _artifact(entry, known["code_text"], known["ir_text"], stats, known["arg_types"])
 
@@ -171,8 +176,20 @@ def _variant(ctx: CompileContext, index, arg_types, positions, kinds):
     except (NotNative, UnsupportedError) as problem:
         store.record(cache, variant_index, {"native": False, "reason": str(problem), "line": None})
         return None
-    store.record(cache, variant_index, dict(facts, native=True, positions=[]))
+    if _key_covers_dependencies(ctx):
+        store.record(cache, variant_index, dict(facts, native=True, positions=[]))
     return artifact.entry
+
+
+def _key_covers_dependencies(ctx: CompileContext) -> bool:
+    """True when the index key covers everything the passes reported baking in (``ctx.dependencies``); code
+    depending on anything else is kept for this process only, never recorded for another one."""
+    from moshjit.cache import uncovered
+    missing = uncovered(ctx.py_function, ctx.dependencies.values())
+    if missing:
+        log.debug("moshjit: not caching %s: its key does not cover %s", ctx.py_function.__qualname__,
+                  ", ".join(repr(m) for m in missing[:3]))
+    return not missing
 
 
 def argument_candidates(ir, key) -> list[list]:
