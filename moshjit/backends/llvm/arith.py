@@ -2,8 +2,10 @@
 shifts and ``not``, with CPython's exception messages.
 
 An int op whose result type was proven to fit in int64 (typeinfer's intervals) is emitted without a check;
-otherwise an overflow raises ``OverflowError`` naming the source line (never a wrapped value). Float ``//``,
-``%`` and ``**`` follow ``float_floor_div``, ``float_rem`` and ``float_pow`` of CPython 3.11 step by step.
+otherwise a result beyond 64 bits deoptimises: the function continues in the interpreter from that op, with
+Python's ints (never a wrapped value, never an error CPython would not raise). Float ``//``, ``%`` and ``**``
+follow ``float_floor_div``, ``float_rem`` and ``float_pow`` of CPython 3.11 step by step; a negative float to a
+fractional power, a complex number in CPython, deoptimises too.
 """
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ def int_binary(low, operator: str, a: ir.Value, b: ir.Value, safe: bool) -> ir.V
             return {"+": builder.add, "-": builder.sub, "*": builder.mul}[operator](a, b, flags=["nsw"])
         checked = {"+": builder.sadd_with_overflow, "-": builder.ssub_with_overflow,
                    "*": builder.smul_with_overflow}[operator](a, b)
-        low.overflow(builder.extract_value(checked, 1), f"the result of '{operator}'")
+        low.deoptimize_if(builder.extract_value(checked, 1))
         return builder.extract_value(checked, 0)
     if operator == "//":
         return int_floordiv(low, a, b, safe)
@@ -72,8 +74,8 @@ def int_floordiv(low, a, b, safe=False) -> ir.Value:
     zero = ir.Constant(I64, 0)
     low.guard(builder.icmp_signed("==", b, zero), ZeroDivisionError, "integer division or modulo by zero")
     if not safe:
-        low.overflow(builder.and_(builder.icmp_signed("==", a, ir.Constant(I64, INT64_MIN)),
-                                  builder.icmp_signed("==", b, ir.Constant(I64, -1))), "the result of '//'")
+        low.deoptimize_if(builder.and_(builder.icmp_signed("==", a, ir.Constant(I64, INT64_MIN)),
+                                       builder.icmp_signed("==", b, ir.Constant(I64, -1))))
     quotient = builder.sdiv(a, b)
     remainder = builder.srem(a, b)
     adjust = builder.and_(builder.icmp_signed("!=", remainder, zero),
@@ -95,7 +97,7 @@ def int_mod(low, a, b, message="integer modulo by zero") -> ir.Value:
 def int_power(low, base, exponent) -> ir.Value:
     """base ** exponent for a non-negative exponent (type inference only types that case as an int)."""
     pair = low.b.call(int_power_helper(low.rt), [base, exponent])
-    low.overflow(low.b.extract_value(pair, 1), "the result of '**'")
+    low.deoptimize_if(low.b.extract_value(pair, 1))
     return low.b.extract_value(pair, 0)
 
 
@@ -149,7 +151,7 @@ def int_lshift(low, a, b) -> ir.Value:
     shifted = builder.shl(a, count)
     lost = builder.or_(builder.icmp_signed("!=", builder.ashr(shifted, count), a),
                        builder.icmp_signed(">", b, ir.Constant(I64, 63)))
-    low.overflow(builder.and_(lost, builder.icmp_signed("!=", a, zero)), "the result of '<<'")
+    low.deoptimize_if(builder.and_(lost, builder.icmp_signed("!=", a, zero)))
     return builder.select(builder.icmp_signed("==", a, zero), zero, shifted)
 
 
@@ -263,8 +265,7 @@ def float_power(low, a, b) -> ir.Value:
     code = builder.extract_value(pair, 1)
     low.guard(builder.icmp_signed("==", code, ir.Constant(I32, POW_ZERO_NEGATIVE)), ZeroDivisionError,
               "0.0 cannot be raised to a negative power")
-    low.guard(builder.icmp_signed("==", code, ir.Constant(I32, POW_COMPLEX)), ValueError,
-              "moshjit: a negative float raised to a fractional power is a complex number")
+    low.deoptimize_if(builder.icmp_signed("==", code, ir.Constant(I32, POW_COMPLEX)))      # a complex result
     overflow_block = low.new_block("pow.overflow")
     low.branch_unless(builder.icmp_signed("==", code, ir.Constant(I32, POW_OVERFLOW)), overflow_block)
     saved = builder.block
@@ -353,7 +354,7 @@ def lower_unary(low, op: ops.UnaryOp) -> ir.Value:
             return builder.xor(value, ir.Constant(I64, -1))
         if proven(op):
             return builder.sub(ir.Constant(I64, 0), value, flags=["nsw"])
-        low.overflow(builder.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)), "the result of unary '-'")
+        low.deoptimize_if(builder.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)))
         return builder.sub(ir.Constant(I64, 0), value)
     low.not_native(f"unary '{op.op}' on {source.describe()}")
 

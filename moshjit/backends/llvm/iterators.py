@@ -15,12 +15,13 @@ import llvmlite.ir as ir
 from moshjit.backends.llvm import native_lists
 from moshjit.backends.llvm.containers import array_item, object_size, range_length, unbox_item
 from moshjit.backends.llvm.conversions import to_int
-from moshjit.backends.llvm.reprs import (I1, I64, ArrayR, BoxedTupleR, IterR, ListR, NListR, RangeR, Repr, TupleR,
+from moshjit.backends.llvm.reprs import (I64, ArrayR, BoxedTupleR, IterR, ListR, NListR, RangeR, Repr, TupleR,
                                          UnitR, repr_of)
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
 
 ITERATOR_FUNCTIONS = (builtins.enumerate, builtins.zip, builtins.reversed, builtins.iter)
+ENUMERATE_START_LIMIT = 2 ** 62          # a larger start continues in the interpreter (CPython's counter grows)
 
 
 def only_looped_over(fn, value) -> bool:
@@ -75,6 +76,11 @@ class Iterator:
         for obj in self.objects:
             low.decref(obj, None)
 
+    def state(self, low, words) -> list:
+        """Describe the iterator's current state for a deoptimisation (``deopt.Words``): a JSON descriptor whose
+        numbers are word indices, from which ``resume`` makes an equivalent Python iterator."""
+        raise NotImplementedError
+
 
 class RangeIterator(Iterator):
     def __init__(self, low, value: ir.Value, step_constant: int | None):
@@ -105,6 +111,13 @@ class RangeIterator(Iterator):
         b.store(b.add(current, self.step), self.current)
         return current
 
+    def state(self, low, words) -> list:
+        current = words.add(low.b.load(self.current), "i64")
+        if self.step_constant in (1, -1):
+            return ["range_iter", current, words.add(self.stop, "i64"), words.add(self.step, "i64")]
+        return ["range_iter_left", current, words.add(self.step, "i64"),
+                words.add(low.b.load(self.remaining), "i64")]
+
 
 class SequenceIterator(Iterator):
     """Over a list or tuple object: the size is read at every step, as CPython's list iterator does."""
@@ -128,6 +141,10 @@ class SequenceIterator(Iterator):
         b.store(b.add(index, ir.Constant(I64, -1 if self.reverse else 1)), self.index)
         getter = "mj_list_item" if isinstance(self.representation, ListR) else "mj_tuple_item"
         return unbox_item(low, low.rt.call(b, getter, self.obj, index), self.representation.item)
+
+    def state(self, low, words) -> list:
+        return ["sequence_iter", ["object", words.add(self.obj, "object")], words.add(low.b.load(self.index), "i64"),
+                self.reverse]
 
 
 class NativeListIterator(Iterator):
@@ -154,6 +171,10 @@ class NativeListIterator(Iterator):
         b.position_at_end(more)
         b.store(b.add(index, ir.Constant(I64, -1 if self.reverse else 1)), self.index)
         return native_lists.load(low, self.lst, index, self.representation)
+
+    def state(self, low, words) -> list:
+        return ["sequence_iter", words.describe(self.lst, self.representation), words.add(low.b.load(self.index), "i64"),
+                self.reverse]
 
 
 class StructTupleIterator(Iterator):
@@ -196,6 +217,12 @@ class StructTupleIterator(Iterator):
         if self.owns_items:
             self._each(low, low.decref)
 
+    def state(self, low, words) -> list:
+        b = low.b
+        items = [words.describe(b.load(b.gep(self.slots, [ir.Constant(I64, 0), ir.Constant(I64, i)])), self.item)
+                 for i in range(self.count)]
+        return ["sequence_iter", ["tuple", items], words.add(b.load(self.index), "i64"), False]
+
 
 class ArrayIterator(Iterator):
     def __init__(self, low, value: ir.Value, representation: ArrayR, item_repr: Repr):
@@ -212,15 +239,20 @@ class ArrayIterator(Iterator):
         b.store(b.add(index, ir.Constant(I64, 1)), self.index)
         return array_item(low, self.representation, self.value, index)
 
+    def state(self, low, words) -> list:
+        return ["sequence_iter", words.describe(self.value, self.representation),
+                words.add(low.b.load(self.index), "i64"), False]
+
 
 class EnumerateIterator(Iterator):
+    """The counter starts at most at ENUMERATE_START_LIMIT (``lower_iterator_call`` deoptimises before a larger
+    start), so it cannot pass 2**63 - 1: that would take more items than a list can hold or centuries of a range."""
+
     def __init__(self, low, inner: Iterator, start: ir.Value):
         self.inner = inner
         self.objects = inner.objects
         self.count = low.alloca(I64, "enumerate.i")
-        self.overflowed = low.alloca(I1, "enumerate.overflowed")
         low.b.store(start, self.count)
-        low.b.store(ir.Constant(I1, 0), self.overflowed)
 
     def retain(self, low, times=1):
         self.inner.retain(low, times)
@@ -231,12 +263,12 @@ class EnumerateIterator(Iterator):
     def next(self, low, exhausted):
         b = low.b
         item = self.inner.next(low, exhausted)
-        low.overflow(b.load(self.overflowed), "the enumerate() counter")
         count = b.load(self.count)
-        bumped = b.sadd_with_overflow(count, ir.Constant(I64, 1))
-        b.store(b.extract_value(bumped, 0), self.count)
-        b.store(b.extract_value(bumped, 1), self.overflowed)
+        b.store(b.add(count, ir.Constant(I64, 1), flags=["nsw"]), self.count)
         return (count, item)
+
+    def state(self, low, words) -> list:
+        return ["enumerate", words.iterator(self.inner), words.add(low.b.load(self.count), "i64")]
 
 
 class ZipIterator(Iterator):
@@ -268,6 +300,9 @@ class ZipIterator(Iterator):
             else:
                 items.append(inner.next(low, exhausted))
         return tuple(items)
+
+    def state(self, low, words) -> list:
+        return ["zip", [words.iterator(inner) for inner in self.inners]]
 
 
 # ---- creation ----------------------------------------------------------------------------------------------------
@@ -326,10 +361,11 @@ def lower_iterator_call(low, op: ops.Call, function):
     if function is builtins.iter and len(op.args) == 1:
         iterator = iterator_over(low, op.args[0], repr_of(op.type.item))
     elif function is builtins.enumerate and len(op.args) in (1, 2):
-        inner = iterator_over(low, op.args[0], item_reprs[1])
         start = ir.Constant(I64, 0)
         if len(op.args) == 2:
             start = to_int(low, low.get(op.args[1]), low.repr(op.args[1]))
+            low.deoptimize_if(low.b.icmp_signed(">", start, ir.Constant(I64, ENUMERATE_START_LIMIT)))
+        inner = iterator_over(low, op.args[0], item_reprs[1])
         iterator = EnumerateIterator(low, inner, start)
     elif function is builtins.zip and op.args:
         iterator = ZipIterator([iterator_over(low, arg, r) for arg, r in zip(op.args, item_reprs)], item_reprs)

@@ -88,8 +88,8 @@ checked:
 checked.1:
   %".14" = call {double, i1} @"mj_0_mean"(ptr %".11")
   %".15" = extractvalue {double, i1} %".14", 1
-  br i1 %".15", label %"raised", label %"returned"
-raised:
+  br i1 %".15", label %"failed", label %"returned"
+failed:
   ret ptr null
 returned:
   %".18" = extractvalue {double, i1} %".14", 0
@@ -97,10 +97,10 @@ returned:
   %".20" = icmp eq ptr %".19", null
   br i1 %".20", label %"box.failed", label %"box.ok"
 box.failed:
-  br label %"failed"
+  br label %"failed.1"
 box.ok:
   ret ptr %".19"
-failed:
+failed.1:
   ret ptr null
 }
 

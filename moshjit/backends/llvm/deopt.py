@@ -1,0 +1,266 @@
+"""Deoptimisation sites: where native code that meets a value it cannot represent hands its state over to the
+SSA interpreter, which continues the same function exactly as CPython would (``resume`` is the run-time half).
+
+A *site* is a point of one native function's typed SSA: op ``start`` of a block, which the interpreter then
+executes itself (an int leaving 64 bits: the op is pure, nothing of it has happened yet), or the point just
+after an op whose value native code got but cannot keep (a native callee that deoptimised returns its result as
+an object; ``sum()`` beyond 64 bits has a 128-bit total). Every value live there is written as raw 64-bit words
+into a bytes object — ints, the bits of floats, bools, object pointers (the native frame keeps them alive until
+the continuation has taken its own references), native list buffers, iterator states — and the module's
+*deoptimisation table* (JSON, kept in the cache index beside the shared object) says, per site, how to rebuild
+each value from the words (``resume.materialise``). Values without native state (operands of fused list
+expressions, slices, exception instances) are recomputed from their operands, which are then handed over too.
+
+The hand-over is emitted in cold blocks: on the fast path a site costs one well-predicted branch. After it the
+native frame releases what it owns and returns "failed" with the continuation's result in ``@mj_deopt_value``
+(or with its exception set), so a native caller deoptimises at its call site in turn (``after_call``).
+"""
+from __future__ import annotations
+
+import llvmlite.ir as ir
+
+from moshjit.backends.llvm.refcount import Liveness
+from moshjit.backends.llvm.reprs import (I32, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, IterR,
+                                         ListR, NListR, RangeR, Repr, TupleR, UnitR)
+from moshjit.backends.llvm.resume import NATIVE_LIST_KINDS, structure_fingerprint
+from moshjit.ir import ops
+from moshjit.ir.ops import Argument, Op, Phi
+from moshjit.ir.types import NONE, ConstType
+
+I128 = ir.IntType(128)
+
+
+class DeoptTable:
+    """The deoptimisation table of one LLVM module: its native functions in the call graph's order (name, native
+    argument types' description, structure fingerprint, the native callee of each call op) and its sites."""
+
+    def __init__(self):
+        self.functions: list[dict] = []
+        self.sites: list[list] = []
+
+    def add_function(self, sig) -> int:
+        self.functions.append({"name": sig.py_function.__qualname__, "arg_types": [str(t) for t in sig.arg_types],
+                               "fingerprint": structure_fingerprint(sig.ir), "calls": {}})
+        return len(self.functions) - 1
+
+    def add_call(self, function: int, op_number: int, callee: int) -> None:
+        self.functions[function]["calls"][str(op_number)] = callee
+
+    def add_site(self, function: int, block_label: int, start: int, slots: list) -> int:
+        self.sites.append([function, block_label, start, slots])
+        return len(self.sites) - 1
+
+    def to_json(self) -> dict | None:
+        return {"functions": self.functions, "sites": self.sites} if self.sites else None
+
+
+class Words:
+    """The words a site hands over and the descriptors of the values they make up (JSON lists whose integers
+    are word indices)."""
+
+    def __init__(self, low, owners: dict):
+        self.low = low
+        self.values: list = []                  # (LLVM value, kind) per word
+        self.owners = owners                    # id(iterator) -> number of the live value it belongs to
+        self.describing = None                  # number of the live value being described
+
+    def add(self, value: ir.Value, kind: str) -> int:
+        """Word(s) for ``value`` of ``kind``: 'i64', 'f64', 'i1', 'object' (a pointer to a live object),
+        'address' (any other pointer), 'i128' (two words, high first)."""
+        self.values.append((value, kind))
+        if kind == "i128":
+            self.values.append((None, "i128 low"))
+        return len(self.values) - (2 if kind == "i128" else 1)
+
+    def describe(self, value: ir.Value, representation: Repr, mtype=None) -> list:
+        """The descriptor of a native value (``mtype``: its type, needed for values known at compile time)."""
+        b = self.low.b
+        if isinstance(representation, IntR):
+            return ["int", self.add(value, "i64")]
+        if isinstance(representation, FloatR):
+            return ["float", self.add(value, "f64")]
+        if isinstance(representation, BoolR):
+            return ["bool", self.add(value, "i1")]
+        if isinstance(representation, (ListR, BoxedTupleR)):
+            return ["object", self.add(value, "object")]
+        if isinstance(representation, NListR):
+            return ["native_list", self.add(value, "address"), NATIVE_LIST_KINDS[type(representation.item).__name__]]
+        if isinstance(representation, RangeR):
+            return ["range", *(self.add(b.extract_value(value, i), "i64") for i in range(3))]
+        if isinstance(representation, ArrayR):
+            return ["array", self.add(b.extract_value(value, 0), "address"),
+                    self.add(b.extract_value(value, 3), "object"), representation.ndim]
+        if isinstance(representation, TupleR):
+            item_types = getattr(mtype, "items", None) or (None,) * len(representation.items)
+            return ["tuple", [self.describe(b.extract_value(value, i), item, t)
+                              for i, (item, t) in enumerate(zip(representation.items, item_types))]]
+        if isinstance(representation, UnitR) and mtype == NONE:
+            return ["none"]
+        self.low.not_native(f"a value of type {mtype} inside a tuple live where native code may deoptimise")
+
+    def iterator(self, iterator) -> list:
+        owner = self.owners.get(id(iterator))
+        if owner is not None and owner != self.describing:
+            return ["ref", owner]
+        return iterator.state(self.low, self)
+
+
+class DeoptPoints:
+    """The sites of one native function: what is live where (a liveness over every value, built at the first
+    site), and the emission of each site's hand-over block."""
+
+    def __init__(self, low, table: DeoptTable, function: int):
+        self.low = low
+        self.table = table
+        self.function = function
+        self._liveness = None
+        self._blocks: dict = {}
+
+    # ---- what is live ---------------------------------------------------------------------------------------------
+    def transferable(self, value) -> bool:
+        return isinstance(value, (Argument, Phi, Op)) and value in self.low.reprs
+
+    def recomputed(self, value) -> bool:
+        """Values without native state, rebuilt from their operands by the interpreter's own evaluators."""
+        if value in self.low.deferred:
+            return True
+        representation = self.low.reprs.get(value)
+        return isinstance(representation, UnitR) and value.type != NONE and not isinstance(value.type, ConstType) \
+            and isinstance(value, Op)
+
+    def live_at(self, block, start: int) -> list:
+        """The values the interpreter reads when it continues at op ``start`` of ``block`` (in value order)."""
+        if self._liveness is None:
+            self._liveness = Liveness(self.low.fn, self.transferable, self.low.deferred)
+        deferred = self.low.deferred
+        live = set(self._liveness.live_out[block])
+        live.update(v for v in block.terminator.operands() if self.transferable(v))
+        position = {op: i for i, op in enumerate(block.ops)}
+        for op in block.ops[start:]:
+            if op not in deferred:
+                live.update(v for v in op.operands() if self.transferable(v))
+        for op in block.ops:                    # a fused operand's operands are read where its root is
+            if op in deferred and position.get(deferred[op], -1) >= start:
+                live.update(v for v in op.operands() if self.transferable(v))
+        defined_later = set(block.ops[start:]) | {block.terminator}
+        live -= defined_later
+        pending = [v for v in live if self.recomputed(v)]
+        while pending:
+            for operand in pending.pop().operands():
+                if self.transferable(operand) and operand not in live and operand not in defined_later:
+                    live.add(operand)
+                    if self.recomputed(operand):
+                        pending.append(operand)
+        return sorted(live, key=self.low.index.__getitem__)
+
+    # ---- sites ----------------------------------------------------------------------------------------------------
+    def site(self, block, start: int, result=None, exhausted: bool = False, leaves_recursion: bool = True) \
+            -> ir.Block:
+        """The cold block that hands the state at op ``start`` of ``block`` over to the interpreter. ``result``:
+        (SSA op, LLVM value, kind) when the continuation starts after ``op`` with that value ('object': a new
+        reference, released here; 'i128'). ``exhausted``: the C stack is nearly used up, so the continuation
+        runs native callees in the interpreter too. ``leaves_recursion``: the exit leaves a recursive call (not
+        at the entry's own depth check)."""
+        low = self.low
+        key = (block.label, start, tuple(sorted(low.owned, key=low.index.__getitem__)), exhausted)
+        if result is None and key in self._blocks:
+            return self._blocks[key]
+        live = self.live_at(block, start)
+        if result is not None:                  # its value is the one given
+            live = [value for value in live if value is not result[0]]
+        owners: dict = {}
+        for value in live:
+            if isinstance(low.reprs[value], IterR):
+                owners.setdefault(id(low.iterators[value]), low.index[value])
+        target = low.new_block(f"deopt.B{block.label}.{start}")
+        with low.cold_code(target):
+            words = Words(low, owners)
+            slots = []
+            for value in live:
+                words.describing = low.index[value]
+                slots.append([low.index[value], self._describe(words, value)])
+            temporaries = []
+            if result is not None:
+                op, llvm_value, kind = result
+                slots.append([low.index[op], ["int128" if kind == "i128" else "object", words.add(llvm_value, kind)]])
+                if kind == "object":
+                    temporaries.append((llvm_value, None))
+            site = self.table.add_site(self.function, block.label, start, slots)
+            self._hand_over(words, site, exhausted, temporaries, leaves_recursion)
+        if result is None:
+            self._blocks[key] = target
+        return target
+
+    def after_call(self, op) -> ir.Block:
+        """Where a native call goes when its callee returned "failed": the callee deoptimised (its result waits
+        in ``@mj_deopt_value``: continue after the call with it) or raised (unwind)."""
+        low = self.low
+        b = low.b
+        target = low.new_block("call.failed")
+        with low.cold_code(target):
+            slot = low.rt.deopt_value()
+            value = b.load(slot, typ=PTR)
+            deoptimised = low.new_block("call.deoptimised")
+            b.cbranch(b.icmp_unsigned("==", value, ir.Constant(PTR, None)), low.fail_block(), deoptimised)
+            b.position_at_end(deoptimised)
+            b.store(ir.Constant(PTR, None), slot)
+            b.branch(self.site(low.block, low.position + 1, result=(op, value, "object")))
+        return target
+
+    def _describe(self, words: Words, value) -> list:
+        low = self.low
+        if self.recomputed(value):
+            return ["recompute"]
+        representation = low.reprs[value]
+        if isinstance(representation, IterR):
+            return words.iterator(low.iterators[value])
+        if isinstance(representation, UnitR):
+            return ["constant"] if isinstance(value.type, ConstType) else ["none"]
+        return words.describe(low.values[value], representation, value.type)
+
+    def _hand_over(self, words: Words, site: int, exhausted: bool, temporaries, leaves_recursion: bool) -> None:
+        """Write the words into a new bytes object, call ``mj_deopt``, keep its result for the caller, release
+        what the frame owns and return "failed"."""
+        low = self.low
+        b, rt = low.b, low.rt
+        count = len(words.values)
+        buffer = rt.call(b, "PyBytes_FromStringAndSize", ir.Constant(PTR, None), ir.Constant(I64, 8 * max(count, 1)))
+        no_memory = b.icmp_unsigned("==", buffer, ir.Constant(PTR, None))
+        if leaves_recursion:
+            low.branch_unless(no_memory, low.fail_block(temporaries))
+        else:                                   # at the entry's depth check: nothing owned, depth already undone
+            returned, go_on = low.new_block("deopt.no_memory"), low.new_block("deopt.words")
+            b.cbranch(no_memory, returned, go_on)
+            b.position_at_end(returned)
+            low.return_failed()
+            b.position_at_end(go_on)
+        data = rt.call(b, "PyBytes_AsString", buffer)
+        for index, (value, kind) in enumerate(words.values):
+            if kind == "i128 low":
+                continue
+            address = b.gep(data, [ir.Constant(I64, index)], source_etype=I64)
+            if kind == "i128":
+                b.store(b.trunc(b.ashr(value, ir.Constant(I128, 64)), I64), address)
+                b.store(b.trunc(value, I64), b.gep(data, [ir.Constant(I64, index + 1)], source_etype=I64))
+                continue
+            b.store(_as_word(b, value, kind), address)
+        outcome = rt.call(b, "mj_deopt", rt.module_state(), ir.Constant(I64, site), buffer,
+                          ir.Constant(I32, int(exhausted)), rt.cstring(low.fn.name), rt.cstring(low.fn.filename))
+        for value, _ in temporaries:
+            low.decref(value, None)
+        b.store(outcome, rt.deopt_value())
+        if leaves_recursion:
+            b.branch(low.release_chain(tuple(sorted(low.owned, key=low.index.__getitem__))))
+        else:
+            low.return_failed()
+
+
+def _as_word(b: ir.IRBuilder, value: ir.Value, kind: str) -> ir.Value:
+    if kind == "i64":
+        return value
+    if kind == "f64":
+        return b.bitcast(value, I64)
+    if kind == "i1":
+        return b.zext(value, I64)
+    return b.ptrtoint(value, I64)                 # 'object', 'address'
+
