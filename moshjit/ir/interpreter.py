@@ -227,9 +227,9 @@ def _call(op, frame):
     get = frame.get
     if frame.calls is not None:
         routed = frame.calls.get(op)
-        if routed is not None:          # (callee SSA, its argument values, its own routed calls)
-            callee, bound, calls = routed
-            return run_function(callee, [get(a) for a in bound], None, calls)
+        if routed is not None:          # (callee SSA, its argument values, its own routed calls): two Python
+            callee, bound, calls = routed   # frames per call level, no C stack
+            return _execute(Frame(callee, dict(zip(callee.args, [get(a) for a in bound])), calls), callee.entry, 0)
     args = [get(a) for a in op.args]
     if op.kwnames:
         split = len(args) - len(op.kwnames)

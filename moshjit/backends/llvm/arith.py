@@ -48,10 +48,14 @@ def int_binary(low, operator: str, a: ir.Value, b: ir.Value, safe: bool) -> ir.V
             return {"+": builder.add, "-": builder.sub, "*": builder.mul}[operator](a, b, flags=["nsw"])
         checked = {"+": builder.sadd_with_overflow, "-": builder.ssub_with_overflow,
                    "*": builder.smul_with_overflow}[operator](a, b)
-        low.deoptimize_if(builder.extract_value(checked, 1))
-        return builder.extract_value(checked, 0)
+        overflowed, wrapped = builder.extract_value(checked, 1), builder.extract_value(checked, 0)
+        if operator == "*":
+            low.deoptimize_if(overflowed)
+        else:                       # the exact sum is the wrapped one -+ 2**64: the operands need not stay alive
+            low.deoptimize_after(overflowed, wrapped, "wrapped")
+        return wrapped
     if operator == "//":
-        return int_floordiv(low, a, b, safe)
+        return int_floordiv(low, a, b, safe, exact_after=True)
     if operator == "%":
         return int_mod(low, a, b)
     if operator == "**":
@@ -69,13 +73,19 @@ def int_binary(low, operator: str, a: ir.Value, b: ir.Value, safe: bool) -> ir.V
     low.not_native(f"int '{operator}'")
 
 
-def int_floordiv(low, a, b, safe=False) -> ir.Value:
+def int_floordiv(low, a, b, safe=False, exact_after=False) -> ir.Value:
+    """a // b; the one overflow, INT64_MIN // -1, deoptimises: after the op with its value 2**63 when the op
+    is this division (``exact_after``), else at the op."""
     builder = low.b
     zero = ir.Constant(I64, 0)
     low.guard(builder.icmp_signed("==", b, zero), ZeroDivisionError, "integer division or modulo by zero")
     if not safe:
-        low.deoptimize_if(builder.and_(builder.icmp_signed("==", a, ir.Constant(I64, INT64_MIN)),
-                                       builder.icmp_signed("==", b, ir.Constant(I64, -1))))
+        overflowed = builder.and_(builder.icmp_signed("==", a, ir.Constant(I64, INT64_MIN)),
+                                  builder.icmp_signed("==", b, ir.Constant(I64, -1)))
+        if exact_after:
+            low.deoptimize_after(overflowed, 2 ** 63, "literal")
+        else:
+            low.deoptimize_if(overflowed)
     quotient = builder.sdiv(a, b)
     remainder = builder.srem(a, b)
     adjust = builder.and_(builder.icmp_signed("!=", remainder, zero),
@@ -354,7 +364,7 @@ def lower_unary(low, op: ops.UnaryOp) -> ir.Value:
             return builder.xor(value, ir.Constant(I64, -1))
         if proven(op):
             return builder.sub(ir.Constant(I64, 0), value, flags=["nsw"])
-        low.deoptimize_if(builder.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)))
+        low.deoptimize_after(builder.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)), 2 ** 63, "literal")
         return builder.sub(ir.Constant(I64, 0), value)
     low.not_native(f"unary '{op.op}' on {source.describe()}")
 

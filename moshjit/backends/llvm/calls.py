@@ -99,7 +99,7 @@ def _abs(low, op, args):
         return low.b.call(low.rt.intrinsic("llvm.fabs", [F64]), [value])
     value = conversions.to_int(low, value, representation)
     if not arith.proven(op):
-        low.deoptimize_if(low.b.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)))
+        low.deoptimize_after(low.b.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)), 2 ** 63, "literal")
     negative = low.b.icmp_signed("<", value, ir.Constant(I64, 0))
     return low.b.select(negative, low.b.sub(ir.Constant(I64, 0), value), value)
 

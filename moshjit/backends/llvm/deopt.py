@@ -28,6 +28,8 @@ from moshjit.ir.ops import Argument, Op, Phi
 from moshjit.ir.types import NONE, ConstType
 
 I128 = ir.IntType(128)
+NUMBERS = (IntR, FloatR, BoolR)
+RECOMPUTABLE_OPS = (ops.BinaryOp, ops.UnaryOp, ops.Compare, ops.CheckBound)
 
 
 class DeoptTable:
@@ -115,6 +117,23 @@ class DeoptPoints:
         self.function = function
         self._liveness = None
         self._blocks: dict = {}
+        self.count = 0                          # sites emitted in this function
+
+    # ---- where to resume ------------------------------------------------------------------------------------------
+    def redo_from(self, block, position: int) -> int:
+        """The earliest op of ``block`` the interpreter may start from instead of op ``position``: every op in
+        between computes numbers from numbers, so doing it again changes nothing. Sites of one such stretch
+        share a hand-over, and what the stretch computes need not stay alive for it (less register pressure on
+        the fast path)."""
+        while position > 0 and self._recomputable(block.ops[position - 1]):
+            position -= 1
+        return position
+
+    def _recomputable(self, op) -> bool:
+        if not isinstance(op, RECOMPUTABLE_OPS) or op in self.low.deferred:
+            return False
+        reprs = [self.low.repr(v) for v in op.operands() if v is not None]
+        return all(isinstance(r, NUMBERS) for r in reprs) and isinstance(self.low.reprs[op], NUMBERS)
 
     # ---- what is live ---------------------------------------------------------------------------------------------
     def transferable(self, value) -> bool:
@@ -157,8 +176,8 @@ class DeoptPoints:
     def site(self, block, start: int, result=None, exhausted: bool = False, leaves_recursion: bool = True) \
             -> ir.Block:
         """The cold block that hands the state at op ``start`` of ``block`` over to the interpreter. ``result``:
-        (SSA op, LLVM value, kind) when the continuation starts after ``op`` with that value ('object': a new
-        reference, released here; 'i128'). ``exhausted``: the C stack is nearly used up, so the continuation
+        (SSA op, value, kind) when the continuation starts after ``op`` with that value (see ``_given``).
+        ``exhausted``: the C stack is nearly used up, so the continuation
         runs native callees in the interpreter too. ``leaves_recursion``: the exit leaves a recursive call (not
         at the entry's own depth check)."""
         low = self.low
@@ -181,11 +200,12 @@ class DeoptPoints:
                 slots.append([low.index[value], self._describe(words, value)])
             temporaries = []
             if result is not None:
-                op, llvm_value, kind = result
-                slots.append([low.index[op], ["int128" if kind == "i128" else "object", words.add(llvm_value, kind)]])
+                op, given, kind = result
+                slots.append([low.index[op], self._given(words, given, kind)])
                 if kind == "object":
-                    temporaries.append((llvm_value, None))
+                    temporaries.append((given, None))
             site = self.table.add_site(self.function, block.label, start, slots)
+            self.count += 1
             self._hand_over(words, site, exhausted, temporaries, leaves_recursion)
         if result is None:
             self._blocks[key] = target
@@ -206,6 +226,45 @@ class DeoptPoints:
             b.store(ir.Constant(PTR, None), slot)
             b.branch(self.site(low.block, low.position + 1, result=(op, value, "object")))
         return target
+
+    def takes_back(self, result: Repr) -> bool:
+        """Whether this function, having deoptimised, returns a result that fits natively as a normal return.
+        Safe when it received no list (its continuation then changed nothing its native caller relies on), so
+        a caller deoptimises only for a result it cannot represent: deep recursion cut short by a full C stack
+        stays native everywhere else."""
+        return self.count > 0 and isinstance(result, (IntR, FloatR, BoolR, UnitR)) and \
+            all(_unshared(self.low.repr(arg)) for arg in self.low.fn.args)
+
+    def take_back(self, result: Repr) -> None:
+        """In the failure return: a continuation's result of kind ``result`` becomes a normal return."""
+        low = self.low
+        b, rt = low.b, low.rt
+        slot = rt.deopt_value()
+        value = b.load(slot, typ=PTR)
+        check, convert, failed = (low.new_block(name) for name in ("takeback.check", "takeback", "takeback.no"))
+        b.cbranch(b.icmp_unsigned("==", value, ir.Constant(PTR, None)), failed, check)
+        b.position_at_end(check)
+        b.cbranch(_has_kind(b, rt, value, result), convert, failed)
+        b.position_at_end(convert)
+        b.store(ir.Constant(PTR, None), slot)
+        unboxed = _unbox(b, rt, value, result)
+        rt.call(b, "mj_decref_cold", value)
+        returned = ir.Constant(low.function.return_value.type, ir.Undefined)
+        b.ret(b.insert_value(b.insert_value(returned, unboxed, 0), ir.Constant(ir.IntType(1), 0), 1))
+        b.position_at_end(failed)
+
+    def _given(self, words: Words, value, kind: str) -> list:
+        """The descriptor of an op's result handed over with the site: 'object' (a new reference), 'i128',
+        'wrapped' (an i64 sum or difference that overflowed once: the exact value is it -+ 2**64), 'literal'
+        (a Python int known when compiling)."""
+        b = self.low.b
+        if kind == "literal":
+            return ["literal", value]
+        if kind == "wrapped":
+            correction = b.select(b.icmp_signed("<", value, ir.Constant(I64, 0)), ir.Constant(I128, 1 << 64),
+                                  ir.Constant(I128, -(1 << 64)))
+            value, kind = b.add(b.sext(value, I128), correction), "i128"
+        return ["int128" if kind == "i128" else "object", words.add(value, kind)]
 
     def _describe(self, words: Words, value) -> list:
         low = self.low
@@ -252,7 +311,38 @@ class DeoptPoints:
         if leaves_recursion:
             b.branch(low.release_chain(tuple(sorted(low.owned, key=low.index.__getitem__))))
         else:
+            if self.takes_back(low.return_repr):
+                self.take_back(low.return_repr)
             low.return_failed()
+
+
+def _unshared(representation: Repr) -> bool:
+    """Whether an argument of this representation gives a callee nothing of its caller's that the callee's
+    continuation could change behind native code's back (a list could get items of another kind)."""
+    if isinstance(representation, TupleR):
+        return all(_unshared(item) for item in representation.items)
+    return not isinstance(representation, (ListR, NListR))
+
+
+def _has_kind(b: ir.IRBuilder, rt, obj: ir.Value, representation: Repr) -> ir.Value:
+    """Whether a result object has the native kind ``representation`` (an int that fits, a float, ...)."""
+    if isinstance(representation, IntR):
+        return rt.call(b, "mj_is_int64", obj)
+    if isinstance(representation, FloatR):
+        return rt.call(b, "mj_is_float", obj)
+    if isinstance(representation, BoolR):
+        return rt.call(b, "mj_is_bool", obj)
+    return b.icmp_unsigned("==", obj, rt.data("_Py_NoneStruct"))
+
+
+def _unbox(b: ir.IRBuilder, rt, obj: ir.Value, representation: Repr) -> ir.Value:
+    if isinstance(representation, IntR):
+        return rt.call(b, "mj_unbox_int", obj)
+    if isinstance(representation, FloatR):
+        return rt.call(b, "mj_unbox_float", obj)
+    if isinstance(representation, BoolR):
+        return b.icmp_unsigned("==", obj, rt.data("_Py_TrueStruct"))
+    return ir.Constant(representation.llvm, 0)
 
 
 def _as_word(b: ir.IRBuilder, value: ir.Value, kind: str) -> ir.Value:

@@ -240,15 +240,22 @@ class FunctionLowering:
             self.b.position_at_end(saved)
 
     def _error_return(self) -> ir.Block:
+        """The function's shared "failed" return (filled in at the end, see ``_finish_error_return``)."""
         if self._error_block is None:
             self._error_block = self.new_block("failed")
-            saved = self.b.block
-            self.b.position_at_end(self._error_block)
-            if self.sig.recursive:
-                self.rt.call(self.b, "mj_leave_recursion")
-            self.return_failed()
-            self.b.position_at_end(saved)
         return self._error_block
+
+    def _finish_error_return(self) -> None:
+        """Leave the recursive call, and when it is safe give a deoptimised result that fits back as a normal
+        return (``deopt.DeoptPoints.takes_back``)."""
+        if self._error_block is None:
+            return
+        self.b.position_at_end(self._error_block)
+        if self.sig.recursive:
+            self.rt.call(self.b, "mj_leave_recursion")
+        if self.deopt.takes_back(self.return_repr):
+            self.deopt.take_back(self.return_repr)
+        self.return_failed()
 
     def return_failed(self) -> None:
         """Return "failed": an exception is set, or the function deoptimised (its result in ``@mj_deopt_value``)."""
@@ -287,12 +294,14 @@ class FunctionLowering:
 
     def deoptimize_if(self, condition: ir.Value) -> None:
         """Continue in the interpreter from the current op when ``condition`` holds (its result has no native
-        form, e.g. an int beyond 64 bits); the op must not have changed anything yet."""
-        self.branch_unless(condition, self.deopt.site(self.block, self.position))
+        form, e.g. an int beyond 64 bits); the op must not have changed anything yet. (It may start a little
+        earlier, see ``deopt.DeoptPoints.redo_from``.)"""
+        self.branch_unless(condition, self.deopt.site(self.block, self.deopt.redo_from(self.block, self.position)))
 
-    def deoptimize_after(self, condition: ir.Value, value: ir.Value, kind: str) -> None:
-        """Continue in the interpreter after the current op, whose result ``value`` (of word kind ``kind``, see
-        ``deopt.Words``) has no native form, when ``condition`` holds."""
+    def deoptimize_after(self, condition: ir.Value, value, kind: str) -> None:
+        """Continue in the interpreter after the current op, whose result ``value`` (of kind ``kind``, see
+        ``deopt.DeoptPoints._given``) has no native form, when ``condition`` holds (or from the op itself or a
+        little earlier when it only computes numbers, see ``deopt.DeoptPoints.redo_from``)."""
         self.branch_unless(condition, self.deopt.site(self.block, self.position + 1,
                                                       result=(self.block.ops[self.position], value, kind)))
 
@@ -314,6 +323,7 @@ class FunctionLowering:
             self._lower_block(block)
         for llvm_phi, llvm_block, value in self._pending_phis:
             llvm_phi.add_incoming(value, llvm_block)
+        self._finish_error_return()
 
     def alloca(self, kind: ir.Type, name: str = "") -> ir.Value:
         """A stack slot in the entry block (so the optimiser turns it into registers)."""

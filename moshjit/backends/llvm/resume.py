@@ -82,10 +82,12 @@ class DeoptModule:
 
     # ---- the typed SSA --------------------------------------------------------------------------------------------
     def functions(self) -> list:
-        """The typed SSA of every native function of the module, in the table's order (built once)."""
+        """Per native function of the module, in the table's order: (its typed SSA, its values in order, its
+        blocks by label) (built once)."""
         with self._lock:
             if self._functions is None:
-                self._functions = self._rebuild()
+                self._functions = [(fn, list(fn.values()), {block.label: block for block in fn.blocks})
+                                   for fn in self._rebuild()]
             return self._functions
 
     def _rebuild(self) -> list:
@@ -111,11 +113,11 @@ class DeoptModule:
         if calls is None:
             calls = self._calls[index] = {}
             functions = self.functions()
-            values = list(functions[index].values())
+            values = functions[index][1]
             for op_number, callee in self.table["functions"][index]["calls"].items():
                 op = values[int(op_number)]
                 bound = bind_arguments(python_callee(op.func.value), op)
-                calls[op] = (functions[callee], bound, self.routed_calls(callee))
+                calls[op] = (functions[callee][0], bound, self.routed_calls(callee))
         return calls
 
     # ---- continuing ---------------------------------------------------------------------------------------------
@@ -123,26 +125,29 @@ class DeoptModule:
         from moshjit.ir.interpreter import Frame, resume_function
         index, label, start, slots = self.table["sites"][site]
         try:
-            fn = self.functions()[index]
-            env = materialise(fn, slots, words)
+            fn, values, blocks = self.functions()[index]
+            env = materialise(fn, values, slots, words)
+            calls = self.routed_calls(index) if exhausted else None
         except BaseException as exc:             # the machinery failed: say so where the function is
             return exc.with_traceback(None), self.py_function.__code__.co_firstlineno
         began = time.perf_counter()
-        frame = Frame(fn, env, self.routed_calls(index) if exhausted else None)
-        block = next(b for b in fn.blocks if b.label == label)
+        frame = Frame(fn, env, calls)
         try:
-            outcome = (resume_function(frame, block, start),)
+            outcome = (resume_function(frame, blocks[label], start),)
         except BaseException as exc:
-            where = frame.raised_at
-            line = getattr(where, "line", None) or fn.firstlineno
+            line = getattr(frame.raised_at, "line", None) or fn.firstlineno
             outcome = (exc.with_traceback(_without_own_frames(exc.__traceback__)), line)
-        self._count(time.perf_counter() - began)
+        self._count(time.perf_counter() - began, exhausted)
         return outcome
 
-    def _count(self, seconds: float) -> None:
+    def _count(self, seconds: float, exhausted: bool) -> None:
+        """Count a deoptimisation; those for a value without native form count towards demotion (a nearly full
+        C stack says nothing about the types the specialisation meets)."""
         self.deopts += 1
-        self.seconds += seconds
         self.stats["deopts"] = self.deopts
+        if exhausted:
+            return
+        self.seconds += seconds
         if not self.demoted and self.seconds >= budget():
             self.demote()
 
@@ -168,10 +173,10 @@ class DeoptModule:
 
 
 # ---- rebuilding values ---------------------------------------------------------------------------------------------
-def materialise(fn, slots: list, words: bytes) -> dict:
-    """The interpreter environment for a site: each slot ``[value number, descriptor]`` rebuilt from ``words``."""
+def materialise(fn, values: list, slots: list, words: bytes) -> dict:
+    """The interpreter environment for a site: each slot ``[value number, descriptor]`` rebuilt from ``words``
+    (``values``: the function's values in order)."""
     from moshjit.ir.interpreter import evaluate
-    values = list(fn.values())
     integers = memoryview(words).cast("q")
     floats = memoryview(words).cast("d")
     described = {number: descriptor for number, descriptor in slots}
@@ -195,6 +200,8 @@ def materialise(fn, slots: list, words: bytes) -> dict:
             return _object_at(integers[descriptor[1]])
         if kind == "none":
             return None
+        if kind == "literal":
+            return descriptor[1]
         if kind == "constant":
             return values[number].type.value
         if kind == "int128":

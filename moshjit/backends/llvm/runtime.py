@@ -16,9 +16,10 @@ from moshjit.backends.llvm.layout import (FLOAT_VALUE, LIST_ALLOCATED, LIST_ITEM
 
 from moshjit.backends.llvm.reprs import F64, I1, I32, I64, I8, PTR
 
-# Stack kept free below the deepest native frame of a recursion: room for the Python-level continuation of a frame
-# that deoptimises there (interpreter, dispatcher, entry: measured to need well under this; see docs/llvm-backend.md).
+# Stack kept free below the deepest native frame of a recursion: room for the levels between two stack checks and
+# for the Python-level continuation of a frame that deoptimises there (see docs/llvm-backend.md for the measurements).
 STACK_RESERVE = 512 * 1024
+STACK_CHECK_EVERY = 16
 
 RUNTIME_IR = string.Template(r"""
 declare void @_Py_Dealloc(ptr)
@@ -290,13 +291,15 @@ nomem:
 declare {i64, i1} @llvm.umul.with.overflow.i64(i64, i64)
 
 ; Depth of native calls on call cycles, checked against sys.getrecursionlimit() (read again only when the depth
-; passes the last value seen), and the stack pointer, checked against the bounds of the running thread's stack
-; (found again when it is outside them: another thread, or the first call). The GIL keeps one thread in here.
+; passes the last value seen), and every STACK_CHECK_EVERY levels the stack pointer, against the bounds of the
+; running thread's stack (found again when it is outside them: another thread, or the first check), so that a
+; recursion allowed by a raised limit continues in the interpreter before the C stack runs out. The reserve
+; left below covers the levels between two checks. The GIL keeps one thread in here.
 @mj_depth = linkonce_odr global i64 0
 @mj_depth_limit = linkonce_odr global i64 0
 @mj_stack_base = linkonce_odr global i64 0       ; lowest address of the thread's stack
 @mj_stack_low = linkonce_odr global i64 0        ; lowest address native recursion may reach (base + reserve)
-@mj_stack_high = linkonce_odr global i64 0       ; highest address of the thread's stack
+@mj_stack_span = linkonce_odr global i64 0       ; bytes from there to the top of the stack
 @PyExc_RecursionError = external global ptr
 @.recursion = linkonce_odr constant [33 x i8] c"maximum recursion depth exceeded\00"
 declare i32 @Py_GetRecursionLimit()
@@ -314,24 +317,30 @@ define linkonce_odr i32 @mj_enter_recursion() alwaysinline {
   %deeper = add i64 %depth, 1
   store i64 %deeper, ptr @mj_depth
   %limit = load i64, ptr @mj_depth_limit
+  %past = icmp sgt i64 %deeper, %limit
+  br i1 %past, label %check, label %level, !prof !0
+level:
+  %phase = and i64 %deeper, $STACK_CHECK_MASK
+  %due = icmp eq i64 %phase, 0
+  br i1 %due, label %stack, label %ok, !prof !0
+stack:
   %top = call ptr @llvm.stacksave.p0()
   %sp = ptrtoint ptr %top to i64
   %low = load i64, ptr @mj_stack_low
-  %high = load i64, ptr @mj_stack_high
-  %past = icmp sgt i64 %deeper, %limit
-  %below = icmp ult i64 %sp, %low
-  %above = icmp ugt i64 %sp, %high
-  %either = or i1 %past, %below
-  %any = or i1 %either, %above
-  br i1 %any, label %check, label %ok, !prof !0
+  %span = load i64, ptr @mj_stack_span
+  %offset = sub i64 %sp, %low
+  %outside = icmp ugt i64 %offset, %span           ; into the reserve, or another thread's stack
+  br i1 %outside, label %check, label %ok, !prof !0
 check:
-  %status = call i32 @mj_recursion_check(i64 %deeper, i64 %sp)
+  %status = call i32 @mj_recursion_check(i64 %deeper)
   ret i32 %status
 ok:
   ret i32 0
 }
 
-define linkonce_odr i32 @mj_recursion_check(i64 %depth, i64 %sp) cold noinline {
+define linkonce_odr i32 @mj_recursion_check(i64 %depth) cold noinline {
+  %top = call ptr @llvm.stacksave.p0()
+  %sp = ptrtoint ptr %top to i64
   %limit32 = call i32 @Py_GetRecursionLimit()
   %limit = sext i32 %limit32 to i64
   store i64 %limit, ptr @mj_depth_limit
@@ -345,7 +354,9 @@ raise:
   ret i32 1
 stack:
   %base = load i64, ptr @mj_stack_base
-  %high = load i64, ptr @mj_stack_high
+  %low = load i64, ptr @mj_stack_low
+  %span = load i64, ptr @mj_stack_span
+  %high = add i64 %low, %span
   %under = icmp ult i64 %sp, %base
   %over = icmp ugt i64 %sp, %high
   %elsewhere = or i1 %under, %over
@@ -354,8 +365,8 @@ find:
   call void @mj_find_stack()
   br label %compare
 compare:
-  %low = load i64, ptr @mj_stack_low
-  %exhausted = icmp ult i64 %sp, %low
+  %reserve = load i64, ptr @mj_stack_low
+  %exhausted = icmp ult i64 %sp, %reserve
   br i1 %exhausted, label %deopt, label %fine
 deopt:
   %undo = sub i64 %depth, 1
@@ -386,14 +397,15 @@ known:
   %quarter = lshr i64 %bytes, 2
   %reserve = call i64 @llvm.umin.i64(i64 %quarter, i64 $STACK_RESERVE)
   %low = add i64 %base, %reserve
+  %span = sub i64 %high, %low
   store i64 %base, ptr @mj_stack_base
   store i64 %low, ptr @mj_stack_low
-  store i64 %high, ptr @mj_stack_high
+  store i64 %span, ptr @mj_stack_span
   ret void
 unknown:
   store i64 0, ptr @mj_stack_base
   store i64 0, ptr @mj_stack_low
-  store i64 -1, ptr @mj_stack_high
+  store i64 -1, ptr @mj_stack_span
   ret void
 }
 
@@ -491,7 +503,8 @@ define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline {
 !1 = !{!"branch_weights", i32 1000, i32 1}
 """).substitute(
     OB_TYPE=OB_TYPE, OB_SIZE=OB_SIZE, LIST_ITEMS=LIST_ITEMS, LIST_ALLOCATED=LIST_ALLOCATED, TUPLE_ITEMS=TUPLE_ITEMS,
-    FLOAT_VALUE=FLOAT_VALUE, LONG_DIGITS=LONG_DIGITS, STACK_RESERVE=STACK_RESERVE)
+    FLOAT_VALUE=FLOAT_VALUE, LONG_DIGITS=LONG_DIGITS, STACK_RESERVE=STACK_RESERVE,
+    STACK_CHECK_MASK=STACK_CHECK_EVERY - 1)
 RUNTIME_FINGERPRINT = hashlib.sha256(RUNTIME_IR.encode()).hexdigest()[:16]
 
 # name -> (return type, argument types[, variadic])

@@ -6,26 +6,26 @@ entry:
   %".4" = icmp ne i32 %".3", 0
   br i1 %".4", label %"recursion.stopped", label %"ok", !prof !0
 B0:
-  %".23" = icmp slt i64 %"n", 2
-  br i1 %".23", label %"B2", label %"B1"
+  %".34" = icmp slt i64 %"n", 2
+  br i1 %".34", label %"B2", label %"B1"
 B1:
-  %".25" = sub nsw i64 %"n", 1
-  %".26" = call {i64, i1} @"mj_0_fib"(i64 %".25")
-  %".27" = extractvalue {i64, i1} %".26", 1
-  br i1 %".27", label %"call.failed", label %"ok.2", !prof !0
+  %".36" = sub nsw i64 %"n", 1
+  %".37" = call {i64, i1} @"mj_0_fib"(i64 %".36")
+  %".38" = extractvalue {i64, i1} %".37", 1
+  br i1 %".38", label %"call.failed", label %"ok.2", !prof !0
 B2:
   call void @"mj_leave_recursion"()
-  %".100" = insertvalue {i64, i1} undef, i64 %"n", 0
-  %".101" = insertvalue {i64, i1} %".100", i1 0, 1
-  ret {i64, i1} %".101"
+  %".115" = insertvalue {i64, i1} undef, i64 %"n", 0
+  %".116" = insertvalue {i64, i1} %".115", i1 0, 1
+  ret {i64, i1} %".116"
 recursion.stopped:
   %".6" = icmp eq i32 %".3", 1
   br i1 %".6", label %"recursion.error", label %"deopt.B0.0"
 ok:
   br label %"B0"
 recursion.error:
-  %".20" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".20"
+  %".31" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".31"
 deopt.B0.0:
   %".7" = call ptr @"PyBytes_FromStringAndSize"(ptr null, i64 8)
   %".8" = icmp eq ptr %".7", null
@@ -39,12 +39,26 @@ deopt.words:
   store i64 %"n", ptr %".13"
   %".15" = call ptr @"mj_deopt"(i8* @"mj_0_fib_state", i64 0, ptr %".7", i32 1, [N x i8]* @".str.0", [N x i8]* @".str.1")
   store ptr %".15", ptr @"mj_deopt_value"
-  %".17" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".17"
+  %".17" = load ptr, ptr @"mj_deopt_value"
+  %".18" = icmp eq ptr %".17", null
+  br i1 %".18", label %"takeback.no", label %"takeback.check"
+takeback.check:
+  %".20" = call i1 @"mj_is_int64"(ptr %".17")
+  br i1 %".20", label %"takeback", label %"takeback.no"
+takeback:
+  store ptr null, ptr @"mj_deopt_value"
+  %".23" = call i64 @"mj_unbox_int"(ptr %".17")
+  call void @"mj_decref_cold"(ptr %".17")
+  %".25" = insertvalue {i64, i1} undef, i64 %".23", 0
+  %".26" = insertvalue {i64, i1} %".25", i1 0, 1
+  ret {i64, i1} %".26"
+takeback.no:
+  %".28" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".28"
 call.failed:
-  %".28" = load ptr, ptr @"mj_deopt_value"
-  %".29" = icmp eq ptr %".28", null
-  br i1 %".29", label %"fail.L416", label %"call.deoptimised"
+  %".39" = load ptr, ptr @"mj_deopt_value"
+  %".40" = icmp eq ptr %".39", null
+  br i1 %".40", label %"fail.L416", label %"call.deoptimised"
 call.deoptimised:
   store ptr null, ptr @"mj_deopt_value"
   br label %"deopt.B1.2"
@@ -53,81 +67,102 @@ fail.L416:
   br label %"failed"
 failed:
   call void @"mj_leave_recursion"()
-  %".32" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".32"
+  %".119" = load ptr, ptr @"mj_deopt_value"
+  %".120" = icmp eq ptr %".119", null
+  br i1 %".120", label %"takeback.no.1", label %"takeback.check.1"
 deopt.B1.2:
-  %".37" = call ptr @"PyBytes_FromStringAndSize"(ptr null, i64 16)
-  %".38" = icmp eq ptr %".37", null
-  br i1 %".38", label %"fail.tmp.L416", label %"ok.1", !prof !0
+  %".45" = call ptr @"PyBytes_FromStringAndSize"(ptr null, i64 16)
+  %".46" = icmp eq ptr %".45", null
+  br i1 %".46", label %"fail.tmp.L416", label %"ok.1", !prof !0
 fail.tmp.L416:
-  call void @"mj_decref_cold"(ptr %".28")
+  call void @"mj_decref_cold"(ptr %".39")
   br label %"fail.L416"
 ok.1:
-  %".42" = call ptr @"PyBytes_AsString"(ptr %".37")
-  %".43" = getelementptr i64, ptr %".42", i64 0
-  store i64 %"n", ptr %".43"
-  %".45" = getelementptr i64, ptr %".42", i64 1
-  %".46" = ptrtoint ptr %".28" to i64
-  store i64 %".46", ptr %".45"
-  %".48" = call ptr @"mj_deopt"(i8* @"mj_0_fib_state", i64 1, ptr %".37", i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
-  call void @"mj_decref_cold"(ptr %".28")
-  store ptr %".48", ptr @"mj_deopt_value"
+  %".50" = call ptr @"PyBytes_AsString"(ptr %".45")
+  %".51" = getelementptr i64, ptr %".50", i64 0
+  store i64 %"n", ptr %".51"
+  %".53" = getelementptr i64, ptr %".50", i64 1
+  %".54" = ptrtoint ptr %".39" to i64
+  store i64 %".54", ptr %".53"
+  %".56" = call ptr @"mj_deopt"(i8* @"mj_0_fib_state", i64 1, ptr %".45", i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
+  call void @"mj_decref_cold"(ptr %".39")
+  store ptr %".56", ptr @"mj_deopt_value"
   br label %"failed"
 ok.2:
-  %".54" = extractvalue {i64, i1} %".26", 0
-  %".55" = sub nsw i64 %"n", 2
-  %".56" = call {i64, i1} @"mj_0_fib"(i64 %".55")
-  %".57" = extractvalue {i64, i1} %".56", 1
-  br i1 %".57", label %"call.failed.1", label %"ok.4", !prof !0
+  %".62" = extractvalue {i64, i1} %".37", 0
+  %".63" = sub nsw i64 %"n", 2
+  %".64" = call {i64, i1} @"mj_0_fib"(i64 %".63")
+  %".65" = extractvalue {i64, i1} %".64", 1
+  br i1 %".65", label %"call.failed.1", label %"ok.4", !prof !0
 call.failed.1:
-  %".58" = load ptr, ptr @"mj_deopt_value"
-  %".59" = icmp eq ptr %".58", null
-  br i1 %".59", label %"fail.L416", label %"call.deoptimised.1"
+  %".66" = load ptr, ptr @"mj_deopt_value"
+  %".67" = icmp eq ptr %".66", null
+  br i1 %".67", label %"fail.L416", label %"call.deoptimised.1"
 call.deoptimised.1:
   store ptr null, ptr @"mj_deopt_value"
   br label %"deopt.B1.4"
 deopt.B1.4:
-  %".62" = call ptr @"PyBytes_FromStringAndSize"(ptr null, i64 16)
-  %".63" = icmp eq ptr %".62", null
-  br i1 %".63", label %"fail.tmp.L416.1", label %"ok.3", !prof !0
+  %".70" = call ptr @"PyBytes_FromStringAndSize"(ptr null, i64 16)
+  %".71" = icmp eq ptr %".70", null
+  br i1 %".71", label %"fail.tmp.L416.1", label %"ok.3", !prof !0
 fail.tmp.L416.1:
-  call void @"mj_decref_cold"(ptr %".58")
+  call void @"mj_decref_cold"(ptr %".66")
   br label %"fail.L416"
 ok.3:
-  %".67" = call ptr @"PyBytes_AsString"(ptr %".62")
-  %".68" = getelementptr i64, ptr %".67", i64 0
-  store i64 %".54", ptr %".68"
-  %".70" = getelementptr i64, ptr %".67", i64 1
-  %".71" = ptrtoint ptr %".58" to i64
-  store i64 %".71", ptr %".70"
-  %".73" = call ptr @"mj_deopt"(i8* @"mj_0_fib_state", i64 2, ptr %".62", i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
-  call void @"mj_decref_cold"(ptr %".58")
-  store ptr %".73", ptr @"mj_deopt_value"
+  %".75" = call ptr @"PyBytes_AsString"(ptr %".70")
+  %".76" = getelementptr i64, ptr %".75", i64 0
+  store i64 %".62", ptr %".76"
+  %".78" = getelementptr i64, ptr %".75", i64 1
+  %".79" = ptrtoint ptr %".66" to i64
+  store i64 %".79", ptr %".78"
+  %".81" = call ptr @"mj_deopt"(i8* @"mj_0_fib_state", i64 2, ptr %".70", i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
+  call void @"mj_decref_cold"(ptr %".66")
+  store ptr %".81", ptr @"mj_deopt_value"
   br label %"failed"
 ok.4:
-  %".79" = extractvalue {i64, i1} %".56", 0
-  %".80" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".54", i64 %".79")
-  %".81" = extractvalue {i64, i1} %".80", 1
-  br i1 %".81", label %"deopt.B1.4.1", label %"ok.6", !prof !0
-deopt.B1.4.1:
-  %".82" = call ptr @"PyBytes_FromStringAndSize"(ptr null, i64 16)
-  %".83" = icmp eq ptr %".82", null
-  br i1 %".83", label %"fail.L416", label %"ok.5", !prof !0
+  %".87" = extractvalue {i64, i1} %".64", 0
+  %".88" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".62", i64 %".87")
+  %".89" = extractvalue {i64, i1} %".88", 1
+  %".90" = extractvalue {i64, i1} %".88", 0
+  br i1 %".89", label %"deopt.B1.5", label %"ok.6", !prof !0
+deopt.B1.5:
+  %".91" = icmp slt i64 %".90", 0
+  %".92" = select  i1 %".91", i128 18446744073709551616, i128 -18446744073709551616
+  %".93" = sext i64 %".90" to i128
+  %".94" = add i128 %".93", %".92"
+  %".95" = call ptr @"PyBytes_FromStringAndSize"(ptr null, i64 16)
+  %".96" = icmp eq ptr %".95", null
+  br i1 %".96", label %"fail.L416", label %"ok.5", !prof !0
 ok.5:
-  %".85" = call ptr @"PyBytes_AsString"(ptr %".82")
-  %".86" = getelementptr i64, ptr %".85", i64 0
-  store i64 %".54", ptr %".86"
-  %".88" = getelementptr i64, ptr %".85", i64 1
-  store i64 %".79", ptr %".88"
-  %".90" = call ptr @"mj_deopt"(i8* @"mj_0_fib_state", i64 3, ptr %".82", i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
-  store ptr %".90", ptr @"mj_deopt_value"
+  %".98" = call ptr @"PyBytes_AsString"(ptr %".95")
+  %".99" = getelementptr i64, ptr %".98", i64 0
+  %".100" = ashr i128 %".94", 64
+  %".101" = trunc i128 %".100" to i64
+  store i64 %".101", ptr %".99"
+  %".103" = trunc i128 %".94" to i64
+  %".104" = getelementptr i64, ptr %".98", i64 1
+  store i64 %".103", ptr %".104"
+  %".106" = call ptr @"mj_deopt"(i8* @"mj_0_fib_state", i64 3, ptr %".95", i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
+  store ptr %".106", ptr @"mj_deopt_value"
   br label %"failed"
 ok.6:
-  %".94" = extractvalue {i64, i1} %".80", 0
   call void @"mj_leave_recursion"()
-  %".96" = insertvalue {i64, i1} undef, i64 %".94", 0
-  %".97" = insertvalue {i64, i1} %".96", i1 0, 1
-  ret {i64, i1} %".97"
+  %".111" = insertvalue {i64, i1} undef, i64 %".90", 0
+  %".112" = insertvalue {i64, i1} %".111", i1 0, 1
+  ret {i64, i1} %".112"
+takeback.check.1:
+  %".122" = call i1 @"mj_is_int64"(ptr %".119")
+  br i1 %".122", label %"takeback.1", label %"takeback.no.1"
+takeback.1:
+  store ptr null, ptr @"mj_deopt_value"
+  %".125" = call i64 @"mj_unbox_int"(ptr %".119")
+  call void @"mj_decref_cold"(ptr %".119")
+  %".127" = insertvalue {i64, i1} undef, i64 %".125", 0
+  %".128" = insertvalue {i64, i1} %".127", i1 0, 1
+  ret {i64, i1} %".128"
+takeback.no.1:
+  %".130" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".130"
 }
 
 declare i32 @"mj_enter_recursion"()
@@ -142,13 +177,17 @@ declare ptr @"PyBytes_AsString"(ptr %".1")
 declare ptr @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i32 %".4", ptr %".5", ptr %".6")
 
 @"mj_deopt_value" = external global ptr
-declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
+declare i1 @"mj_is_int64"(ptr %".1")
 
-declare void @"mj_leave_recursion"()
+declare i64 @"mj_unbox_int"(ptr %".1")
 
 declare void @"mj_decref_cold"(ptr %".1")
 
+declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
+
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
+
+declare void @"mj_leave_recursion"()
 
 define ptr @"mj_0_fib_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
 {
@@ -189,10 +228,6 @@ box.ok:
 failed.1:
   ret ptr null
 }
-
-declare i1 @"mj_is_int64"(ptr %".1")
-
-declare i64 @"mj_unbox_int"(ptr %".1")
 
 declare ptr @"mj_box_int"(i64 %".1")
 

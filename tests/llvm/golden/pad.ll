@@ -9,11 +9,16 @@ B0:
   %".8" = load i64, ptr %".7"
   %".9" = call {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %"length", i64 %".8")
   %".10" = extractvalue {i64, i1} %".9", 1
-  br i1 %".10", label %"deopt.B0.2", label %"ok.1", !prof !0
-deopt.B0.2:
-  %".11" = call ptr @"PyBytes_FromStringAndSize"(ptr null, i64 32)
-  %".12" = icmp eq ptr %".11", null
-  br i1 %".12", label %"fail.L257", label %"ok", !prof !0
+  %".11" = extractvalue {i64, i1} %".9", 0
+  br i1 %".10", label %"deopt.B0.3", label %"ok.1", !prof !0
+deopt.B0.3:
+  %".12" = icmp slt i64 %".11", 0
+  %".13" = select  i1 %".12", i128 18446744073709551616, i128 -18446744073709551616
+  %".14" = sext i64 %".11" to i128
+  %".15" = add i128 %".14", %".13"
+  %".16" = call ptr @"PyBytes_FromStringAndSize"(ptr null, i64 32)
+  %".17" = icmp eq ptr %".16", null
+  br i1 %".17", label %"fail.L257", label %"ok", !prof !0
 fail.L257:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 257)
   br label %"release"
@@ -21,92 +26,94 @@ release:
   call void @"mj_decref_cold"(ptr %"ids")
   br label %"failed"
 failed:
-  %".15" = insertvalue {ptr, i1} undef, i1 1, 1
-  ret {ptr, i1} %".15"
+  %".97" = insertvalue {ptr, i1} undef, i1 1, 1
+  ret {ptr, i1} %".97"
 ok:
-  %".20" = call ptr @"PyBytes_AsString"(ptr %".11")
-  %".21" = getelementptr i64, ptr %".20", i64 0
-  %".22" = ptrtoint ptr %"ids" to i64
-  store i64 %".22", ptr %".21"
-  %".24" = getelementptr i64, ptr %".20", i64 1
-  store i64 %"length", ptr %".24"
-  %".26" = getelementptr i64, ptr %".20", i64 2
-  store i64 %"pad_id", ptr %".26"
-  %".28" = getelementptr i64, ptr %".20", i64 3
-  store i64 %".8", ptr %".28"
-  %".30" = call ptr @"mj_deopt"(i8* @"mj_0_pad_state", i64 0, ptr %".11", i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
-  store ptr %".30", ptr @"mj_deopt_value"
+  %".23" = call ptr @"PyBytes_AsString"(ptr %".16")
+  %".24" = getelementptr i64, ptr %".23", i64 0
+  %".25" = ptrtoint ptr %"ids" to i64
+  store i64 %".25", ptr %".24"
+  %".27" = getelementptr i64, ptr %".23", i64 1
+  store i64 %"pad_id", ptr %".27"
+  %".29" = getelementptr i64, ptr %".23", i64 2
+  %".30" = ashr i128 %".15", 64
+  %".31" = trunc i128 %".30" to i64
+  store i64 %".31", ptr %".29"
+  %".33" = trunc i128 %".15" to i64
+  %".34" = getelementptr i64, ptr %".23", i64 3
+  store i64 %".33", ptr %".34"
+  %".36" = call ptr @"mj_deopt"(i8* @"mj_0_pad_state", i64 0, ptr %".16", i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
+  store ptr %".36", ptr @"mj_deopt_value"
   br label %"release"
 ok.1:
-  %".34" = extractvalue {i64, i1} %".9", 0
-  %".35" = getelementptr i8, ptr %"ids", i64 16
-  %".36" = load i64, ptr %".35"
-  %".37" = icmp slt i64 %".34", 0
-  %".38" = select  i1 %".37", i64 0, i64 %".34"
-  %".39" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".36")
-  %".40" = extractvalue {i64, i1} %".39", 0
-  %".41" = extractvalue {i64, i1} %".39", 1
-  %".42" = or i1 0, %".41"
-  %".43" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".40", i64 %".38")
-  %".44" = extractvalue {i64, i1} %".43", 0
-  %".45" = extractvalue {i64, i1} %".43", 1
-  %".46" = or i1 %".42", %".45"
-  br i1 %".46", label %"fused.too_big", label %"ok.2", !prof !0
+  %".40" = getelementptr i8, ptr %"ids", i64 16
+  %".41" = load i64, ptr %".40"
+  %".42" = icmp slt i64 %".11", 0
+  %".43" = select  i1 %".42", i64 0, i64 %".11"
+  %".44" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".41")
+  %".45" = extractvalue {i64, i1} %".44", 0
+  %".46" = extractvalue {i64, i1} %".44", 1
+  %".47" = or i1 0, %".46"
+  %".48" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".45", i64 %".43")
+  %".49" = extractvalue {i64, i1} %".48", 0
+  %".50" = extractvalue {i64, i1} %".48", 1
+  %".51" = or i1 %".47", %".50"
+  br i1 %".51", label %"fused.too_big", label %"ok.2", !prof !0
 fused.too_big:
-  %".48" = call ptr @"PyErr_NoMemory"()
+  %".53" = call ptr @"PyErr_NoMemory"()
   br label %"fail.L257"
 ok.2:
-  %".50" = call ptr @"PyList_New"(i64 %".44")
-  %".51" = icmp eq ptr %".50", null
-  br i1 %".51", label %"fail.L257", label %"ok.3", !prof !0
+  %".55" = call ptr @"PyList_New"(i64 %".49")
+  %".56" = icmp eq ptr %".55", null
+  br i1 %".56", label %"fail.L257", label %"ok.3", !prof !0
 ok.3:
-  %".53" = getelementptr i8, ptr %".50", i64 24
-  %".54" = load ptr, ptr %".53"
-  %".55" = getelementptr ptr, ptr %".54", i64 0
-  %".56" = getelementptr i8, ptr %"ids", i64 24
-  %".57" = load ptr, ptr %".56"
+  %".58" = getelementptr i8, ptr %".55", i64 24
+  %".59" = load ptr, ptr %".58"
+  %".60" = getelementptr ptr, ptr %".59", i64 0
+  %".61" = getelementptr i8, ptr %"ids", i64 24
+  %".62" = load ptr, ptr %".61"
   br label %"loop"
 loop:
-  %".59" = phi  i64 [0, %"ok.3"], [%".68", %"loop.body"]
-  %".60" = icmp slt i64 %".59", %".36"
-  br i1 %".60", label %"loop.body", label %"loop.end"
+  %".64" = phi  i64 [0, %"ok.3"], [%".73", %"loop.body"]
+  %".65" = icmp slt i64 %".64", %".41"
+  br i1 %".65", label %"loop.body", label %"loop.end"
 loop.body:
-  %".62" = add i64 0, %".59"
-  %".63" = getelementptr ptr, ptr %".57", i64 %".62"
-  %".64" = load ptr, ptr %".63"
-  call void @"mj_incref"(ptr %".64")
-  %".66" = getelementptr ptr, ptr %".55", i64 %".59"
-  store ptr %".64", ptr %".66"
-  %".68" = add i64 %".59", 1
+  %".67" = add i64 0, %".64"
+  %".68" = getelementptr ptr, ptr %".62", i64 %".67"
+  %".69" = load ptr, ptr %".68"
+  call void @"mj_incref"(ptr %".69")
+  %".71" = getelementptr ptr, ptr %".60", i64 %".64"
+  store ptr %".69", ptr %".71"
+  %".73" = add i64 %".64", 1
   br label %"loop"
 loop.end:
-  %".70" = add i64 0, %".36"
-  %".71" = getelementptr ptr, ptr %".54", i64 %".70"
-  %".72" = call ptr @"mj_box_int"(i64 %"pad_id")
-  %".73" = icmp eq ptr %".72", null
-  br i1 %".73", label %"fail.tmp.L257", label %"ok.4", !prof !0
+  %".75" = add i64 0, %".41"
+  %".76" = getelementptr ptr, ptr %".59", i64 %".75"
+  %".77" = call ptr @"mj_box_int"(i64 %"pad_id")
+  %".78" = icmp eq ptr %".77", null
+  br i1 %".78", label %"fail.tmp.L257", label %"ok.4", !prof !0
 fail.tmp.L257:
-  call void @"mj_decref_cold"(ptr %".50")
+  call void @"mj_decref_cold"(ptr %".55")
   br label %"fail.L257"
 ok.4:
   br label %"loop.1"
 loop.1:
-  %".78" = phi  i64 [0, %"ok.4"], [%".83", %"loop.body.1"]
-  %".79" = icmp slt i64 %".78", %".38"
-  br i1 %".79", label %"loop.body.1", label %"loop.end.1"
+  %".83" = phi  i64 [0, %"ok.4"], [%".88", %"loop.body.1"]
+  %".84" = icmp slt i64 %".83", %".43"
+  br i1 %".84", label %"loop.body.1", label %"loop.end.1"
 loop.body.1:
-  %".81" = getelementptr ptr, ptr %".71", i64 %".78"
-  store ptr %".72", ptr %".81"
-  %".83" = add i64 %".78", 1
+  %".86" = getelementptr ptr, ptr %".76", i64 %".83"
+  store ptr %".77", ptr %".86"
+  %".88" = add i64 %".83", 1
   br label %"loop.1"
 loop.end.1:
-  %".85" = sub i64 %".38", 1
-  call void @"mj_add_references"(ptr %".72", i64 %".85")
-  %".87" = add i64 %".70", %".38"
+  %".90" = sub i64 %".43", 1
+  call void @"mj_add_references"(ptr %".77", i64 %".90")
+  %".92" = add i64 %".75", %".43"
   call void @"mj_decref"(ptr %"ids")
-  %".89" = insertvalue {ptr, i1} undef, ptr %".50", 0
-  %".90" = insertvalue {ptr, i1} %".89", i1 0, 1
-  ret {ptr, i1} %".90"
+  %".94" = insertvalue {ptr, i1} undef, ptr %".55", 0
+  %".95" = insertvalue {ptr, i1} %".94", i1 0, 1
+  ret {ptr, i1} %".95"
 }
 
 declare void @"mj_incref"(ptr %".1")
