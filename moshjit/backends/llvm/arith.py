@@ -79,7 +79,7 @@ def int_floordiv(low, a, b, safe=False, exact_after=False) -> ir.Value:
     builder = low.b
     zero = ir.Constant(I64, 0)
     low.guard(builder.icmp_signed("==", b, zero), ZeroDivisionError, "integer division or modulo by zero")
-    if not safe:
+    if not safe and not (isinstance(b, ir.Constant) and b.constant != -1):
         overflowed = builder.and_(builder.icmp_signed("==", a, ir.Constant(I64, INT64_MIN)),
                                   builder.icmp_signed("==", b, ir.Constant(I64, -1)))
         if exact_after:

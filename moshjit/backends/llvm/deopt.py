@@ -278,32 +278,23 @@ class DeoptPoints:
         return words.describe(low.values[value], representation, value.type)
 
     def _hand_over(self, words: Words, site: int, exhausted: bool, temporaries, leaves_recursion: bool) -> None:
-        """Write the words into a new bytes object, call ``mj_deopt``, keep its result for the caller, release
-        what the frame owns and return "failed"."""
+        """Write the words into the module's ``@mj_deopt_words``, call ``mj_deopt``, keep its result for the
+        caller, release what the frame owns and return "failed"."""
         low = self.low
         b, rt = low.b, low.rt
         count = len(words.values)
-        buffer = rt.call(b, "PyBytes_FromStringAndSize", ir.Constant(PTR, None), ir.Constant(I64, 8 * max(count, 1)))
-        no_memory = b.icmp_unsigned("==", buffer, ir.Constant(PTR, None))
-        if leaves_recursion:
-            low.branch_unless(no_memory, low.fail_block(temporaries))
-        else:                                   # at the entry's depth check: nothing owned, depth already undone
-            returned, go_on = low.new_block("deopt.no_memory"), low.new_block("deopt.words")
-            b.cbranch(no_memory, returned, go_on)
-            b.position_at_end(returned)
-            low.return_failed()
-            b.position_at_end(go_on)
-        data = rt.call(b, "PyBytes_AsString", buffer)
+        buffer = rt.deopt_words(count)
+
+        def word(index):
+            return b.gep(buffer, [ir.Constant(I64, 0), ir.Constant(I64, index)])
+
         for index, (value, kind) in enumerate(words.values):
-            if kind == "i128 low":
-                continue
-            address = b.gep(data, [ir.Constant(I64, index)], source_etype=I64)
             if kind == "i128":
-                b.store(b.trunc(b.ashr(value, ir.Constant(I128, 64)), I64), address)
-                b.store(b.trunc(value, I64), b.gep(data, [ir.Constant(I64, index + 1)], source_etype=I64))
-                continue
-            b.store(_as_word(b, value, kind), address)
-        outcome = rt.call(b, "mj_deopt", rt.module_state(), ir.Constant(I64, site), buffer,
+                b.store(b.trunc(b.ashr(value, ir.Constant(I128, 64)), I64), word(index))
+                b.store(b.trunc(value, I64), word(index + 1))
+            elif kind != "i128 low":
+                b.store(_as_word(b, value, kind), word(index))
+        outcome = rt.call(b, "mj_deopt", rt.module_state(), ir.Constant(I64, site), buffer, ir.Constant(I64, count),
                           ir.Constant(I32, int(exhausted)), rt.cstring(low.fn.name), rt.cstring(low.fn.filename))
         for value, _ in temporaries:
             low.decref(value, None)

@@ -32,6 +32,7 @@ def build_module(graph: CallGraph, root: Signature, triple: str, data_layout: st
     for sig in graph.order:
         _, function, index = symbols[(sig.py_function, sig.arg_types)]
         FunctionLowering(sig, function, runtime, symbols, reads[sig.symbol], table, index).lower()
+    runtime.finish()
     deopt = table.to_json()
     method_def = emit_entry(module, runtime, root, symbols[(root.py_function, root.arg_types)][1],
                             root.py_function.__name__, reads[root.symbol], can_deoptimize=deopt is not None)

@@ -8,10 +8,11 @@ fingerprints prove it is the same SSA, op for op), so code loaded from the cache
 Each live value is rebuilt from the words (``materialise``), pure values native code never built are recomputed,
 and ``ir.interpreter.resume_function`` goes on from the site's op; nothing already done is done again.
 
-A specialisation that keeps deoptimising is *demoted*: once its continuations have taken longer than compiling a
-generic specialisation would (``MOSHJIT_DEOPT_BUDGET`` seconds in all, 0.05 by default), the generic one (Python
-ints, no assumptions) is compiled and the native entry hands every later call to it, so a hot loop does not stay
-in the interpreter. Imported by native code at its first deoptimisation only; no llvmlite here.
+A specialisation that keeps deoptimising is *demoted*: once its continuations have cost about as much as compiling
+a generic specialisation would (``MOSHJIT_DEOPT_BUDGET`` seconds, 0.05 by default, estimated as the number of
+deoptimisations times the fastest continuation, so that a callee compiled during one does not count), the generic
+one (Python ints, no assumptions) is compiled and the native entry hands every later call to it, so a hot loop
+does not stay in the interpreter. Imported by native code at its first deoptimisation only; no llvmlite here.
 """
 from __future__ import annotations
 
@@ -44,8 +45,16 @@ def structure_fingerprint(fn) -> str:
 
 
 def register(address: int, module: "DeoptModule") -> None:
-    """Native code whose state flag lives at ``address`` deoptimises into ``module``."""
-    _modules[address] = module
+    """Native code whose state flag lives at ``address`` deoptimises into ``module``. A shared object is loaded
+    once per process, so two dispatchers of the same code share its native code and its state flag: the first
+    registration continues for both, and a demotion reaches every user (its statistics, its hooks)."""
+    existing = _modules.get(address)
+    if existing is None:
+        _modules[address] = module
+        return
+    existing.users.extend(module.users)
+    if existing.demoted:                     # its entry already sends calls to the fallback
+        existing.tell_demoted(module.users)
 
 
 def budget() -> float:
@@ -58,7 +67,10 @@ def budget() -> float:
 def resume(address: int, site: int, words: bytes, exhausted: int):
     """Called by native code: ``(result,)``, or ``(exception, line)`` when the continuation raised (the
     exception's traceback without the interpreter's own frames; the native side adds the function's entry)."""
-    return _modules[address].resume(site, words, bool(exhausted))
+    module = _modules.get(address)
+    if module is None:                       # cannot happen: every loader registers the table first
+        return RuntimeError("moshjit: native code deoptimised but its deoptimisation table is not registered"), 0
+    return module.resume(site, words, bool(exhausted))
 
 
 class DeoptModule:
@@ -71,11 +83,12 @@ class DeoptModule:
         self.arg_types = arg_types           # native argument types of the root function
         self.ctx = ctx                       # a compile context: typed_callee rebuilds the SSA, generic_entry
         self.state_address = state_address   # the module's state flag (1: demoted, the entry calls its fallback)
-        self.stats = stats if stats is not None else {}
-        self.on_demote = list(on_demote)
+        self.users = [(stats if stats is not None else {}, list(on_demote))]   # per loader of the shared object
         self.deopts = 0
-        self.seconds = 0.0
-        self.demoted = False
+        self.counted = 0                     # deoptimisations for a value without native form
+        self.fastest = float("inf")          # seconds of the fastest of their continuations
+        self.demoted = False                 # the state flag says so: the entry calls its fallback
+        self.tried_demotion = False
         self._functions = None
         self._calls: dict = {}
         self._lock = threading.RLock()
@@ -144,17 +157,26 @@ class DeoptModule:
         """Count a deoptimisation; those for a value without native form count towards demotion (a nearly full
         C stack says nothing about the types the specialisation meets)."""
         self.deopts += 1
-        self.stats["deopts"] = self.deopts
+        for stats, _ in self.users:
+            stats["deopts"] = self.deopts
         if exhausted:
             return
-        self.seconds += seconds
-        if not self.demoted and self.seconds >= budget():
+        self.counted += 1
+        self.fastest = min(self.fastest, seconds)
+        if not self.tried_demotion and self.counted * self.fastest >= budget():
             self.demote()
+
+    @staticmethod
+    def tell_demoted(users) -> None:
+        for stats, hooks in users:
+            for hook in hooks:
+                hook()
+            stats["demoted"] = True
 
     def demote(self) -> None:
         """Send every later call of this specialisation to the generic one (compiled now; if that fails the
         native code stays, deoptimising as needed)."""
-        self.demoted = True
+        self.tried_demotion = True
         generic = getattr(self.ctx, "generic_entry", None)
         if generic is None:
             return
@@ -165,11 +187,10 @@ class DeoptModule:
                         self.py_function.__qualname__, exc)
             return
         ctypes.c_uint8.from_address(self.state_address).value = 1
-        for hook in self.on_demote:
-            hook()
-        self.stats["demoted"] = True
-        log.info("moshjit: %s deoptimised %d times (%.3f s in continuations): later calls use the generic "
-                 "specialisation", self.py_function.__qualname__, self.deopts, self.seconds)
+        self.demoted = True
+        self.tell_demoted(self.users)
+        log.info("moshjit: %s deoptimised %d times (at least %.6f s each): later calls use the generic "
+                 "specialisation", self.py_function.__qualname__, self.deopts, self.fastest)
 
 
 # ---- rebuilding values ---------------------------------------------------------------------------------------------
@@ -177,23 +198,43 @@ def materialise(fn, values: list, slots: list, words: bytes) -> dict:
     """The interpreter environment for a site: each slot ``[value number, descriptor]`` rebuilt from ``words``
     (``values``: the function's values in order)."""
     from moshjit.ir.interpreter import evaluate
-    integers = memoryview(words).cast("q")
-    floats = memoryview(words).cast("d")
-    described = {number: descriptor for number, descriptor in slots}
-    built: dict = {}
-    lists: dict = {}                         # native list address -> the one Python list made for it
+    builder = _Builder(values, slots, words)
+    env = {}
+    recompute = []
+    for number, descriptor in slots:
+        if descriptor[0] == "recompute":
+            recompute.append(number)
+        else:
+            env[values[number]] = builder.value(number)
+    for number in sorted(recompute):         # value order: operands before the values made from them
+        op = values[number]
+        env[op] = evaluate(op, fn, env)
+    return env
 
-    def value(number):
-        if number not in built:
-            built[number] = build(described[number], number)
-        return built[number]
 
-    def build(descriptor, number=None):
-        kind = descriptor[0]
+class _Builder:
+    """Python objects from a site's words and descriptors (see ``deopt.Words``); each native list and each
+    live value is made once, so what native code shared stays shared."""
+
+    def __init__(self, values: list, slots: list, words: bytes):
+        self.values = values
+        self.integers = memoryview(words).cast("q")
+        self.floats = memoryview(words).cast("d")
+        self.described = dict(slots)
+        self.built: dict = {}
+        self.lists: dict = {}                # native list address -> the one Python list made for it
+
+    def value(self, number: int):
+        if number not in self.built:
+            self.built[number] = self.build(self.described[number], number)
+        return self.built[number]
+
+    def build(self, descriptor, number=None):
+        integers, kind = self.integers, descriptor[0]
         if kind == "int":
             return integers[descriptor[1]]
         if kind == "float":
-            return floats[descriptor[1]]
+            return self.floats[descriptor[1]]
         if kind == "bool":
             return bool(integers[descriptor[1]])
         if kind == "object":
@@ -203,49 +244,37 @@ def materialise(fn, values: list, slots: list, words: bytes) -> dict:
         if kind == "literal":
             return descriptor[1]
         if kind == "constant":
-            return values[number].type.value
+            return self.values[number].type.value
         if kind == "int128":
             return (integers[descriptor[1]] << 64) | (integers[descriptor[1] + 1] & 0xFFFF_FFFF_FFFF_FFFF)
         if kind == "tuple":
-            return tuple(build(item) for item in descriptor[1])
+            return tuple(self.build(item) for item in descriptor[1])
         if kind == "native_list":
             address = integers[descriptor[1]]
-            if address not in lists:
-                lists[address] = _native_list(address, descriptor[2])
-            return lists[address]
+            if address not in self.lists:
+                self.lists[address] = _native_list(address, descriptor[2])
+            return self.lists[address]
         if kind == "range":
             return range(*(integers[i] for i in descriptor[1:]))
         if kind == "array":
             return _array(integers[descriptor[1]], _object_at(integers[descriptor[2]]), descriptor[3])
         if kind == "ref":
-            return value(descriptor[1])
+            return self.value(descriptor[1])
         if kind == "range_iter":
             return iter(range(integers[descriptor[1]], integers[descriptor[2]], integers[descriptor[3]]))
         if kind == "range_iter_left":
             current, step, left = (integers[i] for i in descriptor[1:])
             return iter(range(current, current + left * step, step))
         if kind == "sequence_iter":
-            sequence = build(descriptor[1])
+            sequence = self.build(descriptor[1])
             iterator = reversed(sequence) if descriptor[3] else iter(sequence)
             iterator.__setstate__(integers[descriptor[2]])
             return iterator
         if kind == "enumerate":
-            return enumerate(build(descriptor[1]), integers[descriptor[2]])
+            return enumerate(self.build(descriptor[1]), integers[descriptor[2]])
         if kind == "zip":
-            return zip(*(build(inner) for inner in descriptor[1]))
+            return zip(*(self.build(inner) for inner in descriptor[1]))
         raise ValueError(f"moshjit: unknown deoptimisation descriptor {descriptor!r}")
-
-    env = {}
-    recompute = []
-    for number, descriptor in slots:
-        if descriptor[0] == "recompute":
-            recompute.append(number)
-        else:
-            env[values[number]] = value(number)
-    for number in sorted(recompute):         # value order: operands before the values made from them
-        op = values[number]
-        env[op] = evaluate(op, fn, env)
-    return env
 
 
 def _object_at(address: int):

@@ -416,8 +416,9 @@ define linkonce_odr void @mj_leave_recursion() alwaysinline {
   ret void
 }
 
-; Deoptimisation. A native function that meets a value it cannot represent hands its live values (raw words in
-; a bytes object, described by the site's entry in the module's deoptimisation table) to the Python function
+; Deoptimisation. A native function that meets a value it cannot represent writes its live values as raw words
+; into its module's @mj_deopt_words (described by the site's entry in the module's deoptimisation table) and
+; calls mj_deopt, which copies them into a bytes object before any Python code can run and hands them to
 ; moshjit.backends.llvm.resume.resume, which continues the function in the SSA interpreter. That returns
 ; (result,) or (exception, line); mj_deopt gives the result as a new reference, or NULL with the exception set
 ; and a traceback entry for the native function at that line. A native function that deoptimised returns
@@ -427,6 +428,7 @@ define linkonce_odr void @mj_leave_recursion() alwaysinline {
 @.resume_module = linkonce_odr constant [29 x i8] c"moshjit.backends.llvm.resume\00"
 @.resume_name = linkonce_odr constant [7 x i8] c"resume\00"
 @.resume_format = linkonce_odr constant [7 x i8] c"(nnNi)\00"
+declare ptr @PyBytes_FromStringAndSize(ptr, i64)
 declare ptr @PyImport_ImportModule(ptr)
 declare ptr @PyObject_GetAttrString(ptr, ptr)
 declare ptr @Py_BuildValue(ptr, ...)
@@ -438,9 +440,14 @@ declare ptr @PyException_GetTraceback(ptr)
 declare void @PyErr_Restore(ptr, ptr, ptr)
 declare void @_PyTraceback_Add(ptr, ptr, i32)
 
-define linkonce_odr ptr @mj_deopt(ptr %tag, i64 %site, ptr %words, i32 %exhausted, ptr %name, ptr %file)
-    cold noinline {
+define linkonce_odr ptr @mj_deopt(ptr %tag, i64 %site, ptr %state, i64 %count, i32 %exhausted, ptr %name,
+                                   ptr %file) cold noinline {
 entry:
+  %length = mul i64 %count, 8
+  %words = call ptr @PyBytes_FromStringAndSize(ptr %state, i64 %length)
+  %nowords = icmp eq ptr %words, null
+  br i1 %nowords, label %failed, label %find
+find:
   %cached = load ptr, ptr @mj_resume
   %known = icmp ne ptr %cached, null
   br i1 %known, label %call, label %import
@@ -523,8 +530,6 @@ C_FUNCTIONS = {
     "PyList_SetSlice": (I32, (PTR, I64, I64, PTR)),
     "PyObject_RichCompareBool": (I32, (PTR, PTR, I32)),
     "PyNumber_TrueDivide": (PTR, (PTR, PTR)),
-    "PyBytes_FromStringAndSize": (PTR, (PTR, I64)),
-    "PyBytes_AsString": (PTR, (PTR,)),
     "PyTuple_New": (PTR, (I64,)),
     "PyErr_SetString": (ir.VoidType(), (PTR, PTR)),
     "PyErr_SetNone": (ir.VoidType(), (PTR,)),
@@ -560,7 +565,7 @@ HELPERS = {
     "mj_is_bool": (I1, (PTR,)),
     "mj_raise": (ir.VoidType(), (PTR, PTR)),
     "mj_enter_recursion": (I32, ()),
-    "mj_deopt": (PTR, (PTR, I64, PTR, I32, PTR, PTR)),
+    "mj_deopt": (PTR, (PTR, I64, PTR, I64, I32, PTR, PTR)),
     "mj_leave_recursion": (ir.VoidType(), ()),
     "mj_nlist_new": (PTR, (I64, I64)),
     "mj_nlist_decref": (ir.VoidType(), (PTR,)),
@@ -643,6 +648,24 @@ class Runtime:
         state = ir.GlobalVariable(self.module, I8, name)
         state.initializer = ir.Constant(I8, 0)
         return state
+
+    def deopt_words(self, count: int) -> ir.GlobalVariable:
+        """``@mj_deopt_words``: where a deoptimisation site writes ``count`` words of live state (sized for the
+        largest site by ``finish``)."""
+        self._deopt_words = max(getattr(self, "_deopt_words", 1), count)
+        existing = self.module.globals.get("mj_deopt_words")
+        if existing is not None:
+            return existing
+        words = ir.GlobalVariable(self.module, ir.ArrayType(I64, 1), "mj_deopt_words")
+        words.linkage = "internal"
+        return words
+
+    def finish(self) -> None:
+        """Give module-wide buffers their final size (call once, after every function is lowered)."""
+        words = self.module.globals.get("mj_deopt_words")
+        if words is not None:
+            words.value_type = ir.ArrayType(I64, self._deopt_words)
+            words.initializer = ir.Constant(words.value_type, None)
 
     def deopt_value(self) -> ir.GlobalVariable:
         """``@mj_deopt_value``: the boxed result of a native function that deoptimised (see ``mj_deopt``)."""

@@ -7,65 +7,45 @@ B0:
   %".5" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %"a", i64 %"b")
   %".6" = extractvalue {i64, i1} %".5", 1
   %".7" = extractvalue {i64, i1} %".5", 0
-  br i1 %".6", label %"deopt.B0.1", label %"ok.1", !prof !0
-deopt.B0.1:
-  %".8" = icmp slt i64 %".7", 0
-  %".9" = select  i1 %".8", i128 18446744073709551616, i128 -18446744073709551616
-  %".10" = sext i64 %".7" to i128
-  %".11" = add i128 %".10", %".9"
-  %".12" = call ptr @"PyBytes_FromStringAndSize"(ptr null, i64 16)
-  %".13" = icmp eq ptr %".12", null
-  br i1 %".13", label %"fail.L8", label %"ok", !prof !0
-fail.L8:
-  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 8)
+  br i1 %".6", label %"deopt.B0.0", label %"ok", !prof !0
+deopt.B0.0:
+  %".8" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %"a", i64* %".8"
+  %".10" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %"b", i64* %".10"
+  %".12" = call ptr @"mj_deopt"(i8* @"mj_0_i_add_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 2, i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
+  store ptr %".12", ptr @"mj_deopt_value"
   br label %"failed"
 failed:
-  %".32" = load ptr, ptr @"mj_deopt_value"
-  %".33" = icmp eq ptr %".32", null
-  br i1 %".33", label %"takeback.no", label %"takeback.check"
+  %".19" = load ptr, ptr @"mj_deopt_value"
+  %".20" = icmp eq ptr %".19", null
+  br i1 %".20", label %"takeback.no", label %"takeback.check"
 ok:
-  %".17" = call ptr @"PyBytes_AsString"(ptr %".12")
-  %".18" = getelementptr i64, ptr %".17", i64 0
-  %".19" = ashr i128 %".11", 64
-  %".20" = trunc i128 %".19" to i64
-  store i64 %".20", ptr %".18"
-  %".22" = trunc i128 %".11" to i64
-  %".23" = getelementptr i64, ptr %".17", i64 1
-  store i64 %".22", ptr %".23"
-  %".25" = call ptr @"mj_deopt"(i8* @"mj_0_i_add_state", i64 0, ptr %".12", i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
-  store ptr %".25", ptr @"mj_deopt_value"
-  br label %"failed"
-ok.1:
-  %".29" = insertvalue {i64, i1} undef, i64 %".7", 0
-  %".30" = insertvalue {i64, i1} %".29", i1 0, 1
-  ret {i64, i1} %".30"
+  %".16" = insertvalue {i64, i1} undef, i64 %".7", 0
+  %".17" = insertvalue {i64, i1} %".16", i1 0, 1
+  ret {i64, i1} %".17"
 takeback.check:
-  %".35" = call i1 @"mj_is_int64"(ptr %".32")
-  br i1 %".35", label %"takeback", label %"takeback.no"
+  %".22" = call i1 @"mj_is_int64"(ptr %".19")
+  br i1 %".22", label %"takeback", label %"takeback.no"
 takeback:
   store ptr null, ptr @"mj_deopt_value"
-  %".38" = call i64 @"mj_unbox_int"(ptr %".32")
-  call void @"mj_decref_cold"(ptr %".32")
-  %".40" = insertvalue {i64, i1} undef, i64 %".38", 0
-  %".41" = insertvalue {i64, i1} %".40", i1 0, 1
-  ret {i64, i1} %".41"
+  %".25" = call i64 @"mj_unbox_int"(ptr %".19")
+  call void @"mj_decref_cold"(ptr %".19")
+  %".27" = insertvalue {i64, i1} undef, i64 %".25", 0
+  %".28" = insertvalue {i64, i1} %".27", i1 0, 1
+  ret {i64, i1} %".28"
 takeback.no:
-  %".43" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".43"
+  %".30" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".30"
 }
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
 
-declare ptr @"PyBytes_FromStringAndSize"(ptr %".1", i64 %".2")
-
+@"mj_deopt_words" = internal global [2 x i64] zeroinitializer
+@"mj_0_i_add_state" = global i8 0
 @".str.0" = private unnamed_addr constant [N x i8] c"i_add\00"
 @".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
-declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
-
-declare ptr @"PyBytes_AsString"(ptr %".1")
-
-@"mj_0_i_add_state" = global i8 0
-declare ptr @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i32 %".4", ptr %".5", ptr %".6")
+declare ptr @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4", i32 %".5", ptr %".6", ptr %".7")
 
 @"mj_deopt_value" = external global ptr
 declare i1 @"mj_is_int64"(ptr %".1")

@@ -10,133 +10,118 @@ B0:
   %".9" = call {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %"length", i64 %".8")
   %".10" = extractvalue {i64, i1} %".9", 1
   %".11" = extractvalue {i64, i1} %".9", 0
-  br i1 %".10", label %"deopt.B0.3", label %"ok.1", !prof !0
-deopt.B0.3:
-  %".12" = icmp slt i64 %".11", 0
-  %".13" = select  i1 %".12", i128 18446744073709551616, i128 -18446744073709551616
-  %".14" = sext i64 %".11" to i128
-  %".15" = add i128 %".14", %".13"
-  %".16" = call ptr @"PyBytes_FromStringAndSize"(ptr null, i64 32)
-  %".17" = icmp eq ptr %".16", null
-  br i1 %".17", label %"fail.L257", label %"ok", !prof !0
-fail.L257:
-  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 257)
+  br i1 %".10", label %"deopt.B0.2", label %"ok", !prof !0
+deopt.B0.2:
+  %".12" = ptrtoint ptr %"ids" to i64
+  %".13" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".12", i64* %".13"
+  %".15" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %"length", i64* %".15"
+  %".17" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 2
+  store i64 %"pad_id", i64* %".17"
+  %".19" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 3
+  store i64 %".8", i64* %".19"
+  %".21" = call ptr @"mj_deopt"(i8* @"mj_0_pad_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 4, i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
+  store ptr %".21", ptr @"mj_deopt_value"
   br label %"release"
 release:
   call void @"mj_decref_cold"(ptr %"ids")
   br label %"failed"
 failed:
-  %".97" = insertvalue {ptr, i1} undef, i1 1, 1
-  ret {ptr, i1} %".97"
+  %".86" = insertvalue {ptr, i1} undef, i1 1, 1
+  ret {ptr, i1} %".86"
 ok:
-  %".23" = call ptr @"PyBytes_AsString"(ptr %".16")
-  %".24" = getelementptr i64, ptr %".23", i64 0
-  %".25" = ptrtoint ptr %"ids" to i64
-  store i64 %".25", ptr %".24"
-  %".27" = getelementptr i64, ptr %".23", i64 1
-  store i64 %"pad_id", ptr %".27"
-  %".29" = getelementptr i64, ptr %".23", i64 2
-  %".30" = ashr i128 %".15", 64
-  %".31" = trunc i128 %".30" to i64
-  store i64 %".31", ptr %".29"
-  %".33" = trunc i128 %".15" to i64
-  %".34" = getelementptr i64, ptr %".23", i64 3
-  store i64 %".33", ptr %".34"
-  %".36" = call ptr @"mj_deopt"(i8* @"mj_0_pad_state", i64 0, ptr %".16", i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
-  store ptr %".36", ptr @"mj_deopt_value"
-  br label %"release"
-ok.1:
-  %".40" = getelementptr i8, ptr %"ids", i64 16
-  %".41" = load i64, ptr %".40"
-  %".42" = icmp slt i64 %".11", 0
-  %".43" = select  i1 %".42", i64 0, i64 %".11"
-  %".44" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".41")
-  %".45" = extractvalue {i64, i1} %".44", 0
-  %".46" = extractvalue {i64, i1} %".44", 1
-  %".47" = or i1 0, %".46"
-  %".48" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".45", i64 %".43")
-  %".49" = extractvalue {i64, i1} %".48", 0
-  %".50" = extractvalue {i64, i1} %".48", 1
-  %".51" = or i1 %".47", %".50"
-  br i1 %".51", label %"fused.too_big", label %"ok.2", !prof !0
+  %".27" = getelementptr i8, ptr %"ids", i64 16
+  %".28" = load i64, ptr %".27"
+  %".29" = icmp slt i64 %".11", 0
+  %".30" = select  i1 %".29", i64 0, i64 %".11"
+  %".31" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".28")
+  %".32" = extractvalue {i64, i1} %".31", 0
+  %".33" = extractvalue {i64, i1} %".31", 1
+  %".34" = or i1 0, %".33"
+  %".35" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".32", i64 %".30")
+  %".36" = extractvalue {i64, i1} %".35", 0
+  %".37" = extractvalue {i64, i1} %".35", 1
+  %".38" = or i1 %".34", %".37"
+  br i1 %".38", label %"fused.too_big", label %"ok.1", !prof !0
 fused.too_big:
-  %".53" = call ptr @"PyErr_NoMemory"()
+  %".40" = call ptr @"PyErr_NoMemory"()
   br label %"fail.L257"
+ok.1:
+  %".44" = call ptr @"PyList_New"(i64 %".36")
+  %".45" = icmp eq ptr %".44", null
+  br i1 %".45", label %"fail.L257", label %"ok.2", !prof !0
+fail.L257:
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 257)
+  br label %"release"
 ok.2:
-  %".55" = call ptr @"PyList_New"(i64 %".49")
-  %".56" = icmp eq ptr %".55", null
-  br i1 %".56", label %"fail.L257", label %"ok.3", !prof !0
-ok.3:
-  %".58" = getelementptr i8, ptr %".55", i64 24
-  %".59" = load ptr, ptr %".58"
-  %".60" = getelementptr ptr, ptr %".59", i64 0
-  %".61" = getelementptr i8, ptr %"ids", i64 24
-  %".62" = load ptr, ptr %".61"
+  %".47" = getelementptr i8, ptr %".44", i64 24
+  %".48" = load ptr, ptr %".47"
+  %".49" = getelementptr ptr, ptr %".48", i64 0
+  %".50" = getelementptr i8, ptr %"ids", i64 24
+  %".51" = load ptr, ptr %".50"
   br label %"loop"
 loop:
-  %".64" = phi  i64 [0, %"ok.3"], [%".73", %"loop.body"]
-  %".65" = icmp slt i64 %".64", %".41"
-  br i1 %".65", label %"loop.body", label %"loop.end"
+  %".53" = phi  i64 [0, %"ok.2"], [%".62", %"loop.body"]
+  %".54" = icmp slt i64 %".53", %".28"
+  br i1 %".54", label %"loop.body", label %"loop.end"
 loop.body:
-  %".67" = add i64 0, %".64"
-  %".68" = getelementptr ptr, ptr %".62", i64 %".67"
-  %".69" = load ptr, ptr %".68"
-  call void @"mj_incref"(ptr %".69")
-  %".71" = getelementptr ptr, ptr %".60", i64 %".64"
-  store ptr %".69", ptr %".71"
-  %".73" = add i64 %".64", 1
+  %".56" = add i64 0, %".53"
+  %".57" = getelementptr ptr, ptr %".51", i64 %".56"
+  %".58" = load ptr, ptr %".57"
+  call void @"mj_incref"(ptr %".58")
+  %".60" = getelementptr ptr, ptr %".49", i64 %".53"
+  store ptr %".58", ptr %".60"
+  %".62" = add i64 %".53", 1
   br label %"loop"
 loop.end:
-  %".75" = add i64 0, %".41"
-  %".76" = getelementptr ptr, ptr %".59", i64 %".75"
-  %".77" = call ptr @"mj_box_int"(i64 %"pad_id")
-  %".78" = icmp eq ptr %".77", null
-  br i1 %".78", label %"fail.tmp.L257", label %"ok.4", !prof !0
+  %".64" = add i64 0, %".28"
+  %".65" = getelementptr ptr, ptr %".48", i64 %".64"
+  %".66" = call ptr @"mj_box_int"(i64 %"pad_id")
+  %".67" = icmp eq ptr %".66", null
+  br i1 %".67", label %"fail.tmp.L257", label %"ok.3", !prof !0
 fail.tmp.L257:
-  call void @"mj_decref_cold"(ptr %".55")
+  call void @"mj_decref_cold"(ptr %".44")
   br label %"fail.L257"
-ok.4:
+ok.3:
   br label %"loop.1"
 loop.1:
-  %".83" = phi  i64 [0, %"ok.4"], [%".88", %"loop.body.1"]
-  %".84" = icmp slt i64 %".83", %".43"
-  br i1 %".84", label %"loop.body.1", label %"loop.end.1"
+  %".72" = phi  i64 [0, %"ok.3"], [%".77", %"loop.body.1"]
+  %".73" = icmp slt i64 %".72", %".30"
+  br i1 %".73", label %"loop.body.1", label %"loop.end.1"
 loop.body.1:
-  %".86" = getelementptr ptr, ptr %".76", i64 %".83"
-  store ptr %".77", ptr %".86"
-  %".88" = add i64 %".83", 1
+  %".75" = getelementptr ptr, ptr %".65", i64 %".72"
+  store ptr %".66", ptr %".75"
+  %".77" = add i64 %".72", 1
   br label %"loop.1"
 loop.end.1:
-  %".90" = sub i64 %".43", 1
-  call void @"mj_add_references"(ptr %".77", i64 %".90")
-  %".92" = add i64 %".75", %".43"
+  %".79" = sub i64 %".30", 1
+  call void @"mj_add_references"(ptr %".66", i64 %".79")
+  %".81" = add i64 %".64", %".30"
   call void @"mj_decref"(ptr %"ids")
-  %".94" = insertvalue {ptr, i1} undef, ptr %".55", 0
-  %".95" = insertvalue {ptr, i1} %".94", i1 0, 1
-  ret {ptr, i1} %".95"
+  %".83" = insertvalue {ptr, i1} undef, ptr %".44", 0
+  %".84" = insertvalue {ptr, i1} %".83", i1 0, 1
+  ret {ptr, i1} %".84"
 }
 
 declare void @"mj_incref"(ptr %".1")
 
 declare {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %".1", i64 %".2")
 
-declare ptr @"PyBytes_FromStringAndSize"(ptr %".1", i64 %".2")
-
+@"mj_deopt_words" = internal global [4 x i64] zeroinitializer
+@"mj_0_pad_state" = global i8 0
 @".str.0" = private unnamed_addr constant [N x i8] c"pad\00"
 @".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
-declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
-
-declare void @"mj_decref_cold"(ptr %".1")
-
-declare ptr @"PyBytes_AsString"(ptr %".1")
-
-@"mj_0_pad_state" = global i8 0
-declare ptr @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i32 %".4", ptr %".5", ptr %".6")
+declare ptr @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4", i32 %".5", ptr %".6", ptr %".7")
 
 @"mj_deopt_value" = external global ptr
+declare void @"mj_decref_cold"(ptr %".1")
+
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
 
 declare ptr @"PyErr_NoMemory"()
+
+declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
 
 declare ptr @"PyList_New"(i64 %".1")
 
