@@ -193,6 +193,41 @@ def test_deep_recursion_continues_when_the_c_stack_is_used_up():
     assert deopts(native) >= 1
 
 
+def test_deep_recursion_in_a_thread_with_a_small_stack():
+    """The stack bounds are the running thread's: a 1 MB thread stack is used up far sooner, and its recursion
+    also goes on in the interpreter instead of crashing."""
+    import threading
+    native = jitted(s.depth, "llvm")
+    limit, size = sys.getrecursionlimit(), threading.stack_size()
+    results = []
+    sys.setrecursionlimit(1_000_000)
+    threading.stack_size(1 << 20)
+    try:
+        worker = threading.Thread(target=lambda: results.append(native(60_000)))
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(size)
+        sys.setrecursionlimit(limit)
+    assert results == [60_000]
+
+
+def test_threads_deoptimise_independently():
+    import threading
+    native = jitted(s.fact, "llvm")
+    results = []
+
+    def work():
+        results.extend(native(n) == s.fact(n) for n in range(15, 40))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [True] * (4 * 25)
+
+
 CACHED = textwrap.dedent("""
     import json, sys
     import moshjit

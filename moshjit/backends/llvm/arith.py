@@ -16,7 +16,7 @@ from moshjit.backends.llvm.reprs import F64, I1, I32, I64, BoolR, FloatR, IntR, 
 from moshjit.backends.llvm.truth import truth
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Phi
-from moshjit.ir.types import INT64_MIN, IntType
+from moshjit.ir.types import INT64_MAX, INT64_MIN, IntType
 
 
 # ---- binary operators --------------------------------------------------------------------------------------------
@@ -46,6 +46,13 @@ def int_binary(low, operator: str, a: ir.Value, b: ir.Value, safe: bool) -> ir.V
     if operator in ("+", "-", "*"):
         if safe:
             return {"+": builder.add, "-": builder.sub, "*": builder.mul}[operator](a, b, flags=["nsw"])
+        bounds = _constant_operand_bounds(operator, a, b)
+        if bounds is not None:      # x op constant: a range check on x, and nsw arithmetic LLVM can reason about
+            variable, (lowest, highest) = bounds
+            if (lowest, highest) != (INT64_MIN, INT64_MAX):
+                offset = builder.sub(variable, ir.Constant(I64, lowest))
+                low.deoptimize_if(builder.icmp_unsigned(">", offset, ir.Constant(I64, _as_signed(highest - lowest))))
+            return {"+": builder.add, "-": builder.sub, "*": builder.mul}[operator](a, b, flags=["nsw"])
         checked = {"+": builder.sadd_with_overflow, "-": builder.ssub_with_overflow,
                    "*": builder.smul_with_overflow}[operator](a, b)
         overflowed, wrapped = builder.extract_value(checked, 1), builder.extract_value(checked, 0)
@@ -71,6 +78,28 @@ def int_binary(low, operator: str, a: ir.Value, b: ir.Value, safe: bool) -> ir.V
     if operator == ">>":
         return int_rshift(low, a, b)
     low.not_native(f"int '{operator}'")
+
+
+def _constant_operand_bounds(operator: str, a, b):
+    """(the variable operand, (lowest, highest) value it may have so that the result fits in 64 bits) for
+    ``x + c``, ``c + x``, ``x - c``, ``x * c`` and ``c * x`` with an int constant ``c``; None otherwise."""
+    if isinstance(a, ir.Constant) == isinstance(b, ir.Constant) or operator == "-" and isinstance(a, ir.Constant):
+        return None
+    variable, c = (b, a.constant) if isinstance(a, ir.Constant) else (a, b.constant)
+    if operator == "*":
+        if c == 0:
+            return variable, (INT64_MIN, INT64_MAX)
+        ends = (INT64_MIN, INT64_MAX) if c > 0 else (INT64_MAX, INT64_MIN)
+        lowest, highest = -((-ends[0]) // c), ends[1] // c          # ceil and floor of the ends divided by c
+    else:
+        step = c if operator == "+" else -c
+        lowest, highest = INT64_MIN - step, INT64_MAX - step
+    return variable, (max(lowest, INT64_MIN), min(highest, INT64_MAX))
+
+
+def _as_signed(value: int) -> int:
+    """An unsigned 64-bit constant as the signed one LLVM takes."""
+    return value - (1 << 64) if value >= 1 << 63 else value
 
 
 def int_floordiv(low, a, b, safe=False, exact_after=False) -> ir.Value:

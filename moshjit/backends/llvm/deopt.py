@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from moshjit.analysis.dominators import DominatorTree
 from moshjit.backends.llvm.refcount import Liveness
 from moshjit.backends.llvm.reprs import (I32, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, IterR,
                                          ListR, NListR, RangeR, Repr, TupleR, UnitR)
@@ -100,6 +101,17 @@ class Words:
             return ["none"]
         self.low.not_native(f"a value of type {mtype} inside a tuple live where native code may deoptimise")
 
+    def after(self, iterator) -> bool:
+        """Whether the site is in a loop body where ``iterator`` just produced ``iterator.last``."""
+        return iterator.landed is not None and self.low.deopt.dominates(iterator.landed, self.low.block)
+
+    def position(self, iterator, slot) -> tuple:
+        """(word, offset) of an index iterator's next position: the index just read plus one in a loop body,
+        else what its slot holds."""
+        if self.after(iterator):
+            return self.add(iterator.last, "i64"), (-1 if getattr(iterator, "reverse", False) else 1)
+        return self.add(self.low.b.load(slot), "i64"), 0
+
     def iterator(self, iterator) -> list:
         owner = self.owners.get(id(iterator))
         if owner is not None and owner != self.describing:
@@ -116,17 +128,32 @@ class DeoptPoints:
         self.table = table
         self.function = function
         self._liveness = None
+        self._dominators = None
+        self._live_at: dict = {}
         self._blocks: dict = {}
         self.count = 0                          # sites emitted in this function
 
+    def dominates(self, a, b) -> bool:
+        if b is None:
+            return False
+        if self._dominators is None:
+            self._dominators = DominatorTree(self.low.fn.entry, lambda block: block.successors())
+        return self._dominators.dominates(a, b)
+
     # ---- where to resume ------------------------------------------------------------------------------------------
-    def redo_from(self, block, position: int) -> int:
-        """The earliest op of ``block`` the interpreter may start from instead of op ``position``: every op in
-        between computes numbers from numbers, so doing it again changes nothing. Sites of one such stretch
-        share a hand-over, and what the stretch computes need not stay alive for it (less register pressure on
-        the fast path)."""
-        while position > 0 and self._recomputable(block.ops[position - 1]):
-            position -= 1
+    def redo_from(self, block, position: int, given=None) -> int:
+        """Where the interpreter may start instead of op ``position`` of ``block`` (``given``: the op before it,
+        whose value the site would hand over): the earliest op such that every op in between computes numbers
+        from numbers (doing it again changes nothing) and that needs no value the site itself would not need.
+        Sites of one such stretch then share a hand-over, and what the stretch computes need not stay alive
+        for it; a value dead at the site is never kept alive longer for the sake of sharing."""
+        needed = set(self.live_at(block, position)) - {given}
+        earliest = position
+        while earliest > 0 and self._recomputable(block.ops[earliest - 1]):
+            earliest -= 1
+        for start in range(earliest, position):
+            if set(self.live_at(block, start)) <= needed:
+                return start
         return position
 
     def _recomputable(self, op) -> bool:
@@ -149,6 +176,12 @@ class DeoptPoints:
 
     def live_at(self, block, start: int) -> list:
         """The values the interpreter reads when it continues at op ``start`` of ``block`` (in value order)."""
+        found = self._live_at.get((block, start))
+        if found is None:
+            found = self._live_at[block, start] = self._find_live_at(block, start)
+        return found
+
+    def _find_live_at(self, block, start: int) -> list:
         if self._liveness is None:
             self._liveness = Liveness(self.low.fn, self.transferable, self.low.deferred)
         deferred = self.low.deferred
@@ -264,6 +297,7 @@ class DeoptPoints:
             correction = b.select(b.icmp_signed("<", value, ir.Constant(I64, 0)), ir.Constant(I128, 1 << 64),
                                   ir.Constant(I128, -(1 << 64)))
             value, kind = b.add(b.sext(value, I128), correction), "i128"
+
         return ["int128" if kind == "i128" else "object", words.add(value, kind)]
 
     def _describe(self, words: Words, value) -> list:

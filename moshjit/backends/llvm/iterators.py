@@ -60,9 +60,19 @@ def holds_references(low, value) -> bool:
 
 
 class Iterator:
-    """State and ``next`` of one iterator kind; ``objects`` are the LLVM pointers it holds references to."""
+    """State and ``next`` of one iterator kind; ``objects`` are the LLVM pointers it holds references to.
+
+    ``last`` is the position ``next`` just read (an item index, or a range's item), and ``landed`` is the
+    ``for_iter`` body block it was read for: a deoptimisation in a block that body dominates describes the state
+    relative to it (``state``), so the loop need not keep its next position alive besides the current one."""
 
     objects: tuple = ()
+    last = None
+    landed = None
+
+    def land(self, body) -> None:
+        """``next`` was just emitted for the ``for_iter`` whose body block is ``body``."""
+        self.landed = body if self.last is not None else None
 
     def next(self, low, exhausted: ir.Block) -> ir.Value:
         raise NotImplementedError
@@ -98,11 +108,13 @@ class RangeIterator(Iterator):
         b = low.b
         current = b.load(self.current)
         more = low.new_block("range.item")
+        self.landed = None
         if self.step_constant in (1, -1):
             done = b.icmp_signed(">=" if self.step_constant == 1 else "<=", current, self.stop)
             b.cbranch(done, exhausted, more)
             b.position_at_end(more)
             b.store(b.add(current, ir.Constant(I64, self.step_constant), flags=["nsw"]), self.current)
+            self.last = current
             return current
         left = b.load(self.remaining)
         b.cbranch(b.icmp_signed("==", left, ir.Constant(I64, 0)), exhausted, more)
@@ -112,9 +124,13 @@ class RangeIterator(Iterator):
         return current
 
     def state(self, low, words) -> list:
-        current = words.add(low.b.load(self.current), "i64")
         if self.step_constant in (1, -1):
-            return ["range_iter", current, words.add(self.stop, "i64"), words.add(self.step, "i64")]
+            if words.after(self):                   # the item just produced, one step back
+                return ["range_iter_after", words.add(self.last, "i64"), words.add(self.stop, "i64"),
+                        self.step_constant]
+            return ["range_iter", words.add(low.b.load(self.current), "i64"), words.add(self.stop, "i64"),
+                    words.add(self.step, "i64")]
+        current = words.add(low.b.load(self.current), "i64")
         return ["range_iter_left", current, words.add(self.step, "i64"),
                 words.add(low.b.load(self.remaining), "i64")]
 
@@ -133,6 +149,7 @@ class SequenceIterator(Iterator):
     def next(self, low, exhausted):
         b = low.b
         index = b.load(self.index)
+        self.last, self.landed = index, None
         size = object_size(low, self.obj)
         more = low.new_block("seq.item")
         done = b.icmp_unsigned(">=", index, size)       # also catches index -1 when reversed
@@ -143,7 +160,7 @@ class SequenceIterator(Iterator):
         return unbox_item(low, low.rt.call(b, getter, self.obj, index), self.representation.item)
 
     def state(self, low, words) -> list:
-        return ["sequence_iter", ["object", words.add(self.obj, "object")], words.add(low.b.load(self.index), "i64"),
+        return ["sequence_iter", ["object", words.add(self.obj, "object")], *words.position(self, self.index),
                 self.reverse]
 
 
@@ -166,6 +183,7 @@ class NativeListIterator(Iterator):
     def next(self, low, exhausted):
         b = low.b
         index = b.load(self.index)
+        self.last, self.landed = index, None
         more = low.new_block("nlist.item")
         b.cbranch(b.icmp_unsigned(">=", index, native_lists.length(low, self.lst)), exhausted, more)
         b.position_at_end(more)
@@ -173,7 +191,7 @@ class NativeListIterator(Iterator):
         return native_lists.load(low, self.lst, index, self.representation)
 
     def state(self, low, words) -> list:
-        return ["sequence_iter", words.describe(self.lst, self.representation), words.add(low.b.load(self.index), "i64"),
+        return ["sequence_iter", words.describe(self.lst, self.representation), *words.position(self, self.index),
                 self.reverse]
 
 
@@ -221,7 +239,7 @@ class StructTupleIterator(Iterator):
         b = low.b
         items = [words.describe(b.load(b.gep(self.slots, [ir.Constant(I64, 0), ir.Constant(I64, i)])), self.item)
                  for i in range(self.count)]
-        return ["sequence_iter", ["tuple", items], words.add(b.load(self.index), "i64"), False]
+        return ["sequence_iter", ["tuple", items], words.add(b.load(self.index), "i64"), 0, False]
 
 
 class ArrayIterator(Iterator):
@@ -233,6 +251,7 @@ class ArrayIterator(Iterator):
     def next(self, low, exhausted):
         b = low.b
         index = b.load(self.index)
+        self.last, self.landed = index, None
         more = low.new_block("array.item")
         b.cbranch(b.icmp_signed(">=", index, b.extract_value(self.value, 1)), exhausted, more)
         b.position_at_end(more)
@@ -240,8 +259,8 @@ class ArrayIterator(Iterator):
         return array_item(low, self.representation, self.value, index)
 
     def state(self, low, words) -> list:
-        return ["sequence_iter", words.describe(self.value, self.representation),
-                words.add(low.b.load(self.index), "i64"), False]
+        return ["sequence_iter", words.describe(self.value, self.representation), *words.position(self, self.index),
+                False]
 
 
 class EnumerateIterator(Iterator):
@@ -259,6 +278,9 @@ class EnumerateIterator(Iterator):
 
     def release(self, low):
         self.inner.release(low)
+
+    def land(self, body) -> None:
+        self.inner.land(body)
 
     def next(self, low, exhausted):
         b = low.b
@@ -283,6 +305,10 @@ class ZipIterator(Iterator):
     def release(self, low):
         for inner in self.inners:
             inner.release(low)
+
+    def land(self, body) -> None:
+        for inner in self.inners:
+            inner.land(body)
 
     def next(self, low, exhausted):
         b = low.b
@@ -407,6 +433,7 @@ def lower_for_iter(low, block, term: ops.ForIter) -> None:
         low.not_native("a for loop over something that is not a native iterator")
     exhausted = low.new_block(f"B{block.label}.exhausted")
     item = iterator.next(low, exhausted)
+    iterator.land(term.body)
     item_repr = low.reprs[term]
     if isinstance(item, tuple):
         item = _pack(low, item, item_repr)

@@ -302,7 +302,7 @@ class FunctionLowering:
         """Continue in the interpreter after the current op, whose result ``value`` (of kind ``kind``, see
         ``deopt.DeoptPoints._given``) has no native form, when ``condition`` holds (or from the op itself or a
         little earlier when it only computes numbers, see ``deopt.DeoptPoints.redo_from``)."""
-        start = self.deopt.redo_from(self.block, self.position + 1)
+        start = self.deopt.redo_from(self.block, self.position + 1, given=self.block.ops[self.position])
         result = (self.block.ops[self.position], value, kind) if start == self.position + 1 else None
         self.branch_unless(condition, self.deopt.site(self.block, start, result=result))
 

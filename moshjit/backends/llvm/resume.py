@@ -262,13 +262,16 @@ class _Builder:
             return self.value(descriptor[1])
         if kind == "range_iter":
             return iter(range(integers[descriptor[1]], integers[descriptor[2]], integers[descriptor[3]]))
+        if kind == "range_iter_after":                   # the item just produced and a step of +-1
+            step = descriptor[3]
+            return iter(range(integers[descriptor[1]] + step, integers[descriptor[2]], step))
         if kind == "range_iter_left":
             current, step, left = (integers[i] for i in descriptor[1:])
             return iter(range(current, current + left * step, step))
-        if kind == "sequence_iter":
+        if kind == "sequence_iter":                      # [sequence, position word, offset, reversed]
             sequence = self.build(descriptor[1])
-            iterator = reversed(sequence) if descriptor[3] else iter(sequence)
-            iterator.__setstate__(integers[descriptor[2]])
+            iterator = reversed(sequence) if descriptor[4] else iter(sequence)
+            iterator.__setstate__(integers[descriptor[2]] + descriptor[3])
             return iterator
         if kind == "enumerate":
             return enumerate(self.build(descriptor[1]), integers[descriptor[2]])

@@ -7,36 +7,43 @@ B0:
   %".5" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %"a", i64 %"b")
   %".6" = extractvalue {i64, i1} %".5", 1
   %".7" = extractvalue {i64, i1} %".5", 0
-  br i1 %".6", label %"deopt.B0.0", label %"ok", !prof !0
-deopt.B0.0:
-  %".8" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %"a", i64* %".8"
-  %".10" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
-  store i64 %"b", i64* %".10"
-  %".12" = call ptr @"mj_deopt"(i8* @"mj_0_i_add_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 2, i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
-  store ptr %".12", ptr @"mj_deopt_value"
+  br i1 %".6", label %"deopt.B0.1", label %"ok", !prof !0
+deopt.B0.1:
+  %".8" = icmp slt i64 %".7", 0
+  %".9" = select  i1 %".8", i128 18446744073709551616, i128 -18446744073709551616
+  %".10" = sext i64 %".7" to i128
+  %".11" = add i128 %".10", %".9"
+  %".12" = ashr i128 %".11", 64
+  %".13" = trunc i128 %".12" to i64
+  %".14" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".13", i64* %".14"
+  %".16" = trunc i128 %".11" to i64
+  %".17" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %".16", i64* %".17"
+  %".19" = call ptr @"mj_deopt"(i8* @"mj_0_i_add_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 2, i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
+  store ptr %".19", ptr @"mj_deopt_value"
   br label %"failed"
 failed:
-  %".19" = load ptr, ptr @"mj_deopt_value"
-  %".20" = icmp eq ptr %".19", null
-  br i1 %".20", label %"takeback.no", label %"takeback.check"
+  %".26" = load ptr, ptr @"mj_deopt_value"
+  %".27" = icmp eq ptr %".26", null
+  br i1 %".27", label %"takeback.no", label %"takeback.check"
 ok:
-  %".16" = insertvalue {i64, i1} undef, i64 %".7", 0
-  %".17" = insertvalue {i64, i1} %".16", i1 0, 1
-  ret {i64, i1} %".17"
+  %".23" = insertvalue {i64, i1} undef, i64 %".7", 0
+  %".24" = insertvalue {i64, i1} %".23", i1 0, 1
+  ret {i64, i1} %".24"
 takeback.check:
-  %".22" = call i1 @"mj_is_int64"(ptr %".19")
-  br i1 %".22", label %"takeback", label %"takeback.no"
+  %".29" = call i1 @"mj_is_int64"(ptr %".26")
+  br i1 %".29", label %"takeback", label %"takeback.no"
 takeback:
   store ptr null, ptr @"mj_deopt_value"
-  %".25" = call i64 @"mj_unbox_int"(ptr %".19")
-  call void @"mj_decref_cold"(ptr %".19")
-  %".27" = insertvalue {i64, i1} undef, i64 %".25", 0
-  %".28" = insertvalue {i64, i1} %".27", i1 0, 1
-  ret {i64, i1} %".28"
+  %".32" = call i64 @"mj_unbox_int"(ptr %".26")
+  call void @"mj_decref_cold"(ptr %".26")
+  %".34" = insertvalue {i64, i1} undef, i64 %".32", 0
+  %".35" = insertvalue {i64, i1} %".34", i1 0, 1
+  ret {i64, i1} %".35"
 takeback.no:
-  %".30" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".30"
+  %".37" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".37"
 }
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")

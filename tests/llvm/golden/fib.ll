@@ -15,9 +15,9 @@ B1:
   br i1 %".32", label %"call.failed", label %"ok.1", !prof !0
 B2:
   call void @"mj_leave_recursion"()
-  %".86" = insertvalue {i64, i1} undef, i64 %"n", 0
-  %".87" = insertvalue {i64, i1} %".86", i1 0, 1
-  ret {i64, i1} %".87"
+  %".93" = insertvalue {i64, i1} undef, i64 %"n", 0
+  %".94" = insertvalue {i64, i1} %".93", i1 0, 1
+  ret {i64, i1} %".94"
 recursion.stopped:
   %".6" = icmp eq i32 %".3", 1
   br i1 %".6", label %"recursion.error", label %"deopt.B0.0"
@@ -59,9 +59,9 @@ fail.L416:
   br label %"failed"
 failed:
   call void @"mj_leave_recursion"()
-  %".90" = load ptr, ptr @"mj_deopt_value"
-  %".91" = icmp eq ptr %".90", null
-  br i1 %".91", label %"takeback.no.1", label %"takeback.check.1"
+  %".97" = load ptr, ptr @"mj_deopt_value"
+  %".98" = icmp eq ptr %".97", null
+  br i1 %".98", label %"takeback.no.1", label %"takeback.check.1"
 deopt.B1.2:
   %".39" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
   store i64 %"n", i64* %".39"
@@ -100,33 +100,40 @@ ok.2:
   %".70" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".50", i64 %".69")
   %".71" = extractvalue {i64, i1} %".70", 1
   %".72" = extractvalue {i64, i1} %".70", 0
-  br i1 %".71", label %"deopt.B1.4.1", label %"ok.3", !prof !0
-deopt.B1.4.1:
-  %".73" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %".50", i64* %".73"
-  %".75" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
-  store i64 %".69", i64* %".75"
-  %".77" = call ptr @"mj_deopt"(i8* @"mj_0_fib_state", i64 3, [1 x i64]* @"mj_deopt_words", i64 2, i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
-  store ptr %".77", ptr @"mj_deopt_value"
+  br i1 %".71", label %"deopt.B1.5", label %"ok.3", !prof !0
+deopt.B1.5:
+  %".73" = icmp slt i64 %".72", 0
+  %".74" = select  i1 %".73", i128 18446744073709551616, i128 -18446744073709551616
+  %".75" = sext i64 %".72" to i128
+  %".76" = add i128 %".75", %".74"
+  %".77" = ashr i128 %".76", 64
+  %".78" = trunc i128 %".77" to i64
+  %".79" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".78", i64* %".79"
+  %".81" = trunc i128 %".76" to i64
+  %".82" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %".81", i64* %".82"
+  %".84" = call ptr @"mj_deopt"(i8* @"mj_0_fib_state", i64 3, [1 x i64]* @"mj_deopt_words", i64 2, i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
+  store ptr %".84", ptr @"mj_deopt_value"
   br label %"failed"
 ok.3:
   call void @"mj_leave_recursion"()
-  %".82" = insertvalue {i64, i1} undef, i64 %".72", 0
-  %".83" = insertvalue {i64, i1} %".82", i1 0, 1
-  ret {i64, i1} %".83"
+  %".89" = insertvalue {i64, i1} undef, i64 %".72", 0
+  %".90" = insertvalue {i64, i1} %".89", i1 0, 1
+  ret {i64, i1} %".90"
 takeback.check.1:
-  %".93" = call i1 @"mj_is_int64"(ptr %".90")
-  br i1 %".93", label %"takeback.1", label %"takeback.no.1"
+  %".100" = call i1 @"mj_is_int64"(ptr %".97")
+  br i1 %".100", label %"takeback.1", label %"takeback.no.1"
 takeback.1:
   store ptr null, ptr @"mj_deopt_value"
-  %".96" = call i64 @"mj_unbox_int"(ptr %".90")
-  call void @"mj_decref_cold"(ptr %".90")
-  %".98" = insertvalue {i64, i1} undef, i64 %".96", 0
-  %".99" = insertvalue {i64, i1} %".98", i1 0, 1
-  ret {i64, i1} %".99"
+  %".103" = call i64 @"mj_unbox_int"(ptr %".97")
+  call void @"mj_decref_cold"(ptr %".97")
+  %".105" = insertvalue {i64, i1} undef, i64 %".103", 0
+  %".106" = insertvalue {i64, i1} %".105", i1 0, 1
+  ret {i64, i1} %".106"
 takeback.no.1:
-  %".101" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".101"
+  %".108" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".108"
 }
 
 declare i32 @"mj_enter_recursion"()

@@ -10,98 +10,105 @@ B0:
   %".9" = call {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %"length", i64 %".8")
   %".10" = extractvalue {i64, i1} %".9", 1
   %".11" = extractvalue {i64, i1} %".9", 0
-  br i1 %".10", label %"deopt.B0.2", label %"ok", !prof !0
-deopt.B0.2:
-  %".12" = ptrtoint ptr %"ids" to i64
-  %".13" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %".12", i64* %".13"
-  %".15" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
-  store i64 %"length", i64* %".15"
-  %".17" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 2
-  store i64 %"pad_id", i64* %".17"
-  %".19" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 3
-  store i64 %".8", i64* %".19"
-  %".21" = call ptr @"mj_deopt"(i8* @"mj_0_pad_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 4, i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
-  store ptr %".21", ptr @"mj_deopt_value"
+  br i1 %".10", label %"deopt.B0.3", label %"ok", !prof !0
+deopt.B0.3:
+  %".12" = icmp slt i64 %".11", 0
+  %".13" = select  i1 %".12", i128 18446744073709551616, i128 -18446744073709551616
+  %".14" = sext i64 %".11" to i128
+  %".15" = add i128 %".14", %".13"
+  %".16" = ptrtoint ptr %"ids" to i64
+  %".17" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".16", i64* %".17"
+  %".19" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %"pad_id", i64* %".19"
+  %".21" = ashr i128 %".15", 64
+  %".22" = trunc i128 %".21" to i64
+  %".23" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 2
+  store i64 %".22", i64* %".23"
+  %".25" = trunc i128 %".15" to i64
+  %".26" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 3
+  store i64 %".25", i64* %".26"
+  %".28" = call ptr @"mj_deopt"(i8* @"mj_0_pad_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 4, i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
+  store ptr %".28", ptr @"mj_deopt_value"
   br label %"release"
 release:
   call void @"mj_decref_cold"(ptr %"ids")
   br label %"failed"
 failed:
-  %".86" = insertvalue {ptr, i1} undef, i1 1, 1
-  ret {ptr, i1} %".86"
+  %".93" = insertvalue {ptr, i1} undef, i1 1, 1
+  ret {ptr, i1} %".93"
 ok:
-  %".27" = getelementptr i8, ptr %"ids", i64 16
-  %".28" = load i64, ptr %".27"
-  %".29" = icmp slt i64 %".11", 0
-  %".30" = select  i1 %".29", i64 0, i64 %".11"
-  %".31" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".28")
-  %".32" = extractvalue {i64, i1} %".31", 0
-  %".33" = extractvalue {i64, i1} %".31", 1
-  %".34" = or i1 0, %".33"
-  %".35" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".32", i64 %".30")
-  %".36" = extractvalue {i64, i1} %".35", 0
-  %".37" = extractvalue {i64, i1} %".35", 1
-  %".38" = or i1 %".34", %".37"
-  br i1 %".38", label %"fused.too_big", label %"ok.1", !prof !0
+  %".34" = getelementptr i8, ptr %"ids", i64 16
+  %".35" = load i64, ptr %".34"
+  %".36" = icmp slt i64 %".11", 0
+  %".37" = select  i1 %".36", i64 0, i64 %".11"
+  %".38" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".35")
+  %".39" = extractvalue {i64, i1} %".38", 0
+  %".40" = extractvalue {i64, i1} %".38", 1
+  %".41" = or i1 0, %".40"
+  %".42" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".39", i64 %".37")
+  %".43" = extractvalue {i64, i1} %".42", 0
+  %".44" = extractvalue {i64, i1} %".42", 1
+  %".45" = or i1 %".41", %".44"
+  br i1 %".45", label %"fused.too_big", label %"ok.1", !prof !0
 fused.too_big:
-  %".40" = call ptr @"PyErr_NoMemory"()
+  %".47" = call ptr @"PyErr_NoMemory"()
   br label %"fail.L257"
 ok.1:
-  %".44" = call ptr @"PyList_New"(i64 %".36")
-  %".45" = icmp eq ptr %".44", null
-  br i1 %".45", label %"fail.L257", label %"ok.2", !prof !0
+  %".51" = call ptr @"PyList_New"(i64 %".43")
+  %".52" = icmp eq ptr %".51", null
+  br i1 %".52", label %"fail.L257", label %"ok.2", !prof !0
 fail.L257:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 257)
   br label %"release"
 ok.2:
-  %".47" = getelementptr i8, ptr %".44", i64 24
-  %".48" = load ptr, ptr %".47"
-  %".49" = getelementptr ptr, ptr %".48", i64 0
-  %".50" = getelementptr i8, ptr %"ids", i64 24
-  %".51" = load ptr, ptr %".50"
+  %".54" = getelementptr i8, ptr %".51", i64 24
+  %".55" = load ptr, ptr %".54"
+  %".56" = getelementptr ptr, ptr %".55", i64 0
+  %".57" = getelementptr i8, ptr %"ids", i64 24
+  %".58" = load ptr, ptr %".57"
   br label %"loop"
 loop:
-  %".53" = phi  i64 [0, %"ok.2"], [%".62", %"loop.body"]
-  %".54" = icmp slt i64 %".53", %".28"
-  br i1 %".54", label %"loop.body", label %"loop.end"
+  %".60" = phi  i64 [0, %"ok.2"], [%".69", %"loop.body"]
+  %".61" = icmp slt i64 %".60", %".35"
+  br i1 %".61", label %"loop.body", label %"loop.end"
 loop.body:
-  %".56" = add i64 0, %".53"
-  %".57" = getelementptr ptr, ptr %".51", i64 %".56"
-  %".58" = load ptr, ptr %".57"
-  call void @"mj_incref"(ptr %".58")
-  %".60" = getelementptr ptr, ptr %".49", i64 %".53"
-  store ptr %".58", ptr %".60"
-  %".62" = add i64 %".53", 1
+  %".63" = add i64 0, %".60"
+  %".64" = getelementptr ptr, ptr %".58", i64 %".63"
+  %".65" = load ptr, ptr %".64"
+  call void @"mj_incref"(ptr %".65")
+  %".67" = getelementptr ptr, ptr %".56", i64 %".60"
+  store ptr %".65", ptr %".67"
+  %".69" = add i64 %".60", 1
   br label %"loop"
 loop.end:
-  %".64" = add i64 0, %".28"
-  %".65" = getelementptr ptr, ptr %".48", i64 %".64"
-  %".66" = call ptr @"mj_box_int"(i64 %"pad_id")
-  %".67" = icmp eq ptr %".66", null
-  br i1 %".67", label %"fail.tmp.L257", label %"ok.3", !prof !0
+  %".71" = add i64 0, %".35"
+  %".72" = getelementptr ptr, ptr %".55", i64 %".71"
+  %".73" = call ptr @"mj_box_int"(i64 %"pad_id")
+  %".74" = icmp eq ptr %".73", null
+  br i1 %".74", label %"fail.tmp.L257", label %"ok.3", !prof !0
 fail.tmp.L257:
-  call void @"mj_decref_cold"(ptr %".44")
+  call void @"mj_decref_cold"(ptr %".51")
   br label %"fail.L257"
 ok.3:
   br label %"loop.1"
 loop.1:
-  %".72" = phi  i64 [0, %"ok.3"], [%".77", %"loop.body.1"]
-  %".73" = icmp slt i64 %".72", %".30"
-  br i1 %".73", label %"loop.body.1", label %"loop.end.1"
+  %".79" = phi  i64 [0, %"ok.3"], [%".84", %"loop.body.1"]
+  %".80" = icmp slt i64 %".79", %".37"
+  br i1 %".80", label %"loop.body.1", label %"loop.end.1"
 loop.body.1:
-  %".75" = getelementptr ptr, ptr %".65", i64 %".72"
-  store ptr %".66", ptr %".75"
-  %".77" = add i64 %".72", 1
+  %".82" = getelementptr ptr, ptr %".72", i64 %".79"
+  store ptr %".73", ptr %".82"
+  %".84" = add i64 %".79", 1
   br label %"loop.1"
 loop.end.1:
-  %".79" = sub i64 %".30", 1
-  call void @"mj_add_references"(ptr %".66", i64 %".79")
-  %".81" = add i64 %".64", %".30"
+  %".86" = sub i64 %".37", 1
+  call void @"mj_add_references"(ptr %".73", i64 %".86")
+  %".88" = add i64 %".71", %".37"
   call void @"mj_decref"(ptr %"ids")
-  %".83" = insertvalue {ptr, i1} undef, ptr %".44", 0
-  %".84" = insertvalue {ptr, i1} %".83", i1 0, 1
-  ret {ptr, i1} %".84"
+  %".90" = insertvalue {ptr, i1} undef, ptr %".51", 0
+  %".91" = insertvalue {ptr, i1} %".90", i1 0, 1
+  ret {ptr, i1} %".91"
 }
 
 declare void @"mj_incref"(ptr %".1")
