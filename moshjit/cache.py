@@ -243,3 +243,35 @@ def make_key(*parts) -> str:
         digest.update(str(part).encode())
         digest.update(b"\0")
     return digest.hexdigest()[:40]
+
+
+# ---- the signatures each function was compiled for, so a service can warm up before its first call -------------
+SIGNATURES = "signatures"
+
+
+def _function_key(py_function) -> str:
+    return make_key(versions(), py_function.__module__, py_function.__qualname__, py_function.__code__.co_filename)
+
+
+def recorded_signatures(cache: DiskCache, py_function) -> list[list[str]]:
+    """The signatures (lists of kind names) ``py_function`` was compiled for in earlier runs."""
+    entry = cache.load(SIGNATURES, _function_key(py_function), ".sigs")
+    if entry is None:
+        return []
+    try:
+        with open(entry[0], encoding="utf-8") as f:
+            found = json.load(f)
+    except (OSError, ValueError):
+        return []
+    return [kinds for kinds in found if isinstance(kinds, list) and all(isinstance(k, str) for k in kinds)] \
+        if isinstance(found, list) else []
+
+
+def record_signature(cache: DiskCache, py_function, kinds: list[str]) -> None:
+    """Remember that ``py_function`` was compiled for the signature named by ``kinds``."""
+    name = _function_key(py_function)
+    with cache.lock(SIGNATURES, name):
+        known = recorded_signatures(cache, py_function)
+        if kinds not in known:
+            cache.store(SIGNATURES, name, ".sigs", json.dumps(known + [kinds]).encode(),
+                        {"function": f"{py_function.__module__}.{py_function.__qualname__}"})

@@ -36,6 +36,7 @@ class CompileContext:
         # Results handed on by passes:
         self.resolved_globals: dict[str, object] = {}       # resolve_globals, inline: name → object bound
         self.global_assumptions: dict[str, MType] = {}      # global_types: data global → assumed type
+        self.inlined_at: dict = {}          # inline: an op of an inlined body → the line of the call it replaced
 
     def for_callee(self, py_function: types.FunctionType) -> CompileContext:
         """A context for building a callee's SSA within this compilation (same services and options)."""

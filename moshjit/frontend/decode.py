@@ -11,9 +11,8 @@ import sys
 import types
 from dataclasses import dataclass
 
+from moshjit._version import unsupported_python
 from moshjit.errors import UnsupportedError
-
-SUPPORTED_VERSIONS = {(3, 11)}
 
 
 @dataclass(slots=True)
@@ -39,8 +38,9 @@ class Handler:
 
 
 def check_version() -> None:
-    if sys.version_info[:2] not in SUPPORTED_VERSIONS:
-        raise UnsupportedError(f"moshjit supports CPython 3.11; this is {sys.version_info[0]}.{sys.version_info[1]}")
+    problem = unsupported_python(sys.version_info)            # the supported versions: moshjit._version
+    if problem:
+        raise UnsupportedError(problem)
 
 
 # ---- CPython 3.11 ---------------------------------------------------------------------------------------------
@@ -134,12 +134,12 @@ def _raw_instructions(code: types.CodeType):
         offset = following
 
 
-def first_refused_instruction(code: types.CodeType) -> tuple[str, int | None] | None:
+def first_refused_instruction(code: types.CodeType) -> tuple[str, int | None, int] | None:
     """The first instruction of a generator or coroutine that makes it one (``yield``, ``await``, ``async for``,
-    …) as (construct, line), for an error that points at it; None if only the code flags say so."""
-    for _, name, _, _, line in _raw_instructions(code):
+    …) as (construct, line, byte offset), for an error that points at it; None if only the code flags say so."""
+    for offset, name, _, _, line in _raw_instructions(code):
         if name in _UNSUPPORTED_311 and name != "RETURN_GENERATOR":
-            return _UNSUPPORTED_311[name], line
+            return _UNSUPPORTED_311[name], line, offset
     return None
 
 

@@ -12,7 +12,7 @@ import time
 
 from moshjit.cache import DiskCache
 from moshjit.runtime.support import support_for
-from moshjit.runtime.toolchain import GENERATED_OPT, compile_to_bytes, cythonize_file
+from moshjit.runtime.toolchain import GENERATED_OPT, compile_to_bytes, cythonize_file, rewrite_c, with_user_frames
 
 _lock = threading.RLock()
 
@@ -42,6 +42,7 @@ class CythonToolchain:
             c_path = os.path.join(workdir, module_name + ".c")
             start = time.perf_counter()
             cythonize_file(pyx_path, module_name, c_path)
+            rewrite_c(c_path, lambda c: with_user_frames(c, module_name))
             timings["cython_s"] = round(time.perf_counter() - start, 4)
             start = time.perf_counter()
             data = compile_to_bytes(c_path, workdir, module_name, GENERATED_OPT)

@@ -9,8 +9,11 @@ here reads the user's source: it all comes from the IR.
 """
 from __future__ import annotations
 
+import json
 import math
+import re
 import unicodedata
+from dataclasses import dataclass
 
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython.c_types import cython_type
@@ -68,6 +71,10 @@ class Emitter:
         self.constants: list = []
         self.constant_names: dict[int, str] = {}
         self.lines: list[str] = []
+        self.source_lines: list = []        # per line of ``lines``: the user's line it was written for, or None
+        self.source_line = None
+        self.own_lines = None               # lines of the user's function (others come from inlined helpers)
+        self.inlined_at: dict = {}          # op of an inlined helper → the line of the call that inlined it
         self.users = decided.users
         self.undefined = decided.undefined
         self.inline_slices = decided.inline_slices
@@ -129,6 +136,16 @@ class Emitter:
 
     def emit(self, line: str, depth: int) -> None:
         self.lines.append("    " * depth + line)
+        self.source_lines.append(self.source_line)
+
+    def at(self, inst) -> None:
+        """Attribute the lines emitted from now on to ``inst``'s source line (an inlined helper's ops count as
+        the line of the call that brought them in: that is where the user's function was)."""
+        line = getattr(inst, "line", None)
+        if self.own_lines is not None and line not in self.own_lines:
+            line = self.inlined_at.get(inst)
+        if line is not None and (self.own_lines is None or line in self.own_lines):
+            self.source_line = line
 
     def key(self, value) -> str:
         if value in self.inline_slices:
@@ -148,6 +165,7 @@ class Emitter:
         if op in self.folded or op in self.inline_slices:
             return
         handler = getattr(self, "op_" + type(op).__name__)
+        self.at(op)
         handler(op, depth)
 
     def op_BinaryOp(self, op, depth):
@@ -430,6 +448,7 @@ class Emitter:
     # ---- terminators -----------------------------------------------------------------------------------------
     def terminator_prelude(self, term, depth: int) -> None:
         """The part of a terminator that can raise, run inside the block's ``try`` when it has one."""
+        self.at(term)
         if isinstance(term, ops.Branch):
             if term.cond in self.char_buffers:
                 self.decls[self.cond_name(term)] = "bint"
@@ -486,6 +505,7 @@ class Emitter:
         self.emit(f"{plan.index} += 1", depth)
 
     def leaf(self, term, depth: int) -> None:
+        self.at(term)
         if isinstance(term, ops.Return):
             self.emit(f"return {self.ref(term.value)}", depth)
         elif isinstance(term, ops.Raise):
@@ -671,9 +691,11 @@ class Emitter:
         return [f"    if {' or '.join(checks)}:", f"        return {self.constant(self.fallback)}({args})"]
 
     def module(self) -> str:
+        self.source_line = self.fn.firstlineno
         guards = self.assumption_guards()
         self.statements(self.body, 1)
         body_lines = guards + self.lines
+        sources = [self.fn.firstlineno] * len(guards) + self.source_lines
         params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
         for name in (f"_k{i}" for i in range(len(self.constants))):
@@ -694,8 +716,50 @@ class Emitter:
             out.append(f"    cdef {ctype} {name}")
         if self.uses_jump:
             out.append("    _mj_jump = 0")
+        first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)
-        return "\n".join(out) + "\n"
+        return "\n".join(out + [source_map(self.fn, {first + i: line for i, line in enumerate(sources)})]) + "\n"
+
+
+def source_map(fn: Function, lines: dict) -> str:
+    """Comments ending the module that say where its code came from: the user's file, function and, per .pyx
+    line, the user's line (``split_source_map`` takes them off before compiling; the loaded module is given them,
+    for its traceback entries; the annotated view reads them)."""
+    pairs = " ".join(f"{pyx}:{line}" for pyx, line in lines.items() if line is not None)
+    return (f"\n# moshjit-source: {json.dumps(fn.filename)}\n# moshjit-function: {json.dumps(fn.name)} "
+            f"{fn.firstlineno}\n# moshjit-lines: {pairs}")
+
+
+@dataclass
+class SourceMap:
+    """What ``source_map`` wrote at the end of a module."""
+    filename: str
+    function: str
+    firstlineno: int
+    lines: dict                  # .pyx line → the user's line
+
+
+    def setup_arguments(self) -> tuple[str, str, tuple]:
+        """What the module's ``_mj_set_source`` takes."""
+        flat = [self.firstlineno]
+        for pair in sorted(self.lines.items()):
+            flat.extend(pair)
+        return self.filename, self.function, tuple(flat)
+
+
+SOURCE_MAP_START = "\n# moshjit-source: "
+
+
+def split_source_map(text: str) -> tuple[str, SourceMap | None]:
+    """(the module's code, the source map that ends it). The code alone is what is compiled and cached: where it
+    came from is given to the loaded module (``_mj_set_source``)."""
+    code, found, _ = text.partition(SOURCE_MAP_START)
+    if not found:
+        return text, None
+    fields = dict(re.findall(r"^# moshjit-(source|function|lines): (.*)$", text, re.MULTILINE))
+    name, firstlineno = fields["function"].rsplit(" ", 1)
+    lines = dict(tuple(map(int, pair.split(":"))) for pair in fields["lines"].split())
+    return code + "\n", SourceMap(json.loads(fields["source"]), json.loads(name), int(firstlineno), lines)
 
 
 def _small_for_division(value) -> bool:
@@ -708,8 +772,12 @@ def _small_for_division(value) -> bool:
 
 
 def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, global_assumptions: dict,
-                fallback=None) -> tuple[str, list]:
-    """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive."""
+                fallback=None, own_lines=None, inlined_at=None) -> tuple[str, list]:
+    """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive. ``own_lines`` are the source
+    lines of the function itself (lines of inlined helpers are attributed to the call that inlined them, from
+    ``inlined_at``)."""
     emitter = Emitter(fn, plan, EmissionPlan(fn, plan), body, entry_name, global_assumptions, fallback)
+    emitter.own_lines = own_lines
+    emitter.inlined_at = inlined_at or {}
     text = emitter.module()
     return text, emitter.constants

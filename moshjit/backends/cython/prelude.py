@@ -1,17 +1,17 @@
 """The head of every generated module: directives, C helpers for counted range loops, the runtime imports,
 and the per-module state (globals dict, builtins, closure cells, constants) set by ``_mj_setup``."""
 
-RUNTIME_MODULE = "moshjit_rt"
+RUNTIME_MODULE = "moshjit.runtime.moshjit_rt"
 
 PRELUDE = r'''
 # cython: language_level=3, boundscheck=True, wraparound=True, cdivision=False, infer_types=False
 # cython: initializedcheck=False, nonecheck=False, embedsignature=False, binding=False, warn.unreachable=False
 cimport cython
-from moshjit_rt cimport (CharBuffer, mj_set_handled, _mj_load_global, _mj_load_deref, _mj_unbound_local, _mj_unbound_free,
+from moshjit.runtime.moshjit_rt cimport (CharBuffer, mj_set_handled, _mj_load_global, _mj_load_deref, _mj_unbound_local, _mj_unbound_free,
                          _mj_unpack, _mj_unpack_ex, _mj_list_extend, _mj_merge, _mj_before_with, _mj_exc_match,
                          _mj_push_exc, _mj_reraise_handled, _mj_import_from, _mj_make_function, _mj_range_check,
                          mj_category, _mj_is_int64, _mj_call_ex, _mj_exception)
-import moshjit_rt
+from moshjit.runtime.moshjit_rt import UNBOUND as _MJ_RT_UNBOUND, STOP as _MJ_RT_STOP
 
 cdef extern from *:
     """
@@ -69,11 +69,21 @@ cdef extern from *:
     double mj_float_floordiv(double, double)
     double mj_float_mod(double, double)
 
-cdef object _MJ_UNBOUND = moshjit_rt.UNBOUND
-cdef object _MJ_STOP = moshjit_rt.STOP
+cdef object _MJ_UNBOUND = _MJ_RT_UNBOUND
+cdef object _MJ_STOP = _MJ_RT_STOP
 cdef dict _g = {}
 cdef dict _b = {}
 cdef tuple _cl = ()
+
+
+cdef extern from *:
+    # Defined in the C by moshjit's build (runtime/toolchain.py, with_user_frames).
+    int mj_set_source(object filename, object function, tuple lines) except -1
+
+
+def _mj_set_source(str filename, str function, tuple lines):
+    """Name the user's file, function and lines in traceback entries (lines: default, then .pyx/user pairs)."""
+    mj_set_source(filename, function, lines)
 
 
 def _mj_setup(dict globals_, dict builtins_, tuple closure, tuple constants):

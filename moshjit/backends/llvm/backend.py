@@ -15,8 +15,8 @@ import time
 
 from moshjit.artifact import Artifact
 from moshjit.context import CompileContext
-from moshjit.errors import UnsupportedError
-from moshjit.typeof import is_plain_array_key, type_of_key
+from moshjit.errors import UnsupportedError, parameter_location
+from moshjit.typeof import describe_key, is_plain_array_key, type_of_key
 
 log = logging.getLogger("moshjit")
 
@@ -59,7 +59,9 @@ def compile(ir, ctx: CompileContext):
         artifact = known.get("artifact")
     if not known["native"]:
         if required:
-            raise UnsupportedError(known["reason"], ir.filename, known["line"], hint=known.get("hint"))
+            columns = known.get("columns")
+            raise UnsupportedError(known["reason"], ir.filename, known["line"], hint=known.get("hint"),
+                                   columns=tuple(columns) if columns else None)
         return None
     return artifact
 
@@ -90,7 +92,7 @@ def _decide(ir, ctx: CompileContext, index, required) -> dict:
     try:
         candidates = argument_candidates(ir, key)
     except UnsupportedError as problem:
-        return {"native": False, "reason": problem.construct, "line": problem.lineno}
+        return {"native": False, "reason": problem.construct, "line": problem.lineno, "columns": problem.columns}
     positions = [i for i, kind in enumerate(key) if _decided_at_run_time(kind)]
     saved = {value: value.type for value in ir.values()}
     first_problem = None
@@ -150,7 +152,7 @@ def _load(known: dict, ctx: CompileContext, index, start):
     stats = {"backend": "llvm", "cache": "hit", "load_s": round(time.perf_counter() - start, 4)}
     if known.get("deopt"):
         _register_deopt(library, known, ctx, arg_types, stats, on_demote)
-    return _artifact(entry, known["code_text"], known["ir_text"], stats)
+    return _artifact(entry, known["code_text"], known["ir_text"], stats, known["arg_types"])
 
 
 def _variant(ctx: CompileContext, index, arg_types, positions, kinds):
@@ -189,12 +191,12 @@ def argument_candidates(ir, key) -> list[list]:
     base = []
     for arg, kind in zip(ir.args, key):
         t = array_guesses()[0] if is_plain_array_key(kind) else normalize(type_of_key(kind))
-        if kind is int:
-            raise UnsupportedError(f"argument '{arg.name}' is an int that does not fit in 64 bits", ir.filename,
-                                   ir.firstlineno)
-        if not isinstance(t, ListType) and repr_of(t) is None:
-            raise UnsupportedError(f"argument '{arg.name}' of type {t} has no native form", ir.filename,
-                                   ir.firstlineno)
+        if kind is int or not isinstance(t, ListType) and repr_of(t) is None:
+            line, columns = parameter_location(ir.filename, ir.firstlineno, arg.name)
+            problem = ("is an int that does not fit in 64 bits" if kind is int else
+                       f"is {'a' if describe_key(kind)[:1] not in 'aeiou' else 'an'} {describe_key(kind)}, which "
+                       f"has no native form")
+            raise UnsupportedError(f"argument '{arg.name}' {problem}", ir.filename, line, columns=columns)
         base.append(t)
     items = list_item_candidates() if any(isinstance(t, ListType) for t in base) else (None,)
     arrays = array_guesses() if any(is_plain_array_key(kind) for kind in key) else (None,)
@@ -231,7 +233,7 @@ def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback, on_demot
              "state": state}
     if deopt:
         _register_deopt(library, facts, ctx, arg_types, stats, on_demote)
-    return _artifact(entry, text, ir_text, stats), facts
+    return _artifact(entry, text, ir_text, stats, facts["arg_types"]), facts
 
 
 def _register_deopt(library, facts: dict, ctx: CompileContext, arg_types, stats: dict, on_demote) -> None:
@@ -243,8 +245,10 @@ def _register_deopt(library, facts: dict, ctx: CompileContext, arg_types, stats:
     register(address, DeoptModule(facts["deopt"], ctx.py_function, arg_types, ctx, address, stats, on_demote))
 
 
-def _artifact(entry, code_text: str, ir_text: str, stats: dict) -> Artifact:
+def _artifact(entry, code_text: str, ir_text: str, stats: dict, arg_types: list) -> Artifact:
     """An LLVM artifact: its entry is a builtin that can be re-made with another fallback (``rebind``), so the
-    dispatcher can install it as its own call path."""
+    dispatcher can install it as its own call path. ``arg_types`` (JSON-encoded) are the native argument types."""
     from moshjit.backends.llvm.engine import rebind
-    return Artifact(entry, "llvm", code_text, ir_text, stats, rebind=functools.partial(rebind, entry))
+    from moshjit.backends.llvm.types_json import decode_type
+    return Artifact(entry, "llvm", code_text, ir_text, stats, rebind=functools.partial(rebind, entry),
+                    arg_types=[decode_type(t) for t in arg_types])

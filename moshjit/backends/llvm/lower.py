@@ -28,7 +28,7 @@ from moshjit.backends.llvm.runtime import Runtime
 from moshjit.ir import ops
 from moshjit.ir.function import Block
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Op, Phi
-from moshjit.ir.types import BOOL, BOTTOM, FLOAT, INT64, IntType, type_of_value
+from moshjit.ir.types import BOOL, BOTTOM, FLOAT, INT64, OBJECT, IntType, type_of_value
 
 
 class NotNative(Exception):
@@ -45,7 +45,7 @@ def return_repr(sig: Signature) -> Repr:
         return UnitR()
     found = repr_of(sig.return_type)
     if found is None:
-        raise NotNative(f"return value of type {sig.return_type}", sig.ir.firstlineno)
+        raise NotNative(f"the return value, {python_type(sig.return_type)},", sig.ir.firstlineno)
     return found
 
 
@@ -67,7 +67,7 @@ def global_reads(sig: Signature, root: bool) -> list:
                 if not root:
                     raise NotNative(f"the module global '{op.name}' read in a called function", op.line)
                 if not (isinstance(op.type, IntType) or op.type in (FLOAT, BOOL)):
-                    raise NotNative(f"the module global '{op.name}' of type {op.type}", op.line)
+                    raise NotNative(f"the module global '{op.name}', {python_type(op.type)},", op.line)
                 reads[op.name] = INT64 if isinstance(op.type, IntType) else op.type
     return sorted(reads.items())
 
@@ -471,27 +471,58 @@ class FunctionLowering:
 
 def value_reprs(fn) -> dict:
     """The representation of every value of ``fn``; NotNative names the first value (in block order) without
-    one, at its source line."""
+    one, at its source line: the first such operation, where the Python object comes from, before a variable or
+    an argument it flows into."""
     reprs = {}
+    missing = []
     for value in fn.values():
         if isinstance(value, ops.Terminator) and not isinstance(value, ops.ForIter):
             continue
         found = repr_of(value.type) if value.type is not None else None
         if found is None:
-            line = getattr(value, "line", None) or fn.firstlineno
-            raise NotNative(f"{_describe(value)} of type {value.type}", line)
+            missing.append(value)
+            continue
         reprs[value] = found
         if isinstance(found, IterR) and not iterators.only_looped_over(fn, value):
             raise NotNative("an iterator used other than by a for loop", getattr(value, "line", None))
+    if missing:
+        value = next((v for v in missing if not isinstance(v, (Phi, Argument)) and getattr(v, "line", None)),
+                     missing[0])
+        line = getattr(value, "line", None) or fn.firstlineno
+        raise NotNative(f"{_describe(value)}, whose value is {python_type(value.type)},", line)
     return reprs
+
+
+# What an op is in the terms of the Python the user wrote, for refusals (an IR op name says nothing to them).
+PYTHON_TERMS = {
+    "binary_op": "the arithmetic", "unary_op": "the unary operation", "compare": "the comparison",
+    "load_global": "the global variable", "load_deref": "the closure variable", "import_name": "the import",
+    "import_from": "the import", "load_attr": "the attribute access (obj.name)",
+    "get_item": "the subscript (obj[key])", "build_slice": "the slice", "call": "the call",
+    "call_method": "the method call", "call_ex": "the call with *args/**kwargs",
+    "make_function": "the nested function or lambda", "build_tuple": "the tuple", "build_list": "the list display",
+    "build_set": "the set display", "build_map": "the dict display ({...})", "build_string": "the f-string",
+    "format_value": "the f-string field", "list_to_tuple": "the tuple display", "unpack_sequence": "the unpacking",
+    "unpack_ex": "the starred unpacking", "extract_item": "the unpacked item", "get_iter": "the iteration",
+    "caught_exception": "the caught exception", "before_with": "the with statement",
+    "with_except_start": "the with statement", "check_bound": "the variable", "for_iter": "the loop item",
+}
+
+
+def python_type(t) -> str:
+    """A type as the user knows it: 'a str', 'a list', 'a Python object of unknown type'."""
+    if t is None or t == OBJECT:
+        return "a Python object of unknown type"
+    name = str(t).partition("[")[0]
+    return f"{'an' if name[:1] in 'aeiou' else 'a'} {name}"
 
 
 def _describe(value) -> str:
     if isinstance(value, Argument):
         return f"argument '{value.name}'"
     if isinstance(value, Phi):
-        return f"variable '{value.var}'" if value.var else "a merged value"
-    return f"'{value.NAME}'"
+        return f"variable '{value.var}'" if value.var else "a value merged from several branches"
+    return PYTHON_TERMS.get(value.NAME, f"the operation '{value.NAME}'")
 
 
 # ---- ops that several modules lower --------------------------------------------------------------------------
