@@ -19,6 +19,12 @@ BACKENDS = ("llvm", "auto")
 _jitted: dict = {}
 
 
+@pytest.fixture(autouse=True)
+def native_code_stays(monkeypatch):
+    """No demotion to the generic specialisation unless a test asks for it: these tests are about native code."""
+    monkeypatch.setenv("MOSHJIT_DEOPT_BUDGET", "1e9")
+
+
 def jitted(fn, backend):
     if (fn, backend) not in _jitted:
         _jitted[fn, backend] = moshjit.jit(fn, backend=backend)
@@ -56,6 +62,25 @@ def test_the_cases_of_the_issue(backend):
     check(backend, s.magnitude, -2 ** 63)
     check(backend, s.shift, 1, 63)
     check(backend, s.shift, 3, 200)
+
+
+CONSTANTS = (0, 1, -1, 2, -2, 3, -3, 7, 1000003, 2 ** 62, -(2 ** 62), INT64_MAX, INT64_MIN)
+EDGES = (INT64_MAX, INT64_MAX - 1, INT64_MAX - 7, INT64_MIN, INT64_MIN + 1, INT64_MIN + 7, -3, -1, 0, 1, 2,
+         INT64_MAX // 3, INT64_MAX // 3 + 1, INT64_MIN // 3, INT64_MIN // 3 - 1, 2 ** 62, -(2 ** 62), 2 ** 31)
+
+
+def test_arithmetic_with_a_constant_operand_at_the_edges():
+    """``x + c``, ``c + x``, ``x - c``, ``c - x``, ``x * c``, ``c * x``: a range check of ``x`` decides (or the
+    overflow intrinsics, for ``c - x``); every edge of every range gives CPython's int."""
+    namespace: dict = {}
+    cases = [f"x {op} ({c})" for op in "+-*" for c in CONSTANTS] + [f"({c}) {op} x" for op in "+-*" for c in CONSTANTS]
+    body = "".join(f"    if case == {i}:\n        return {text}\n" for i, text in enumerate(cases))
+    exec(compile(f"def each(case, x):\n{body}    return 0\n", __file__, "exec"), namespace)
+    each, native = namespace["each"], moshjit.jit(namespace["each"], backend="llvm")
+    for i, text in enumerate(cases):
+        for x in EDGES:
+            assert native(i, x) == each(i, x), (text, x)
+    assert deopts(native) > 0
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -174,7 +174,8 @@ def first_overflow(program: dict, args) -> tuple:
     return watch.first, result
 
 
-def test_generated_programs_deoptimise_exactly():
+def test_generated_programs_deoptimise_exactly(monkeypatch):
+    monkeypatch.setenv("MOSHJIT_DEOPT_BUDGET", "1e9")       # native code all the way, no demotion
     places = collections.Counter()
 
     @settings(max_examples=PROGRAMS, deadline=None, derandomize=not STRESS)
