@@ -210,9 +210,8 @@ class DeoptPoints:
             -> ir.Block:
         """The cold block that hands the state at op ``start`` of ``block`` over to the interpreter. ``result``:
         (SSA op, value, kind) when the continuation starts after ``op`` with that value (see ``_given``).
-        ``exhausted``: the C stack is nearly used up, so the continuation
-        runs native callees in the interpreter too. ``leaves_recursion``: the exit leaves a recursive call (not
-        at the entry's own depth check)."""
+        ``exhausted``: the C stack is nearly used up, so the continuation runs native callees in the interpreter
+        too. ``leaves_recursion``: the exit leaves a recursive call (not so at the entry's own depth check)."""
         low = self.low
         key = (block.label, start, tuple(sorted(low.owned, key=low.index.__getitem__)), exhausted)
         if result is None and key in self._blocks:
@@ -297,7 +296,6 @@ class DeoptPoints:
             correction = b.select(b.icmp_signed("<", value, ir.Constant(I64, 0)), ir.Constant(I128, 1 << 64),
                                   ir.Constant(I128, -(1 << 64)))
             value, kind = b.add(b.sext(value, I128), correction), "i128"
-
         return ["int128" if kind == "i128" else "object", words.add(value, kind)]
 
     def _describe(self, words: Words, value) -> list:

@@ -311,8 +311,11 @@ _OWN_FILES = None
 
 def _without_own_frames(traceback):
     """The traceback without the frames of the interpreter and of this module (they are moshjit's machinery,
-    not the user's code; the native side adds the function's own entry)."""
+    not the user's code; the native side adds the function's own entry), unless MOSHJIT_DEBUG is set."""
+    from moshjit.errors import debugging
     global _OWN_FILES
+    if debugging():
+        return traceback
     if _OWN_FILES is None:
         from moshjit.ir import interpreter
         _OWN_FILES = {os.path.abspath(interpreter.__file__), os.path.abspath(__file__)}
