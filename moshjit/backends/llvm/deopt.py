@@ -21,7 +21,7 @@ import llvmlite.ir as ir
 
 from moshjit.analysis.dominators import DominatorTree
 from moshjit.backends.llvm.refcount import Liveness
-from moshjit.backends.llvm.reprs import (I32, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, IterR,
+from moshjit.backends.llvm.reprs import (I1, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, IterR,
                                          ListR, NListR, RangeR, Repr, TupleR, UnitR)
 from moshjit.backends.llvm.resume import NATIVE_LIST_KINDS, structure_fingerprint
 from moshjit.ir import ops
@@ -49,8 +49,8 @@ class DeoptTable:
     def add_call(self, function: int, op_number: int, callee: int) -> None:
         self.functions[function]["calls"][str(op_number)] = callee
 
-    def add_site(self, function: int, block_label: int, start: int, slots: list) -> int:
-        self.sites.append([function, block_label, start, slots])
+    def add_site(self, function: int, block_label: int, start: int, slots: list, exhausted: bool) -> int:
+        self.sites.append([function, block_label, start, slots, exhausted])
         return len(self.sites) - 1
 
     def to_json(self) -> dict | None:
@@ -230,33 +230,26 @@ class DeoptPoints:
             for value in live:
                 words.describing = low.index[value]
                 slots.append([low.index[value], self._describe(words, value)])
-            temporaries = []
             if result is not None:
                 op, given, kind = result
                 slots.append([low.index[op], self._given(words, given, kind)])
-                if kind == "object":
-                    temporaries.append((given, None))
-            site = self.table.add_site(self.function, block.label, start, slots)
+            site = self.table.add_site(self.function, block.label, start, slots, exhausted)
             self.count += 1
-            self._hand_over(words, site, exhausted, temporaries, leaves_recursion)
+            self._hand_over(words, site, leaves_recursion, after_call=result is not None and kind == "callee")
         if result is None:
             self._blocks[key] = target
         return target
 
     def after_call(self, op) -> ir.Block:
         """Where a native call goes when its callee returned "failed": the callee deoptimised (its result waits
-        in ``@mj_deopt_value``: continue after the call with it) or raised (unwind)."""
+        in ``@mj_deopt_value``: continue after the call with it, ``mj_deopt_call`` takes it) or raised (unwind)."""
         low = self.low
         b = low.b
         target = low.new_block("call.failed")
         with low.cold_code(target):
-            slot = low.rt.deopt_value()
-            value = b.load(slot, typ=PTR)
-            deoptimised = low.new_block("call.deoptimised")
-            b.cbranch(b.icmp_unsigned("==", value, ir.Constant(PTR, None)), low.fail_block(), deoptimised)
-            b.position_at_end(deoptimised)
-            b.store(ir.Constant(PTR, None), slot)
-            b.branch(self.site(low.block, low.position + 1, result=(op, value, "object")))
+            value = b.load(low.rt.deopt_value(), typ=PTR)
+            b.cbranch(b.icmp_unsigned("==", value, ir.Constant(PTR, None)), low.fail_block(),
+                      self.site(low.block, low.position + 1, result=(op, None, "callee")))
         return target
 
     def takes_back(self, result: Repr) -> bool:
@@ -268,35 +261,32 @@ class DeoptPoints:
             all(_unshared(self.low.repr(arg)) for arg in self.low.fn.args)
 
     def take_back(self, result: Repr) -> None:
-        """In the failure return: a continuation's result of kind ``result`` becomes a normal return."""
-        low = self.low
-        b, rt = low.b, low.rt
-        slot = rt.deopt_value()
-        value = b.load(slot, typ=PTR)
-        check, convert, failed = (low.new_block(name) for name in ("takeback.check", "takeback", "takeback.no"))
-        b.cbranch(b.icmp_unsigned("==", value, ir.Constant(PTR, None)), failed, check)
-        b.position_at_end(check)
-        b.cbranch(_has_kind(b, rt, value, result), convert, failed)
+        """In the failure return: a continuation's result of kind ``result`` becomes a normal return (checked
+        and unboxed out of line, so the function's own frame needs nothing for it)."""
+        b = self.low.b
+        taken = b.call(_take_back_helper(self.low.rt, result), [])
+        convert, failed = self.low.new_block("takeback"), self.low.new_block("takeback.no")
+        b.cbranch(b.extract_value(taken, 1), convert, failed)
         b.position_at_end(convert)
-        b.store(ir.Constant(PTR, None), slot)
-        unboxed = _unbox(b, rt, value, result)
-        rt.call(b, "mj_decref_cold", value)
-        returned = ir.Constant(low.function.return_value.type, ir.Undefined)
-        b.ret(b.insert_value(b.insert_value(returned, unboxed, 0), ir.Constant(ir.IntType(1), 0), 1))
+        returned = ir.Constant(self.low.function.return_value.type, ir.Undefined)
+        b.ret(b.insert_value(b.insert_value(returned, b.extract_value(taken, 0), 0), ir.Constant(I1, 0), 1))
         b.position_at_end(failed)
 
     def _given(self, words: Words, value, kind: str) -> list:
-        """The descriptor of an op's result handed over with the site: 'object' (a new reference), 'i128',
-        'wrapped' (an i64 sum or difference that overflowed once: the exact value is it -+ 2**64), 'literal'
-        (a Python int known when compiling)."""
+        """The descriptor of an op's result handed over with the site: 'callee' (the result a native callee
+        left in ``@mj_deopt_value``: the last word, written by ``mj_deopt_call``), 'i128', 'wrapped' (an i64 sum
+        or difference that overflowed once: the exact value is it -+ 2**64), 'literal' (a Python int known when
+        compiling)."""
         b = self.low.b
         if kind == "literal":
             return ["literal", value]
+        if kind == "callee":
+            return ["object", words.add(None, "callee")]
         if kind == "wrapped":
             correction = b.select(b.icmp_signed("<", value, ir.Constant(I64, 0)), ir.Constant(I128, 1 << 64),
                                   ir.Constant(I128, -(1 << 64)))
             value, kind = b.add(b.sext(value, I128), correction), "i128"
-        return ["int128" if kind == "i128" else "object", words.add(value, kind)]
+        return ["int128", words.add(value, kind)]
 
     def _describe(self, words: Words, value) -> list:
         low = self.low
@@ -309,9 +299,10 @@ class DeoptPoints:
             return ["constant"] if isinstance(value.type, ConstType) else ["none"]
         return words.describe(low.values[value], representation, value.type)
 
-    def _hand_over(self, words: Words, site: int, exhausted: bool, temporaries, leaves_recursion: bool) -> None:
-        """Write the words into the module's ``@mj_deopt_words``, call ``mj_deopt``, keep its result for the
-        caller, release what the frame owns and return "failed"."""
+    def _hand_over(self, words: Words, site: int, leaves_recursion: bool, after_call: bool) -> None:
+        """Write the words into the module's ``@mj_deopt_words``, call ``mj_deopt`` (``mj_deopt_call`` after a
+        native call), which leaves the result in ``@mj_deopt_value``; release what the frame owns and return
+        "failed"."""
         low = self.low
         b, rt = low.b, low.rt
         count = len(words.values)
@@ -324,13 +315,10 @@ class DeoptPoints:
             if kind == "i128":
                 b.store(b.trunc(b.ashr(value, ir.Constant(I128, 64)), I64), word(index))
                 b.store(b.trunc(value, I64), word(index + 1))
-            elif kind != "i128 low":
+            elif kind not in ("i128 low", "callee"):
                 b.store(_as_word(b, value, kind), word(index))
-        outcome = rt.call(b, "mj_deopt", rt.module_state(), ir.Constant(I64, site), buffer, ir.Constant(I64, count),
-                          ir.Constant(I32, int(exhausted)), rt.cstring(low.fn.name), rt.cstring(low.fn.filename))
-        for value, _ in temporaries:
-            low.decref(value, None)
-        b.store(outcome, rt.deopt_value())
+        rt.call(b, "mj_deopt_call" if after_call else "mj_deopt", rt.module_state(), ir.Constant(I64, site),
+                b.bitcast(buffer, PTR), ir.Constant(I64, count))
         if leaves_recursion:
             b.branch(low.release_chain(tuple(sorted(low.owned, key=low.index.__getitem__))))
         else:
@@ -345,6 +333,31 @@ def _unshared(representation: Repr) -> bool:
     if isinstance(representation, TupleR):
         return all(_unshared(item) for item in representation.items)
     return not isinstance(representation, (ListR, NListR))
+
+
+def _take_back_helper(rt, result: Repr) -> ir.Function:
+    """``{value, i1 taken}``: ``@mj_deopt_value`` unboxed (and cleared, its reference released) when it has the
+    native kind ``result``; one cold out-of-line function per kind and module."""
+    def build(b):
+        slot = rt.deopt_value()
+        value = b.load(slot, typ=PTR)
+        kind = b.function.return_value.type
+        check, convert, refused = (b.function.append_basic_block(n) for n in ("check", "convert", "refused"))
+        b.cbranch(b.icmp_unsigned("==", value, ir.Constant(PTR, None)), refused, check)
+        b.position_at_end(check)
+        b.cbranch(_has_kind(b, rt, value, result), convert, refused)
+        b.position_at_end(convert)
+        b.store(ir.Constant(PTR, None), slot)
+        unboxed = _unbox(b, rt, value, result)
+        rt.call(b, "mj_decref", value)
+        b.ret(b.insert_value(b.insert_value(ir.Constant(kind, ir.Undefined), unboxed, 0), ir.Constant(I1, 1), 1))
+        b.position_at_end(refused)
+        b.ret(b.insert_value(ir.Constant(kind, ir.Undefined), ir.Constant(I1, 0), 1))
+    name = f"mj_take_back_{type(result).__name__}"
+    function = rt.helper(name, ir.FunctionType(ir.LiteralStructType([result.llvm, I1]), []), build)
+    function.attributes.add("noinline")
+    function.attributes.add("cold")
+    return function
 
 
 def _has_kind(b: ir.IRBuilder, rt, obj: ir.Value, representation: Repr) -> ir.Value:

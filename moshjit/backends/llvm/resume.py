@@ -1,7 +1,7 @@
 """Continuing a native function in the SSA interpreter after it deoptimised: the run-time half of ``deopt``.
 
-Native code calls ``resume(address, site, words, exhausted)`` (through ``mj_deopt``) when it meets a value it
-cannot represent. ``address`` names the shared object's deoptimisation module (registered when the code was
+Native code calls ``resume(address, site, words)`` (through ``mj_deopt``) when it meets a value it cannot
+represent. ``address`` names the shared object's deoptimisation module (registered when the code was
 loaded), ``site`` the entry of its table, ``words`` the raw live state. The continuation runs on the typed SSA
 the machine code was lowered from: rebuilt once per process through the compile context (the table's structure
 fingerprints prove it is the same SSA, op for op), so code loaded from the cache deoptimises like fresh code.
@@ -64,13 +64,15 @@ def budget() -> float:
         return DEFAULT_BUDGET
 
 
-def resume(address: int, site: int, words: bytes, exhausted: int):
-    """Called by native code: ``(result,)``, or ``(exception, line)`` when the continuation raised (the
-    exception's traceback without the interpreter's own frames; the native side adds the function's entry)."""
+def resume(address: int, site: int, words: bytes):
+    """Called by native code: ``(result,)``, or ``(exception, line, function name, file name)`` when the
+    continuation raised (the exception's traceback without the interpreter's own frames; the native side adds an
+    entry for the function at that line)."""
     module = _modules.get(address)
     if module is None:                       # cannot happen: every loader registers the table first
-        return RuntimeError("moshjit: native code deoptimised but its deoptimisation table is not registered"), 0
-    return module.resume(site, words, bool(exhausted))
+        return (RuntimeError("moshjit: native code deoptimised but its deoptimisation table is not registered"),
+                0, "<native>", "<moshjit>")
+    return module.resume(site, words)
 
 
 class DeoptModule:
@@ -100,7 +102,7 @@ class DeoptModule:
         with self._lock:
             if self._functions is None:
                 self._functions = [(fn, list(fn.values()), {block.label: block for block in fn.blocks})
-                                   for fn in self._rebuild()]
+                                   for fn in _on_a_fresh_stack(self._rebuild)]
             return self._functions
 
     def _rebuild(self) -> list:
@@ -134,22 +136,23 @@ class DeoptModule:
         return calls
 
     # ---- continuing ---------------------------------------------------------------------------------------------
-    def resume(self, site: int, words: bytes, exhausted: bool):
+    def resume(self, site: int, words: bytes):
         from moshjit.ir.interpreter import Frame, resume_function
-        index, label, start, slots = self.table["sites"][site]
+        index, label, start, slots, exhausted = self.table["sites"][site]
         try:
             fn, values, blocks = self.functions()[index]
             env = materialise(fn, values, slots, words)
             calls = self.routed_calls(index) if exhausted else None
         except BaseException as exc:             # the machinery failed: say so where the function is
-            return exc.with_traceback(None), self.py_function.__code__.co_firstlineno
+            code = self.py_function.__code__
+            return exc.with_traceback(None), code.co_firstlineno, code.co_name, code.co_filename
         began = time.perf_counter()
         frame = Frame(fn, env, calls)
         try:
             outcome = (resume_function(frame, blocks[label], start),)
         except BaseException as exc:
             line = getattr(frame.raised_at, "line", None) or fn.firstlineno
-            outcome = (exc.with_traceback(_without_own_frames(exc.__traceback__)), line)
+            outcome = (exc.with_traceback(_without_own_frames(exc.__traceback__)), line, fn.name, fn.filename)
         self._count(time.perf_counter() - began, exhausted)
         return outcome
 
@@ -181,7 +184,7 @@ class DeoptModule:
         if generic is None:
             return
         try:
-            generic()
+            _on_a_fresh_stack(generic)
         except Exception as exc:             # e.g. no C compiler for Cython: correct, just slower
             log.warning("moshjit: %s keeps deoptimising but no generic specialisation could be built (%s)",
                         self.py_function.__qualname__, exc)
@@ -191,6 +194,26 @@ class DeoptModule:
         self.tell_demoted(self.users)
         log.info("moshjit: %s deoptimised %d times (at least %.6f s each): later calls use the generic "
                  "specialisation", self.py_function.__qualname__, self.deopts, self.fastest)
+
+
+def _on_a_fresh_stack(work):
+    """``work()`` (the compiler: rebuilding the SSA, compiling the generic specialisation) run on a thread of its
+    own: a deoptimisation can happen deep in a native recursion, where little C stack is left for a compiler."""
+    outcome: list = []
+
+    def run():
+        try:
+            outcome.append((True, work()))
+        except BaseException as exc:         # handed back to the deoptimising thread
+            outcome.append((False, exc))
+
+    worker = threading.Thread(target=run, name="moshjit-compile")
+    worker.start()
+    worker.join()
+    succeeded, value = outcome[0]
+    if not succeeded:
+        raise value
+    return value
 
 
 # ---- rebuilding values ---------------------------------------------------------------------------------------------

@@ -420,14 +420,16 @@ define linkonce_odr void @mj_leave_recursion() alwaysinline {
 ; into its module's @mj_deopt_words (described by the site's entry in the module's deoptimisation table) and
 ; calls mj_deopt, which copies them into a bytes object before any Python code can run and hands them to
 ; moshjit.backends.llvm.resume.resume, which continues the function in the SSA interpreter. That returns
-; (result,) or (exception, line); mj_deopt gives the result as a new reference, or NULL with the exception set
-; and a traceback entry for the native function at that line. A native function that deoptimised returns
-; "failed" with its boxed result in @mj_deopt_value, which its native caller or its entry takes (and clears).
+; (result,) or (exception, line, function name, file name). mj_deopt leaves the result (a new reference) in
+; @mj_deopt_value, or NULL with the exception set and a traceback entry for the native function at that line.
+; The native function then returns "failed"; its native caller or its entry takes the result (and clears it).
+; mj_deopt_call does the same for a call site whose callee deoptimised: its result, taken from @mj_deopt_value,
+; is the last word. Both take few arguments and keep nothing, so the caller's fast path pays no registers for them.
 @mj_deopt_value = linkonce_odr global ptr null
 @mj_resume = linkonce_odr global ptr null
 @.resume_module = linkonce_odr constant [29 x i8] c"moshjit.backends.llvm.resume\00"
 @.resume_name = linkonce_odr constant [7 x i8] c"resume\00"
-@.resume_format = linkonce_odr constant [7 x i8] c"(nnNi)\00"
+@.resume_format = linkonce_odr constant [6 x i8] c"(nnN)\00"
 declare ptr @PyBytes_FromStringAndSize(ptr, i64)
 declare ptr @PyImport_ImportModule(ptr)
 declare ptr @PyObject_GetAttrString(ptr, ptr)
@@ -438,10 +440,10 @@ declare ptr @PyTuple_GetItem(ptr, i64)
 declare ptr @PyObject_Type(ptr)
 declare ptr @PyException_GetTraceback(ptr)
 declare void @PyErr_Restore(ptr, ptr, ptr)
+declare ptr @PyUnicode_AsUTF8(ptr)
 declare void @_PyTraceback_Add(ptr, ptr, i32)
 
-define linkonce_odr ptr @mj_deopt(ptr %tag, i64 %site, ptr %state, i64 %count, i32 %exhausted, ptr %name,
-                                   ptr %file) cold noinline {
+define linkonce_odr void @mj_deopt(ptr %tag, i64 %site, ptr %state, i64 %count) cold noinline {
 entry:
   %length = mul i64 %count, 8
   %words = call ptr @PyBytes_FromStringAndSize(ptr %state, i64 %length)
@@ -465,12 +467,11 @@ keep:
   br label %call
 lost:
   call void @mj_decref(ptr %words)
-  ret ptr null
+  br label %failed
 call:
   %resume = load ptr, ptr @mj_resume
   %address = ptrtoint ptr %tag to i64
-  %args = call ptr (ptr, ...) @Py_BuildValue(ptr @.resume_format, i64 %address, i64 %site, ptr %words,
-                                              i32 %exhausted)
+  %args = call ptr (ptr, ...) @Py_BuildValue(ptr @.resume_format, i64 %address, i64 %site, ptr %words)
   %noargs = icmp eq ptr %args, null
   br i1 %noargs, label %failed, label %invoke
 invoke:
@@ -479,7 +480,8 @@ invoke:
   %nooutcome = icmp eq ptr %outcome, null
   br i1 %nooutcome, label %failed, label %unpack
 failed:
-  ret ptr null
+  store ptr null, ptr @mj_deopt_value
+  ret void
 unpack:
   %size = call i64 @PyTuple_Size(ptr %outcome)
   %first = call ptr @PyTuple_GetItem(ptr %outcome, i64 0)
@@ -488,17 +490,34 @@ unpack:
   br i1 %returned, label %value, label %raised
 value:
   call void @mj_decref(ptr %outcome)
-  ret ptr %first
+  store ptr %first, ptr @mj_deopt_value
+  ret void
 raised:
   %where = call ptr @PyTuple_GetItem(ptr %outcome, i64 1)
   %line = call i64 @PyLong_AsLongLong(ptr %where)
-  call void @mj_decref(ptr %outcome)
+  %name = call ptr @PyTuple_GetItem(ptr %outcome, i64 2)
+  %file = call ptr @PyTuple_GetItem(ptr %outcome, i64 3)
   %type = call ptr @PyObject_Type(ptr %first)
   %traceback = call ptr @PyException_GetTraceback(ptr %first)
   call void @PyErr_Restore(ptr %type, ptr %first, ptr %traceback)
+  %name8 = call ptr @PyUnicode_AsUTF8(ptr %name)
+  %file8 = call ptr @PyUnicode_AsUTF8(ptr %file)
   %line32 = trunc i64 %line to i32
-  call void @_PyTraceback_Add(ptr %name, ptr %file, i32 %line32)
-  ret ptr null
+  call void @_PyTraceback_Add(ptr %name8, ptr %file8, i32 %line32)
+  call void @mj_decref(ptr %outcome)
+  br label %failed
+}
+
+define linkonce_odr void @mj_deopt_call(ptr %tag, i64 %site, ptr %state, i64 %count) cold noinline {
+  %result = load ptr, ptr @mj_deopt_value
+  store ptr null, ptr @mj_deopt_value
+  %last = sub i64 %count, 1
+  %slot = getelementptr i64, ptr %state, i64 %last
+  %word = ptrtoint ptr %result to i64
+  store i64 %word, ptr %slot
+  call void @mj_deopt(ptr %tag, i64 %site, ptr %state, i64 %count)
+  call void @mj_decref(ptr %result)
+  ret void
 }
 
 define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline {
@@ -565,7 +584,8 @@ HELPERS = {
     "mj_is_bool": (I1, (PTR,)),
     "mj_raise": (ir.VoidType(), (PTR, PTR)),
     "mj_enter_recursion": (I32, ()),
-    "mj_deopt": (PTR, (PTR, I64, PTR, I64, I32, PTR, PTR)),
+    "mj_deopt": (ir.VoidType(), (PTR, I64, PTR, I64)),
+    "mj_deopt_call": (ir.VoidType(), (PTR, I64, PTR, I64)),
     "mj_leave_recursion": (ir.VoidType(), ()),
     "mj_nlist_new": (PTR, (I64, I64)),
     "mj_nlist_decref": (ir.VoidType(), (PTR,)),

@@ -20,46 +20,59 @@ deopt.B0.1:
   %".16" = trunc i128 %".11" to i64
   %".17" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
   store i64 %".16", i64* %".17"
-  %".19" = call ptr @"mj_deopt"(i8* @"mj_0_i_add_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 2, i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
-  store ptr %".19", ptr @"mj_deopt_value"
+  call void @"mj_deopt"(i8* @"mj_0_i_add_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
 failed:
-  %".26" = load ptr, ptr @"mj_deopt_value"
-  %".27" = icmp eq ptr %".26", null
-  br i1 %".27", label %"takeback.no", label %"takeback.check"
+  %".25" = call {i64, i1} @"mj_take_back_IntR"()
+  %".26" = extractvalue {i64, i1} %".25", 1
+  br i1 %".26", label %"takeback", label %"takeback.no"
 ok:
-  %".23" = insertvalue {i64, i1} undef, i64 %".7", 0
-  %".24" = insertvalue {i64, i1} %".23", i1 0, 1
-  ret {i64, i1} %".24"
-takeback.check:
-  %".29" = call i1 @"mj_is_int64"(ptr %".26")
-  br i1 %".29", label %"takeback", label %"takeback.no"
+  %".22" = insertvalue {i64, i1} undef, i64 %".7", 0
+  %".23" = insertvalue {i64, i1} %".22", i1 0, 1
+  ret {i64, i1} %".23"
 takeback:
-  store ptr null, ptr @"mj_deopt_value"
-  %".32" = call i64 @"mj_unbox_int"(ptr %".26")
-  call void @"mj_decref_cold"(ptr %".26")
-  %".34" = insertvalue {i64, i1} undef, i64 %".32", 0
-  %".35" = insertvalue {i64, i1} %".34", i1 0, 1
-  ret {i64, i1} %".35"
+  %".28" = extractvalue {i64, i1} %".25", 0
+  %".29" = insertvalue {i64, i1} undef, i64 %".28", 0
+  %".30" = insertvalue {i64, i1} %".29", i1 0, 1
+  ret {i64, i1} %".30"
 takeback.no:
-  %".37" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".37"
+  %".32" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".32"
 }
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
 
 @"mj_deopt_words" = internal global [2 x i64] zeroinitializer
 @"mj_0_i_add_state" = global i8 0
-@".str.0" = private unnamed_addr constant [N x i8] c"i_add\00"
-@".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
-declare ptr @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4", i32 %".5", ptr %".6", ptr %".7")
+declare void @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4")
+
+define internal {i64, i1} @"mj_take_back_IntR"() cold noinline
+{
+entry:
+  %".2" = load ptr, ptr @"mj_deopt_value"
+  %".3" = icmp eq ptr %".2", null
+  br i1 %".3", label %"refused", label %"check"
+check:
+  %".5" = call i1 @"mj_is_int64"(ptr %".2")
+  br i1 %".5", label %"convert", label %"refused"
+convert:
+  store ptr null, ptr @"mj_deopt_value"
+  %".8" = call i64 @"mj_unbox_int"(ptr %".2")
+  call void @"mj_decref"(ptr %".2")
+  %".10" = insertvalue {i64, i1} undef, i64 %".8", 0
+  %".11" = insertvalue {i64, i1} %".10", i1 1, 1
+  ret {i64, i1} %".11"
+refused:
+  %".13" = insertvalue {i64, i1} undef, i1 0, 1
+  ret {i64, i1} %".13"
+}
 
 @"mj_deopt_value" = external global ptr
 declare i1 @"mj_is_int64"(ptr %".1")
 
 declare i64 @"mj_unbox_int"(ptr %".1")
 
-declare void @"mj_decref_cold"(ptr %".1")
+declare void @"mj_decref"(ptr %".1")
 
 define ptr @"mj_0_i_add_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
 {

@@ -28,87 +28,86 @@ deopt.B0.3:
   %".25" = trunc i128 %".15" to i64
   %".26" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 3
   store i64 %".25", i64* %".26"
-  %".28" = call ptr @"mj_deopt"(i8* @"mj_0_pad_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 4, i32 0, [N x i8]* @".str.0", [N x i8]* @".str.1")
-  store ptr %".28", ptr @"mj_deopt_value"
+  call void @"mj_deopt"(i8* @"mj_0_pad_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 4)
   br label %"release"
 release:
   call void @"mj_decref_cold"(ptr %"ids")
   br label %"failed"
 failed:
-  %".93" = insertvalue {ptr, i1} undef, i1 1, 1
-  ret {ptr, i1} %".93"
+  %".92" = insertvalue {ptr, i1} undef, i1 1, 1
+  ret {ptr, i1} %".92"
 ok:
-  %".34" = getelementptr i8, ptr %"ids", i64 16
-  %".35" = load i64, ptr %".34"
-  %".36" = icmp slt i64 %".11", 0
-  %".37" = select  i1 %".36", i64 0, i64 %".11"
-  %".38" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".35")
-  %".39" = extractvalue {i64, i1} %".38", 0
-  %".40" = extractvalue {i64, i1} %".38", 1
-  %".41" = or i1 0, %".40"
-  %".42" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".39", i64 %".37")
-  %".43" = extractvalue {i64, i1} %".42", 0
-  %".44" = extractvalue {i64, i1} %".42", 1
-  %".45" = or i1 %".41", %".44"
-  br i1 %".45", label %"fused.too_big", label %"ok.1", !prof !0
+  %".33" = getelementptr i8, ptr %"ids", i64 16
+  %".34" = load i64, ptr %".33"
+  %".35" = icmp slt i64 %".11", 0
+  %".36" = select  i1 %".35", i64 0, i64 %".11"
+  %".37" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".34")
+  %".38" = extractvalue {i64, i1} %".37", 0
+  %".39" = extractvalue {i64, i1} %".37", 1
+  %".40" = or i1 0, %".39"
+  %".41" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".38", i64 %".36")
+  %".42" = extractvalue {i64, i1} %".41", 0
+  %".43" = extractvalue {i64, i1} %".41", 1
+  %".44" = or i1 %".40", %".43"
+  br i1 %".44", label %"fused.too_big", label %"ok.1", !prof !0
 fused.too_big:
-  %".47" = call ptr @"PyErr_NoMemory"()
+  %".46" = call ptr @"PyErr_NoMemory"()
   br label %"fail.L257"
 ok.1:
-  %".51" = call ptr @"PyList_New"(i64 %".43")
-  %".52" = icmp eq ptr %".51", null
-  br i1 %".52", label %"fail.L257", label %"ok.2", !prof !0
+  %".50" = call ptr @"PyList_New"(i64 %".42")
+  %".51" = icmp eq ptr %".50", null
+  br i1 %".51", label %"fail.L257", label %"ok.2", !prof !0
 fail.L257:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 257)
   br label %"release"
 ok.2:
-  %".54" = getelementptr i8, ptr %".51", i64 24
-  %".55" = load ptr, ptr %".54"
-  %".56" = getelementptr ptr, ptr %".55", i64 0
-  %".57" = getelementptr i8, ptr %"ids", i64 24
-  %".58" = load ptr, ptr %".57"
+  %".53" = getelementptr i8, ptr %".50", i64 24
+  %".54" = load ptr, ptr %".53"
+  %".55" = getelementptr ptr, ptr %".54", i64 0
+  %".56" = getelementptr i8, ptr %"ids", i64 24
+  %".57" = load ptr, ptr %".56"
   br label %"loop"
 loop:
-  %".60" = phi  i64 [0, %"ok.2"], [%".69", %"loop.body"]
-  %".61" = icmp slt i64 %".60", %".35"
-  br i1 %".61", label %"loop.body", label %"loop.end"
+  %".59" = phi  i64 [0, %"ok.2"], [%".68", %"loop.body"]
+  %".60" = icmp slt i64 %".59", %".34"
+  br i1 %".60", label %"loop.body", label %"loop.end"
 loop.body:
-  %".63" = add i64 0, %".60"
-  %".64" = getelementptr ptr, ptr %".58", i64 %".63"
-  %".65" = load ptr, ptr %".64"
-  call void @"mj_incref"(ptr %".65")
-  %".67" = getelementptr ptr, ptr %".56", i64 %".60"
-  store ptr %".65", ptr %".67"
-  %".69" = add i64 %".60", 1
+  %".62" = add i64 0, %".59"
+  %".63" = getelementptr ptr, ptr %".57", i64 %".62"
+  %".64" = load ptr, ptr %".63"
+  call void @"mj_incref"(ptr %".64")
+  %".66" = getelementptr ptr, ptr %".55", i64 %".59"
+  store ptr %".64", ptr %".66"
+  %".68" = add i64 %".59", 1
   br label %"loop"
 loop.end:
-  %".71" = add i64 0, %".35"
-  %".72" = getelementptr ptr, ptr %".55", i64 %".71"
-  %".73" = call ptr @"mj_box_int"(i64 %"pad_id")
-  %".74" = icmp eq ptr %".73", null
-  br i1 %".74", label %"fail.tmp.L257", label %"ok.3", !prof !0
+  %".70" = add i64 0, %".34"
+  %".71" = getelementptr ptr, ptr %".54", i64 %".70"
+  %".72" = call ptr @"mj_box_int"(i64 %"pad_id")
+  %".73" = icmp eq ptr %".72", null
+  br i1 %".73", label %"fail.tmp.L257", label %"ok.3", !prof !0
 fail.tmp.L257:
-  call void @"mj_decref_cold"(ptr %".51")
+  call void @"mj_decref_cold"(ptr %".50")
   br label %"fail.L257"
 ok.3:
   br label %"loop.1"
 loop.1:
-  %".79" = phi  i64 [0, %"ok.3"], [%".84", %"loop.body.1"]
-  %".80" = icmp slt i64 %".79", %".37"
-  br i1 %".80", label %"loop.body.1", label %"loop.end.1"
+  %".78" = phi  i64 [0, %"ok.3"], [%".83", %"loop.body.1"]
+  %".79" = icmp slt i64 %".78", %".36"
+  br i1 %".79", label %"loop.body.1", label %"loop.end.1"
 loop.body.1:
-  %".82" = getelementptr ptr, ptr %".72", i64 %".79"
-  store ptr %".73", ptr %".82"
-  %".84" = add i64 %".79", 1
+  %".81" = getelementptr ptr, ptr %".71", i64 %".78"
+  store ptr %".72", ptr %".81"
+  %".83" = add i64 %".78", 1
   br label %"loop.1"
 loop.end.1:
-  %".86" = sub i64 %".37", 1
-  call void @"mj_add_references"(ptr %".73", i64 %".86")
-  %".88" = add i64 %".71", %".37"
+  %".85" = sub i64 %".36", 1
+  call void @"mj_add_references"(ptr %".72", i64 %".85")
+  %".87" = add i64 %".70", %".36"
   call void @"mj_decref"(ptr %"ids")
-  %".90" = insertvalue {ptr, i1} undef, ptr %".51", 0
-  %".91" = insertvalue {ptr, i1} %".90", i1 0, 1
-  ret {ptr, i1} %".91"
+  %".89" = insertvalue {ptr, i1} undef, ptr %".50", 0
+  %".90" = insertvalue {ptr, i1} %".89", i1 0, 1
+  ret {ptr, i1} %".90"
 }
 
 declare void @"mj_incref"(ptr %".1")
@@ -117,17 +116,16 @@ declare {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %".1", i64 %".2")
 
 @"mj_deopt_words" = internal global [4 x i64] zeroinitializer
 @"mj_0_pad_state" = global i8 0
-@".str.0" = private unnamed_addr constant [N x i8] c"pad\00"
-@".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
-declare ptr @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4", i32 %".5", ptr %".6", ptr %".7")
+declare void @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4")
 
-@"mj_deopt_value" = external global ptr
 declare void @"mj_decref_cold"(ptr %".1")
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
 
 declare ptr @"PyErr_NoMemory"()
 
+@".str.0" = private unnamed_addr constant [N x i8] c"pad\00"
+@".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
 declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
 
 declare ptr @"PyList_New"(i64 %".1")
@@ -214,6 +212,7 @@ declare i1 @"mj_is_int64"(ptr %".1")
 
 declare i64 @"mj_unbox_int"(ptr %".1")
 
+@"mj_deopt_value" = external global ptr
 declare ptr @"PyObject_Vectorcall"(ptr %".1", ptr %".2", i64 %".3", ptr %".4")
 
 @"mj_0_pad_name" = private constant [N x i8] c"pad\00"
