@@ -24,12 +24,14 @@ class CompileContext:
     """The request (function, dispatch key, backend, options), the services, and the results of passes."""
 
     def __init__(self, py_function: types.FunctionType | None = None, key: tuple = (), backend: str = "auto",
-                 cache=None, fallback=None, assume_globals: bool = False):
+                 cache=None, fallback=None, assume_globals: bool = False, generic_entry=None):
         self.py_function = py_function
         self.key = key                      # dispatch kinds of the arguments (``moshjit.typeof``)
         self.backend = backend              # 'auto', 'cython' or 'llvm'
         self.cache = cache                  # the on-disk cache (``moshjit.cache.DiskCache``) code is kept in
         self.fallback = fallback            # what a native entry calls when its run-time checks fail
+        self.generic_entry = generic_entry  # () -> the entry of this key's specialisation without assumptions
+                                            # (compiled on first use), what ``fallback`` calls; None: unknown
         self.assume_globals = assume_globals  # may types of data globals be assumed (checked on entry)?
         # Results handed on by passes:
         self.resolved_globals: dict[str, object] = {}       # resolve_globals, inline: name → object bound

@@ -168,20 +168,26 @@ class DispatcherBase:
             return compiler.compile_specialization(self.py_func, key, "cython", cache,
                                                    make_dispatcher=helper_dispatcher)
         fallback = functools.partial(self._generic_call, key)
+        generic = functools.partial(self._generic_entry, key)
         cached = compiler.load_cached(self.py_func, key, self.backend, cache, fallback,    # native code recorded
-                                      make_dispatcher=helper_dispatcher)                  # before: no IR is built
+                                      make_dispatcher=helper_dispatcher, generic_entry=generic)   # before: no IR
         if cached is not None:
             return cached
         return compiler.compile_specialization(self.py_func, key, self.backend, cache, fallback=fallback,
-                                               make_dispatcher=helper_dispatcher)
+                                               make_dispatcher=helper_dispatcher, generic_entry=generic)
 
     def _generic_call(self, key: tuple, *args):
-        """Called by a native entry whose run-time checks failed: run a specialisation without assumptions."""
+        """Called by a native entry whose run-time checks failed (or that was demoted after deoptimising too
+        often): run a specialisation without assumptions."""
+        return self._generic_entry(key)(*args)
+
+    def _generic_entry(self, key: tuple):
+        """The entry of the specialisation without assumptions for ``key`` (Cython, Python ints), compiled once."""
         with self._lock:
             artifact = self._generic.get(key)
             if artifact is None:
                 artifact = self._generic[key] = self._compile(key, generic=True)
-        return artifact.entry(*args)
+        return artifact.entry
 
     # ---- introspection --------------------------------------------------------------------------------------
     @property

@@ -15,7 +15,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 from tests.fuzz.generator import census, generate
-from tests.fuzz.runner import PENDING_BUCKET, Report, describe, run_batch
+from tests.fuzz.runner import Report, describe, run_batch
 
 BATCH_SIZE = {"native": 8, "general": 3}        # programs per compiled function (Cython's time grows with size)
 
@@ -53,9 +53,6 @@ def summary(report: Report, constructs: Counter, programs: Counter, seconds: flo
              f"programs compiled natively: {dict(report.native_programs)}",
              f"construct counts: {dict(sorted(constructs.items()))}",
              f"differences: {dict(report.buckets) or 'none'}"]
-    if report.buckets.get(PENDING_BUCKET):
-        lines.append(f"  ({PENDING_BUCKET}: OverflowError from LLVM/auto where CPython gives a result or a later "
-                     f"exception; expected until the LLVM backend deoptimises)")
     return "\n".join(lines)
 
 

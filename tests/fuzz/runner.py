@@ -2,10 +2,9 @@
 LLVM backend and ``auto``, and classify every difference.
 
 A difference is an *outcome* that is not CPython's: the returned value (float bits, exact types), the exception
-(type and message), or the list argument after the call (mutation). One class is expected until the LLVM backend
-deoptimises (issue 11, part A): LLVM or ``auto`` raising ``OverflowError`` where CPython gives a result or a later
-exception. It is counted in its own bucket, ``llvm_overflow_pending_deopt``, while ``LLVM_DEOPT_PENDING`` is
-true; the integrator flips that switch when deoptimisation lands, and from then on it fails like any other.
+(type and message), or the list argument after the call (mutation). Every difference fails, except a NaN whose
+sign alone differs after an operation on two NaNs (``only_nan_signs_differ``). An ``OverflowError`` from LLVM or
+``auto`` where CPython makes a big int is a failure like any other: the LLVM backend deoptimises there.
 """
 from __future__ import annotations
 
@@ -19,10 +18,6 @@ from dataclasses import dataclass, field
 import moshjit
 from tests.fuzz.generator import batch_source, program_source
 
-# THE switch: set to False once the LLVM backend deoptimises instead of raising OverflowError (issue 11, part A).
-LLVM_DEOPT_PENDING = True
-
-PENDING_BUCKET = "llvm_overflow_pending_deopt"
 NAN_SIGN_BUCKET = "nan_sign_of_nan_nan_operation"      # see ``only_nan_signs_differ``
 BACKENDS = ("interpreter", "cython", "llvm", "auto")
 
@@ -53,20 +48,12 @@ class Report:
     native_programs: Counter = field(default_factory=Counter)
     buckets: Counter = field(default_factory=Counter)
     failures: list = field(default_factory=list)
-    pending: list = field(default_factory=list)
 
     def merge(self, other: "Report") -> None:
         self.calls.update(other.calls)
         self.native_programs.update(other.native_programs)
         self.buckets.update(other.buckets)
         self.failures += other.failures
-        self.pending += other.pending
-
-
-def is_pending_deopt(backend: str, got, expected) -> bool:
-    """LLVM/auto raised OverflowError where CPython returned or raised something else (later)."""
-    return (LLVM_DEOPT_PENDING and backend in ("llvm", "auto") and got[0][0] == "raise"
-            and got[0][1] == "OverflowError" and got != expected)
 
 
 def compile_batch(source: str, flavour: str):
@@ -105,10 +92,7 @@ def run_batch(programs: list[list[str]], flavour: str, argument_sets: list[tuple
                 if got == expected:
                     continue
                 record = (backend, program_source(body, flavour), args, got, expected)
-                if is_pending_deopt(backend, got, expected):
-                    report.buckets[PENDING_BUCKET] += 1
-                    report.pending.append(record)
-                elif only_nan_signs_differ(got, expected):
+                if only_nan_signs_differ(got, expected):
                     report.buckets[NAN_SIGN_BUCKET] += 1
                 else:
                     report.buckets[f"{backend} mismatch"] += 1

@@ -4,7 +4,8 @@
 ``list[object]`` and are re-inferred with native item types (int, then float, bool, lists of ints or floats),
 the entry checking the items at run time and switching variants (``variants``) on a miss; arrays keyed only as
 ``ndarray`` get the same treatment. What was decided is
-recorded in the cache index (``store``), so another process loads the shared object without compiling.
+recorded in the cache index (``store``), so another process loads the shared object without compiling. A shared
+object whose native code can deoptimise registers its deoptimisation table (``resume``) when it is loaded.
 """
 from __future__ import annotations
 
@@ -117,10 +118,12 @@ def _decide(ir, ctx: CompileContext, index, required) -> dict:
 def _compile_candidate(ir, ctx: CompileContext, index, arg_types, positions) -> dict:
     from moshjit.backends.llvm.variants import ItemKindDispatch
     variants = None
+    on_demote = ()
     if positions:
         variants = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions,
                                     ctx.fallback)
-    artifact, built = _compile(ir, ctx, ctx.py_function, arg_types, variants or ctx.fallback)
+        on_demote = (variants.forget(tuple(arg_types[i] for i in positions)),)
+    artifact, built = _compile(ir, ctx, ctx.py_function, arg_types, variants or ctx.fallback, on_demote)
     if variants is not None:
         variants.variants[tuple(arg_types[i] for i in positions)] = artifact.entry
     return dict(built, native=True, positions=positions, artifact=artifact)
@@ -137,19 +140,24 @@ def _load(known: dict, ctx: CompileContext, index, start):
         return None
     positions = known["positions"]
     target = fallback
+    on_demote = ()
     try:
+        arg_types = [decode_type(t) for t in known["arg_types"]]
         if positions:
-            arg_types = [decode_type(t) for t in known["arg_types"]]
             target = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions,
                                       fallback)
-        entry = make_builtin(load_library(found[0]), known["method_def"], target, py_function.__module__,
-                             py_function, known["globals"])
+            on_demote = (target.forget(tuple(arg_types[i] for i in positions)),)
+        library = load_library(found[0])
+        entry = make_builtin(library, known["method_def"], target, py_function.__module__, py_function,
+                             known["globals"])
         if positions:
             target.variants[tuple(arg_types[i] for i in positions)] = entry
     except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:   # a record that does not fit it
         ctx.cache.reject(found[0], f"does not match its index record ({type(exc).__name__}: {exc})")
         return None
     stats = {"backend": "llvm", "cache": "hit", "load_s": round(time.perf_counter() - start, 4)}
+    if known.get("deopt"):
+        _register_deopt(library, known, ctx, arg_types, stats, on_demote)
     return _artifact(entry, known["code_text"], known["ir_text"], stats, known["arg_types"])
 
 
@@ -218,9 +226,9 @@ def _decided_at_run_time(kind) -> bool:
     return kind is list or is_plain_array_key(kind)
 
 
-def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback):
+def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback, on_demote=()):
     """(Artifact, index facts) of ``ir`` (typed in ``ctx``) compiled natively for ``arg_types``; raises
-    NotNative."""
+    NotNative. ``on_demote``: what else to do when the specialisation is demoted (see ``resume``)."""
     from moshjit.backends.llvm.engine import load_library, make_builtin, shared_object, toolchain
     from moshjit.backends.llvm.module import build_module
     from moshjit.backends.llvm.native_types import CallGraph
@@ -230,16 +238,29 @@ def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback):
     tools = toolchain()
     graph = CallGraph(ctx)
     root = graph.infer(py_function, arg_types, ir=ir, ctx=ctx)
-    text, method_def, global_names = build_module(graph, root, tools.triple, tools.data_layout)
+    text, method_def, global_names, deopt, state = build_module(graph, root, tools.triple, tools.data_layout)
     lowered = time.perf_counter()
     stats = {"backend": "llvm", "lower_s": round(lowered - start, 4)}
     path, so_key = shared_object(text, ctx.cache, stats)
-    entry = make_builtin(load_library(path), method_def, fallback, py_function.__module__, py_function, global_names)
+    library = load_library(path)
+    entry = make_builtin(library, method_def, fallback, py_function.__module__, py_function, global_names)
     stats["llvm_s"] = round(time.perf_counter() - lowered, 4)
     ir_text = format_function(ir)
     facts = {"so_key": so_key, "method_def": method_def, "code_text": text, "ir_text": ir_text,
-             "arg_types": [encode_type(t) for t in arg_types], "globals": global_names}
+             "arg_types": [encode_type(t) for t in arg_types], "globals": global_names, "deopt": deopt,
+             "state": state}
+    if deopt:
+        _register_deopt(library, facts, ctx, arg_types, stats, on_demote)
     return _artifact(entry, text, ir_text, stats, facts["arg_types"]), facts
+
+
+def _register_deopt(library, facts: dict, ctx: CompileContext, arg_types, stats: dict, on_demote) -> None:
+    """Let the shared object's native code deoptimise: its table, and how to rebuild the SSA it continues on."""
+    import ctypes
+
+    from moshjit.backends.llvm.resume import DeoptModule, register
+    address = ctypes.addressof(ctypes.c_char.in_dll(library, facts["state"]))
+    register(address, DeoptModule(facts["deopt"], ctx.py_function, arg_types, ctx, address, stats, on_demote))
 
 
 def _artifact(entry, code_text: str, ir_text: str, stats: dict, arg_types: list) -> Artifact:
