@@ -14,7 +14,8 @@ import sys
 import threading
 import warnings
 
-from moshjit.errors import MoshjitWarning
+from moshjit._version import unsupported_python
+from moshjit.errors import MoshjitWarning, UnsupportedError
 from moshjit.typeof import describe_key, describe_signature, key_of
 
 log = logging.getLogger("moshjit")
@@ -274,6 +275,8 @@ def jit(fn=None, *, backend: str = "auto", cache: bool = True, strict: bool = Tr
     def wrap(function):
         if os.environ.get("MOSHJIT_DISABLE", "") not in ("", "0"):
             return function
+        if unsupported_python() is not None:           # one clear line here, not a failure at the first call
+            raise UnsupportedError(unsupported_python())
         return dispatcher_class()(function, backend=backend, cache=cache, strict=strict, fallback=fallback)
     if fn is None:
         return wrap
