@@ -1,13 +1,23 @@
 # The two commands a new user runs on a fresh clone: `make demo` and `make test`.
 # Both create .venv if missing and install the package with its extras from the package registry.
+# `make test` also runs the suite on the other supported CPythons this machine has (SUPPORTED_PYTHONS in
+# moshjit/_version.py; found by .ci/pythons.py), each in its own venv .venv-X.Y, one version after the other so
+# that the two cores stay busy without being oversubscribed. `make demo` stays on the default interpreter.
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.moshjit-installed
+INSTALLED := .moshjit-installed
 
-.PHONY: test demo venv clean
+OTHER_PYTHONS := $(shell $(PYTHON) .ci/pythons.py)
+OTHER_VENVS := $(foreach found,$(OTHER_PYTHONS),.venv-$(firstword $(subst =, ,$(found))))
+python_for = $(lastword $(subst =, ,$(filter $(1)=%,$(OTHER_PYTHONS))))
+
+.PHONY: test demo venv venvs clean
 
 venv: $(STAMP)
+
+venvs: $(STAMP) $(OTHER_VENVS:%=%/$(INSTALLED))
 
 $(STAMP): setup.py
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -15,11 +25,20 @@ $(STAMP): setup.py
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	@touch $(STAMP)
 
-test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -q
+.venv-%/$(INSTALLED): setup.py
+	@test -x .venv-$*/bin/python || $(call python_for,$*) -m venv .venv-$*
+	.venv-$*/bin/python -m pip install --quiet --upgrade pip
+	.venv-$*/bin/python -m pip install --quiet -e '.[test,bench]'
+	@touch $@
+
+test: venvs
+	@status=0; for venv in $(VENV) $(OTHER_VENVS); do \
+	    echo "== $$($$venv/bin/python -c 'import sys; print("CPython", sys.version.split()[0])') ($$venv)"; \
+	    $$venv/bin/python -m pytest -n 2 -q || status=1; \
+	done; exit $$status
 
 demo: $(STAMP)
 	$(BIN)/python -m benchmarks.bert.demo
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(OTHER_VENVS) build *.egg-info

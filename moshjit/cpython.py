@@ -4,13 +4,14 @@ Nothing else in the compiler asks which CPython runs. The frontend reads bytecod
 opcode table (``frontend/opcodes_3xx.py``, driven by ``frontend/decode.py``); every other difference that matters
 to generated code is a fact below, and the modules that act on one name it here:
 
-| fact | used by |
-|---|---|
-| ``IMMORTAL_OBJECTS`` (3.12, PEP 683) | ``backends/llvm/runtime.py``: reference-count helpers leave immortal objects alone |
-| ``TAGGED_INT_SIZE`` (3.12) | ``backends/llvm/runtime.py`` (unboxing ints, "fits in int64"), ``backends/llvm/layout.py`` |
-| ``UNICODE_EQUAL`` (3.13 made ``_PyUnicode_EQ`` internal) | ``backends/cython/prelude.py`` (``str ==`` fast path) |
-| ``COMPENSATED_FLOAT_SUM`` (3.12) | ``frontend/consumers.py`` (``sum`` of a generator), ``backends/llvm/calls.py`` (``sum``) |
-| ``empty_min_max_message`` (3.12 reworded it) | ``frontend/consumers.py``, ``backends/llvm/calls.py`` |
+- ``IMMORTAL_OBJECTS`` (3.12, PEP 683): ``backends/llvm/runtime.py``, whose reference-count helpers leave
+  immortal objects alone.
+- ``TAGGED_INT_SIZE`` (3.12): ``backends/llvm/runtime.py`` (unboxing ints, "fits in int64") and
+  ``backends/llvm/layout.py`` (the layout check).
+- ``UNICODE_EQUAL`` (3.13 no longer exports ``_PyUnicode_EQ``): ``backends/cython/prelude.py`` (``str ==``).
+- ``COMPENSATED_FLOAT_SUM`` (3.12): ``frontend/consumers.py`` (``sum`` of a generator expression) and
+  ``backends/llvm/calls.py`` (native ``sum``).
+- ``empty_min_max_message`` (3.12 reworded it): ``frontend/consumers.py`` and ``backends/llvm/calls.py``.
 
 C code that cannot read these facts branches on ``PY_VERSION_HEX`` itself, in one place only:
 ``runtime/moshjit_dispatch.pyx`` (whether an int is compact, for the call path's signature check).

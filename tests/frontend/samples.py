@@ -826,7 +826,7 @@ def comprehension_filter_truth_raises(xs):
         negated = [x.value for x in map(Flag, xs) if not x]
     except ValueError as exc:
         return str(exc), x
-    return kept, negated, x
+    return [flag.value for flag in kept], negated, x
 
 
 @sample(int_lists, examples=[([3, 1, 2],)])

@@ -12,7 +12,7 @@ A ``.test`` file is a sequence of cases::
 Run ``MOSHJIT_UPDATE_GOLDEN=1 pytest tests/golden`` to rewrite every expected section with the current output
 after an intended change (then review the diff in git).
 
-**Per CPython version.** The files in this directory hold what CPython 3.11 (``REFERENCE_PYTHON``) gives. Where
+**Per CPython version** (``tests/version_golden.py``). The files here hold what CPython 3.11 gives. Where
 another version's bytecode gives different SSA (3.12 inlines comprehensions and turns loops around, 3.13 calls
 ``bool()`` where a truth test crosses a block, …), ``py312/<file>.test`` holds that version's expected output
 for just those cases, in the same format. The driver checks each case against its running version's file when
@@ -32,10 +32,10 @@ from moshjit.frontend import build_ssa
 from moshjit.ir.printer import format_function
 from moshjit.ir.verifier import verify
 from moshjit.passes.pipeline import run_passes
+from tests.version_golden import own_path
 
 UPDATE_VARIABLE = "MOSHJIT_UPDATE_GOLDEN"
 SECTIONS = ("frontend", "optimized")
-REFERENCE_PYTHON = (3, 11)
 _HEADER = re.compile(r"^\[(case) (\S+)\]$|^\[(frontend|optimized)\]$")
 
 
@@ -65,10 +65,7 @@ class Case:
 
 def version_path(path: Path, version: tuple[int, int] | None = None) -> Path | None:
     """Where the running (or the given) CPython keeps its own expectations for ``path``; None for the reference."""
-    major, minor = version or sys.version_info[:2]
-    if (major, minor) == REFERENCE_PYTHON:
-        return None
-    return path.parent / f"py{major}{minor}" / path.name
+    return own_path(path, version)
 
 
 def parse(path: Path) -> list[Case]:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import version_golden
 from tests.golden import driver
 
 FILES = sorted(Path(__file__).parent.glob("*.test"))
@@ -42,7 +43,7 @@ def test_each_version_checks_its_own_expectations_where_it_has_them(tmp_path, mo
     path = tmp_path / "one.test"
     stale = "[case f]\ndef f(x):\n    return x + 1\n[frontend]\nstale\n[optimized]\nstale\n"
     path.write_text(stale)
-    monkeypatch.setattr(driver, "REFERENCE_PYTHON", (2, 7))
+    monkeypatch.setattr(version_golden, "REFERENCE_PYTHON", (2, 7))
     driver.update(path)
     own = driver.version_path(path)
     assert path.read_text() == stale and own.exists()
