@@ -26,7 +26,7 @@ setup(
             "nbclient>=0.10",
             "nbformat>=5.10",
         ],
-        "bench": [
+        "bench": [                      # ranges with wheels for every supported CPython (3.11, 3.12, 3.13)
             "numba>=0.68,<0.69",
             "numpy>=1.26,<2.6",
             "tokenizers>=0.20",

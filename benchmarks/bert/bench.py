@@ -37,8 +37,8 @@ from benchmarks.bert import data, engines, pipeline  # noqa: E402
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_DOC = REPO / "docs" / "benchmarks.md"
 DEFAULT_CHART = REPO / "docs" / "bert-benchmark.png"
-# The CPython whose run fills section 1 of docs/benchmarks.md and the chart; a run on another supported version
-# fills that version's own generated section (section 7), without a chart.
+# The CPython whose run fills section 1 of docs/benchmarks.md and draws the chart; a run on another supported
+# version fills that version's own generated section (section 7), without a chart unless --chart asks for one.
 REFERENCE_PYTHON = (3, 11)
 ON_REFERENCE = sys.version_info[:2] == REFERENCE_PYTHON
 DEFAULT_LIMIT = 5000
@@ -333,9 +333,9 @@ def write_document(path, section):
     data.write_atomically(path, f"{before}{BEGIN_MARK}\n{section.strip()}\n{END_MARK}{after}".encode("utf-8"))
 
 
-def document(results, tokens, lines, characters, rounds, command):
+def document(results, tokens, lines, characters, rounds, command, chart=None):
     """The generated section of ``docs/benchmarks.md``: what was measured, the table, the chart, Numba."""
-    chart_line = "\n![tokens per second per engine](bert-benchmark.png)\n" if ON_REFERENCE else ""
+    chart_line = f"\n![tokens per second per engine]({chart.name})\n" if chart else ""
     return f"""Measured by `{command}` ({time.strftime('%Y-%m-%d')}; {environment()}).
 Workload: `encode_batch` from `benchmarks/bert/pipeline.py` on {lines:,} corpus lines ({characters:,} characters,
 {tokens:,} tokens) in batches of {BATCH_SIZE}, truncated to 512 ids and padded to each batch's longest row; one
@@ -373,7 +373,7 @@ def main(argv=None):
                              "call if it compiled)")
     parser.add_argument("--no-write", action="store_true", help="print only; do not write docs/")
     parser.add_argument("--doc", type=Path, default=DEFAULT_DOC)
-    parser.add_argument("--chart", type=Path, default=DEFAULT_CHART)
+    parser.add_argument("--chart", type=Path, default=DEFAULT_CHART if ON_REFERENCE else None)
     args = parser.parse_args(argv)
     if args.startup_child:
         return startup_child()
@@ -421,10 +421,11 @@ def run_benchmark(args, command):
         print()
         print(notes)
     if not args.no_write:
-        if ON_REFERENCE:
+        if args.chart:
             write_chart(results, tokens, args.chart)
-        write_document(args.doc, document(results, tokens, len(lines), characters, args.rounds, command.strip()))
-        print(f"\nwrote {args.doc}" + (f" and {args.chart}" if ON_REFERENCE else ""))
+        write_document(args.doc, document(results, tokens, len(lines), characters, args.rounds, command.strip(),
+                                          args.chart))
+        print(f"\nwrote {args.doc}" + (f" and {args.chart}" if args.chart else ""))
     wrong = [r.engine.name for r in results if r.engine.run is not None and not r.correct]
     if wrong:
         print(f"\nWRONG OUTPUT from: {', '.join(wrong)}", file=sys.stderr)

@@ -59,7 +59,7 @@ CONSTRUCTS = {
     "LOAD_BUILD_CLASS": "class definition inside a function", "SETUP_ANNOTATIONS": "annotations in a body",
     "IMPORT_STAR": "from ... import *", "PRINT_EXPR": "interactive expression statement",
     "MATCH_CLASS": "match statement", "MATCH_MAPPING": "match statement", "MATCH_SEQUENCE": "match statement",
-    "MATCH_KEYS": "match statement", "GET_LEN": "match statement", "COPY_DICT_WITHOUT_KEYS": "match statement",
+    "MATCH_KEYS": "match statement", "GET_LEN": "match statement",
     "CHECK_EG_MATCH": "except* (exception groups)", "PREP_RERAISE_STAR": "except* (exception groups)",
 }
 

@@ -21,7 +21,7 @@ from moshjit.frontend.opcode_rules import (DecodeState, Refused, compare, const,
 
 REMOVED = {
     "PRECALL", "LOAD_METHOD", "UNARY_POSITIVE", "LIST_TO_TUPLE", "ASYNC_GEN_WRAP", "PRINT_EXPR", "IMPORT_STAR",
-    "PREP_RERAISE_STAR", "LOAD_CLASSDEREF", "COPY_DICT_WITHOUT_KEYS", "JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP",
+    "PREP_RERAISE_STAR", "LOAD_CLASSDEREF", "JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP",
     *(f"POP_JUMP_{direction}_IF_{condition}" for direction in ("FORWARD", "BACKWARD")
       for condition in ("TRUE", "FALSE", "NONE", "NOT_NONE")),
 }

@@ -24,21 +24,15 @@ REMOVED = {"KW_NAMES", "FORMAT_VALUE", "LOAD_CLOSURE"}
 CONVERSIONS = {1: "s", 2: "r", 3: "a"}
 
 
-def fast_or_cell(neutral: str = "LOAD_FAST"):
+def load_fast(arg: int, state: DecodeState):
     """LOAD_FAST on a slot holding a cell (a cell or free variable of the code) loads the cell itself: 3.11's
     LOAD_CLOSURE (the cell's *contents* are read with LOAD_DEREF)."""
-    def rule(arg: int, state: DecodeState):
-        name = local(arg, state)
-        code = state.code
-        return (("LOAD_CLOSURE" if name in code.co_cellvars or name in code.co_freevars else neutral, name),)
-    return rule
-
-
-_load = fast_or_cell()
+    name, code = local(arg, state), state.code
+    return (("LOAD_CLOSURE" if name in code.co_cellvars or name in code.co_freevars else "LOAD_FAST", name),)
 
 
 def load_fast_load_fast(arg: int, state: DecodeState):
-    return (*_load(arg >> 4, state), *_load(arg & 15, state))
+    return (*load_fast(arg >> 4, state), *load_fast(arg & 15, state))
 
 
 def store_fast_store_fast(arg: int, state: DecodeState):
@@ -47,7 +41,7 @@ def store_fast_store_fast(arg: int, state: DecodeState):
 
 
 def store_fast_load_fast(arg: int, state: DecodeState):
-    return (("STORE_FAST", local(arg >> 4, state)), *_load(arg & 15, state))
+    return (("STORE_FAST", local(arg >> 4, state)), *load_fast(arg & 15, state))
 
 
 def compare_op(arg: int, state: DecodeState):
@@ -73,7 +67,7 @@ def set_function_attribute(arg: int, state: DecodeState):
 
 RULES = {op: rule for op, rule in opcodes_312.RULES.items() if op not in REMOVED}
 RULES.update({
-    "LOAD_FAST": _load,
+    "LOAD_FAST": load_fast,
     "LOAD_FAST_LOAD_FAST": load_fast_load_fast,
     "STORE_FAST_STORE_FAST": store_fast_store_fast,
     "STORE_FAST_LOAD_FAST": store_fast_load_fast,
