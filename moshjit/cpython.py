@@ -12,6 +12,8 @@ to generated code is a fact below, and the modules that act on one name it here:
 - ``COMPENSATED_FLOAT_SUM`` (3.12): ``frontend/consumers.py`` (``sum`` of a generator expression) and
   ``backends/llvm/calls.py`` (native ``sum``).
 - ``empty_min_max_message`` (3.12 reworded it): ``frontend/consumers.py`` and ``backends/llvm/calls.py``.
+- ``zero_division_message`` (3.13 says "float modulo by zero"): ``backends/cython/emit.py``,
+  ``backends/llvm/arith.py`` and ``backends/llvm/calls.py`` (native division by zero).
 
 C code that cannot read these facts branches on ``PY_VERSION_HEX`` itself, in one place only:
 ``runtime/moshjit_dispatch.pyx`` (whether an int is compact, for the call path's signature check).
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import operator
 import sys
 
 VERSION = sys.version_info[:2]
@@ -51,3 +54,18 @@ def empty_min_max_message(name: str) -> str:
     except ValueError as error:
         return str(error)
     raise AssertionError(f"{name}(()) did not raise")
+
+
+_DIVISIONS = {"/": operator.truediv, "//": operator.floordiv, "%": operator.mod, "divmod": divmod}
+
+
+@functools.cache
+def zero_division_message(kind: str, division: str) -> str:
+    """The message of the ZeroDivisionError that ``division`` ('/', '//', '%' or 'divmod') of a ``kind`` ('int' or
+    'float') by zero raises, as this CPython words it (3.13: "float modulo by zero" where 3.12 said "float modulo")."""
+    zero = {"int": 0, "float": 0.0}[kind]
+    try:
+        _DIVISIONS[division](1 + zero, zero)
+    except ZeroDivisionError as error:
+        return str(error)
+    raise AssertionError(f"{kind} {division} by zero did not raise")

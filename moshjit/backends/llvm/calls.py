@@ -18,7 +18,7 @@ from moshjit.backends.llvm import (arith, comparisons, containers, conversions, 
 from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.native_types import (ExceptionType, bind_arguments, is_builtin_exception, normalize,
                                                 python_callee)
-from moshjit.cpython import COMPENSATED_FLOAT_SUM, empty_min_max_message
+from moshjit.cpython import COMPENSATED_FLOAT_SUM, empty_min_max_message, zero_division_message
 from moshjit.backends.llvm.reprs import (F64, I1, I64, PTR, ArrayR, BoolR, FloatR, IntR, ListR, NListR, RangeR, UnitR,
                                          repr_of)
 from moshjit.ir import ops
@@ -248,10 +248,11 @@ def _divmod(low, op, args):
     if isinstance(result.items[0], IntR):
         x, y = conversions.to_int(low, a, ar), conversions.to_int(low, b_value, br)
         quotient = arith.int_floordiv(low, x, y)
-        remainder = arith.int_mod(low, x, y, "integer division or modulo by zero")
+        remainder = arith.int_mod(low, x, y, zero_division_message("int", "divmod"))
     else:
         x, y = conversions.to_float(low, a, ar), conversions.to_float(low, b_value, br)
-        low.guard(b.fcmp_ordered("==", y, ir.Constant(F64, 0.0)), ZeroDivisionError, "float divmod()")
+        low.guard(b.fcmp_ordered("==", y, ir.Constant(F64, 0.0)), ZeroDivisionError,
+                  zero_division_message("float", "divmod"))
         pair = b.call(arith.float_divmod_helper(low.rt), [x, y])
         quotient, remainder = b.extract_value(pair, 0), b.extract_value(pair, 1)
     value = ir.Constant(result.llvm, ir.Undefined)
