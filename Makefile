@@ -1,13 +1,23 @@
 # The two commands a new user runs on a fresh clone: `make demo` and `make test`.
 # Both create .venv if missing and install the package with its extras from the package registry.
+# `make test` also runs the suite on the other supported CPythons this machine has (SUPPORTED_PYTHONS in
+# moshjit/_version.py; found by .ci/pythons.py), each in its own venv .venv-X.Y, one version after the other so
+# that the two cores stay busy without being oversubscribed. `make demo` stays on the default interpreter.
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.moshjit-installed
+INSTALLED := .moshjit-installed
 
-.PHONY: test demo venv clean wheel-smoke
+OTHER_PYTHONS := $(shell $(PYTHON) .ci/pythons.py)
+OTHER_VENVS := $(foreach found,$(OTHER_PYTHONS),.venv-$(firstword $(subst =, ,$(found))))
+python_for = $(lastword $(subst =, ,$(filter $(1)=%,$(OTHER_PYTHONS))))
+
+.PHONY: test demo venv venvs clean wheel-smoke
 
 venv: $(STAMP)
+
+venvs: $(STAMP) $(OTHER_VENVS:%=%/$(INSTALLED))
 
 # The runtime modules are compiled in place by the install: a change to their sources reinstalls.
 RUNTIME_SOURCES := $(wildcard moshjit/runtime/*.pyx moshjit/runtime/*.pxd moshjit/runtime/*.py)
@@ -18,8 +28,17 @@ $(STAMP): setup.py pyproject.toml $(RUNTIME_SOURCES)
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	@touch $(STAMP)
 
-test: $(STAMP) wheel-smoke
-	$(BIN)/python -m pytest -n 2 -q
+.venv-%/$(INSTALLED): setup.py pyproject.toml $(RUNTIME_SOURCES)
+	@test -x .venv-$*/bin/python || $(call python_for,$*) -m venv .venv-$*
+	.venv-$*/bin/python -m pip install --quiet --upgrade pip
+	.venv-$*/bin/python -m pip install --quiet -e '.[test,bench]'
+	@touch $@
+
+test: venvs wheel-smoke
+	@status=0; for venv in $(VENV) $(OTHER_VENVS); do \
+	    echo "== $$($$venv/bin/python -c 'import sys; print("CPython", sys.version.split()[0])') ($$venv)"; \
+	    $$venv/bin/python -m pytest -n 2 -q || status=1; \
+	done; exit $$status
 
 demo: $(STAMP)
 	$(BIN)/python -m benchmarks.bert.demo
@@ -35,4 +54,4 @@ wheel-smoke: $(STAMP)
 	cd $(SMOKE) && MOSHJIT_CACHE_DIR=$(CURDIR)/$(SMOKE)/cache venv/bin/python $(CURDIR)/tests/smoke/wheel_smoke.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info moshjit/runtime/*.so moshjit/runtime/prebuilt.json
+	rm -rf $(VENV) $(OTHER_VENVS) build dist *.egg-info moshjit/runtime/*.so moshjit/runtime/prebuilt*.json

@@ -15,7 +15,8 @@ PACKAGE_DIR = os.path.dirname(moshjit.__file__)
 
 # Lowest first: a module may import modules of its own layer or of layers below it.
 LAYERS = [
-    ("base", ("moshjit._version", "moshjit.errors", "moshjit.functions", "moshjit.artifact", "moshjit.cache")),
+    ("base", ("moshjit._version", "moshjit.cpython", "moshjit.errors", "moshjit.functions", "moshjit.artifact",
+              "moshjit.cache")),
     ("analysis", ("moshjit.analysis",)),
     ("ir", ("moshjit.ir",)),
     ("typing", ("moshjit.primitives", "moshjit.typeof", "moshjit.context")),

@@ -1,7 +1,8 @@
 """Bytecode frontend: a Python function's code object → verified SSA ``moshjit.ir.Function``.
 
-decode.py (the only version-specific module) → cfg.py (bytecode blocks) → translate.py (stack simulation,
-comprehension inlining) with ssa_builder.py (Braun et al.) → tidy-up to pruned SSA → passes.
+decode.py with the running CPython's opcode table (opcodes_3xx.py, the only version-specific modules) → cfg.py
+(bytecode blocks) → translate.py (stack simulation, comprehension inlining) with ssa_builder.py (Braun et al.)
+→ tidy-up to pruned SSA → passes.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Consumers of inlined generator expressions: what each yielded item turns into, and the call's result.
 
-3.11 compiles ``sum(f(x) for x in xs)`` as a generator object handed to ``sum``. The SSA has no generators, so
+CPython compiles ``sum(f(x) for x in xs)`` as a generator object handed to ``sum``. The SSA has no generators, so
 the generator's loop is inlined into the caller and the consumer's own loop is written out around each item,
 keeping CPython's interleaving exactly (an item is consumed before the next one is computed: the first bad item
 raises before later items run). Consumers that only collect items (``list``, ``tuple``, ``sorted``, ``set``,
@@ -9,8 +9,11 @@ because they consume their argument completely before doing anything else with i
 """
 from __future__ import annotations
 
+
+from moshjit.cpython import COMPENSATED_FLOAT_SUM, empty_min_max_message
 from moshjit.frontend.markers import NULL, MethodRef, PendingGenerator
 from moshjit.ir import ops
+from moshjit.primitives.summation import Summation
 from moshjit.ir.ops import Constant, Value
 
 
@@ -73,7 +76,8 @@ class Collect(Consumer):
 
 
 class Sum(Consumer):
-    """``sum(gen, start)``: ``total = total + item`` (PyNumber_Add; the fast paths of ``sum`` agree with it)."""
+    """``sum(gen, start)`` until CPython 3.11: ``total = total + item`` (PyNumber_Add; the fast paths of ``sum``
+    agree with it)."""
 
     def __init__(self, start: Value, var):
         self.initial, self.var = start, var
@@ -87,6 +91,24 @@ class Sum(Consumer):
 
     def exhausted(self, unit):
         return unit.ssa.read(self.var, unit.block)
+
+
+class CompensatedSum(Consumer):
+    """``sum(gen, start)`` on CPython 3.12+, which compensates float sums: each item goes to a ``Summation``
+    (``primitives/summation.py``), which follows CPython's loop exactly."""
+
+    def __init__(self, start: Value):
+        self.initial = start
+        self.summation = None
+
+    def start(self, unit):
+        self.summation = unit.emit(ops.Call(Constant(Summation), [self.initial], ()))
+
+    def item(self, unit, value):
+        unit.emit(ops.CallMethod(self.summation, [value], "add", ()))
+
+    def exhausted(self, unit):
+        return unit.emit(ops.CallMethod(self.summation, [], "result", ()))
 
 
 class MinMax(Consumer):
@@ -158,8 +180,7 @@ class MinMax(Consumer):
             unit.ssa.write(self.result, empty, self.default)
             unit.end_block(ops.Jump(join))
         else:
-            error = unit.emit(ops.Call(Constant(ValueError), [Constant(f"{self.name}() arg is an empty sequence")],
-                                       ()))
+            error = unit.emit(ops.Call(Constant(ValueError), [Constant(empty_min_max_message(self.name))], ()))
             unit.end_block(ops.Raise(error, None))
         unit.continue_in(join)
         return unit.ssa.read(self.result, join)
@@ -189,7 +210,7 @@ def choose_consumer(unit, first, second, args: list, kwnames: tuple) -> Consumer
     if name == "sum" and len(positional) + len(keywords) <= 2 and set(keywords) <= {"start"}:
         start = positional[1] if len(positional) == 2 else keywords.get("start", Constant(0))
         if _safe_sum_start(start):
-            return Sum(start, unit.new_var())
+            return CompensatedSum(start) if COMPENSATED_FLOAT_SUM else Sum(start, unit.new_var())
         return None
     if name in ("min", "max") and len(positional) == 1 and set(keywords) <= {"key", "default"}:
         return MinMax(name, keywords.get("key"), keywords.get("default"), unit.new_var)

@@ -1,5 +1,5 @@
 """Stack entries that are not SSA values: the NULL of a call, a method reference, closure cells and functions of
-comprehensions about to be inlined, a generator expression waiting for its consumer.
+comprehensions about to be inlined, a generator expression waiting for its consumer, a truth value for a jump.
 
 They exist only during the stack simulation; every one must be consumed by the instruction that expects it. One
 that reaches an op or a join instead names, through ``construct``, what the user wrote that we cannot compile.
@@ -60,3 +60,11 @@ class PendingGenerator(Marker):
 
     def __init__(self, function: ComprehensionFunction, iterator: Value):
         self.function, self.iterator = function, iterator
+
+
+class Truth(Marker):
+    """TO_BOOL's result: the truth of ``value``, tested by the conditional jump or ``not`` that follows."""
+    construct = "truth value used outside a condition"
+
+    def __init__(self, value: Value):
+        self.value = value

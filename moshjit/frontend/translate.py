@@ -2,9 +2,11 @@
 
 Every local and every stack slot is an SSA variable (``SSABuilder``); blocks are translated in a loop-contiguous
 reverse postorder so that a loop is sealed before the code after it reads values that crossed it. Comprehensions
-and generator expressions, which 3.11 compiles as nested code objects, are translated inline into the same
-function. Stack entries that are not values (the NULL of a call, a method reference, a comprehension about to be
-called, …) travel as markers and must be consumed by the instruction that expects them.
+(nested code objects on 3.11; 3.12 inlines them itself) and generator expressions are translated inline into the
+same function. Stack entries that are not values (the NULL of a call, a method reference, a comprehension about
+to be called, a truth value for the next jump, …) travel as markers and must be consumed by the instruction that
+expects them. Only neutral instructions (``decode.NEUTRAL_OPS``) reach this module: it never asks which CPython
+runs.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from moshjit.frontend.cfg import BytecodeBlock, BytecodeCFG
 from moshjit.frontend.consumers import Consumer, choose_consumer
 from moshjit.frontend.decode import Instr, decode
 from moshjit.frontend.markers import (NULL, CellRef, ClosureTuple, ComprehensionFunction, MethodRef,
-                                      PendingGenerator)
+                                      PendingGenerator, Truth)
 from moshjit.frontend.ssa_builder import SSABuilder
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
@@ -25,6 +27,9 @@ from moshjit.ir.ops import UNDEFINED, Constant, Phi, Value
 
 CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR, CO_ITERABLE_COROUTINE = 0x20, 0x80, 0x200, 0x100
 COMPREHENSION_NAMES = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
+
+# f-string conversions (``!s``, ``!r``, ``!a``) when they come as an instruction of their own.
+CONVERTERS = {"s": str, "r": repr, "a": ascii}
 
 # Builtins that read the calling frame: refused when called with fewer positional arguments than this.
 FRAME_INSPECTING_BUILTINS = {"locals": 1, "globals": 1, "vars": 1, "dir": 1, "eval": 2, "exec": 2}
@@ -93,11 +98,7 @@ class CodeUnit:
         self.ssa = translator.ssa
         self.scope = scope
         self.code = scope.code
-        instrs, handlers = decode(self.code)
-        if inline_exit is not None and handlers:
-            raise UnsupportedError("comprehension with its own exception handling", self.code.co_filename,
-                                   self.code.co_firstlineno)
-        self.cfg = BytecodeCFG(instrs, handlers)
+        self.cfg = BytecodeCFG(*decode(self.code))
         self.inline_exit = inline_exit
         self.inherited_handler = inherited_handler
         self.consumer = consumer                   # what an inlined generator expression's items feed
@@ -351,11 +352,16 @@ class CodeUnit:
             var = ("closure", ins.arg, self.code.co_freevars.index(ins.arg))
         self.push(CellRef(var))
 
+    def op_LOAD_FAST_AND_CLEAR(self, ins, bb):
+        """Save a local and unbind it (an inlined comprehension hides its variable this way): push its value, or
+        UNDEFINED when it is unbound — nothing is checked, the saved value is only ever stored back."""
+        var = self.scope.local(ins.arg)
+        self.push(self.ssa.read(var, self.block))
+        self.before_local_write()
+        self.ssa.write(var, self.block, UNDEFINED)
+
     def op_LOAD_GLOBAL(self, ins, bb):
-        name, push_null = ins.arg
-        if push_null:
-            self.push(NULL)
-        self.push(self.emit(ops.LoadGlobal(name)))
+        self.push(self.emit(ops.LoadGlobal(ins.arg)))
 
     # stack shuffling
     def op_POP_TOP(self, ins, bb):
@@ -377,7 +383,20 @@ class CodeUnit:
         self.push(self.emit(ops.BinaryOp(left, right, symbol, inplace)))
 
     def op_UNARY(self, ins, bb):
-        self.push(self.emit(ops.UnaryOp(self.pop(), ins.arg)))
+        operand = self.pop()
+        if isinstance(operand, Truth) and ins.arg == "not":
+            operand = operand.value
+        self.push(self.emit(ops.UnaryOp(operand, ins.arg)))
+
+    def op_TO_BOOL(self, ins, bb):
+        """The truth of the top of the stack, for the jump or ``not`` that follows. When that consumer is in the
+        same block (same exception handler), it tests the value itself; otherwise ``bool()`` is called here, so
+        that an exception from ``__bool__`` is raised where CPython raises it."""
+        value = self.pop()
+        if ins is bb.instrs[-1]:
+            self.push(self.emit(ops.Call(Constant(bool), [value], ())))
+        else:
+            self.push(Truth(value))
 
     def op_COMPARE(self, ins, bb):
         right, left = self.pop(), self.pop()
@@ -417,10 +436,42 @@ class CodeUnit:
         self.push(MethodRef(obj, ins.arg))
         self.push(obj)
 
+    def op_LOAD_SUPER_ATTR(self, ins, bb):
+        """``super().name`` / ``super(cls, obj).name`` with ``super``, ``cls`` and ``obj`` on the stack."""
+        name, method, two_arguments = ins.arg
+        obj, klass, super_ = self.pop(), self.pop(), self.pop()
+        if two_arguments:
+            args = [klass, obj]
+        elif self.builtin_name(super_) != "super":
+            args = []                                   # a global named super: CPython calls it without arguments
+        elif self.scope.mode != "function":
+            self.unsupported("super() without arguments outside a method")
+        else:
+            args = [klass, obj]
+        bound = self.emit(ops.Call(super_, args, ()))
+        if method:
+            self.push(MethodRef(bound, name))
+            self.push(bound)
+        else:
+            self.push(self.emit(ops.LoadAttr(bound, name)))
+
     def op_CALL(self, ins, bb):
         argc, kwnames = ins.arg
+        self.call(argc, kwnames)
+
+    def op_CALL_KW(self, ins, bb):
+        names = self.pop()
+        if not (isinstance(names, Constant) and isinstance(names.value, tuple)):
+            self.unsupported("call with keyword names that are not a constant")
+        self.call(ins.arg, names.value)
+
+    def call(self, argc: int, kwnames: tuple) -> None:
+        """CALL with ``argc`` arguments, the last ``len(kwnames)`` by keyword. Below them: NULL and the callable
+        in either order, a method reference and self, or a callable and its first argument."""
         args = self.popn(argc)
         second, first = self.pop(), self.pop()
+        if second is NULL:
+            first, second = NULL, first
         if isinstance(first, ComprehensionFunction):
             if first.code.co_name == "<genexpr>":
                 self.push(PendingGenerator(first, second))
@@ -465,9 +516,9 @@ class CodeUnit:
     def op_CALL_FUNCTION_EX(self, ins, bb):
         kwargs = self.pop() if ins.arg & 1 else Constant(None)
         posargs = self.pop()
-        func = self.pop()
-        null = self.pop()
-        if null is not NULL:
+        above, below = self.pop(), self.pop()
+        func = above if below is NULL else below if above is NULL else None
+        if func is None:
             self.unsupported("call of an unexpected stack shape")
         self.push(self.emit(ops.CallEx(func, posargs, kwargs)))
 
@@ -512,6 +563,9 @@ class CodeUnit:
     def op_BUILD_STRING(self, ins, bb):
         self.push(self.emit(ops.BuildString(self.popn(ins.arg))))
 
+    def op_CONVERT_VALUE(self, ins, bb):
+        self.push(self.emit(ops.Call(Constant(CONVERTERS[ins.arg]), [self.pop()], ())))
+
     def op_FORMAT_VALUE(self, ins, bb):
         conversion, has_spec = ins.arg
         spec = self.pop() if has_spec else Constant(None)
@@ -543,7 +597,9 @@ class CodeUnit:
 
     def op_DICT_MERGE(self, ins, bb):
         other = self.pop()
-        func = self.stack[-(ins.arg + 2)]
+        func = self.stack[-(ins.arg + 2)]          # the callable, next to its NULL (above it until 3.12)
+        if func is NULL and len(self.stack) >= ins.arg + 3:
+            func = self.stack[-(ins.arg + 3)]
         self.emit(ops.DictMerge(self.stack[-ins.arg], other, func if isinstance(func, Value) else Constant(None)))
 
     def op_LIST_TO_TUPLE(self, ins, bb):
@@ -600,6 +656,8 @@ class CodeUnit:
 
     def op_JUMP_IF(self, ins, bb):
         cond = self.pop()
+        if isinstance(cond, Truth):
+            cond = cond.value
         self._branch(cond, ins.arg, bb, len(self.stack), len(self.stack))
 
     def op_JUMP_IF_NONE(self, ins, bb):

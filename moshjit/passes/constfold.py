@@ -1,6 +1,6 @@
 """Constant folding: evaluate operations on constants at compile time, fold branches on constants (dropping the
-blocks only they reached), and drop unbound-local checks that can never fire (or that a dominating check already
-made)."""
+blocks only they reached), branch on ``v`` rather than on ``bool(v)`` computed just before, and drop unbound-local
+checks that can never fire (or that a dominating check already made)."""
 from __future__ import annotations
 
 from moshjit.analysis.dominators import DominatorTree
@@ -136,8 +136,29 @@ def constfold(fn: Function) -> Function:
     fn.substitute(replacements)
     if folded_branch:
         remove_unreachable_blocks(fn)
+    _branch_on_truth(fn)
     _remove_redundant_bound_checks(fn)
     return fn
+
+
+def _branch_on_truth(fn: Function) -> None:
+    """``%t = call bool(v); branch %t`` with nothing between becomes ``branch v``: a branch tests truth the same
+    way, raising the same error at the same point. (3.13's TO_BOOL is such a call where a block ends after it.)"""
+    calls = {}
+    for block in fn.blocks:
+        term = block.terminator
+        if isinstance(term, ops.Branch) and block.ops and block.ops[-1] is term.cond:
+            call = term.cond
+            if isinstance(call, ops.Call) and isinstance(call.func, Constant) and call.func.value is bool \
+                    and len(call.args) == 1 and not call.kwnames:
+                calls[call] = block
+    if not calls:
+        return
+    users = fn.users()
+    for call, block in calls.items():
+        if len(users[call]) == 1:
+            block.ops.pop()
+            block.terminator.map_operands(lambda value: call.args[0] if value is call else value)
 
 
 def _remove_redundant_bound_checks(fn: Function) -> None:

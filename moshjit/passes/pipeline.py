@@ -4,6 +4,7 @@ from __future__ import annotations
 import collections
 
 from moshjit.ir.function import Function
+from moshjit.passes.bypass_reraise import bypass_reraise
 from moshjit.passes.category_codes import category_codes
 from moshjit.passes.constfold import constfold
 from moshjit.passes.copyprop import copyprop
@@ -15,6 +16,7 @@ PIPELINE = [
     ("category_codes", category_codes),  # tests on unicodedata.category(x) become integer tests on its code
     ("copyprop", copyprop),          # forward trivial φs and unpacked display items
     ("dce", dce),                    # drop what nobody uses
+    ("bypass_reraise", bypass_reraise),  # exceptions skip handlers that only re-raise them
     ("simplify_cfg", simplify_cfg),  # merge straight-line blocks, bypass empty ones, renumber
 ]
 MAX_ROUNDS = 4                       # a round can expose more work (a folded branch makes φs trivial)

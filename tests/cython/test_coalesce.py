@@ -20,6 +20,7 @@ from moshjit.backends.cython.out_of_ssa import out_of_ssa
 from moshjit.compiler import typed_ssa
 from moshjit.typeof import type_of_key
 from moshjit.ir.ops import Argument
+from tests import version_golden
 from tests.cython.ir_exec import outcome, run_structured, st
 from tests.cython.test_structure import INPUTS
 from tests.frontend import samples  # noqa: F401  (registers the samples)
@@ -179,8 +180,8 @@ def declarations(fn, key) -> str:
 def test_golden_declarations_of_bert_functions():
     actual = "\n".join(declarations(fn, key) for fn, key in GOLDEN_FUNCTIONS)
     if os.environ.get("MOSHJIT_UPDATE_GOLDEN"):
-        GOLDEN.write_text(actual, encoding="utf-8")
-    assert GOLDEN.read_text(encoding="utf-8") == actual, \
+        version_golden.update(GOLDEN, actual)
+    assert version_golden.expected(GOLDEN) == actual, \
         "emitted declarations changed (MOSHJIT_UPDATE_GOLDEN=1 to accept, then review the diff)"
 
 

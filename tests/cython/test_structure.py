@@ -253,7 +253,9 @@ def test_nested_loops_with_break_and_continue():
     outer, inner = sorted(loops(tree), key=lambda lp: len(list(walk(lp.body))), reverse=True)
     assert inner in list(walk(outer.body))
     continues = branches(tree, "continue")
-    assert continues and all(br.target is inner.header for br in continues)   # ``continue`` of the inner loop
+    # ``continue`` of the inner loop; 3.12+ compiles the inner ``break`` as a jump to the outer loop's next item
+    assert any(br.target is inner.header for br in continues)
+    assert {br.target for br in continues} <= {inner.header, outer.header}
     inner_exits = [br for br in walk(inner.body) if isinstance(br, st.Br) and br.kind == "exit"]
     assert {br.target for br in inner_exits} <= {lab.target for lab in live_labeled(outer.body)}
 
@@ -261,10 +263,11 @@ def test_nested_loops_with_break_and_continue():
 def test_loop_with_two_exits():
     _, _, tree = structured(two_exits)
     (loop,) = loops(tree)
-    returns = [s for s in walk(loop.body) if isinstance(s, st.Leaf)]
-    assert len(returns) == 1 and returns[0].terminator.value.value == "found"   # ``return`` stays in the loop
+    returns = [s.terminator.value.value for s in walk(loop.body) if isinstance(s, st.Leaf)]
+    # ``return`` stays in the loop (3.12+ also copies the ``return`` after the loop to where ``break`` was)
+    assert returns.count("found") == 1 and set(returns) <= {"found", "stopped"}
     exits = {br.target for br in walk(loop.body) if isinstance(br, st.Br) and br.kind == "exit"}
-    (after,) = exits                                      # exhaustion and ``break`` leave to the same place
+    (after,) = exits                                      # exhaustion (and ``break`` up to 3.11) leave to one place
     assert isinstance(after.terminator, ops.Return) and after.terminator.value.value == "stopped"
 
 

@@ -79,6 +79,7 @@ def test_bytecode_is_cached_under_its_own_tag_and_reused(module_dir, monkeypatch
     importlib.import_module("ext_cached")
     cached = hook.cache_path(str(path))
     assert os.path.exists(cached) and ".opt-moshjit" in cached
+    assert os.path.basename(cached).startswith(f"ext_cached.{sys.implementation.cache_tag}.")   # e.g. cpython-313
     assert not os.path.exists(importlib.util.cache_from_source(str(path)))  # no plain pyc for this file
 
     forget_module("ext_cached")

@@ -790,6 +790,60 @@ def comprehension_raising_inside_try(xs):
         return "caught " + str(exc)
 
 
+class Flag:
+    """An object whose truth test raises for negative values (``__bool__`` in a condition)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __bool__(self):
+        if self.value < 0:
+            raise ValueError(f"no truth for {self.value}")
+        return self.value > 0
+
+    def __repr__(self):
+        return f"Flag({self.value})"
+
+
+@sample(int_lists, examples=[([1, 0, 2],), ([1, -1],), ([],)])
+def comprehension_variable_shadows_a_local(xs):
+    """3.12+ inline comprehensions: the outer ``x`` is saved, hidden and restored, also when the body raises."""
+    x = "outer"
+    try:
+        ys = [10 // x for x in xs]
+    except ZeroDivisionError:
+        return "caught", x
+    zs = {x: x for x in xs if x}
+    return ys, zs, x
+
+
+@sample(int_lists, examples=[([1, 0, 2],), ([1, -1, 2],)])
+def comprehension_filter_truth_raises(xs):
+    """A condition's ``bool()`` raising inside a comprehension (3.13: TO_BOOL at the end of the protected range)."""
+    x = "outer"
+    try:
+        kept = [x for x in map(Flag, xs) if x]
+        negated = [x.value for x in map(Flag, xs) if not x]
+    except ValueError as exc:
+        return str(exc), x
+    return [flag.value for flag in kept], negated, x
+
+
+@sample(int_lists, examples=[([3, 1, 2],)])
+def comprehension_variable_is_an_argument(x):
+    doubled = [x * 2 for x in x]
+    return doubled, x
+
+
+@sample(int_lists, examples=[([1, 2],), ([1, -1],)])
+def truth_of_objects(xs):
+    out = []
+    for value in xs:
+        flag = Flag(value)
+        out.append((not flag, bool(flag) and value, value if flag else -value))
+    return out
+
+
 @sample(int_lists, examples=[([1, 0],)])
 def generator_raising_inside_try(xs):
     try:
@@ -1334,6 +1388,16 @@ class Square(Shape):
         return super().describe() + f" of size {self.size}"
 
 
+class Cube(Square):
+    def describe(self):
+        return super(Cube, self).describe() + " (cube)"
+
+    def sides_through_super(self):
+        return super().sides, super(Square, self).describe(), super().__class__.__name__
+
+
+sample(st.builds(Cube, small))(Cube.describe)
+sample(st.builds(Cube, small))(Cube.sides_through_super)
 sample(st.builds(Square, small))(Square.describe)
 sample(st.builds(Square, small), small)(Square.__init__)
 

@@ -41,19 +41,23 @@ def check(value):
 
 HELPERS = {"Manager": Manager, "check": check}
 
-expressions = st.deferred(lambda: st.one_of(
-    st.sampled_from(VARIABLES),
-    st.integers(-3, 7).map(str),
-    st.tuples(expressions, st.sampled_from(["+", "-", "*", "//", "%"]), expressions).map(
-        lambda t: f"({t[0]} {t[1]} {t[2]})"),
-    st.tuples(expressions, st.sampled_from(["<", "==", "!="]), expressions).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
-    expressions.map(lambda e: f"check({e})"),
-    st.tuples(expressions, expressions, expressions).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
-    expressions.map(lambda e: f"sum([v * {e} for v in range(3)])"),
-    expressions.map(lambda e: f"sum(check(v) for v in range({e} % 4))"),
-    st.tuples(st.sampled_from(VARIABLES), expressions).map(lambda t: f"sum([({t[0]} := v + {t[1]}) for v in range(2)])"),
-    st.tuples(expressions, expressions).map(lambda t: f"max(({t[0]} for v in range({t[1]} % 3)), default=-1)"),
-))
+# Expressions nest at most MAX_LEAVES leaves deep: every comprehension multiplies the work of what it contains by
+# up to 3, so an unbounded nesting (which hypothesis's mutations reach) makes a program run for hours in CPython too.
+MAX_LEAVES = 6
+expressions = st.recursive(
+    st.one_of(st.sampled_from(VARIABLES), st.integers(-3, 7).map(str)),
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(["+", "-", "*", "//", "%"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(inner, st.sampled_from(["<", "==", "!="]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        inner.map(lambda e: f"check({e})"),
+        st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
+        inner.map(lambda e: f"sum([v * {e} for v in range(3)])"),
+        inner.map(lambda e: f"sum(check(v) for v in range({e} % 4))"),
+        st.tuples(st.sampled_from(VARIABLES), inner).map(lambda t: f"sum([({t[0]} := v + {t[1]}) for v in range(2)])"),
+        st.tuples(inner, inner).map(lambda t: f"max(({t[0]} for v in range({t[1]} % 3)), default=-1)"),
+    ),
+    max_leaves=MAX_LEAVES,
+)
 
 
 @st.composite

@@ -2,6 +2,7 @@
 line that uses it (marked by a trailing comment in ``unsupported_samples.py``)."""
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 import types
@@ -9,7 +10,7 @@ import types
 import pytest
 
 import moshjit
-from moshjit.frontend import decode
+import moshjit._version
 from tests.frontend import unsupported_samples
 
 MARKER = re.compile(r"#\s*unsupported:\s*(.+)$")
@@ -51,13 +52,22 @@ def test_unsupported_construct_is_reported_at_its_line(name, line, words):
     assert str(error).startswith(f"{unsupported_samples.__file__}:{line}: unsupported: {error.construct}")
 
 
-@pytest.mark.parametrize("minor", [10, 12, 13])
+@pytest.mark.parametrize("minor", [10, 14])
 def test_version_gate(monkeypatch, minor):
-    monkeypatch.setattr(decode, "sys", types.SimpleNamespace(version_info=(3, minor, 0, "final", 0)))
-    with pytest.raises(moshjit.UnsupportedError) as info:
-        moshjit.to_ssa(lambda x: x)
-    assert str(info.value) == f"unsupported: moshjit supports CPython 3.11; this is 3.{minor}"
-    assert info.value.construct == f"moshjit supports CPython 3.11; this is 3.{minor}"
+    """A CPython outside SUPPORTED_PYTHONS gets one line, at decoration time and from the frontend."""
+    monkeypatch.setattr(moshjit._version, "sys", types.SimpleNamespace(version_info=(3, minor, 0, "final", 0)))
+    expected = f"moshjit supports CPython 3.11, 3.12 and 3.13; this is 3.{minor}"
+    for attempt in (lambda: moshjit.jit(lambda x: x), lambda: moshjit.to_ssa(lambda x: x)):
+        with pytest.raises(moshjit.UnsupportedError) as info:
+            attempt()
+        assert str(info.value) == f"unsupported: {expected}"
+        assert info.value.construct == expected
+
+
+def test_supported_versions_have_a_table():
+    for major, minor in moshjit._version.SUPPORTED_PYTHONS:
+        table = importlib.import_module(f"moshjit.frontend.opcodes_{major}{minor}")
+        assert table.RULES and table.CONSTRUCTS
 
 
 class _Callable:

@@ -13,13 +13,21 @@ A ``.test`` file is a sequence of cases::
 
 Run ``MOSHJIT_UPDATE_GOLDEN=1 pytest tests/golden`` to rewrite every expected section with the current output
 after an intended change (then review the diff in git).
+
+**Per CPython version** (``tests/version_golden.py``). The files here hold what CPython 3.11 gives. Where
+another version's bytecode gives different SSA (3.12 inlines comprehensions and turns loops around, 3.13 calls
+``bool()`` where a truth test crosses a block, …), ``py312/<file>.test`` holds that version's expected output
+for just those cases, in the same format. The driver checks each case against its running version's file when
+the case is there, else against the reference. Updating on a version writes its own file (only the cases that
+differ from the reference), so run the update once on each version.
 """
 from __future__ import annotations
 
 import difflib
 import os
 import re
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from moshjit.frontend import build_ssa
@@ -27,6 +35,7 @@ from moshjit.ir.printer import format_function
 from moshjit.ir.verifier import verify
 from moshjit.passes.pipeline import run_passes
 from moshjit.passes.resolve_globals import resolve_globals
+from tests.version_golden import own_path
 
 UPDATE_VARIABLE = "MOSHJIT_UPDATE_GOLDEN"
 SECTIONS = ("frontend", "optimized")
@@ -40,7 +49,12 @@ class Case:
     path: Path
     line: int                      # of the [case] header, for error messages
     source: str
-    expected: dict
+    expected: dict                  # the reference version's sections
+    version_expected: dict | None = field(default=None)   # the running version's own sections, if it has them
+
+    def wanted(self) -> dict:
+        """What the running CPython must print: its own sections where it has them, else the reference's."""
+        return self.version_expected if self.version_expected is not None else self.expected
 
     def actual(self) -> dict:
         """Translate the case's function and print it before and after the passes."""
@@ -62,7 +76,25 @@ class Case:
         return SECTIONS + tuple(s for s in OPTIONAL_SECTIONS if s in self.expected)
 
 
+def version_path(path: Path, version: tuple[int, int] | None = None) -> Path | None:
+    """Where the running (or the given) CPython keeps its own expectations for ``path``; None for the reference."""
+    return own_path(path, version)
+
+
 def parse(path: Path) -> list[Case]:
+    """The cases of a reference file, each with the running version's own sections when it has them."""
+    cases = _parse_file(path)
+    own = version_path(path)
+    if own is not None and own.exists():
+        by_name = {case.name: case for case in cases}
+        for case in _parse_file(own):
+            if case.name not in by_name or by_name[case.name].source != case.source:
+                raise ValueError(f"{own}:{case.line}: case {case.name} is not in {path.name} with the same source")
+            by_name[case.name].version_expected = case.expected
+    return cases
+
+
+def _parse_file(path: Path) -> list[Case]:
     cases: list[Case] = []
     section, lines = None, []
 
@@ -93,35 +125,52 @@ def parse(path: Path) -> list[Case]:
     return cases
 
 
-def render(cases: list[Case]) -> str:
+def render(cases: list[Case], sections: str = "expected") -> str:
     out = []
     for case in cases:
         out.append(f"[case {case.name}]\n{case.source}")
         for section in case.sections():
-            out.append(f"[{section}]\n{case.expected.get(section, '')}")
+            out.append(f"[{section}]\n{getattr(case, sections).get(section, '')}")
     return "\n".join(out)
 
 
 def check(case: Case) -> str | None:
     """None if the case matches, else a readable unified diff (expected → actual) of every differing section."""
     actual = case.actual()
+    wanted = case.wanted()
+    label = f"py{sys.version_info[0]}{sys.version_info[1]}/{case.path.name}" \
+        if case.version_expected is not None else f"{case.path.name}:{case.line}"
     diffs = []
     for section in case.sections():
-        expected = case.expected.get(section, "")
+        expected = wanted.get(section, "")
         if actual[section] != expected:
             diffs.append("".join(difflib.unified_diff(
                 expected.splitlines(keepends=True), actual[section].splitlines(keepends=True),
-                fromfile=f"{case.path.name}:{case.line} [{case.name}] expected {section}",
+                fromfile=f"{label} [{case.name}] expected {section}",
                 tofile=f"actual {section}")))
     return "\n".join(diffs) or None
 
 
 def update(path: Path) -> None:
-    """Rewrite ``path`` with the current output of every case."""
+    """Rewrite the running version's expectations for ``path`` with the current output of every case: the file
+    itself on the reference version, else the version's own file (only the cases that differ; none: no file)."""
     cases = parse(path)
+    own = version_path(path)
+    if own is None:
+        for case in cases:
+            case.expected = case.actual()
+        path.write_text(render(cases), encoding="utf-8")
+        return
+    differing = []
     for case in cases:
-        case.expected = case.actual()
-    path.write_text(render(cases), encoding="utf-8")
+        case.version_expected = case.actual()
+        if case.version_expected != case.expected:
+            differing.append(case)
+    if differing:
+        own.parent.mkdir(exist_ok=True)
+        own.write_text(render(differing, "version_expected"), encoding="utf-8")
+    elif own.exists():
+        own.unlink()
 
 
 def updating() -> bool:

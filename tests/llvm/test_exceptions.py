@@ -90,3 +90,24 @@ def test_fused_lists_keep_reference_counts_exact():
         assert result == samples.pad(ids, n, big)
         del result
     assert (sys.getrefcount(big), sys.getrefcount(item)) == counts
+
+
+def parities(n):
+    return [i % 2 == 0 for i in range(n)], [0] * n
+
+
+def test_reference_counts_follow_the_running_cpythons_rules():
+    """Native code boxes True/False and copies small ints into lists: on 3.12+ (PEP 683) those objects are immortal
+    and their counts never move; before, every reference is counted and released."""
+    import sys
+
+    from moshjit.cpython import IMMORTAL_OBJECTS
+    f = moshjit.jit(parities, backend="llvm")
+    f(2)                                                  # compiled (the compiler keeps references of its own)
+    before = sys.getrefcount(True), sys.getrefcount(0)
+    flags, zeros = f(1000)
+    assert (flags, zeros) == parities(1000)
+    during = sys.getrefcount(True), sys.getrefcount(0)
+    assert during == before if IMMORTAL_OBJECTS else during == (before[0] + 500, before[1] + 1000)
+    del flags, zeros
+    assert (sys.getrefcount(True), sys.getrefcount(0)) == before

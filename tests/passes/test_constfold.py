@@ -150,3 +150,27 @@ def test_check_in_a_sibling_branch_does_not_cover_another():
     emit(b4, ops.Return(const(None)))
     constfold(fn)
     assert left in yes.ops and right in no.ops
+
+
+def test_a_branch_on_bool_computed_just_before_tests_the_value_itself():
+    fn = new_function("a")
+    b0, yes, no = blocks(fn, 3)
+    truth = emit(b0, ops.Call(const(bool), [fn.args[0]], ()))
+    emit(b0, ops.Branch(truth, yes, no))
+    emit(yes, ops.Return(const(1)))
+    emit(no, ops.Return(const(0)))
+    constfold(fn)
+    verify(fn)
+    assert text(fn).startswith("B0:\n    branch %a, B1, B2\n")
+
+
+def test_bool_kept_when_used_again_or_not_right_before_the_branch():
+    fn = new_function("a")
+    b0, yes, no = blocks(fn, 3)
+    truth = emit(b0, ops.Call(const(bool), [fn.args[0]], ()))
+    emit(b0, ops.Call(fn.args[0], [], ()))                           # may raise between the call and the branch
+    emit(b0, ops.Branch(truth, yes, no))
+    emit(yes, ops.Return(truth))
+    emit(no, ops.Return(const(0)))
+    constfold(fn)
+    assert b0.terminator.cond is truth and truth in b0.ops

@@ -34,20 +34,21 @@ def test_conflicting_options_are_refused_when_decorating():
 
 
 @pytest.fixture
-def python_312(monkeypatch):
-    monkeypatch.setattr(sys, "version_info", (3, 12, 1, "final", 0))
+def python_314(monkeypatch):
+    monkeypatch.setattr(sys, "version_info", (3, 14, 0, "final", 0))
     monkeypatch.setattr(dispatcher, "_dispatcher_class", None)     # nothing may be built for it
     monkeypatch.setattr(dispatcher, "_core_class", lambda: pytest.fail("the runtime was asked for"))
 
 
-def test_unsupported_python_is_refused_at_decoration_in_one_line(python_312):
+def test_unsupported_python_is_refused_at_decoration_in_one_line(python_314):
     with pytest.raises(moshjit.UnsupportedError) as info:
         moshjit.jit(twice)
-    assert str(info.value) == "unsupported: moshjit supports CPython 3.11; this is 3.12"
+    assert str(info.value) == "unsupported: moshjit supports CPython 3.11, 3.12 and 3.13; this is 3.14"
 
 
-def test_unsupported_python_with_fallback_runs_the_plain_function(python_312):
-    with pytest.warns(moshjit.MoshjitWarning, match="supports CPython 3.11; this is 3.12: twice runs as plain"):
+def test_unsupported_python_with_fallback_runs_the_plain_function(python_314):
+    with pytest.warns(moshjit.MoshjitWarning,
+                      match="supports CPython 3.11, 3.12 and 3.13; this is 3.14: twice runs as plain"):
         f = moshjit.jit(twice, fallback=True)
     assert f is twice
 

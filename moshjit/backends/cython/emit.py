@@ -22,6 +22,7 @@ from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
 from moshjit.backends.cython.plan import EmissionPlan
 from moshjit.backends.cython.prelude import PRELUDE
+from moshjit.cpython import zero_division_message
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
@@ -224,12 +225,8 @@ class Emitter:
         """Native division raises with CPython's wording (Cython's own messages differ)."""
         if op.op not in ("/", "//", "%") or isinstance(op.right, Constant) and op.right.value != 0:
             return
-        if "double" in (self.ctype(op.left), self.ctype(op.right)):
-            message = {"/": "float division by zero", "//": "float floor division by zero",
-                       "%": "float modulo"}[op.op]
-        else:
-            message = {"/": "division by zero", "//": "integer division or modulo by zero",
-                       "%": "integer modulo by zero"}[op.op]
+        kind = "float" if "double" in (self.ctype(op.left), self.ctype(op.right)) else "int"
+        message = zero_division_message(kind, op.op)
         self.emit(f"if {right} == 0:", depth)
         # a call, not a ``raise``: with a constant zero divisor Cython would see an unconditional raise, take the
         # code after it for dead, and refuse variables assigned only there ("referenced before assignment")

@@ -1,5 +1,6 @@
 """The head of every generated module: directives, C helpers for counted range loops, the runtime imports,
 and the per-module state (globals dict, builtins, closure cells, constants) set by ``_mj_setup``."""
+from moshjit.cpython import UNICODE_EQUAL
 
 RUNTIME_MODULE = "moshjit.runtime.moshjit_rt"
 
@@ -20,6 +21,7 @@ from moshjit.runtime.moshjit_rt import UNBOUND as _MJ_RT_UNBOUND, STOP as _MJ_RT
 cdef extern from *:
     """
     #include <math.h>
+    MJ_DECLARE_UNICODE_EQUAL
     #include <pthread.h>
     /* str == str and str != str: identity, then length/kind/memcmp (CPython's own unicode_eq). Cython 3.3
        compares exact strs with PyUnicode_Compare, a full ordering comparison without those shortcuts. A str
@@ -28,7 +30,7 @@ cdef extern from *:
         PyObject *result;
         int truth;
         if (PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) {
-            truth = a == b || _PyUnicode_EQ(a, b);
+            truth = a == b || MJ_UNICODE_EQUAL(a, b);
             return op == Py_EQ ? truth : !truth;
         }
         result = PyObject_RichCompare(a, b, op);
@@ -183,3 +185,6 @@ def _mj_setup(dict globals_, dict builtins_, tuple closure, tuple constants):
     _g, _b, _cl = globals_, builtins_, closure
     _mj_set_constants(constants)
 '''
+# The str equality function this CPython exports (3.13 exports it without declaring it in Python.h).
+_DECLARATION = "" if UNICODE_EQUAL == "_PyUnicode_EQ" else f"int {UNICODE_EQUAL}(PyObject *, PyObject *);"
+PRELUDE = PRELUDE.replace("MJ_UNICODE_EQUAL", UNICODE_EQUAL).replace("MJ_DECLARE_UNICODE_EQUAL", _DECLARATION)

@@ -14,6 +14,7 @@ import llvmlite.ir as ir
 from moshjit.backends.llvm.conversions import operand_float, operand_int
 from moshjit.backends.llvm.reprs import F64, I1, I32, I64, BoolR, FloatR, IntR, ListR
 from moshjit.backends.llvm.truth import truth
+from moshjit.cpython import zero_division_message
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Phi
 from moshjit.ir.types import INT64_MAX, INT64_MIN, IntType
@@ -107,7 +108,7 @@ def int_floordiv(low, a, b, safe=False, exact_after=False) -> ir.Value:
     is this division (``exact_after``), else at the op."""
     builder = low.b
     zero = ir.Constant(I64, 0)
-    low.guard(builder.icmp_signed("==", b, zero), ZeroDivisionError, "integer division or modulo by zero")
+    low.guard(builder.icmp_signed("==", b, zero), ZeroDivisionError, zero_division_message("int", "//"))
     if not safe and not (isinstance(b, ir.Constant) and b.constant != -1):
         overflowed = builder.and_(builder.icmp_signed("==", a, ir.Constant(I64, INT64_MIN)),
                                   builder.icmp_signed("==", b, ir.Constant(I64, -1)))
@@ -122,8 +123,9 @@ def int_floordiv(low, a, b, safe=False, exact_after=False) -> ir.Value:
     return builder.sub(quotient, builder.zext(adjust, I64))
 
 
-def int_mod(low, a, b, message="integer modulo by zero") -> ir.Value:
+def int_mod(low, a, b, message=None) -> ir.Value:
     builder = low.b
+    message = message or zero_division_message("int", "%")
     zero = ir.Constant(I64, 0)
     low.guard(builder.icmp_signed("==", b, zero), ZeroDivisionError, message)
     divisor = builder.select(builder.icmp_signed("==", b, ir.Constant(I64, -1)), ir.Constant(I64, 1), b)
@@ -204,7 +206,8 @@ def int_rshift(low, a, b) -> ir.Value:
 def int_true_divide(low, a, b) -> ir.Value:
     """a / b for ints: exact in doubles when both are below 2**53, else CPython's correctly rounded division."""
     builder = low.b
-    low.guard(builder.icmp_signed("==", b, ir.Constant(I64, 0)), ZeroDivisionError, "division by zero")
+    low.guard(builder.icmp_signed("==", b, ir.Constant(I64, 0)), ZeroDivisionError,
+              zero_division_message("int", "/"))
     limit = ir.Constant(I64, 2 ** 53)
     small = builder.and_(_abs_le(builder, a, limit), _abs_le(builder, b, limit))
     fast_block, slow_block, done = low.new_block("div.fast"), low.new_block("div.slow"), low.new_block("div.done")
@@ -246,13 +249,14 @@ def float_binary(low, operator: str, a: ir.Value, b: ir.Value) -> ir.Value:
     if operator == "*":
         return builder.fmul(a, b)
     if operator == "/":
-        low.guard(builder.fcmp_ordered("==", b, zero), ZeroDivisionError, "float division by zero")
+        low.guard(builder.fcmp_ordered("==", b, zero), ZeroDivisionError, zero_division_message("float", "/"))
         return builder.fdiv(a, b)
     if operator == "//":
-        low.guard(builder.fcmp_ordered("==", b, zero), ZeroDivisionError, "float floor division by zero")
+        low.guard(builder.fcmp_ordered("==", b, zero), ZeroDivisionError,
+                  zero_division_message("float", "//"))
         return builder.extract_value(builder.call(float_divmod_helper(low.rt), [a, b]), 0)
     if operator == "%":
-        low.guard(builder.fcmp_ordered("==", b, zero), ZeroDivisionError, "float modulo")
+        low.guard(builder.fcmp_ordered("==", b, zero), ZeroDivisionError, zero_division_message("float", "%"))
         return float_mod(low, a, b)
     if operator == "**":
         return float_power(low, a, b)

@@ -19,6 +19,7 @@ from moshjit.backends.llvm import (arith, comparisons, containers, conversions, 
 from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.native_types import (ExceptionType, bind_arguments, is_builtin_exception, normalize,
                                                 python_callee)
+from moshjit.cpython import COMPENSATED_FLOAT_SUM, empty_min_max_message, zero_division_message
 from moshjit.backends.llvm.reprs import (F64, I1, I64, PTR, ArrayR, BoolR, FloatR, IntR, ListR, NListR, RangeR, UnitR,
                                          repr_of)
 from moshjit.ir import ops
@@ -140,7 +141,7 @@ def _min_max_of_sequence(low, sequence, operator, which, result_repr):
     b.position_at_end(empty)
     iterator.release(low)
     low.rt.call(b, "mj_raise", low.rt.exception_type(b, ValueError),
-                low.rt.cstring(f"{which}() arg is an empty sequence"))
+                low.rt.cstring(empty_min_max_message(which)))
     b.branch(low.fail_block())
     b.position_at_end(done)
     iterator.release(low)
@@ -149,7 +150,8 @@ def _min_max_of_sequence(low, sequence, operator, which, result_repr):
 
 def _sum(low, op, args):
     """sum() of ints accumulates in 128 bits, so only a final result beyond int64 leaves native code (the
-    function continues in the interpreter with that total); floats add up in order, like CPython 3.11."""
+    function continues in the interpreter with that total); floats add up in order, with Neumaier's compensation
+    where CPython does it (3.12+, see ``moshjit.cpython``)."""
     b = low.b
     result_repr = low.reprs[op]
     item_repr = repr_of(normalize(_item_type(args[0])))
@@ -157,15 +159,20 @@ def _sum(low, op, args):
     wide = F64 if is_float else I128
     iterator = iterators.iterator_over(low, args[0], item_repr)
     total = low.alloca(wide)
+    compensation = low.alloca(F64) if is_float and COMPENSATED_FLOAT_SUM and isinstance(item_repr, FloatR) else None
     start = conversions.coerce(low, *(_args(low, args[1:])[0] if len(args) > 1 else (ir.Constant(I64, 0), IntR())),
                                result_repr)
     b.store(start if is_float else b.sext(start, I128), total)
+    if compensation is not None:
+        b.store(ir.Constant(F64, 0.0), compensation)
     loop, done = low.new_block("sum.loop"), low.new_block("sum.done")
     b.branch(loop)
     b.position_at_end(loop)
     item = iterator.next(low, done)
     current = b.load(total)
-    if is_float:
+    if compensation is not None:
+        _compensated_add(low, total, compensation, current, item)
+    elif is_float:
         b.store(b.fadd(current, conversions.to_float(low, item, item_repr)), total)
     else:
         b.store(b.add(current, b.sext(conversions.to_int(low, item, item_repr), I128)), total)
@@ -173,11 +180,33 @@ def _sum(low, op, args):
     b.position_at_end(done)
     iterator.release(low)
     result = b.load(total)
+    if compensation is not None:
+        return _with_compensation(low, result, b.load(compensation))
     if is_float:
         return result
     narrow = b.trunc(result, I64)
     low.deoptimize_after(b.icmp_signed("!=", b.sext(narrow, I128), result), result, "i128")
     return narrow
+
+
+def _compensated_add(low, total, compensation, current, x) -> None:
+    """One step of CPython's float ``sum`` (3.12+): ``t = f + x``, and the rounding error of the bigger operand
+    goes to the compensation term (NaNs take the ``else`` side, as C's ``>=`` is false for them)."""
+    b = low.b
+    fabs = low.rt.intrinsic("llvm.fabs", [F64])
+    t = b.fadd(current, x)
+    bigger_total = b.fcmp_ordered(">=", b.call(fabs, [current]), b.call(fabs, [x]))
+    error = b.select(bigger_total, b.fadd(b.fsub(current, t), x), b.fadd(b.fsub(x, t), current))
+    b.store(b.fadd(b.load(compensation), error), compensation)
+    b.store(t, total)
+
+
+def _with_compensation(low, result, c):
+    """The final float sum: the compensation is added when it is non-zero and finite (no NaN from inf - inf)."""
+    b = low.b
+    finite = b.fcmp_ordered("<", b.call(low.rt.intrinsic("llvm.fabs", [F64]), [c]), ir.Constant(F64, math.inf))
+    nonzero = b.fcmp_ordered("!=", c, ir.Constant(F64, 0.0))
+    return b.select(b.and_(finite, nonzero), b.fadd(result, c), result)
 
 
 def _item_type(value):
@@ -221,10 +250,11 @@ def _divmod(low, op, args):
     if isinstance(result.items[0], IntR):
         x, y = conversions.to_int(low, a, ar), conversions.to_int(low, b_value, br)
         quotient = arith.int_floordiv(low, x, y)
-        remainder = arith.int_mod(low, x, y, "integer division or modulo by zero")
+        remainder = arith.int_mod(low, x, y, zero_division_message("int", "divmod"))
     else:
         x, y = conversions.to_float(low, a, ar), conversions.to_float(low, b_value, br)
-        low.guard(b.fcmp_ordered("==", y, ir.Constant(F64, 0.0)), ZeroDivisionError, "float divmod()")
+        low.guard(b.fcmp_ordered("==", y, ir.Constant(F64, 0.0)), ZeroDivisionError,
+                  zero_division_message("float", "divmod"))
         pair = b.call(arith.float_divmod_helper(low.rt), [x, y])
         quotient, remainder = b.extract_value(pair, 0), b.extract_value(pair, 1)
     value = ir.Constant(result.llvm, ir.Undefined)

@@ -1,17 +1,25 @@
-"""The CPython object layout native code relies on (3.11 release builds, 64-bit), and the check for it.
+"""The CPython object layout native code relies on (release builds, 64-bit), and the check for it.
 
+The offsets are the same on 3.11, 3.12 and 3.13; what the int header at ``OB_SIZE`` means changed in 3.12 (see
+``moshjit.cpython.TAGGED_INT_SIZE``), and reference counting did (``moshjit.cpython.IMMORTAL_OBJECTS``).
+``check_layout`` reads live objects through these offsets before anything is compiled or loaded, so an
+interpreter that lays them out otherwise is refused with one clear error, never miscompiled.
 Kept free of llvmlite so that loading cached code (which needs only these facts) does not import it.
 """
 from __future__ import annotations
 
+import functools
 import sys
 
+from moshjit._version import SUPPORTED_PYTHONS
+from moshjit.cpython import TAGGED_INT_SIZE
 from moshjit.errors import UnsupportedError
 
-# Offsets in CPython 3.11 objects (64-bit): every object starts with ob_refcnt, ob_type; variable-size ones
-# continue with ob_size. Lists hold ob_item (a pointer) and allocated; tuples hold their items inline.
-# Ints keep 30-bit digits after ob_size; floats their double after the header.
+# Every object starts with ob_refcnt, ob_type; variable-size ones continue with ob_size (for ints: the digit
+# count and sign, see TAGGED_INT_SIZE). Lists hold ob_item (a pointer) and allocated; tuples hold their items
+# inline. Ints keep 30-bit digits after the header; floats their double.
 OB_TYPE, OB_SIZE, LIST_ITEMS, LIST_ALLOCATED, TUPLE_ITEMS, FLOAT_VALUE, LONG_DIGITS = 8, 16, 24, 32, 24, 16, 24
+LONG_SIGN_MASK, LONG_DIGIT_COUNT_SHIFT = 3, 3     # 3.12+: lv_tag = digit count << 3 | sign (0 +, 1 zero, 2 -)
 PY_BUFFER_SIZE = 80                 # sizeof(Py_buffer)
 PY_BUFFER_BUF, PY_BUFFER_ITEMSIZE, PY_BUFFER_NDIM, PY_BUFFER_FORMAT, PY_BUFFER_SHAPE = 0, 24, 36, 40, 48
 METH_FASTCALL, METH_KEYWORDS = 0x80, 0x02
@@ -20,7 +28,40 @@ CFUNCTION_METHOD_DEF = 16           # PyCFunctionObject.m_ml
 
 def check_layout() -> None:
     """Refuse to compile on an interpreter whose object layout differs from what the helpers assume."""
-    if sys.version_info[:2] != (3, 11) or sys.maxsize != 2 ** 63 - 1 or sys.int_info.bits_per_digit != 30 \
-            or hasattr(sys, "gettotalrefcount") or sys.getsizeof(1.0) != 24:
-        raise UnsupportedError("the LLVM backend needs a 64-bit CPython 3.11 release build "
+    if not _layout_holds():
+        raise UnsupportedError("the LLVM backend needs a 64-bit release build of CPython "
+                               f"{', '.join(f'{a}.{b}' for a, b in SUPPORTED_PYTHONS)} "
                                f"(this is {sys.version.split()[0]})")
+
+
+@functools.cache
+def _layout_holds() -> bool:
+    if sys.version_info[:2] not in SUPPORTED_PYTHONS or sys.maxsize != 2 ** 63 - 1 \
+            or sys.int_info.bits_per_digit != 30 or hasattr(sys, "gettotalrefcount") or sys.getsizeof(1.0) != 24:
+        return False
+    import ctypes
+
+    def word(obj, offset, kind=ctypes.c_ssize_t):
+        return kind.from_address(id(obj) + offset).value
+
+    items = [10.5, (7, 8)]
+    items.append(-(2 ** 40))
+    pointer = ctypes.c_void_p
+    return (word(items, OB_TYPE, pointer) == id(list) and word(items, OB_SIZE) == 3
+            and word(items, LIST_ALLOCATED) >= 3
+            and pointer.from_address(word(items, LIST_ITEMS, pointer)).value == id(items[0])
+            and word(items[1], TUPLE_ITEMS, pointer) == id(items[1][0])
+            and word(items[0], FLOAT_VALUE, ctypes.c_double) == 10.5
+            and all(_read_int(word, value) == value for value in (0, 1, -1, 2 ** 30 + 5, items[2])))
+
+
+def _read_int(word, value: int) -> int:
+    """``value`` read back through the int header and digits as the native helpers read it."""
+    import ctypes
+    header = word(value, OB_SIZE)
+    if TAGGED_INT_SIZE:
+        count, sign = header >> LONG_DIGIT_COUNT_SHIFT, 1 - (header & LONG_SIGN_MASK)
+    else:
+        count, sign = abs(header), (header > 0) - (header < 0)
+    digits = [word(value, LONG_DIGITS + 4 * i, ctypes.c_uint32) for i in range(count)]
+    return sign * sum(digit << (30 * i) for i, digit in enumerate(digits))

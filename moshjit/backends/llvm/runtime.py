@@ -2,7 +2,9 @@
 
 The helpers (reference counting, int/float unboxing, list item access, raising) are LLVM IR text parsed once
 per process and linked into every module, where the optimiser inlines them. They rely on the object layout of
-CPython 3.11 release builds on 64-bit platforms, which ``check_layout`` verifies before anything is compiled.
+64-bit CPython release builds, which ``check_layout`` verifies before anything is compiled; the two things that
+changed in 3.12 — reference counting (immortal objects) and the int header — come in two versions, picked by the
+facts in ``moshjit.cpython``.
 """
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ import string
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm.layout import (FLOAT_VALUE, LIST_ALLOCATED, LIST_ITEMS, LONG_DIGITS, OB_SIZE, OB_TYPE,
-                                          TUPLE_ITEMS)
+from moshjit.backends.llvm.layout import (FLOAT_VALUE, LIST_ALLOCATED, LIST_ITEMS, LONG_DIGIT_COUNT_SHIFT, LONG_DIGITS,
+                                          LONG_SIGN_MASK, OB_SIZE, OB_TYPE, TUPLE_ITEMS)
+from moshjit.cpython import IMMORTAL_OBJECTS, TAGGED_INT_SIZE
 
 from moshjit.backends.llvm.reprs import F64, I1, I32, I64, I8, PTR
 
@@ -21,18 +24,8 @@ from moshjit.backends.llvm.reprs import F64, I1, I32, I64, I8, PTR
 STACK_RESERVE = 512 * 1024
 STACK_CHECK_EVERY = 16
 
-RUNTIME_IR = string.Template(r"""
-declare void @_Py_Dealloc(ptr)
-declare i64 @PyLong_AsLongLong(ptr)
-declare i64 @PyLong_AsLongLongAndOverflow(ptr, ptr)
-declare ptr @PyLong_FromLongLong(i64)
-declare i32 @PyList_Append(ptr, ptr)
-declare void @PyErr_SetString(ptr, ptr)
-@PyLong_Type = external global i8
-@PyFloat_Type = external global i8
-@_Py_TrueStruct = external global i8
-@_Py_FalseStruct = external global i8
-
+# Reference counts until 3.11: a plain 64-bit count.
+MORTAL_REFERENCE_COUNTS = r"""
 define linkonce_odr void @mj_incref(ptr %o) alwaysinline {
   %rc = load i64, ptr %o
   %n = add i64 %rc, 1
@@ -66,14 +59,63 @@ free:
 done:
   ret void
 }
+"""
 
-; Out-of-line releases, for failure paths (they need not be fast, only small).
-define linkonce_odr void @mj_decref_cold(ptr %o) cold noinline {
-  call void @mj_decref(ptr %o)
+# Reference counts from 3.12 (PEP 683), as Py_INCREF/Py_DECREF do on 64-bit builds: an increment saturates in the
+# low 32 bits (ob_refcnt_split[0] on these little-endian hosts), and an object whose low 32 bits read as a negative
+# int32 is immortal, never decremented nor freed.
+IMMORTAL_AWARE_REFERENCE_COUNTS = r"""
+define linkonce_odr void @mj_incref(ptr %o) alwaysinline {
+  %rc = load i32, ptr %o
+  %n = add i32 %rc, 1
+  %saturated = icmp eq i32 %n, 0
+  br i1 %saturated, label %done, label %count
+count:
+  store i32 %n, ptr %o
+  br label %done
+done:
   ret void
 }
 
-; An exact int known to fit in int64: one- and zero-digit ints inline, the rest through the C API.
+define linkonce_odr void @mj_decref(ptr %o) alwaysinline {
+  %rc = load i64, ptr %o
+  %low = trunc i64 %rc to i32
+  %immortal = icmp slt i32 %low, 0
+  br i1 %immortal, label %done, label %count
+count:
+  %n = sub i64 %rc, 1
+  store i64 %n, ptr %o
+  %dead = icmp eq i64 %n, 0
+  br i1 %dead, label %free, label %done, !prof !0
+free:
+  call void @_Py_Dealloc(ptr %o)
+  br label %done
+done:
+  ret void
+}
+
+; Add delta (possibly -1) references at once to a mortal object, freeing it when none are left.
+define linkonce_odr void @mj_add_references(ptr %o, i64 %delta) alwaysinline {
+  %rc = load i64, ptr %o
+  %low = trunc i64 %rc to i32
+  %immortal = icmp slt i32 %low, 0
+  br i1 %immortal, label %done, label %count
+count:
+  %n = add i64 %rc, %delta
+  store i64 %n, ptr %o
+  %dead = icmp eq i64 %n, 0
+  br i1 %dead, label %free, label %done, !prof !0
+free:
+  call void @_Py_Dealloc(ptr %o)
+  br label %done
+done:
+  ret void
+}
+"""
+
+# An exact int known to fit in int64: one- and zero-digit ints inline, the rest through the C API. Until 3.11 the
+# header is the signed digit count; from 3.12 it is lv_tag (digit count << 3 | sign: 0 positive, 1 zero, 2 negative).
+UNBOX_INT_FROM_SIGNED_SIZE = r"""
 define linkonce_odr i64 @mj_unbox_int(ptr %o) alwaysinline {
   %sp = getelementptr i8, ptr %o, i64 $OB_SIZE
   %size = load i64, ptr %sp
@@ -90,7 +132,54 @@ slow:
   %big = call i64 @PyLong_AsLongLong(ptr %o)
   ret i64 %big
 }
+"""
 
+UNBOX_INT_FROM_TAG = r"""
+define linkonce_odr i64 @mj_unbox_int(ptr %o) alwaysinline {
+  %tp = getelementptr i8, ptr %o, i64 $OB_SIZE
+  %tag = load i64, ptr %tp
+  %small = icmp ult i64 %tag, $TWO_DIGITS_TAG
+  br i1 %small, label %fast, label %slow, !prof !1
+fast:
+  %dp = getelementptr i8, ptr %o, i64 $LONG_DIGITS
+  %digit = load i32, ptr %dp
+  %wide = zext i32 %digit to i64
+  %signbits = and i64 %tag, $LONG_SIGN_MASK
+  %sign = sub i64 1, %signbits
+  %value = mul i64 %wide, %sign
+  ret i64 %value
+slow:
+  %big = call i64 @PyLong_AsLongLong(ptr %o)
+  ret i64 %big
+}
+"""
+
+# Whether an int's header says it has at most two 30-bit digits (so it fits in int64): sets %short from %header.
+AT_MOST_TWO_DIGITS_FROM_SIGNED_SIZE = r"""  %biased = add i64 %header, 2
+  %short = icmp ule i64 %biased, 4"""
+AT_MOST_TWO_DIGITS_FROM_TAG = r"""  %digits = lshr i64 %header, $LONG_DIGIT_COUNT_SHIFT
+  %short = icmp ule i64 %digits, 2"""
+
+RUNTIME_IR = string.Template(r"""
+declare void @_Py_Dealloc(ptr)
+declare i64 @PyLong_AsLongLong(ptr)
+declare i64 @PyLong_AsLongLongAndOverflow(ptr, ptr)
+declare ptr @PyLong_FromLongLong(i64)
+declare i32 @PyList_Append(ptr, ptr)
+declare void @PyErr_SetString(ptr, ptr)
+@PyLong_Type = external global i8
+@PyFloat_Type = external global i8
+@_Py_TrueStruct = external global i8
+@_Py_FalseStruct = external global i8
+
+$REFERENCE_COUNTS
+; Out-of-line releases, for failure paths (they need not be fast, only small).
+define linkonce_odr void @mj_decref_cold(ptr %o) cold noinline {
+  call void @mj_decref(ptr %o)
+  ret void
+}
+
+$UNBOX_INT
 define linkonce_odr ptr @mj_box_int(i64 %v) alwaysinline {
   %o = call ptr @PyLong_FromLongLong(i64 %v)
   ret ptr %o
@@ -165,9 +254,8 @@ define linkonce_odr i1 @mj_is_int64(ptr %o) alwaysinline {
   br i1 %isint, label %size, label %no
 size:
   %sp = getelementptr i8, ptr %o, i64 $OB_SIZE
-  %n = load i64, ptr %sp
-  %biased = add i64 %n, 2
-  %short = icmp ule i64 %biased, 4
+  %header = load i64, ptr %sp
+$AT_MOST_TWO_DIGITS
   br i1 %short, label %yes, label %long
 long:
   store i32 0, ptr %flag
@@ -527,10 +615,16 @@ define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline {
 
 !0 = !{!"branch_weights", i32 1, i32 1000}
 !1 = !{!"branch_weights", i32 1000, i32 1}
-""").substitute(
+""").safe_substitute(                  # first the pieces chosen by version, then the offsets they use too
+    REFERENCE_COUNTS=IMMORTAL_AWARE_REFERENCE_COUNTS if IMMORTAL_OBJECTS else MORTAL_REFERENCE_COUNTS,
+    UNBOX_INT=UNBOX_INT_FROM_TAG if TAGGED_INT_SIZE else UNBOX_INT_FROM_SIGNED_SIZE,
+    AT_MOST_TWO_DIGITS=AT_MOST_TWO_DIGITS_FROM_TAG if TAGGED_INT_SIZE else AT_MOST_TWO_DIGITS_FROM_SIGNED_SIZE,
+)
+RUNTIME_IR = string.Template(RUNTIME_IR).substitute(
     OB_TYPE=OB_TYPE, OB_SIZE=OB_SIZE, LIST_ITEMS=LIST_ITEMS, LIST_ALLOCATED=LIST_ALLOCATED, TUPLE_ITEMS=TUPLE_ITEMS,
-    FLOAT_VALUE=FLOAT_VALUE, LONG_DIGITS=LONG_DIGITS, STACK_RESERVE=STACK_RESERVE,
-    STACK_CHECK_MASK=STACK_CHECK_EVERY - 1)
+    FLOAT_VALUE=FLOAT_VALUE, LONG_DIGITS=LONG_DIGITS, LONG_SIGN_MASK=LONG_SIGN_MASK,
+    LONG_DIGIT_COUNT_SHIFT=LONG_DIGIT_COUNT_SHIFT, TWO_DIGITS_TAG=2 << LONG_DIGIT_COUNT_SHIFT,
+    STACK_RESERVE=STACK_RESERVE, STACK_CHECK_MASK=STACK_CHECK_EVERY - 1)
 RUNTIME_FINGERPRINT = hashlib.sha256(RUNTIME_IR.encode()).hexdigest()[:16]
 
 # name -> (return type, argument types[, variadic])

@@ -37,8 +37,8 @@ seq.item:
 edge.B1.B2:
   call void @"mj_decref"(ptr %"xs")
   br label %"B2"
-fail.L25:
-  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 25)
+fail.L28:
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 28)
   br label %"failed"
 failed:
   %".38" = insertvalue {double, i1} undef, i1 1, 1
@@ -46,7 +46,7 @@ failed:
 raise.ZeroDivisionError:
   %".28" = load ptr, ptr @"PyExc_ZeroDivisionError"
   call void @"mj_raise"(ptr %".28", [N x i8]* @".str.2")
-  br label %"fail.L25"
+  br label %"fail.L28"
 ok:
   %".32" = fdiv double %"phi3", %".24"
   %".33" = insertvalue {double, i1} undef, double %".32", 0

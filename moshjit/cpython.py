@@ -1,0 +1,71 @@
+"""What differs between the CPython versions moshjit supports (``_version.SUPPORTED_PYTHONS``), in one place.
+
+Nothing else in the compiler asks which CPython runs. The frontend reads bytecode through the running version's
+opcode table (``frontend/opcodes_3xx.py``, driven by ``frontend/decode.py``); every other difference that matters
+to generated code is a fact below, and the modules that act on one name it here:
+
+- ``IMMORTAL_OBJECTS`` (3.12, PEP 683): ``backends/llvm/runtime.py``, whose reference-count helpers leave
+  immortal objects alone.
+- ``TAGGED_INT_SIZE`` (3.12): ``backends/llvm/runtime.py`` (unboxing ints, "fits in int64") and
+  ``backends/llvm/layout.py`` (the layout check).
+- ``UNICODE_EQUAL`` (3.13 no longer exports ``_PyUnicode_EQ``): ``backends/cython/prelude.py`` (``str ==``).
+- ``COMPENSATED_FLOAT_SUM`` (3.12): ``frontend/consumers.py`` (``sum`` of a generator expression) and
+  ``backends/llvm/calls.py`` (native ``sum``).
+- ``empty_min_max_message`` (3.12 reworded it): ``frontend/consumers.py`` and ``backends/llvm/calls.py``.
+- ``zero_division_message`` (3.13 says "float modulo by zero"): ``backends/cython/emit.py``,
+  ``backends/llvm/arith.py`` and ``backends/llvm/calls.py`` (native division by zero).
+
+C code that cannot read these facts branches on ``PY_VERSION_HEX`` itself, in one place only:
+``runtime/moshjit_dispatch.pyx`` (whether an int is compact, for the call path's signature check).
+
+Dictionaries: moshjit never reads ``ma_version_tag`` (deprecated in 3.12, removed from the C API in 3.13): module
+constants assumed when compiling are checked by value at each call, so no dict watcher is needed either.
+"""
+from __future__ import annotations
+
+import builtins
+import functools
+import operator
+import sys
+
+VERSION = sys.version_info[:2]
+
+IMMORTAL_OBJECTS = VERSION >= (3, 12)
+"""PEP 683: an object whose reference count, read as a signed 32-bit number, is negative is immortal. Increments
+saturate in the low 32 bits and decrements skip such objects (``None``, ``True``, small ints, interned strs)."""
+
+TAGGED_INT_SIZE = VERSION >= (3, 12)
+"""The int header: 3.11 keeps the signed digit count in ``ob_size``; 3.12 keeps ``lv_tag`` at the same offset,
+``digit count << 3 | sign`` with sign 0 positive, 1 zero, 2 negative."""
+
+UNICODE_EQUAL = "_PyUnicode_Equal" if VERSION >= (3, 13) else "_PyUnicode_EQ"
+"""The exported C function comparing two exact strs for equality (``_PyUnicode_EQ`` is not exported by 3.13)."""
+
+COMPENSATED_FLOAT_SUM = VERSION >= (3, 12)
+"""``sum()`` adds floats with Neumaier's compensation (bltinmodule.c, 3.12): see ``primitives/summation.py``."""
+
+
+@functools.cache
+def empty_min_max_message(name: str) -> str:
+    """The message of the ValueError ``min``/``max`` raise on an empty iterable without a default, as this CPython
+    words it ("max() arg is an empty sequence" until 3.11, "max() iterable argument is empty" since 3.12)."""
+    try:
+        getattr(builtins, name)(())
+    except ValueError as error:
+        return str(error)
+    raise AssertionError(f"{name}(()) did not raise")
+
+
+_DIVISIONS = {"/": operator.truediv, "//": operator.floordiv, "%": operator.mod, "divmod": divmod}
+
+
+@functools.cache
+def zero_division_message(kind: str, division: str) -> str:
+    """The message of the ZeroDivisionError that ``division`` ('/', '//', '%' or 'divmod') of a ``kind`` ('int' or
+    'float') by zero raises, as this CPython words it (3.13: "float modulo by zero" where 3.12 said "float modulo")."""
+    zero = {"int": 0, "float": 0.0}[kind]
+    try:
+        _DIVISIONS[division](1 + zero, zero)
+    except ZeroDivisionError as error:
+        return str(error)
+    raise AssertionError(f"{kind} {division} by zero did not raise")

@@ -1,0 +1,68 @@
+"""CPython 3.11's bytecode as neutral instructions: the table ``decode.py`` uses on 3.11.
+
+``opcodes_312`` and ``opcodes_313`` are written as changes to this table, so each version's module reads as that
+version's "What's new" for bytecode.
+"""
+from __future__ import annotations
+
+from moshjit.frontend.opcode_rules import (binary_op, call, compare, contains_op, drop, fixed, format_value, is_op,
+                                           kw_names, load_global, passthrough)
+
+# Opcodes whose neutral form has the same name and meaning (operand: see ``opcode_rules.OPERANDS``).
+PASSTHROUGH = (
+    "LOAD_FAST", "STORE_FAST", "DELETE_FAST", "LOAD_CONST", "POP_TOP", "PUSH_NULL", "COPY", "SWAP",
+    "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLOSURE", "MAKE_CELL",
+    "BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_SLICE",
+    "LOAD_ATTR", "STORE_ATTR", "DELETE_ATTR", "LOAD_METHOD", "CALL_FUNCTION_EX",
+    "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "BUILD_CONST_KEY_MAP", "BUILD_STRING",
+    "LIST_APPEND", "SET_ADD", "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE",
+    "LIST_TO_TUPLE", "UNPACK_SEQUENCE", "UNPACK_EX", "GET_ITER", "RETURN_VALUE", "RAISE_VARARGS",
+    "RERAISE", "PUSH_EXC_INFO", "POP_EXCEPT", "CHECK_EXC_MATCH", "BEFORE_WITH", "WITH_EXCEPT_START",
+    "MAKE_FUNCTION", "IMPORT_NAME", "IMPORT_FROM", "RETURN_GENERATOR", "YIELD_VALUE",
+)
+
+RULES = {
+    **passthrough(PASSTHROUGH),
+    # only CPython's interpreter loop cares about these
+    **{op: drop for op in ("CACHE", "EXTENDED_ARG", "RESUME", "NOP", "PRECALL", "COPY_FREE_VARS")},
+    "KW_NAMES": kw_names,
+    "CALL": call,
+    "LOAD_GLOBAL": load_global(null_after=False),
+    "BINARY_OP": binary_op,
+    "UNARY_NEGATIVE": fixed("UNARY", "neg"), "UNARY_POSITIVE": fixed("UNARY", "pos"),
+    "UNARY_INVERT": fixed("UNARY", "invert"), "UNARY_NOT": fixed("UNARY", "not"),
+    "COMPARE_OP": compare(shift=0), "IS_OP": is_op, "CONTAINS_OP": contains_op,
+    "LOAD_ASSERTION_ERROR": fixed("LOAD_CONST", AssertionError),
+    "FORMAT_VALUE": format_value,
+    # jumps (the decoder makes their targets absolute; forward/backward only changes CPython's encoding)
+    "POP_JUMP_FORWARD_IF_TRUE": fixed("JUMP_IF", True), "POP_JUMP_BACKWARD_IF_TRUE": fixed("JUMP_IF", True),
+    "POP_JUMP_FORWARD_IF_FALSE": fixed("JUMP_IF", False), "POP_JUMP_BACKWARD_IF_FALSE": fixed("JUMP_IF", False),
+    "POP_JUMP_FORWARD_IF_NONE": fixed("JUMP_IF_NONE", True), "POP_JUMP_BACKWARD_IF_NONE": fixed("JUMP_IF_NONE", True),
+    "POP_JUMP_FORWARD_IF_NOT_NONE": fixed("JUMP_IF_NONE", False),
+    "POP_JUMP_BACKWARD_IF_NOT_NONE": fixed("JUMP_IF_NONE", False),
+    "JUMP_IF_TRUE_OR_POP": fixed("JUMP_IF_OR_POP", True), "JUMP_IF_FALSE_OR_POP": fixed("JUMP_IF_OR_POP", False),
+    **{op: fixed("JUMP", None) for op in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT")},
+    "FOR_ITER": fixed("FOR_ITER", None),
+}
+
+# What each opcode that moshjit refuses means to a user. YIELD_VALUE and RETURN_GENERATOR also have rules: they
+# are decoded inside generator expressions (inlined into their consumer) and refused in any other function.
+CONSTRUCTS = {
+    "YIELD_VALUE": "generator function (yield)", "RETURN_GENERATOR": "generator function (yield)",
+    "SEND": "yield from / await", "GET_YIELD_FROM_ITER": "generator function (yield from)",
+    "GET_AWAITABLE": "async function (await)", "GET_AITER": "async for", "GET_ANEXT": "async for",
+    "END_ASYNC_FOR": "async for", "BEFORE_ASYNC_WITH": "async with", "ASYNC_GEN_WRAP": "async generator",
+    "STORE_GLOBAL": "assignment to a global variable (global statement)",
+    "DELETE_GLOBAL": "deletion of a global variable (global statement)",
+    "LOAD_NAME": "module- or class-level code", "STORE_NAME": "module- or class-level code",
+    "DELETE_NAME": "module- or class-level code", "LOAD_CLASSDEREF": "class body code",
+    "LOAD_BUILD_CLASS": "class definition inside a function", "SETUP_ANNOTATIONS": "annotations in a body",
+    "IMPORT_STAR": "from ... import *", "PRINT_EXPR": "interactive expression statement",
+    "MATCH_CLASS": "match statement", "MATCH_MAPPING": "match statement", "MATCH_SEQUENCE": "match statement",
+    "MATCH_KEYS": "match statement", "GET_LEN": "match statement",
+    "CHECK_EG_MATCH": "except* (exception groups)", "PREP_RERAISE_STAR": "except* (exception groups)",
+}
+
+FOR_ITER_EXIT_SKIPS: tuple[str, ...] = ()
+"""The instructions at a FOR_ITER's jump target that CPython skips when the iterator is exhausted (3.11: none;
+the exhausted FOR_ITER pops the iterator itself)."""

@@ -1,0 +1,46 @@
+"""Exceptions go straight past handlers that only re-raise them.
+
+A handler whose whole body is ``%e = caught_exception; reraise %e`` changes nothing the exception carries (a
+re-raise adds no traceback entry), so every block raising into it can raise into that handler's own handler
+instead, or out of the function. Such handlers come from CPython 3.12+'s inlined comprehensions (which restore
+their iteration variable, then re-raise) and from ``except ... as name`` or ``finally`` clean-ups whose work DCE
+removed. Bypassing them keeps try-free code free of handlers, so the LLVM backend can take it on every version.
+"""
+from __future__ import annotations
+
+from moshjit.ir import ops
+from moshjit.ir.function import Block, Function
+from moshjit.ir.ops import Phi
+
+
+def bypass_reraise(fn: Function) -> Function:
+    users = None
+    for block in list(fn.blocks):
+        if not _only_reraises(block):
+            continue
+        outer = block.handler
+        if block.phis:
+            users = users if users is not None else fn.users()
+            if not all(isinstance(user, Phi) and user.block is outer for phi in block.phis
+                       for user in users.get(phi, ())):
+                continue
+        for raiser in fn.blocks:
+            if raiser.handler is not block:
+                continue
+            raiser.handler = outer
+            if outer is not None:
+                for phi in outer.phis:
+                    value = phi.incoming[block]
+                    phi.incoming[raiser] = value.incoming[raiser] if isinstance(value, Phi) and value.block is block \
+                        else value
+        if outer is not None:
+            for phi in outer.phis:
+                del phi.incoming[block]
+        fn.blocks.remove(block)              # a handler is entered only by exceptions: nothing reaches it now
+        users = None
+    return fn
+
+
+def _only_reraises(block: Block) -> bool:
+    return (len(block.ops) == 1 and isinstance(block.ops[0], ops.CaughtException)
+            and isinstance(block.terminator, ops.Reraise) and block.terminator.exc is block.ops[0])

@@ -1,0 +1,82 @@
+
+define internal {i64, i1} @"mj_0_clamp"(i64 %"x", i64 %"lo", i64 %"hi")
+{
+entry:
+  br label %"B0"
+B0:
+  %".6" = icmp slt i64 %"x", %"lo"
+  br i1 %".6", label %"B4", label %"B1"
+B1:
+  %".8" = icmp sgt i64 %"x", %"hi"
+  br i1 %".8", label %"B3", label %"B2"
+B2:
+  %".10" = insertvalue {i64, i1} undef, i64 %"x", 0
+  %".11" = insertvalue {i64, i1} %".10", i1 0, 1
+  ret {i64, i1} %".11"
+B3:
+  %".13" = insertvalue {i64, i1} undef, i64 %"hi", 0
+  %".14" = insertvalue {i64, i1} %".13", i1 0, 1
+  ret {i64, i1} %".14"
+B4:
+  %".16" = insertvalue {i64, i1} undef, i64 %"lo", 0
+  %".17" = insertvalue {i64, i1} %".16", i1 0, 1
+  ret {i64, i1} %".17"
+}
+
+define ptr @"mj_0_clamp_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
+{
+entry:
+  %".6" = icmp eq ptr %"kwnames", null
+  %".7" = icmp eq i64 %"nargs", 3
+  %".8" = and i1 %".6", %".7"
+  br i1 %".8", label %"checked", label %"fallback"
+fallback:
+  %".36" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
+  ret ptr %".36"
+checked:
+  %".10" = getelementptr ptr, ptr %"args", i64 0
+  %".11" = load ptr, ptr %".10"
+  %".12" = call i1 @"mj_is_int64"(ptr %".11")
+  br i1 %".12", label %"checked.1", label %"fallback"
+checked.1:
+  %".14" = call i64 @"mj_unbox_int"(ptr %".11")
+  %".15" = getelementptr ptr, ptr %"args", i64 1
+  %".16" = load ptr, ptr %".15"
+  %".17" = call i1 @"mj_is_int64"(ptr %".16")
+  br i1 %".17", label %"checked.2", label %"fallback"
+checked.2:
+  %".19" = call i64 @"mj_unbox_int"(ptr %".16")
+  %".20" = getelementptr ptr, ptr %"args", i64 2
+  %".21" = load ptr, ptr %".20"
+  %".22" = call i1 @"mj_is_int64"(ptr %".21")
+  br i1 %".22", label %"checked.3", label %"fallback"
+checked.3:
+  %".24" = call i64 @"mj_unbox_int"(ptr %".21")
+  %".25" = call {i64, i1} @"mj_0_clamp"(i64 %".14", i64 %".19", i64 %".24")
+  %".26" = extractvalue {i64, i1} %".25", 1
+  br i1 %".26", label %"raised", label %"returned"
+raised:
+  ret ptr null
+returned:
+  %".29" = extractvalue {i64, i1} %".25", 0
+  %".30" = call ptr @"mj_box_int"(i64 %".29")
+  %".31" = icmp eq ptr %".30", null
+  br i1 %".31", label %"box.failed", label %"box.ok"
+box.failed:
+  br label %"failed"
+box.ok:
+  ret ptr %".30"
+failed:
+  ret ptr null
+}
+
+declare i1 @"mj_is_int64"(ptr %".1")
+
+declare i64 @"mj_unbox_int"(ptr %".1")
+
+declare ptr @"mj_box_int"(i64 %".1")
+
+declare ptr @"PyObject_Vectorcall"(ptr %".1", ptr %".2", i64 %".3", ptr %".4")
+
+@"mj_0_clamp_name" = private constant [N x i8] c"clamp\00"
+@"mj_0_clamp_def" = global {ptr, ptr, i32, ptr} {[N x i8]* @"mj_0_clamp_name", ptr (ptr, ptr, i64, ptr)* @"mj_0_clamp_entry", i32 130, ptr null}

@@ -1,0 +1,80 @@
+"""Handlers that only re-raise are bypassed: raising blocks go to the outer handler (with the values the bypassed
+handler's φs passed on) or out of the function; handlers that do anything else stay."""
+from __future__ import annotations
+
+from moshjit.ir import ops
+from moshjit.ir.verifier import verify
+from moshjit.passes.bypass_reraise import bypass_reraise
+from tests.ir.handmade import blocks, emit, new_function, phi
+
+
+def test_reraise_without_outer_handler_is_removed():
+    fn = new_function("f")
+    entry, body, reraiser = blocks(fn, 3)
+    emit(entry, ops.Jump(body))
+    emit(body, ops.Call(fn.args[0], [], ()))
+    emit(body, ops.Return(fn.args[0]))
+    body.handler = reraiser
+    caught = emit(reraiser, ops.CaughtException())
+    emit(reraiser, ops.Reraise(caught))
+    verify(fn)
+    bypass_reraise(fn)
+    verify(fn)
+    assert reraiser not in fn.blocks and body.handler is None
+
+
+def test_raisers_reach_the_outer_handler_with_the_values_the_bypassed_one_passed_on():
+    """B1 and B2 raise into R (a φ of x), R re-raises into H, whose φ of x takes R's φ: after the pass B1 and B2
+    raise into H directly, each with its own value of x."""
+    fn = new_function("f", "a", "b")
+    entry, left, right, reraiser, outer = blocks(fn, 5)
+    emit(entry, ops.Branch(fn.args[0], left, right))
+    for block, value in ((left, fn.args[1]), (right, fn.args[2])):
+        emit(block, ops.Call(fn.args[0], [], ()))
+        emit(block, ops.Return(value))
+        block.handler = reraiser
+    x = phi(reraiser, {left: fn.args[1], right: fn.args[2]}, "x")
+    caught = emit(reraiser, ops.CaughtException())
+    emit(reraiser, ops.Reraise(caught))
+    reraiser.handler = outer
+    outer_x = phi(outer, {reraiser: x}, "x")
+    emit(outer, ops.CaughtException())
+    emit(outer, ops.Return(outer_x))
+    verify(fn)
+    bypass_reraise(fn)
+    verify(fn)
+    assert reraiser not in fn.blocks
+    assert left.handler is outer and right.handler is outer
+    assert outer_x.incoming == {left: fn.args[1], right: fn.args[2]}
+
+
+def test_handlers_doing_anything_else_stay():
+    fn = new_function("f")
+    entry, body, handler = blocks(fn, 3)
+    emit(entry, ops.Jump(body))
+    emit(body, ops.Call(fn.args[0], [], ()))
+    emit(body, ops.Return(fn.args[0]))
+    body.handler = handler
+    caught = emit(handler, ops.CaughtException())
+    emit(handler, ops.PushExcInfo(caught))
+    emit(handler, ops.Reraise(caught))
+    bypass_reraise(fn)
+    assert handler in fn.blocks and body.handler is handler
+
+
+def test_a_phi_used_beyond_the_outer_handlers_phis_keeps_the_handler():
+    fn = new_function("f", "a")
+    entry, body, reraiser, outer = blocks(fn, 4)
+    emit(entry, ops.Jump(body))
+    emit(body, ops.Call(fn.args[0], [], ()))
+    emit(body, ops.Return(fn.args[0]))
+    body.handler = reraiser
+    x = phi(reraiser, {body: fn.args[1]}, "x")
+    caught = emit(reraiser, ops.CaughtException())
+    emit(reraiser, ops.Reraise(caught))
+    reraiser.handler = outer
+    emit(outer, ops.CaughtException())
+    emit(outer, ops.Return(x))                      # R dominates H, so H may use R's φ directly
+    verify(fn)
+    bypass_reraise(fn)
+    assert reraiser in fn.blocks and body.handler is reraiser
