@@ -144,3 +144,28 @@ def test_compiled_trees_agree_with_cpythons_match(namespace, name):
 
     check()
     assert compiled.signatures == [("list",)]  # one compiled specialisation ran every subject
+
+
+class _Pair(tuple):
+    """A tuple subclass: not an exact tuple, so the compiled unpacking takes its general path."""
+
+
+class _Reversed(list):
+    """A list whose iteration disagrees with its items: unpacking must iterate, as CPython does."""
+
+    def __iter__(self):
+        return iter(list.__iter__(self).__reduce__()[1][0][::-1])
+
+
+def _unpack_two(box):
+    a, b = box[0]
+    return a, b
+
+
+@pytest.mark.parametrize("subject", [(1, 2), [1, 2], (1, 2, 3), [1], (), _Pair((1, 2)), _Reversed([1, 2]),
+                                     _Reversed([1]), collections.deque([1, 2]), "ab", 5, {"a": 1, "b": 2}])
+def test_compiled_fixed_length_unpacking_is_exact(subject):
+    """The trees unpack fixed-length sequences (``a, b = s``): compiled, an exact tuple or list of the right
+    length is taken inline, and everything else (other lengths, subclasses, other iterables) as CPython does."""
+    compiled = moshjit.jit(_unpack_two, strict=True)
+    assert _outcome(compiled, [subject]) == _outcome(_unpack_two, [subject])

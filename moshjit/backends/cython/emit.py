@@ -457,7 +457,12 @@ class Emitter:
         self.emit(f"_mj_merge({self.ref(op.target)}, {self.ref(op.other)}, {self.ref(op.func)}, True)", depth)
 
     def op_UnpackSequence(self, op, depth):
-        self.assign(op, f"_mj_unpack({self.ref(op.source)}, {op.count})", depth)
+        """An exact tuple or list of the right length is unpacked inline (the tuple itself, or the list copied to
+        one at once, as UNPACK_SEQUENCE reads it); anything else goes through ``_mj_unpack``."""
+        source, count = f"<object>{self.ref(op.source)}", op.count
+        self.assign(op, f"({source} if type({source}) is tuple and len(<tuple>{source}) == {count} else "
+                        f"tuple(<list>{source}) if type({source}) is list and len(<list>{source}) == {count} else "
+                        f"_mj_unpack({source}, {count}))", depth)
 
     def op_UnpackEx(self, op, depth):
         self.assign(op, f"_mj_unpack_ex({self.ref(op.source)}, {op.before}, {op.after})", depth)
