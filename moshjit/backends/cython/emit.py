@@ -457,12 +457,26 @@ class Emitter:
         self.emit(f"_mj_merge({self.ref(op.target)}, {self.ref(op.other)}, {self.ref(op.func)}, True)", depth)
 
     def op_UnpackSequence(self, op, depth):
-        """An exact tuple or list of the right length is unpacked inline (the tuple itself, or the list copied to
-        one at once, as UNPACK_SEQUENCE reads it); anything else goes through ``_mj_unpack``."""
+        """An exact tuple or list of the right length is unpacked inline: the tuple itself, and the list itself
+        when its items are read right after the unpacking (nothing can change it in between), else a tuple
+        copy of it, as UNPACK_SEQUENCE reads it at once. Anything else goes through ``_mj_unpack``."""
         source, count = f"<object>{self.ref(op.source)}", op.count
-        self.assign(op, f"({source} if type({source}) is tuple and len(<tuple>{source}) == {count} else "
-                        f"tuple(<list>{source}) if type({source}) is list and len(<list>{source}) == {count} else "
-                        f"_mj_unpack({source}, {count}))", depth)
+        tuple_ok = f"type({source}) is tuple and len(<tuple>{source}) == {count}"
+        list_ok = f"type({source}) is list and len(<list>{source}) == {count}"
+        if self._items_read_at_once(op):
+            expr = f"({source} if ({tuple_ok}) or ({list_ok}) else _mj_unpack({source}, {count}))"
+        else:
+            expr = f"({source} if {tuple_ok} else tuple(<list>{source}) if {list_ok} else _mj_unpack({source}, {count}))"
+        self.assign(op, expr, depth)
+
+    def _items_read_at_once(self, op) -> bool:
+        """Whether every use of an unpacking is an ``ExtractItem`` emitted in place right after it."""
+        users = self.users.get(op) or []
+        block = op.block.ops
+        following = block[block.index(op) + 1:block.index(op) + 1 + len(users)]
+        return (all(isinstance(user, ops.ExtractItem) and user not in self.folded and user not in self.inline_slices
+                    for user in users)
+                and {id(user) for user in users} == {id(item) for item in following})
 
     def op_UnpackEx(self, op, depth):
         self.assign(op, f"_mj_unpack_ex({self.ref(op.source)}, {op.before}, {op.after})", depth)
