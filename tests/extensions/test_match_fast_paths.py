@@ -1,8 +1,8 @@
 """The fast paths of the generated trees and their guards failing, each checked against CPython's own ``match``
 in the same module: loads by name behind the ``__match_args__`` guard (the attribute reassigned after the module
 ran, deleted, made a list or a tuple subclass; a subclass with its own ``__match_args__``; the class name rebound),
-and sequences decided by ``type(s)`` before the flags (subclasses, custom ``__len__``/``__getitem__``/``__iter__``,
-items with a custom ``__eq__``)."""
+sequences decided by ``type(s)`` before the flags (subclasses, custom ``__len__``/``__getitem__``/``__iter__``,
+items with a custom ``__eq__``), and mappings read with ``in``/``[]`` only when exactly a dict."""
 from __future__ import annotations
 
 import collections.abc
@@ -66,6 +66,28 @@ def sequences(s):
         if (a, *_):
             return ("first", a)
         if _:
+            return ("other",)
+
+def mappings(s):
+    with match(s):
+        if {"kind": "point", "x": x, "y": y}:
+            return ("point", x, y)
+        if {"kind": "point", **rest}:
+            return ("partial point", rest)
+        if {"kind": k}:
+            return ("kind", k)
+        if _:
+            return ("other",)
+
+def mappings_pep(s):
+    match s:
+        case {"kind": "point", "x": x, "y": y}:
+            return ("point", x, y)
+        case {"kind": "point", **rest}:
+            return ("partial point", rest)
+        case {"kind": k}:
+            return ("kind", k)
+        case _:
             return ("other",)
 
 def sequences_pep(s):
@@ -240,3 +262,42 @@ def test_a_sequence_type_registered_later_is_seen(ns):
     collections.abc.Sequence.register(Late)  # sets the type's sequence flag: both now match it as a sequence
     _agree(ns, "sequences", [Late()])
     assert ns["sequences"](Late()) == ("zero first", 1)
+
+
+class Lookups(collections.abc.Mapping):
+    """A mapping whose ``get`` and ``__getitem__`` disagree: CPython's match reads keys with ``get``."""
+
+    def __init__(self, items):
+        self.items = dict(items)
+
+    def __getitem__(self, key):
+        return ("via getitem", self.items[key])
+
+    def get(self, key, default=None):
+        return ("via get", self.items[key]) if key in self.items else default
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __len__(self):
+        return len(self.items)
+
+
+class Defaulting(dict):
+    def __missing__(self, key):
+        return "made up"
+
+
+class Shrinking(dict):
+    def __len__(self):
+        return 1
+
+
+@pytest.mark.parametrize("subject", [
+    {"kind": "point", "x": 1, "y": 2}, {"kind": "point", "x": 1}, {"kind": "line"}, {}, [("kind", "point")],
+    collections.OrderedDict(kind="point", x=1, y=2), collections.defaultdict(int, kind="point"),
+    Defaulting(kind="point", x=1), Shrinking(kind="point", x=1, y=2), Lookups({"kind": "point", "x": 1, "y": 2}),
+    Lookups({"kind": "line"}), collections.Counter(kind=3),
+], ids=lambda subject: type(subject).__name__)
+def test_mappings_read_by_in_and_getitem_only_when_exactly_a_dict(ns, subject):
+    _agree(ns, "mappings", [subject])
