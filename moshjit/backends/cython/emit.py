@@ -466,7 +466,8 @@ class Emitter:
         if self._items_read_at_once(op):
             expr = f"({source} if ({tuple_ok}) or ({list_ok}) else _mj_unpack({source}, {count}))"
         else:
-            expr = f"({source} if {tuple_ok} else tuple(<list>{source}) if {list_ok} else _mj_unpack({source}, {count}))"
+            expr = (f"({source} if {tuple_ok} else tuple(<list>{source}) if {list_ok} else "
+                    f"_mj_unpack({source}, {count}))")
         self.assign(op, expr, depth)
 
     def _items_read_at_once(self, op) -> bool:
