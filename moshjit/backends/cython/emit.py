@@ -459,8 +459,13 @@ class Emitter:
     def op_UnpackSequence(self, op, depth):
         """An exact tuple or list of the right length is unpacked inline: the tuple itself, and the list itself
         when its items are read right after the unpacking (nothing can change it in between), else a tuple
-        copy of it, as UNPACK_SEQUENCE reads it at once. Anything else goes through ``_mj_unpack``."""
-        source, count = f"<object>{self.ref(op.source)}", op.count
+        copy of it, as UNPACK_SEQUENCE reads it at once. Anything else (and a source that is not a variable,
+        which would be evaluated more than once) goes through ``_mj_unpack``."""
+        source, count = self.ref(op.source), op.count
+        if not source.isidentifier():
+            self.assign(op, f"_mj_unpack({source}, {count})", depth)
+            return
+        source = f"<object>{source}"
         tuple_ok = f"type({source}) is tuple and len(<tuple>{source}) == {count}"
         list_ok = f"type({source}) is list and len(<list>{source}) == {count}"
         if self._items_read_at_once(op):
