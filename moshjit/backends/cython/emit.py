@@ -454,7 +454,32 @@ class Emitter:
         self.emit(f"_mj_merge({self.ref(op.target)}, {self.ref(op.other)}, {self.ref(op.func)}, True)", depth)
 
     def op_UnpackSequence(self, op, depth):
-        self.assign(op, f"_mj_unpack({self.ref(op.source)}, {op.count})", depth)
+        """An exact tuple or list of the right length is unpacked inline: the tuple itself, and the list itself
+        when its items are read right after the unpacking (nothing can change it in between), else a tuple
+        copy of it, as UNPACK_SEQUENCE reads it at once. Anything else (and a source that is not a variable,
+        which would be evaluated more than once) goes through ``_mj_unpack``."""
+        source, count = self.ref(op.source), op.count
+        if not source.isidentifier():
+            self.assign(op, f"_mj_unpack({source}, {count})", depth)
+            return
+        source = f"<object>{source}"
+        tuple_ok = f"type({source}) is tuple and len(<tuple>{source}) == {count}"
+        list_ok = f"type({source}) is list and len(<list>{source}) == {count}"
+        if self._items_read_at_once(op):
+            expr = f"({source} if ({tuple_ok}) or ({list_ok}) else _mj_unpack({source}, {count}))"
+        else:
+            expr = (f"({source} if {tuple_ok} else tuple(<list>{source}) if {list_ok} else "
+                    f"_mj_unpack({source}, {count}))")
+        self.assign(op, expr, depth)
+
+    def _items_read_at_once(self, op) -> bool:
+        """Whether every use of an unpacking is an ``ExtractItem`` emitted in place right after it."""
+        users = self.users.get(op) or []
+        block = op.block.ops
+        following = block[block.index(op) + 1:block.index(op) + 1 + len(users)]
+        return (all(isinstance(user, ops.ExtractItem) and user not in self.folded and user not in self.inline_slices
+                    for user in users)
+                and {id(user) for user in users} == {id(item) for item in following})
 
     def op_UnpackEx(self, op, depth):
         self.assign(op, f"_mj_unpack_ex({self.ref(op.source)}, {op.before}, {op.after})", depth)
