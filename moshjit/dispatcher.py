@@ -49,7 +49,9 @@ class PyDispatcherCore:
 
     def _use_native(self, native) -> None:
         """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
-        this instance's ``__call__``, in a class of its own."""
+        this instance's ``__call__``, in a class of its own (unless a subclass overrides ``__call__``)."""
+        if type(self).__call__ is not PyDispatcherCore.__call__:
+            return
         self.__class__ = type("Dispatcher", (type(self),), {"__call__": native, "__module__": type(self).__module__})
 
 

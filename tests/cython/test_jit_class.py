@@ -215,3 +215,25 @@ def test_an_llvm_method_takes_its_native_path_from_the_descriptor_too():
 def test_signatures_are_refused_on_a_class():
     with pytest.raises(ValueError, match="on a class"):
         jit(signatures=[(int,)])(make_classes()[0])
+
+
+def count_up(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def test_the_native_entry_never_replaces_a_subclass_call():
+    """The LLVM entry that positional calls try first is the core's own; a subclass's ``__call__`` still runs."""
+    cores = [dispatch.PyDispatcherCore, dispatch.dispatcher_class().__mro__[-2]]
+    for core in cores:
+        class Logged(dispatch.DispatcherBase, core):
+            def __call__(self, *args, **kwargs):
+                return "logged", core.__call__(self, *args, **kwargs)
+
+        logged = Logged(count_up, backend="llvm")
+        assert logged(4) == ("logged", 6) and logged(5) == ("logged", 10) and logged(n=3) == ("logged", 3)
+        plain = type("Plain", (dispatch.DispatcherBase, core), {})(count_up, backend="llvm")
+        assert plain(4) == 6 and plain(5) == 10 and plain(n=3) == 3
+        assert outcome(lambda: plain()) == outcome(lambda: count_up())
