@@ -352,7 +352,11 @@ def dispatcher_class():
     """``Dispatcher``: DispatcherBase on top of the fastest available call path (created on first use)."""
     global _dispatcher_class
     if _dispatcher_class is None:
-        _dispatcher_class = type("Dispatcher", (DispatcherBase, _core_class()), {"__module__": __name__})
+        built = type("Dispatcher", (DispatcherBase, _core_class()), {"__module__": __name__})
+        seal = getattr(built, "_seal_class", None)      # the compiled core: immutable, so method calls specialise
+        if seal is not None:
+            seal(built)
+        _dispatcher_class = built
     return _dispatcher_class
 
 

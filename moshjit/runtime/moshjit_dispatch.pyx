@@ -127,6 +127,9 @@ cdef extern from *:
     static void mj_mark_method_descriptor(PyTypeObject *kind) {
         if (kind->tp_descr_get == mj_core_descr_get) kind->tp_flags |= Py_TPFLAGS_METHOD_DESCRIPTOR;
     }
+    /* CPython 3.11 specialises obj.method(...) (LOAD_METHOD_WITH_VALUES, ...) only when the descriptor's type is
+       immutable: the Dispatcher class moshjit makes is sealed once built. */
+    static void mj_seal(PyTypeObject *kind) { kind->tp_flags |= Py_TPFLAGS_IMMUTABLETYPE; }
     static void mj_install_descriptor(PyTypeObject *core) {
         mj_core_descr_get = core->tp_descr_get;
         core->tp_flags |= Py_TPFLAGS_METHOD_DESCRIPTOR;
@@ -151,6 +154,7 @@ cdef extern from *:
     bint mj_keeps_core_call(type kind)
     void mj_mark_method_descriptor(type kind)
     void mj_install_descriptor(type core)
+    void mj_seal(type kind)
     object PyMethod_New(object function, object instance)
     void mj_enable_vectorcall(type kind)
     vectorcallfunc mj_vectorcall_slot()
@@ -243,6 +247,12 @@ cdef class DispatcherCore:
         if instance is None:
             return self
         return PyMethod_New(self, instance)
+
+    @staticmethod
+    def _seal_class(type kind):
+        """Make ``kind`` (the Dispatcher class moshjit builds) immutable, so that CPython specialises method calls
+        through its instances as it does through functions."""
+        mj_seal(kind)
 
     def _use_native(self, native):
         """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)

@@ -17,6 +17,7 @@ from tests.cython.ir_exec import outcome
 
 jit = moshjit.jit
 METHOD_DESCRIPTOR = 1 << 17          # Py_TPFLAGS_METHOD_DESCRIPTOR
+IMMUTABLE_TYPE = 1 << 8              # Py_TPFLAGS_IMMUTABLETYPE
 
 
 def make_classes():
@@ -179,6 +180,7 @@ def test_jitted_methods_are_method_descriptors():
     assert bound(1) == 5
     if os.environ.get("MOSHJIT_PURE_DISPATCH", "") in ("", "0"):
         assert type(vars(Account)["deposit"]).__flags__ & METHOD_DESCRIPTOR
+        assert dispatch.dispatcher_class().__flags__ & IMMUTABLE_TYPE        # lets CPython specialise obj.method()
 
 
 def test_jit_on_a_method_still_works_and_binds_with_both_cores():
