@@ -6,6 +6,9 @@ compiled entry of its specialisation (no dispatch at all) and the ``@jit(backend
 One row per argument shape (one int64, one str, one list, a 3-tuple of ints, a class instance, and instances of
 three classes in turn); nanoseconds per call, median of interleaved ``timeit.repeat`` rounds, and the dispatcher's overhead
 over the raw entry. ``backend="cython"`` keeps the LLVM fast path from replacing the dispatcher.
+
+A last row calls a method, ``obj.grow(1)``: the plain method, the raw entry called as ``entry(obj, 1)``, and the
+same function jitted in the class body (a jitted method is a method descriptor: no bound method is made).
 """
 from __future__ import annotations
 
@@ -52,6 +55,13 @@ class Rect:
 class Point:
     def __init__(self):
         self.size = 3
+
+
+def grow(self, k):
+    return self.size + k
+
+
+PlainCounter = type("PlainCounter", (Circle,), {"grow": grow})
 
 
 # name, function, the arguments of one round of calls (several when signatures alternate)
@@ -102,6 +112,16 @@ def main() -> None:
                                            timer([jitted] * len(args), args)],
                                           len(args), options.rounds, options.number)
         print(f"{name:<20}{plain:>10.1f}{raw:>12.1f}{through:>10.1f}{through - raw:>12.1f}{through / raw:>12.2f}")
+    jitted_counter = type("JittedCounter", (Circle,), {"grow": jit(grow, backend="cython")})()
+    plain_counter = PlainCounter()
+    assert jitted_counter.grow(1) == plain_counter.grow(1)
+    entry = type(jitted_counter).grow._entries[(type(jitted_counter), "int64")]
+    plain, raw, through = per_call_ns([timeit.Timer("o.grow(1)", globals={"o": plain_counter}),
+                                       timeit.Timer("f(o, 1)", globals={"f": entry, "o": jitted_counter}),
+                                       timeit.Timer("o.grow(1)", globals={"o": jitted_counter})],
+                                      1, options.rounds, options.number)
+    name = "method obj.grow(1)"
+    print(f"{name:<20}{plain:>10.1f}{raw:>12.1f}{through:>10.1f}{through - raw:>12.1f}{through / raw:>12.2f}")
 
 
 if __name__ == "__main__":

@@ -40,6 +40,20 @@ class PyDispatcherCore:
             entry = self._specialize(key)
         return entry(*args)
 
+    def __get__(self, instance, owner=None):
+        """Work as a method: ``obj.method`` is a bound method calling the jitted function with ``obj`` first (the
+        compiled core also binds without a bound method for ``obj.method(...)``)."""
+        if instance is None:
+            return self
+        return types.MethodType(self, instance)
+
+    def _use_native(self, native) -> None:
+        """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
+        this instance's ``__call__``, in a class of its own (unless a subclass overrides ``__call__``)."""
+        if type(self).__call__ is not PyDispatcherCore.__call__:
+            return
+        self.__class__ = type("Dispatcher", (type(self),), {"__call__": native, "__module__": type(self).__module__})
+
 
 def _core_class():
     """The compiled call path (built once per machine with the Cython toolchain), else the Python one."""
@@ -72,6 +86,7 @@ class DispatcherBase:
         self._generic: dict[tuple, object] = {}
         self._lock = threading.RLock()
         self._binder = None
+        self._native_used = False
         code = self.py_func.__code__
         self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
         functools.update_wrapper(self, self.py_func)
@@ -143,14 +158,15 @@ class DispatcherBase:
 
     def _call_natively(self, artifact) -> None:
         """The call fast path: the first specialisation whose entry checks its own argument types (LLVM)
-        becomes this instance's ``__call__`` itself, in a copy whose type misses come back to the dispatcher.
+        is what this instance's positional calls try first (the compiled core calls it straight from its vectorcall
+        entry); its type misses come back to the dispatcher.
         Only when a plain positional call binds exactly like CPython (no keyword-only, ``*args`` or ``**kwargs``
         parameters): the entry takes every parameter positionally, so ``f(5, 1)`` must not reach it for
         ``def f(a, *, b)``."""
-        if type(self) is not dispatcher_class() or self._positional_count < 0:
+        if self._native_used or self._positional_count < 0:
             return
-        native = artifact.rebind(functools.partial(dispatcher_class().__call__, self))
-        self.__class__ = type("Dispatcher", (dispatcher_class(),), {"__call__": native, "__module__": __name__})
+        self._native_used = True
+        self._use_native(artifact.rebind(functools.partial(type(self).__call__, self)))
 
     def _fall_back(self, key: tuple, exc: Exception):
         if not self._failed and self.warn:
@@ -259,12 +275,6 @@ class DispatcherBase:
     def __repr__(self):
         return f"<moshjit.jit {self.py_func.__module__}.{self.py_func.__qualname__}>"
 
-    def __get__(self, instance, owner=None):
-        """Work as a method: ``obj.method(...)`` calls the jitted function with ``obj`` first."""
-        if instance is None:
-            return self
-        return functools.partial(self, instance)
-
     def __reduce__(self):
         """Pickle by value: the plain function (via cloudpickle) and options, never machine code."""
         import cloudpickle
@@ -342,7 +352,11 @@ def dispatcher_class():
     """``Dispatcher``: DispatcherBase on top of the fastest available call path (created on first use)."""
     global _dispatcher_class
     if _dispatcher_class is None:
-        _dispatcher_class = type("Dispatcher", (DispatcherBase, _core_class()), {"__module__": __name__})
+        built = type("Dispatcher", (DispatcherBase, _core_class()), {"__module__": __name__})
+        seal = getattr(built, "_seal_class", None)      # the compiled core: immutable, so method calls specialise
+        if seal is not None:
+            seal(built)
+        _dispatcher_class = built
     return _dispatcher_class
 
 
@@ -363,7 +377,8 @@ def check_options(backend, strict, fallback) -> None:
 
 def jit(fn=None, *, backend: str = "auto", cache: bool = True, strict: bool | None = None, fallback: bool = False,
         signatures=None):
-    """Compile ``fn`` lazily per argument signature. Use as ``@jit``, ``@jit(...)`` or ``jit(fn)``.
+    """Compile ``fn`` lazily per argument signature. Use as ``@jit``, ``@jit(...)`` or ``jit(fn)``; on a class,
+    every method its body defines is jitted with these options.
 
     ``signatures=[(str,), ("char",), "list[float]"]`` compiles those signatures now, at decoration time (for
     services that must not compile on their first request). On a Python moshjit does not support, decorating
@@ -381,6 +396,12 @@ def jit(fn=None, *, backend: str = "auto", cache: bool = True, strict: bool | No
                               MoshjitWarning, stacklevel=3 if fn is None else 2)
                 return function
             raise UnsupportedError(problem)
+        if isinstance(function, type):
+            if signatures:
+                raise ValueError("moshjit.jit: signatures= names one function's argument kinds; on a class, give "
+                                 "them to @jit on the method instead")
+            from moshjit.classes import jit_methods
+            return jit_methods(function, jit(backend=backend, cache=cache, strict=strict, fallback=fallback))
         bound_to = None
         if isinstance(function, types.MethodType):      # ``jit(obj.method)``: the jitted function, bound to obj
             function, bound_to = function.__func__, function.__self__

@@ -25,7 +25,7 @@ LAYERS = [
     ("runtime", ("moshjit.runtime",)),
     ("backends", ("moshjit.backends",)),
     ("driver", ("moshjit.compiler",)),
-    ("dispatcher", ("moshjit.dispatcher",)),
+    ("dispatcher", ("moshjit.dispatcher", "moshjit.classes")),
     ("tools", ("moshjit.annotate", "moshjit.info", "moshjit.notebook", "moshjit.cli", "moshjit.__main__",
                "moshjit")),
 ]

@@ -8,6 +8,10 @@ Binding keyword arguments and defaults, and compiling a new signature, are left 
 
 Calls arrive through vectorcall (no argument tuple, no keyword dict) and are checked against a few recently used
 signatures without building any key; only a miss builds the key and looks it up in ``_entries``.
+
+A dispatcher is also a method descriptor, as a Python function is: ``tp_descr_get`` binds it to an instance, and
+``Py_TPFLAGS_METHOD_DESCRIPTOR`` lets ``obj.method(x)`` call it as ``method(obj, x)`` through vectorcall without
+creating a bound method at all (CPython's LOAD_METHOD and Cython's method calls both honour the flag).
 """
 from cpython.dict cimport PyDict_GetItem
 from cpython.ref cimport PyObject
@@ -115,6 +119,21 @@ cdef extern from *:
         core->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
     }
     static int mj_keeps_core_call(PyTypeObject *kind) { return kind->tp_call == mj_core_tp_call; }
+
+    /* Mark ``kind`` a method descriptor (calling it with the instance first equals binding then calling) when it
+       binds with the core's own __get__; a subclass overriding __get__ keeps CPython's generic path. Heap types
+       do not inherit the flag, so every Dispatcher class is marked when its first instance is made. */
+    static descrgetfunc mj_core_descr_get;
+    static void mj_mark_method_descriptor(PyTypeObject *kind) {
+        if (kind->tp_descr_get == mj_core_descr_get) kind->tp_flags |= Py_TPFLAGS_METHOD_DESCRIPTOR;
+    }
+    /* CPython 3.11 specialises obj.method(...) (LOAD_METHOD_WITH_VALUES, ...) only when the descriptor's type is
+       immutable: the Dispatcher class moshjit makes is sealed once built. */
+    static void mj_seal(PyTypeObject *kind) { kind->tp_flags |= Py_TPFLAGS_IMMUTABLETYPE; }
+    static void mj_install_descriptor(PyTypeObject *core) {
+        mj_core_descr_get = core->tp_descr_get;
+        core->tp_flags |= Py_TPFLAGS_METHOD_DESCRIPTOR;
+    }
     static void mj_enable_vectorcall(PyTypeObject *kind) { kind->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL; }
     static vectorcallfunc mj_vectorcall_slot(void) { return mj_dispatch_vectorcall; }
     """
@@ -133,6 +152,10 @@ cdef extern from *:
     void mj_tuple_replace(tuple t, Py_ssize_t i, object v)
     void mj_install(type core, Py_ssize_t offset, void *impl)
     bint mj_keeps_core_call(type kind)
+    void mj_mark_method_descriptor(type kind)
+    void mj_install_descriptor(type core)
+    void mj_seal(type kind)
+    object PyMethod_New(object function, object instance)
     void mj_enable_vectorcall(type kind)
     vectorcallfunc mj_vectorcall_slot()
 
@@ -204,6 +227,7 @@ cdef class DispatcherCore:
     cdef vectorcallfunc _vectorcall        # the per-instance vectorcall slot (the type's tp_vectorcall_offset)
     cdef public dict _entries              # signature key -> entry; entries are only ever added
     cdef public Py_ssize_t _positional_count
+    cdef public object _native             # an entry that checks its own argument types (LLVM), tried first, or None
     cdef list _recent                      # RECENT slots, each (entry, key, exact types of key) or None
     cdef Py_ssize_t _recent_hit            # the slot that matched last (checked first)
     cdef Py_ssize_t _recent_next           # the slot the next new signature goes to
@@ -212,9 +236,28 @@ cdef class DispatcherCore:
         self._vectorcall = mj_vectorcall_slot()
         self._entries = {}
         self._positional_count = -1
+        self._native = None
         self._recent = [None] * RECENT
         if mj_keeps_core_call(type(self)):    # Python 3.11 does not pass vectorcall on to heap subclasses such
             mj_enable_vectorcall(type(self))  # as Dispatcher: turn it on for those that keep our __call__
+        mj_mark_method_descriptor(type(self))
+
+    def __get__(self, instance, owner):
+        """Bind to ``instance`` as a function does (``obj.method``); on the class, the dispatcher itself."""
+        if instance is None:
+            return self
+        return PyMethod_New(self, instance)
+
+    @staticmethod
+    def _seal_class(type kind):
+        """Make ``kind`` (the Dispatcher class moshjit builds) immutable, so that CPython specialises method calls
+        through its instances as it does through functions."""
+        mj_seal(kind)
+
+    def _use_native(self, native):
+        """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
+        the first thing a positional call tries."""
+        self._native = native
 
     def __call__(self, *args, **kwargs):
         """Reached as ``DispatcherCore.__call__(self, ...)`` (calls on instances take vectorcall)."""
@@ -294,6 +337,8 @@ cdef object dispatch_vectorcall(object self, PyObject **argv, size_t nargsf, obj
     cdef DispatcherCore core = <DispatcherCore>self
     cdef Py_ssize_t n = mj_nargs(nargsf), i
     if kwnames is None or len(<tuple>kwnames) == 0:
+        if core._native is not None and n == core._positional_count:
+            return mj_call_vector(core._native, argv, nargsf)
         return core._call_positional(argv, n, None, nargsf)
     kwargs = {}
     for i in range(len(<tuple>kwnames)):
@@ -306,4 +351,5 @@ cdef Py_ssize_t vectorcall_offset(DispatcherCore probe):
     return <char *>&probe._vectorcall - <char *><PyObject *>probe
 
 
+mj_install_descriptor(DispatcherCore)
 mj_install(DispatcherCore, vectorcall_offset(DispatcherCore.__new__(DispatcherCore)), <void *>dispatch_vectorcall)

@@ -1,0 +1,241 @@
+"""``@jit`` on a class, and jitted methods as method descriptors: every method the class body defines is compiled
+(plain methods, dunders, and the functions behind staticmethod/classmethod/property), the class behaves as the
+plain one does — also when attributes change type, for subclass instances, when the class is patched after
+compiling, with ``__getattr__`` and ``__slots__`` — and ``obj.method(x)`` calls the dispatcher with ``obj`` first
+without a bound method in between."""
+from __future__ import annotations
+
+import os
+import types
+
+import pytest
+from hypothesis import given, settings, strategies as hs
+
+import moshjit
+from moshjit import dispatcher as dispatch
+from tests.cython.ir_exec import outcome
+
+jit = moshjit.jit
+METHOD_DESCRIPTOR = 1 << 17          # Py_TPFLAGS_METHOD_DESCRIPTOR
+IMMUTABLE_TYPE = 1 << 8              # Py_TPFLAGS_IMMUTABLETYPE
+
+
+def make_classes():
+    """A fresh copy of a small class hierarchy (one copy stays plain, one gets @jit)."""
+
+    class Account:
+        rate = 2
+
+        def __init__(self, owner, balance=0):
+            self.owner = owner
+            self.balance = balance
+
+        def deposit(self, amount, fee=1):
+            self.balance = self.balance + amount - fee
+            return self.balance
+
+        def interest(self):
+            return self.balance * self.rate
+
+        def twice_interest(self):
+            return self.interest() + self.interest()
+
+        @property
+        def label(self):
+            return self.owner + ":" + str(self.balance)
+
+        @staticmethod
+        def fee_for(amount):
+            return amount // 10 if amount > 100 else 1
+
+        @classmethod
+        def opened_by(cls, owner):
+            return cls(owner, cls.rate)
+
+        def __eq__(self, other):
+            return isinstance(other, Account) and self.balance == other.balance
+
+        __hash__ = None
+
+    class Savings(Account):
+        rate = 3
+
+        def interest(self):
+            return super().interest() + 1
+
+    class Slotted:
+        __slots__ = ("x", "y")
+
+        def total(self):
+            return self.x + self.y
+
+    class Dynamic:
+        def __getattr__(self, name):
+            if name.startswith("auto_"):
+                return name[5:]
+            raise AttributeError(name)
+
+        def read(self, which):
+            return self.auto_value if which else self.missing
+
+    return Account, Savings, Slotted, Dynamic
+
+
+PLAIN = make_classes()
+JITTED = tuple(jit(cls, backend="cython") for cls in make_classes())
+
+
+def exercise_accounts(Account, Savings, owner, amount, balance):
+    """A run over every member kind of the account classes, returning everything it observed (errors included)."""
+    seen = []
+    a = Account(owner, balance)
+    s = Savings.opened_by(owner)
+    seen.append(outcome(lambda: a.deposit(amount)))
+    seen.append(outcome(lambda: a.deposit(amount, fee=0)))
+    seen.append(outcome(lambda: Account.deposit(a, amount)))
+    seen.append(outcome(a.interest))
+    seen.append(outcome(s.interest))
+    seen.append(outcome(s.twice_interest))
+    seen.append(outcome(lambda: Account.twice_interest(s)))        # a subclass instance in a base method
+    seen.append(outcome(lambda: a.label))
+    seen.append(outcome(lambda: (Account.fee_for(amount), a.fee_for(amount))))
+    seen.append(outcome(lambda: (a == s, a == Account(owner, a.balance), a == 1)))
+    seen.append(outcome(lambda: hash(a)))
+    seen.append(outcome(lambda: a.deposit()))                        # CPython's binding error
+    return seen
+
+
+def exercise_layouts(Slotted, Dynamic, x, y):
+    """``__slots__`` (an unset slot, a missing attribute) and ``__getattr__``."""
+    seen = []
+    p = Slotted()
+    p.x = x
+    seen.append(outcome(p.total))                                  # unset slot: AttributeError
+    p.y = y
+    seen.append(outcome(p.total))
+    seen.append(outcome(lambda: setattr(p, "z", 1)))
+    d = Dynamic()
+    seen.append(outcome(lambda: d.read(True)))
+    seen.append(outcome(lambda: d.read(False)))
+    return seen
+
+
+values = hs.integers(-2 ** 70, 2 ** 70) | hs.floats(allow_nan=False) | hs.text(max_size=3) | hs.none()
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.text(max_size=4), values, values)
+def test_jitted_classes_behave_like_the_plain_ones(owner, amount, balance):
+    assert exercise_accounts(*JITTED[:2], owner, amount, balance) == exercise_accounts(*PLAIN[:2], owner, amount,
+                                                                                        balance)
+
+
+@settings(max_examples=60, deadline=None)
+@given(values, values)
+def test_slots_and_getattr_behave_like_the_plain_ones(x, y):
+    assert exercise_layouts(*JITTED[2:], x, y) == exercise_layouts(*PLAIN[2:], x, y)
+
+
+def test_every_function_of_the_class_body_is_jitted_and_nothing_else():
+    Account, Savings, Slotted, Dynamic = JITTED
+    members = vars(Account)
+    for name in ("__init__", "deposit", "interest", "twice_interest", "__eq__"):
+        assert isinstance(members[name], dispatch.DispatcherBase), name
+    assert isinstance(members["fee_for"].__func__, dispatch.DispatcherBase)
+    assert isinstance(members["opened_by"].__func__, dispatch.DispatcherBase)
+    assert isinstance(members["label"].fget, dispatch.DispatcherBase)
+    assert members["__hash__"] is None and members["rate"] == 2
+    assert isinstance(vars(Savings)["interest"], dispatch.DispatcherBase)
+    assert "deposit" not in vars(Savings)                          # inherited methods stay where they are
+    assert Account.__name__ == "Account" and Account.deposit.py_func.__qualname__.endswith("Account.deposit")
+
+
+def test_attributes_that_change_type_and_a_patched_class():
+    Account = jit(make_classes()[0], backend="cython")
+    plain = make_classes()[0]
+    for cls in (Account, plain):
+        a = cls("o", 1)
+        first = [a.deposit(2), a.interest()]
+        a.balance = 2.5                                              # int -> float
+        first.append(a.interest())
+        a.balance = "ab"                                             # -> str: * still works, - raises
+        first += [a.interest(), outcome(lambda: a.deposit(1))]
+        cls.rate = 10                                                # a class attribute patched
+        a.balance = 3
+        first.append(a.interest())
+        cls.interest = lambda self: -1                               # a method replaced after compiling
+        first.append(a.twice_interest())
+        del cls.interest
+        first.append(outcome(a.twice_interest))                      # the method is gone now
+        cls.results = first
+    assert Account.results == plain.results
+
+
+def test_jitted_methods_are_method_descriptors():
+    Account = JITTED[0]
+    a = Account("o", 5)
+    bound = a.deposit
+    assert isinstance(bound, types.MethodType) and bound.__self__ is a and bound.__func__ is vars(Account)["deposit"]
+    assert Account.deposit is vars(Account)["deposit"]              # on the class: the dispatcher itself
+    assert bound(1) == 5
+    if os.environ.get("MOSHJIT_PURE_DISPATCH", "") in ("", "0"):
+        assert type(vars(Account)["deposit"]).__flags__ & METHOD_DESCRIPTOR
+        assert dispatch.dispatcher_class().__flags__ & IMMUTABLE_TYPE        # lets CPython specialise obj.method()
+
+
+def test_jit_on_a_method_still_works_and_binds_with_both_cores():
+    def scaled(self, k):
+        return self.balance * k
+
+    for core in ("compiled", "pure"):
+        Account = make_classes()[0]
+        if core == "pure":
+            cls = type("PureDispatcher", (dispatch.DispatcherBase, dispatch.PyDispatcherCore), {})
+            Account.scaled = cls(scaled, backend="cython")
+        else:
+            Account.scaled = jit(scaled, backend="cython")
+        a = Account("o", 4)
+        assert a.scaled(3) == 12 and Account.scaled(a, 2) == 8 and a.scaled(k=1) == 4
+        assert outcome(lambda: a.scaled()) == outcome(lambda: scaled(a))
+
+
+def test_an_llvm_method_takes_its_native_path_from_the_descriptor_too():
+    class Counter:
+        @jit
+        def step(self, n):
+            total = 0
+            for i in range(n):
+                total += i
+            return total
+
+    c = Counter()
+    assert c.step(10) == 45 and Counter.step(c, 3) == 3 and c.step(n=4) == 6 and c.step(2 ** 40 // 2 ** 38) == 6
+    assert outcome(lambda: c.step()) == outcome(lambda: Counter.step.py_func(c))
+    assert outcome(lambda: c.step("x")) == outcome(lambda: Counter.step.py_func(c, "x"))
+
+
+def test_signatures_are_refused_on_a_class():
+    with pytest.raises(ValueError, match="on a class"):
+        jit(signatures=[(int,)])(make_classes()[0])
+
+
+def count_up(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def test_the_native_entry_never_replaces_a_subclass_call():
+    """The LLVM entry that positional calls try first is the core's own; a subclass's ``__call__`` still runs."""
+    cores = [dispatch.PyDispatcherCore, dispatch.dispatcher_class().__mro__[-2]]
+    for core in cores:
+        class Logged(dispatch.DispatcherBase, core):
+            def __call__(self, *args, **kwargs):
+                return "logged", core.__call__(self, *args, **kwargs)
+
+        logged = Logged(count_up, backend="llvm")
+        assert logged(4) == ("logged", 6) and logged(5) == ("logged", 10) and logged(n=3) == ("logged", 3)
+        plain = type("Plain", (dispatch.DispatcherBase, core), {})(count_up, backend="llvm")
+        assert plain(4) == 6 and plain(5) == 10 and plain(n=3) == 3
+        assert outcome(lambda: plain()) == outcome(lambda: count_up())
