@@ -44,6 +44,7 @@ class Handler:
 NEUTRAL_OPS = frozenset({
     # locals, cells, constants, globals, the stack
     "LOAD_FAST", "STORE_FAST", "DELETE_FAST", "LOAD_FAST_AND_CLEAR", "LOAD_CONST", "LOAD_GLOBAL",
+    "STORE_GLOBAL", "DELETE_GLOBAL",
     "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLOSURE", "MAKE_CELL", "POP_TOP", "PUSH_NULL", "COPY", "SWAP",
     # operators, attributes, items
     "BINARY_OP", "UNARY", "COMPARE", "TO_BOOL", "BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_SLICE",

@@ -31,11 +31,12 @@ class MethodRef(Marker):
 
 
 class CellRef(Marker):
-    """LOAD_CLOSURE: a reference to a variable that an inlined comprehension will read."""
+    """LOAD_CLOSURE: a reference to a variable that an inlined comprehension will read, and ``cell``, the real
+    cell object holding it when a nested function captures it (else None)."""
     construct = "closure cell"
 
-    def __init__(self, var):
-        self.var = var
+    def __init__(self, var, cell: Value | None = None):
+        self.var, self.cell = var, cell
 
 
 class ClosureTuple(Marker):

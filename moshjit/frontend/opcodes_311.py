@@ -18,7 +18,7 @@ PASSTHROUGH = (
     "LIST_APPEND", "SET_ADD", "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE",
     "LIST_TO_TUPLE", "UNPACK_SEQUENCE", "UNPACK_EX", "GET_ITER", "RETURN_VALUE", "RAISE_VARARGS",
     "RERAISE", "PUSH_EXC_INFO", "POP_EXCEPT", "CHECK_EXC_MATCH", "BEFORE_WITH", "WITH_EXCEPT_START",
-    "MAKE_FUNCTION", "IMPORT_NAME", "IMPORT_FROM", "RETURN_GENERATOR", "YIELD_VALUE",
+    "MAKE_FUNCTION", "IMPORT_NAME", "IMPORT_FROM", "RETURN_GENERATOR", "YIELD_VALUE", "STORE_GLOBAL", "DELETE_GLOBAL",
 )
 
 RULES = {
@@ -52,8 +52,6 @@ CONSTRUCTS = {
     "SEND": "yield from / await", "GET_YIELD_FROM_ITER": "generator function (yield from)",
     "GET_AWAITABLE": "async function (await)", "GET_AITER": "async for", "GET_ANEXT": "async for",
     "END_ASYNC_FOR": "async for", "BEFORE_ASYNC_WITH": "async with", "ASYNC_GEN_WRAP": "async generator",
-    "STORE_GLOBAL": "assignment to a global variable (global statement)",
-    "DELETE_GLOBAL": "deletion of a global variable (global statement)",
     "LOAD_NAME": "module- or class-level code", "STORE_NAME": "module- or class-level code",
     "DELETE_NAME": "module- or class-level code", "LOAD_CLASSDEREF": "class body code",
     "LOAD_BUILD_CLASS": "class definition inside a function", "SETUP_ANNOTATIONS": "annotations in a body",

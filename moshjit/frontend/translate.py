@@ -46,12 +46,27 @@ class Scope:
         self.code = code
         self.free_map = free_map      # freevar name -> variable key in the enclosing scope (None: real closure)
         self.mode = mode              # 'function', 'comprehension' or 'generator'
+        # cell variables a nested function captures: their SSA variable holds a real cell object
+        self.real_cells = {self.local(name) for name in closure_captures(code) if name in code.co_cellvars}
 
     def local(self, name: str):
         return ("local", self.id, name)
 
     def slot(self, i: int):
         return ("stack", self.id, i)
+
+
+def closure_captures(code: types.CodeType) -> set[str]:
+    """The variables of ``code`` that a nested function captures: those of nested code objects other than
+    comprehensions (which are translated in place), looking through comprehensions for what they pass on."""
+    names: set[str] = set()
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_name in COMPREHENSION_NAMES:
+                names |= closure_captures(const) & set(const.co_freevars)
+            else:
+                names |= set(const.co_freevars)
+    return names
 
 
 class InlineExit:
@@ -70,6 +85,7 @@ class Translator:
         self.code = code
         self.ssa = SSABuilder(fn)
         self.var_ids = itertools.count()
+        self.cell_vars: set = set()          # SSA variables holding a real cell (shared with nested functions)
 
     def new_var(self):
         """A fresh SSA variable key for values the frontend itself introduces (results of inlined code)."""
@@ -101,6 +117,7 @@ class CodeUnit:
         self.cfg = BytecodeCFG(*decode(self.code))
         self.inline_exit = inline_exit
         self.inherited_handler = inherited_handler
+        translator.cell_vars |= scope.real_cells
         self.consumer = consumer                   # what an inlined generator expression's items feed
         self.entry_block: dict[BytecodeBlock, Block] = {}
         self.entry_depth: dict[BytecodeBlock, int] = {}
@@ -317,7 +334,24 @@ class CodeUnit:
         self.ssa.write(var, self.block, UNDEFINED)
 
     def op_MAKE_CELL(self, ins, bb):
-        """Cells only ever feed inlined comprehensions, so a cell variable is an ordinary SSA variable."""
+        """A cell only inlined comprehensions read is an ordinary SSA variable; one a nested function captures
+        becomes a real cell, created from the variable's current value (an argument, or unbound)."""
+        var = self.scope.local(ins.arg)
+        if var not in self.t.cell_vars:
+            return
+        initial = self.ssa.read(var, self.block)
+        if isinstance(initial, Phi):
+            self.unsupported(f"cell variable '{ins.arg}' created where it may or may not be bound")
+        self.before_local_write()
+        self.ssa.write(var, self.block, self.emit(ops.MakeCell(initial)))
+
+    def own_cell(self, name: str, var) -> ops.Op:
+        """The cell object of a free variable of the jitted function itself."""
+        index = var[2] if var is not None else self.code.co_freevars.index(name)
+        return self.emit(ops.LoadCell(name, index))
+
+    def deref_kind(self, name: str) -> str:
+        return "local" if name in self.code.co_cellvars else "free"
 
     def op_LOAD_DEREF(self, ins, bb):
         var = self.deref_var(ins.arg)
@@ -326,30 +360,47 @@ class CodeUnit:
             self.push(self.emit(ops.LoadDeref(ins.arg, index)))
         elif var[0] == "closure":             # the jitted function's own closure, read from a comprehension
             self.push(self.emit(ops.LoadDeref(var[1], var[2])))
+        elif var in self.t.cell_vars:
+            self.push(self.emit(ops.CellGet(self.ssa.read(var, self.block), ins.arg, self.deref_kind(ins.arg))))
         else:
-            kind = "local" if ins.arg in self.code.co_cellvars else "free"
-            self.push(self.read_local(var, ins.arg, kind))
+            self.push(self.read_local(var, ins.arg, self.deref_kind(ins.arg)))
 
     def op_STORE_DEREF(self, ins, bb):
         var = self.deref_var(ins.arg)
-        if var is None or var[0] == "closure":
-            self.unsupported(f"assignment to nonlocal variable '{ins.arg}'")
-        self.store_local(var)
+        if var is None or var[0] == "closure":      # nonlocal write to the jitted function's own closure
+            self.emit(ops.CellSet(self.own_cell(ins.arg, var), self.pop()))
+        elif var in self.t.cell_vars:
+            self.emit(ops.CellSet(self.ssa.read(var, self.block), self.pop()))
+        else:
+            self.store_local(var)
 
     def op_DELETE_DEREF(self, ins, bb):
         var = self.deref_var(ins.arg)
+        kind = self.deref_kind(ins.arg)
         if var is None or var[0] == "closure":
-            self.unsupported(f"deletion of nonlocal variable '{ins.arg}'")
-        kind = "local" if ins.arg in self.code.co_cellvars else "free"
-        self.read_local(var, ins.arg, kind)
-        self.before_local_write()
-        self.ssa.write(var, self.block, UNDEFINED)
+            self.emit(ops.CellDelete(self.own_cell(ins.arg, var), ins.arg, kind))
+        elif var in self.t.cell_vars:
+            self.emit(ops.CellDelete(self.ssa.read(var, self.block), ins.arg, kind))
+        else:
+            self.read_local(var, ins.arg, kind)
+            self.before_local_write()
+            self.ssa.write(var, self.block, UNDEFINED)
 
     def op_LOAD_CLOSURE(self, ins, bb):
+        """A reference to a cell, for a comprehension to inline (its variable) or a nested function (the cell)."""
         var = self.deref_var(ins.arg)
-        if var is None:                       # a cell of the jitted function's closure, passed to a comprehension
+        if var is None:                       # a cell of the jitted function's closure
             var = ("closure", ins.arg, self.code.co_freevars.index(ins.arg))
-        self.push(CellRef(var))
+        cell = self.ssa.read(var, self.block) if var in self.t.cell_vars else None
+        self.push(CellRef(var, cell))
+
+    def cell_object(self, ref: CellRef) -> Value:
+        """The cell object behind a LOAD_CLOSURE, for a nested function's closure tuple."""
+        if ref.cell is not None:
+            return ref.cell
+        if ref.var[0] == "closure":
+            return self.own_cell(ref.var[1], ref.var)
+        self.unsupported("nested function capturing a variable moshjit keeps out of a cell")
 
     def op_LOAD_FAST_AND_CLEAR(self, ins, bb):
         """Save a local and unbind it (an inlined comprehension hides its variable this way): push its value, or
@@ -361,6 +412,12 @@ class CodeUnit:
 
     def op_LOAD_GLOBAL(self, ins, bb):
         self.push(self.emit(ops.LoadGlobal(ins.arg)))
+
+    def op_STORE_GLOBAL(self, ins, bb):
+        self.emit(ops.StoreGlobal(self.pop(), ins.arg))
+
+    def op_DELETE_GLOBAL(self, ins, bb):
+        self.emit(ops.DeleteGlobal(ins.arg))
 
     # stack shuffling
     def op_POP_TOP(self, ins, bb):
@@ -495,7 +552,10 @@ class CodeUnit:
             self.unsupported("super() without arguments outside a method")
         klass = self.emit(ops.LoadDeref("__class__", code.co_freevars.index("__class__")))
         first = code.co_varnames[0]
-        return [klass, self.read_local(self.deref_var(first) or self.scope.local(first), first, "local")]
+        var = self.deref_var(first) or self.scope.local(first)
+        if var in self.t.cell_vars:                 # the first argument is captured by a nested function
+            return [klass, self.emit(ops.CellGet(self.ssa.read(var, self.block), first, "local"))]
+        return [klass, self.read_local(var, first, "local")]
 
     def builtin_name(self, value) -> str | None:
         """The name of the builtin ``value`` loads, when it is a global load not shadowed by a module global."""
@@ -532,9 +592,13 @@ class CodeUnit:
         if code.co_name in COMPREHENSION_NAMES:
             self.push(ComprehensionFunction(code, closure))
             return
-        if closure is not None or code.co_freevars:
-            self.unsupported(f"nested function '{code.co_name}' that captures local variables (closure)")
-        self.push(self.emit(ops.MakeFunction(defaults, kwdefaults, code)))
+        if closure is None:
+            self.push(self.emit(ops.MakeFunction(defaults, kwdefaults, code)))
+            return
+        if not isinstance(closure, ClosureTuple):
+            self.unsupported(f"nested function '{code.co_name}' with an unexpected closure")
+        cells = self.emit(ops.BuildTuple([self.cell_object(ref) for ref in closure.cells]))
+        self.push(self.emit(ops.MakeClosure(defaults, kwdefaults, cells, code)))
 
     # displays
     def op_BUILD_TUPLE(self, ins, bb):

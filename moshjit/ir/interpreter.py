@@ -156,6 +156,13 @@ def _load_global(op, frame):
     return value
 
 
+def _delete_global(op, frame):
+    """DELETE_GLOBAL: CPython's NameError (raised outside an ``except``, so no KeyError in its context)."""
+    if op.name not in frame.fn.globals:
+        raise NameError(f"name '{op.name}' is not defined", name=op.name)
+    del frame.fn.globals[op.name]
+
+
 def _free_variable_error(name: str) -> NameError:
     return NameError(f"cannot access free variable '{name}' where it is not associated with a value in "
                      f"enclosing scope", name=name)
@@ -173,6 +180,29 @@ def _load_deref(op, frame):
     if value is _MISSING:
         raise _free_variable_error(op.name)
     return value
+
+
+def _cell_get(op, frame):
+    value = _cell_contents(frame.get(op.cell))
+    if value is _MISSING:
+        if op.kind == "free":
+            raise _free_variable_error(op.name)
+        raise UnboundLocalError(f"cannot access local variable '{op.name}' where it is not associated with a value")
+    return value
+
+
+def _cell_set(op, frame):
+    frame.get(op.cell).cell_contents = frame.get(op.value)
+
+
+def _cell_delete(op, frame):
+    cell = frame.get(op.cell)
+    _cell_get(op, frame)
+    del cell.cell_contents
+
+
+def _make_cell(op, frame):
+    return types.CellType() if op.initial is UNDEFINED else types.CellType(frame.get(op.initial))
 
 
 def _check_bound(op, frame):
@@ -225,6 +255,15 @@ def _call_ex(op, frame):
 def _make_function(op, frame):
     code = op.code
     function = types.FunctionType(code, frame.fn.globals, code.co_name, frame.get(op.defaults))
+    function.__kwdefaults__ = frame.get(op.kwdefaults)
+    function.__qualname__ = code.co_qualname
+    return function
+
+
+def _make_closure(op, frame):
+    code = op.code
+    function = types.FunctionType(code, frame.fn.globals, code.co_name, frame.get(op.defaults),
+                                  frame.get(op.closure))
     function.__kwdefaults__ = frame.get(op.kwdefaults)
     function.__qualname__ = code.co_qualname
     return function
@@ -386,7 +425,14 @@ EVALUATORS = {
     ops.UnaryOp: lambda op, f: UNARY_FUNCTIONS[op.op](f.get(op.operand)),
     ops.Compare: lambda op, f: COMPARE_FUNCTIONS[op.op](f.get(op.left), f.get(op.right)),
     ops.LoadGlobal: _load_global,
+    ops.StoreGlobal: lambda op, f: dict.__setitem__(f.fn.globals, op.name, f.get(op.value)),
+    ops.DeleteGlobal: _delete_global,
     ops.LoadDeref: _load_deref,
+    ops.MakeCell: _make_cell,
+    ops.LoadCell: lambda op, f: f.fn.closure[op.index],
+    ops.CellGet: _cell_get,
+    ops.CellSet: _cell_set,
+    ops.CellDelete: _cell_delete,
     ops.CheckBound: _check_bound,
     ops.ImportName: _import_name,
     ops.ImportFrom: _import_from,
@@ -401,6 +447,7 @@ EVALUATORS = {
     ops.CallMethod: _call_method,
     ops.CallEx: _call_ex,
     ops.MakeFunction: _make_function,
+    ops.MakeClosure: _make_closure,
     ops.BuildTuple: lambda op, f: tuple([f.get(v) for v in op.items]),
     ops.BuildList: lambda op, f: [f.get(v) for v in op.items],
     ops.BuildSet: lambda op, f: {f.get(v) for v in op.items},

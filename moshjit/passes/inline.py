@@ -75,7 +75,8 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
     for block in ir.blocks:
         for op in block.ops:
             if isinstance(op, ops.LoadDeref) or (foreign and isinstance(op, (ops.LoadGlobal, ops.ImportName,
-                                                                            ops.MakeFunction))):
+                                                                            ops.MakeFunction, ops.MakeClosure, ops.StoreGlobal,
+                                                                            ops.DeleteGlobal))):
                 return None
     return ir, callee_ctx
 

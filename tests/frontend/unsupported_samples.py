@@ -40,54 +40,6 @@ def except_star(x):
     return x
 
 
-def global_write(x):
-    global COUNTER
-    COUNTER = x  # unsupported: global variable
-
-
-def global_delete():
-    global COUNTER
-    del COUNTER  # unsupported: global variable
-
-
-def _make_nonlocal_writer():
-    total = 0
-
-    def nonlocal_write(x):
-        nonlocal total
-        total = x  # unsupported: nonlocal variable 'total'
-    return nonlocal_write
-
-
-nonlocal_write = _make_nonlocal_writer()
-
-
-def _make_nonlocal_deleter():
-    total = 0
-
-    def nonlocal_delete():
-        nonlocal total
-        del total  # unsupported: nonlocal variable 'total'
-    return nonlocal_delete
-
-
-nonlocal_delete = _make_nonlocal_deleter()
-
-
-def nested_closure(x):
-    def inner():  # unsupported: closure
-        return x
-    return inner()
-
-
-def lambda_closure(xs, k):
-    return sorted(xs, key=lambda v: v % k)  # unsupported: closure
-
-
-def comprehension_of_lambdas(xs):
-    return [lambda: x for x in xs]  # unsupported: closure
-
-
 def class_definition(x):
     class Local:  # unsupported: class definition
         value = x
@@ -161,12 +113,6 @@ def annotations_on_nested_function(x):
     def helper(v: int) -> int:  # unsupported: annotations
         return v
     return helper(x)
-
-
-def nested_generator_function(xs):
-    def gen():  # unsupported: closure
-        yield from xs
-    return list(gen())
 
 
 def super_outside_method():
