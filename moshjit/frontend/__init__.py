@@ -14,8 +14,8 @@ from moshjit.frontend.decode import check_version, first_refused_instruction
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Argument
 
-_REFUSED_FLAGS = {0x20: "generator function (yield)", 0x80: "async function", 0x100: "generator-based coroutine",
-                  0x200: "async generator"}
+CO_GENERATOR = 0x20
+_REFUSED_FLAGS = {0x80: "async function", 0x100: "generator-based coroutine", 0x200: "async generator"}
 
 
 def build_ssa(fn, optimize: bool = True) -> Function:
@@ -35,6 +35,7 @@ def build_ssa(fn, optimize: bool = True) -> Function:
     args = [Argument(i, name) for i, name in enumerate(signature.parameters)]
     ir = Function(fn.__name__, fn.__qualname__, code.co_filename, code.co_firstlineno, args, signature,
                   fn.__globals__, fn.__closure__)
+    ir.generator = bool(code.co_flags & CO_GENERATOR)
     Translator(ir, code).translate()
     remove_unreachable_blocks(ir)
     prune_dead_phis(ir)

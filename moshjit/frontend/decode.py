@@ -61,7 +61,7 @@ NEUTRAL_OPS = frozenset({
     "GET_ITER", "FOR_ITER", "JUMP", "JUMP_IF", "JUMP_IF_NONE", "JUMP_IF_OR_POP", "RETURN_VALUE",
     # exceptions and with
     "RAISE_VARARGS", "RERAISE", "PUSH_EXC_INFO", "POP_EXCEPT", "CHECK_EXC_MATCH", "BEFORE_WITH", "WITH_EXCEPT_START",
-    # generators: only inside an inlined generator expression
+    # generators (generator functions, and generator expressions inlined into their consumer)
     "RETURN_GENERATOR", "YIELD_VALUE",
 })
 """The instruction set every table decodes to and ``translate.py`` simulates (one ``op_<NAME>`` method each)."""
@@ -71,8 +71,9 @@ JUMPS = frozenset({"JUMP", "JUMP_IF", "JUMP_IF_NONE", "JUMP_IF_OR_POP", "FOR_ITE
 
 GENERATOR_EXIT_HANDLER = "STOPITERATION_ERROR"
 """What 3.12+ writes at the handler around a generator's whole body (StopIteration escaping it becomes
-RuntimeError), where 3.11 does the same in C. Handlers starting with it are dropped, so inlined generator
-expressions behave alike on every version (see "What is unsupported" in docs/architecture.md)."""
+RuntimeError), where 3.11 does the same in C. Handlers starting with it are dropped: a compiled generator function
+converts StopIteration at its own boundary as every generator does (PEP 479), and inlined generator expressions
+behave alike on every version (see "What is unsupported" in docs/architecture.md)."""
 
 
 def check_version() -> None:

@@ -775,17 +775,21 @@ class CodeUnit:
     def op_WITH_EXCEPT_START(self, ins, bb):
         self.push(self.emit(ops.WithExceptStart(self.stack[-4], self.stack[-1])))
 
-    # generators: only inside an inlined generator expression
+    # generators: a generator function, or an inlined generator expression
     def op_RETURN_GENERATOR(self, ins, bb):
-        if self.consumer is None:
+        """The generator function's first instruction: makes the generator (popped again by the POP_TOP after)."""
+        if self.consumer is None and not (self.scope.mode == "function" and self.t.fn.generator):
             self.unsupported("generator function (yield)")
         self.push(Constant(None))
 
     def op_YIELD_VALUE(self, ins, bb):
-        if self.consumer is None:
+        if self.consumer is not None:
+            self.consumer.item(self, self.pop())
+            self.push(Constant(None))                   # what the generator's ``yield`` evaluates to
+            return
+        if not (self.scope.mode == "function" and self.t.fn.generator):
             self.unsupported("generator function (yield)")
-        self.consumer.item(self, self.pop())
-        self.push(Constant(None))                       # what the generator's ``yield`` evaluates to
+        self.push(self.emit(ops.Yield(self.pop())))
 
     # ---- inlining -------------------------------------------------------------------------------------------
     def new_var(self):

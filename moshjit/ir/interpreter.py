@@ -116,6 +116,53 @@ def run_function(fn: Function, argvalues: list, env: dict | None = None):
             previous, block = block, block.handler
 
 
+def run_generator(fn: Function, argvalues: list, env: dict | None = None):
+    """A generator function's SSA, executed as a Python generator: ``yield`` suspends it (what ``send`` passes in
+    is the op's value, an exception thrown in is raised at the op, into its block's handler), ``return v`` stops it
+    with ``StopIteration(v)``, and a StopIteration escaping the body becomes RuntimeError (PEP 479) because this is
+    itself a generator."""
+    frame = Frame(fn, {} if env is None else env)
+    env = frame.env
+    for arg, value in zip(fn.args, argvalues):
+        env[arg] = value
+    block, previous = fn.entry, None
+    get = frame.get
+    while True:
+        if block.phis:
+            incoming = [get(phi.incoming[previous]) for phi in block.phis]
+            for phi, value in zip(block.phis, incoming):
+                env[phi] = value
+        try:
+            for op in block.ops:
+                if type(op) is ops.Yield:
+                    env[op] = yield get(op.value)
+                else:
+                    env[op] = EVALUATORS[type(op)](op, frame)
+            term = block.terminator
+            kind = type(term)
+            if kind is ops.Jump:
+                previous, block = block, term.target
+            elif kind is ops.Branch:
+                previous, block = block, (term.if_true if get(term.cond) else term.if_false)
+            elif kind is ops.ForIter:
+                try:
+                    env[term] = next(get(term.iterator))
+                    previous, block = block, term.body
+                except StopIteration:
+                    previous, block = block, term.exit
+            elif kind is ops.Return:
+                return get(term.value)
+            elif kind is ops.Raise:
+                _raise(term, frame)
+            else:
+                _reraise(get(term.exc))
+        except BaseException as exc:
+            if block.handler is None:
+                raise
+            frame.caught = exc
+            previous, block = block, block.handler
+
+
 def _raise(term: ops.Raise, frame: Frame):
     """RAISE_VARARGS: Python's own raise statement chains ``__context__`` to the handled exception."""
     if term.exc is None:
@@ -154,6 +201,10 @@ def _load_global(op, frame):
         if value is _MISSING:
             raise NameError(f"name '{op.name}' is not defined", name=op.name)
     return value
+
+
+def _not_in_a_generator(op):
+    raise AssertionError("yield outside a generator function's SSA (run_generator executes it)")
 
 
 def _delete_global(op, frame):
@@ -466,6 +517,7 @@ EVALUATORS = {
     ops.UnpackEx: lambda op, f: _unpacker(op.before, op.after)(f.get(op.source)),
     ops.ExtractItem: lambda op, f: f.get(op.source)[op.index],
     ops.GetIter: lambda op, f: iter(f.get(op.obj)),
+    ops.Yield: lambda op, f: _not_in_a_generator(op),
     ops.CaughtException: lambda op, f: f.caught,
     ops.PushExcInfo: _push_exc_info,
     ops.PopExcept: _pop_except,

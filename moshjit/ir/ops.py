@@ -260,6 +260,8 @@ ExtractItem = _op("ExtractItem", ("source",), ("index",), can_raise=False, side_
 
 # ---- iteration -------------------------------------------------------------------------------------------------
 GetIter = _op("GetIter", ("obj",))
+Yield = _op("Yield", ("value",), doc="Suspend the generator, producing value; the result is what send() passes in "
+                                      "(None for next()); an exception thrown in with throw() or close() raises here.")
 
 # ---- exceptions and context managers ----------------------------------------------------------------------------
 CaughtException = _op("CaughtException", (), (), can_raise=False,

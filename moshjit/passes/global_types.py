@@ -4,7 +4,8 @@ Data globals are read at call time, so rebinding them is seen; but their *types*
 they have when compiling, so that ``"##" + piece`` stays a typed string operation. The backend checks every
 assumption on entry and, when one no longer holds (the global was rebound to another type), hands the call to a
 specialisation compiled without assumptions. A global the function assigns or deletes itself gets no assumption:
-the entry check could not see a write made during the call.
+the entry check could not see a write made during the call. Nor does a generator function: it runs in pieces, and
+a global may be rebound between two of them.
 """
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ def assumable_type(value) -> MType | None:
 def assume_global_types(fn: Function, ctx: CompileContext) -> Function:
     """Record ``ctx.global_assumptions``: global name → assumed type, for each data global ``fn`` loads."""
     assumptions: dict[str, MType] = {}
+    if fn.generator:
+        ctx.global_assumptions = assumptions
+        return fn
     written = written_globals(fn)
     for block in fn.blocks:
         for op in block.ops:

@@ -640,7 +640,10 @@ def _restrict(t: IntType, op: str, bound: IntType) -> IntType:
 
 
 def returned_type(fn: Function) -> MType:
-    """The join of the types of every value ``fn`` returns (BOTTOM when it never returns)."""
+    """The join of the types of every value ``fn`` returns (BOTTOM when it never returns); a call of a generator
+    function returns a generator (its ``return`` values go into StopIteration)."""
+    if fn.generator:
+        return OBJECT
     result = BOTTOM
     for block in fn.blocks:
         if isinstance(block.terminator, ops.Return):

@@ -5,13 +5,8 @@ must point to, and gives words its message must contain."""
 COUNTER = 0
 
 
-def generator_function(n):
-    for i in range(n):
-        yield i  # unsupported: generator
-
-
 def generator_with_yield_from(xs):
-    yield from xs  # unsupported: generator
+    yield from xs  # unsupported: yield from
 
 
 async def async_function(x):

@@ -346,6 +346,9 @@ class Emitter:
         self.assign(op, f"_mj_make_function({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
                         f"{self.ref(op.kwdefaults)})", depth)
 
+    def op_Yield(self, op, depth):
+        self.assign(op, f"(yield {self.obj(op.value)})", depth)
+
     def op_MakeClosure(self, op, depth):
         self.assign(op, f"_mj_make_closure({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
                         f"{self.ref(op.kwdefaults)}, {self.ref(op.closure)})", depth)
@@ -720,6 +723,8 @@ class Emitter:
         if self.uses_jump:
             out.append("    _mj_jump = 0")
         out.extend(body_lines)
+        if self.fn.generator and not any(isinstance(op, ops.Yield) for b in self.fn.blocks for op in b.ops):
+            out += ["    if False:", "        yield None     # every yield was unreachable: still a generator"]
         return "\n".join(out) + "\n"
 
 

@@ -39,6 +39,8 @@ class NotNative(Exception):
 
 
 def return_repr(sig: Signature) -> Repr:
+    if sig.ir.generator:
+        raise NotNative("generator function (a call returns a Python generator object)", sig.ir.firstlineno)
     if sig.return_type == BOTTOM:
         return UnitR()
     found = repr_of(sig.return_type)
@@ -504,6 +506,7 @@ OP_LOWERING.update(dict.fromkeys(native_list_ops.OPS, _lower_by_kind))     # eve
 # Ops with no native form: a function using one is not native ('auto' gives it to the Cython backend).
 REFUSED_OPS = {
     ops.LoadDeref: "closure cells are Python objects",
+    ops.Yield: "generators are Python objects",
     ops.StoreGlobal: "global writes change the module dict whose globals the native entry reads once",
     ops.DeleteGlobal: "global writes change the module dict whose globals the native entry reads once",
     ops.ImportName: "imports run Python's import system",
