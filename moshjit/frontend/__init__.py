@@ -27,16 +27,25 @@ def build_ssa(fn, optimize: bool = True) -> Function:
         if code.co_flags & flag:
             construct, line = first_refused_instruction(code) or (construct, code.co_firstlineno)
             raise UnsupportedError(construct, code.co_filename, line)
-    from moshjit.frontend.translate import Translator
+    from moshjit.frontend.translate import NeedsCells, Translator
     from moshjit.passes.dce import prune_dead_phis
     from moshjit.passes.simplify_cfg import remove_unreachable_blocks, renumber_blocks
 
     signature = inspect.Signature.from_callable(fn, follow_wrapped=False)
     args = [Argument(i, name) for i, name in enumerate(signature.parameters)]
-    ir = Function(fn.__name__, fn.__qualname__, code.co_filename, code.co_firstlineno, args, signature,
-                  fn.__globals__, fn.__closure__)
-    ir.generator = bool(code.co_flags & CO_GENERATOR)
-    Translator(ir, code).translate()
+    generators: frozenset = frozenset()            # generator expressions made real generators, with their cells
+    while True:
+        ir = Function(fn.__name__, fn.__qualname__, code.co_filename, code.co_firstlineno, args, signature,
+                      fn.__globals__, fn.__closure__)
+        ir.generator = bool(code.co_flags & CO_GENERATOR)
+        try:
+            Translator(ir, code, generators).translate()
+            break
+        except NeedsCells as retry:
+            if retry.code in generators:
+                raise UnsupportedError(f"generator expression {retry.code.co_qualname} capturing variables",
+                                       code.co_filename, code.co_firstlineno) from None
+            generators |= {retry.code}
     remove_unreachable_blocks(ir)
     prune_dead_phis(ir)
     renumber_blocks(ir)

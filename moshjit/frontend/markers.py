@@ -55,12 +55,14 @@ class ComprehensionFunction(Marker):
 
 
 class PendingGenerator(Marker):
-    """A generator expression created but not yet consumed; inlined where a known consumer calls it."""
+    """A generator expression created but not yet consumed; inlined where a known consumer calls it, else made a
+    real generator (``value``) where it is first used as a value."""
     construct = ("generator expression that is not passed straight to a consumer moshjit inlines (any, all, sum, "
                  "min, max, sorted, list, tuple, set, frozenset, or the join method of a str constant)")
 
     def __init__(self, function: ComprehensionFunction, iterator: Value):
         self.function, self.iterator = function, iterator
+        self.value: Value | None = None
 
 
 class Truth(Marker):

@@ -41,13 +41,14 @@ class Scope:
 
     _ids = itertools.count()
 
-    def __init__(self, code: types.CodeType, free_map: dict | None, mode: str):
+    def __init__(self, code: types.CodeType, free_map: dict | None, mode: str, generators: frozenset = frozenset()):
         self.id = next(self._ids)
         self.code = code
         self.free_map = free_map      # freevar name -> variable key in the enclosing scope (None: real closure)
         self.mode = mode              # 'function', 'comprehension' or 'generator'
         # cell variables a nested function captures: their SSA variable holds a real cell object
-        self.real_cells = {self.local(name) for name in closure_captures(code) if name in code.co_cellvars}
+        self.real_cells = {self.local(name) for name in closure_captures(code, generators)
+                           if name in code.co_cellvars}
 
     def local(self, name: str):
         return ("local", self.id, name)
@@ -56,17 +57,27 @@ class Scope:
         return ("stack", self.id, i)
 
 
-def closure_captures(code: types.CodeType) -> set[str]:
+def closure_captures(code: types.CodeType, generators: frozenset = frozenset()) -> set[str]:
     """The variables of ``code`` that a nested function captures: those of nested code objects other than
-    comprehensions (which are translated in place), looking through comprehensions for what they pass on."""
+    comprehensions (which are translated in place) — counting ``generators``, the generator expressions that
+    become real generators — looking through comprehensions for what they pass on."""
     names: set[str] = set()
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            if const.co_name in COMPREHENSION_NAMES:
-                names |= closure_captures(const) & set(const.co_freevars)
+            if const.co_name in COMPREHENSION_NAMES and const not in generators:
+                names |= closure_captures(const, generators) & set(const.co_freevars)
             else:
                 names |= set(const.co_freevars)
     return names
+
+
+class NeedsCells(Exception):
+    """A generator expression becomes a real generator but captures variables translated as plain SSA values:
+    the translation starts again with that expression counted among the closures (``build_ssa`` retries)."""
+
+    def __init__(self, code: types.CodeType):
+        super().__init__(code.co_qualname)
+        self.code = code
 
 
 class InlineExit:
@@ -80,9 +91,10 @@ class InlineExit:
 class Translator:
     """Translates one Python function (and the comprehensions it contains) into an SSA ``Function``."""
 
-    def __init__(self, fn: Function, code: types.CodeType):
+    def __init__(self, fn: Function, code: types.CodeType, generators: frozenset = frozenset()):
         self.fn = fn
         self.code = code
+        self.generators = generators         # generator expressions that become real generators (their cells)
         self.ssa = SSABuilder(fn)
         self.var_ids = itertools.count()
         self.cell_vars: set = set()          # SSA variables holding a real cell (shared with nested functions)
@@ -92,7 +104,7 @@ class Translator:
         return ("temp", next(self.var_ids))
 
     def translate(self) -> None:
-        scope = Scope(self.code, None, "function")
+        scope = Scope(self.code, None, "function", self.generators)
         entry = self.ssa.new_block()
         for arg in self.fn.args:
             self.ssa.write(scope.local(arg.name), entry, arg)
@@ -178,10 +190,10 @@ class CodeUnit:
     def end_block(self, terminator: ops.Terminator) -> None:
         """Terminate the current IR block, publish its stack to successors, keep the handler edge if needed."""
         block = self.block
-        for operand in terminator.operands():
-            if not isinstance(operand, Value):
-                self.unsupported(operand.construct)
+        self.values_only(terminator)
         terminator.line = self.instr.line if self.instr is not None else self.code.co_firstlineno
+        # a generator expression still waiting for its consumer cannot cross into a join: make it real here
+        self.stack = [self.real_generator(v) if isinstance(v, PendingGenerator) else v for v in self.stack]
         block.set_terminator(terminator)
         for i, value in enumerate(self.stack):
             self.ssa.write(self.scope.slot(i), block, value)
@@ -220,15 +232,42 @@ class CodeUnit:
 
     # ---- emission -------------------------------------------------------------------------------------------
     def emit(self, op: ops.Op) -> ops.Op:
-        for operand in op.operands():
-            if not isinstance(operand, Value):
-                self.unsupported(operand.construct)
+        self.values_only(op)
         op.line = self.instr.line if self.instr is not None else self.code.co_firstlineno
         self.block.append(op)
         if op.can_raise():
             self.raised = True
             self.raise_count += 1
         return op
+
+    def values_only(self, op: ops.Op) -> None:
+        """Check that every operand of ``op`` is a value: a generator expression no consumer inlined becomes a
+        real generator here; any other marker is a construct we cannot compile."""
+        if all(isinstance(operand, Value) for operand in op.operands()):
+            return
+        op.map_operands(self.as_value)
+
+    def as_value(self, entry) -> Value:
+        if isinstance(entry, Value):
+            return entry
+        if isinstance(entry, PendingGenerator):
+            return self.real_generator(entry)
+        self.unsupported(entry.construct)
+
+    def real_generator(self, pending: PendingGenerator) -> Value:
+        """``(expr for x in it)`` as CPython makes it: a function of the generator expression's code, closing over
+        the cells it captures, called with the iterator. Made once per expression, where it is first used."""
+        if pending.value is None:
+            function = pending.function
+            if function.closure is None:
+                maker = ops.MakeFunction(Constant(None), Constant(None), function.code)
+            else:
+                if any(ref.cell is None and ref.var[0] != "closure" for ref in function.closure.cells):
+                    raise NeedsCells(function.code)
+                cells = self.emit(ops.BuildTuple([self.cell_object(ref) for ref in function.closure.cells]))
+                maker = ops.MakeClosure(Constant(None), Constant(None), cells, function.code)
+            pending.value = self.emit(ops.Call(self.emit(maker), [self.as_value(pending.iterator)], ()))
+        return pending.value
 
     def unsupported(self, construct: str):
         line = self.instr.line if self.instr is not None else self.code.co_firstlineno
@@ -261,8 +300,7 @@ class CodeUnit:
 
     def store_local(self, var) -> None:
         """Pop the top of the stack into ``var`` (splitting first, so the split block still holds the value)."""
-        if not isinstance(self.stack[-1], Value):
-            self.unsupported(self.stack[-1].construct)
+        self.stack[-1] = self.as_value(self.stack[-1])
         self.before_local_write()
         self.ssa.write(var, self.block, self.pop())
 
@@ -798,14 +836,13 @@ class CodeUnit:
     def inline(self, function: ComprehensionFunction, iterator, consumer: Consumer | None) -> Value:
         """Translate ``function``'s code in place with ``.0`` = iterator; continue in the block after it and
         return the value of the inlined call."""
-        if not isinstance(iterator, Value):
-            self.unsupported(iterator.construct)
+        iterator = self.as_value(iterator)
         names = function.code.co_freevars
         cells = function.closure.cells if function.closure is not None else []
         if len(names) != len(cells):
             self.unsupported("comprehension with an unexpected closure")
         mode = "comprehension" if consumer is None else "generator"
-        scope = Scope(function.code, {name: cell.var for name, cell in zip(names, cells)}, mode)
+        scope = Scope(function.code, {name: cell.var for name, cell in zip(names, cells)}, mode, self.t.generators)
         handler = self.block.handler
         continuation = self.new_block(handler)
         result_var = self.new_var()

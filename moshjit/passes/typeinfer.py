@@ -498,10 +498,12 @@ class TypeInference:
                 if cell is not root:
                     cell.parent = root
                     root.escaped |= cell.escaped or cell.kind != root.kind
-            if any(v in tainted for v in members):
+            mixed = any(v in tainted for v in members)
+            if mixed:
                 root.escaped = True
             for value in members:
-                self.cells[value] = root
+                if not (mixed and isinstance(value, Phi)):   # a φ that may hold a non-container: typed by its join
+                    self.cells[value] = root
 
     def _seed_items(self, op, cell: ContainerCell) -> None:
         if isinstance(op, (ops.BuildList, ops.BuildSet)):

@@ -62,35 +62,6 @@ def match_mapping(x):
     return None
 
 
-def generator_stored(xs):
-    g = (x * 2 for x in xs)  # unsupported: generator expression
-    return list(g)
-
-
-def generator_returned(xs):
-    return (x for x in xs)  # unsupported: generator expression
-
-
-def generator_to_unknown_function(xs):
-    return enumerate(x for x in xs)  # unsupported: generator expression
-
-
-def generator_to_dict(xs):
-    return dict((x, x) for x in xs)  # unsupported: generator expression
-
-
-def generator_to_list_extend(out, xs):
-    out.extend(x for x in xs)  # unsupported: generator expression
-
-
-def generator_to_join_of_variable(sep, xs):
-    return sep.join(x for x in xs)  # unsupported: generator expression
-
-
-def sum_of_generator_with_variable_start(xs, start):
-    return sum((x for x in xs), start)  # unsupported: generator expression
-
-
 def calls_locals(x):
     y = x + 1
     return locals()  # unsupported: locals()
