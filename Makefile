@@ -13,25 +13,28 @@ OTHER_PYTHONS := $(shell $(PYTHON) .ci/pythons.py)
 OTHER_VENVS := $(foreach found,$(OTHER_PYTHONS),.venv-$(firstword $(subst =, ,$(found))))
 python_for = $(lastword $(subst =, ,$(filter $(1)=%,$(OTHER_PYTHONS))))
 
-.PHONY: test demo venv venvs clean
+.PHONY: test demo venv venvs clean wheel-smoke
 
 venv: $(STAMP)
 
 venvs: $(STAMP) $(OTHER_VENVS:%=%/$(INSTALLED))
 
-$(STAMP): setup.py
+# The runtime modules are compiled in place by the install: a change to their sources reinstalls.
+RUNTIME_SOURCES := $(wildcard moshjit/runtime/*.pyx moshjit/runtime/*.pxd moshjit/runtime/*.py)
+
+$(STAMP): setup.py pyproject.toml $(RUNTIME_SOURCES)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	@touch $(STAMP)
 
-.venv-%/$(INSTALLED): setup.py
+.venv-%/$(INSTALLED): setup.py pyproject.toml $(RUNTIME_SOURCES)
 	@test -x .venv-$*/bin/python || $(call python_for,$*) -m venv .venv-$*
 	.venv-$*/bin/python -m pip install --quiet --upgrade pip
 	.venv-$*/bin/python -m pip install --quiet -e '.[test,bench]'
 	@touch $@
 
-test: venvs
+test: venvs wheel-smoke
 	@status=0; for venv in $(VENV) $(OTHER_VENVS); do \
 	    echo "== $$($$venv/bin/python -c 'import sys; print("CPython", sys.version.split()[0])') ($$venv)"; \
 	    $$venv/bin/python -m pytest -n 2 -q || status=1; \
@@ -40,5 +43,15 @@ test: venvs
 demo: $(STAMP)
 	$(BIN)/python -m benchmarks.bert.demo
 
+# The package as users get it: a wheel built as `pip wheel .` builds it, installed with its dependencies into a
+# fresh venv, then tests/smoke/wheel_smoke.py run from outside the repository with an empty cache.
+SMOKE := build/wheel-smoke
+wheel-smoke: $(STAMP)
+	rm -rf $(SMOKE) && mkdir -p $(SMOKE)
+	$(BIN)/python -m pip wheel --quiet --no-deps -w $(SMOKE)/dist .
+	@$(PYTHON) -m venv $(SMOKE)/venv || python3 -m venv $(SMOKE)/venv
+	$(SMOKE)/venv/bin/python -m pip install --quiet $(SMOKE)/dist/moshjit-*.whl
+	cd $(SMOKE) && MOSHJIT_CACHE_DIR=$(CURDIR)/$(SMOKE)/cache venv/bin/python $(CURDIR)/tests/smoke/wheel_smoke.py
+
 clean:
-	rm -rf $(VENV) $(OTHER_VENVS) build *.egg-info
+	rm -rf $(VENV) $(OTHER_VENVS) build dist *.egg-info moshjit/runtime/*.so moshjit/runtime/prebuilt*.json

@@ -1,14 +1,15 @@
 """moshjit: compile plain Python functions to native code through a bytecode-derived SSA IR.
 
-Public names: ``jit``, ``to_ssa``, ``UnsupportedError``, ``MoshjitWarning``. Everything heavy (the frontend,
-Cython, llvmlite) is imported lazily so that ``import moshjit`` stays cheap.
+Public names: ``jit``, ``precompile``, ``to_ssa``, ``UnsupportedError``, ``MoshjitWarning``, ``__version__``.
+Everything heavy (the frontend, Cython, llvmlite) is imported lazily so that ``import moshjit`` stays cheap.
 """
 from __future__ import annotations
 
 from moshjit._version import __version__
 from moshjit.errors import MoshjitWarning, UnsupportedError
 
-__all__ = ["jit", "to_ssa", "UnsupportedError", "MoshjitWarning", "__version__"]
+__all__ = ["jit", "precompile", "to_ssa", "UnsupportedError", "MoshjitWarning", "__version__"]
+_LAZY = {"jit", "precompile"}            # from moshjit.dispatcher, imported at first use
 
 
 def to_ssa(fn):
@@ -29,7 +30,11 @@ def unload_ipython_extension(ipython):
 
 
 def __getattr__(name):
-    if name == "jit":
-        from moshjit.dispatcher import jit
-        return jit
+    if name in _LAZY:
+        from moshjit import dispatcher
+        return getattr(dispatcher, name)
     raise AttributeError(f"module 'moshjit' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY)

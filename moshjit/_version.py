@@ -1,13 +1,13 @@
-"""moshjit's version, in a module of its own so that any layer can read it without importing the public API."""
+"""moshjit's version and the CPython versions it compiles for, in a module of their own so that any layer can read
+them without importing the public API. ``SUPPORTED_PYTHONS`` is the one list: the frontend's opcode tables, the
+decoration-time check, CI (.ci/pythons.py) and pyproject's ``requires-python`` (checked by
+tests/usability/test_api.py) all follow it."""
 from __future__ import annotations
 
 import sys
 
 __version__ = "0.1.0"
-
 SUPPORTED_PYTHONS = ((3, 11), (3, 12), (3, 13))
-"""The CPython versions moshjit compiles for: the one list (the frontend's opcode tables, CI and the version
-gate at decoration time all read it)."""
 
 
 def unsupported_python(version_info=None) -> str | None:
@@ -16,4 +16,5 @@ def unsupported_python(version_info=None) -> str | None:
     if (major, minor) in SUPPORTED_PYTHONS:
         return None
     names = [f"{a}.{b}" for a, b in SUPPORTED_PYTHONS]
-    return f"moshjit supports CPython {', '.join(names[:-1])} and {names[-1]}; this is {major}.{minor}"
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"moshjit supports CPython {listed}; this is {major}.{minor}"

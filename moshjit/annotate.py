@@ -1,9 +1,11 @@
-"""An annotated HTML view of a function (like ``cython -a``): each source line coloured by how much Python-object
-work it still does after compilation, with its typed SSA one click away.
+"""An annotated HTML view of a compiled function (like ``cython -a``): the backend chosen and the argument types it
+was compiled for; each source line coloured by how much Python-object work it still does, with its typed SSA and
+the code generated for it one click away.
 
-Used by ``python -m moshjit annotate file.py:function`` and ``%%moshjit -a``. The colouring comes from the typed
-SSA: an operation is "native" when its result and operands are machine values (proven ints, floats, bools, chars),
-"object" otherwise (it goes through the Python C API).
+Used by ``moshjit annotate file.py:function`` and ``%%moshjit -a``. The function is really compiled (through the
+cache), so the view shows what runs. The colouring comes from the typed SSA: an operation is "native" when its
+result and operands are machine values (proven ints, floats, bools, chars), "object" otherwise (it goes through the
+Python C API). The LLVM backend compiles only functions whose every value is native.
 """
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from moshjit.functions import python_function
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant, Phi
 from moshjit.ir.printer import Namer, format_instruction
-from moshjit.ir.types import (CHAR, INT64, NONE, STR, IteratorType, ListType, MType, RangeType, TupleType,
-                              is_native_scalar)
-from moshjit.typeof import annotation_type, type_of_key
+from moshjit.ir.types import (CHAR, INT64, NONE, STR, DictType, IteratorType, ListType, MType, RangeType, SetType,
+                              TupleType, is_native_scalar)
+from moshjit.typeof import (_split_top_level, annotation_type, key_of_kinds, parse_kind, static_key,
+                            type_of_key)
+
 
 def argument_types(py_func, signature=None) -> list[MType]:
     """Types to annotate with: a compiled signature if given, else the parameters' annotations, else object."""
@@ -24,6 +28,25 @@ def argument_types(py_func, signature=None) -> list[MType]:
         return [type_of_key(k) for k in signature]
     params = inspect.signature(py_func).parameters.values()
     return [annotation_type(p.annotation, py_func.__globals__) for p in params]
+
+
+def parse_argument_types(parts: list[str]) -> tuple[tuple, list[MType]]:
+    """(dispatch key, inference types) of argument kinds written as text: a container's item types
+    (``list[float]``) refine its inference type, which is what the LLVM backend compiles such a call for."""
+    key = key_of_kinds(parts)
+    return key, [_written_type(part, kind) for part, kind in zip(parts, key)]
+
+
+def _written_type(text: str, kind) -> MType:
+    name, _, rest = text.strip().partition("[")
+    items = [_written_type(part, parse_kind(part)) for part in _split_top_level(rest[:-1])] if rest else []
+    if name == "list" and len(items) == 1:
+        return ListType(items[0])
+    if name == "set" and len(items) == 1:
+        return SetType(items[0])
+    if name == "dict" and len(items) == 2:
+        return DictType(items[0], items[1])
+    return type_of_key(kind)
 
 
 def _native(value) -> bool:
@@ -74,14 +97,37 @@ def annotate_html(py_func, signature=None) -> str:
             f"{annotate_fragment(py_func, signature)}</body></html>\n")
 
 
+def _compiled(py_func, key: tuple):
+    """(artifact, None) of ``py_func`` compiled for ``key`` through its dispatcher (a new one for a plain
+    function), or (None, the reason it cannot be compiled)."""
+    from moshjit.dispatcher import DispatcherBase, jit
+    dispatcher = py_func if isinstance(py_func, DispatcherBase) else jit(python_function(py_func))
+    try:
+        dispatcher.compiled_entry(key)
+    except Exception as exc:              # UnsupportedError, or no C compiler: the page says so
+        return None, exc
+    return dispatcher._artifacts.get(key), dispatcher._failed.get(key)
+
+
 def annotate_fragment(py_func, signature=None) -> str:
     """The annotation as one ``<div>`` whose styles apply only inside it, for embedding (``%%moshjit -a``
-    shows it in a notebook, where a page-wide stylesheet would restyle the notebook itself)."""
+    shows it in a notebook, where a page-wide stylesheet would restyle the notebook itself). ``signature``: a
+    dispatch key, or (key, inference types) from ``parse_argument_types``; default: the first compiled
+    signature, else the parameters' annotations."""
     from moshjit.compiler import typed_ssa
+    fn = python_function(py_func)
+    written = None
+    if isinstance(signature, tuple) and len(signature) == 2 and isinstance(signature[1], list):
+        signature, written = signature
     if signature is None and getattr(py_func, "signatures", None):
         signature = next(iter(py_func._artifacts))           # the first compiled signature
-    fn = python_function(py_func)
-    ir = typed_ssa(fn, argument_types(fn, signature))
+    types = written or argument_types(fn, signature)
+    key = tuple(signature) if signature is not None else tuple(static_key(t) or object for t in types)
+    artifact, problem = _compiled(py_func, key)
+    backend = artifact.backend if artifact is not None else "none (runs as plain Python)"
+    if artifact is not None and artifact.arg_types and written is None:
+        types = artifact.arg_types            # what the backend compiled for (LLVM: the list items it chose)
+    ir = typed_ssa(fn, types)
     namer = Namer(ir)
     instructions = [inst for block in ir.blocks for inst in [*block.phis, *block.instructions()]]
     loop_ranges = {inst.obj for inst in instructions
@@ -95,7 +141,10 @@ def annotate_fragment(py_func, signature=None) -> str:
         source_lines, first = inspect.getsourcelines(fn)
     except (OSError, TypeError):
         source_lines, first = [], fn.__code__.co_firstlineno
-    scores = {line: sum(object_work(i, loop_ranges) for i in insts) for line, insts in by_line.items()}
+    native = artifact is not None and artifact.backend == "llvm"      # every value has a machine form
+    scores = {line: 0 if native else sum(object_work(i, loop_ranges) for i in insts)
+              for line, insts in by_line.items()}
+    generated = generated_lines(artifact)
     worst = max(scores.values(), default=0)
     rows = []
     for offset, text in enumerate(source_lines):
@@ -103,36 +152,67 @@ def annotate_fragment(py_func, signature=None) -> str:
         insts = by_line.get(lineno, [])
         score = scores.get(lineno, 0)
         shown = html.escape(text.rstrip("\n")) or "&nbsp;"
-        if insts:
-            detail = "\n".join(html.escape(_describe(i, namer, loop_ranges)) for i in insts)
+        if insts or lineno in generated:
+            detail = "\n".join(html.escape(_describe(i, namer, loop_ranges, native)) for i in insts)
+            code = generated.get(lineno)
+            code_block = (f'<pre class="generated">{html.escape(chr(10).join(code))}</pre>' if code else "")
             rows.append(f'<details style="background:{_colour(score, worst)}"><summary><code>{lineno:4d} '
                         f'{shown}</code> <small>({score} object op{"s" if score != 1 else ""})</small></summary>'
-                        f'<pre class="ssa">{detail}</pre></details>')
+                        f'<pre class="ssa">{detail}</pre>{code_block}</details>')
         else:
             rows.append(f'<div><code>{lineno:4d} {shown}</code></div>')
     total = sum(scores.values())
-    types = ", ".join(f"{a.name}: {'int64' if a.type == INT64 else a.type}" for a in ir.args)
+    arguments = ", ".join(f"{a.name}: {_type_name(a.type)}" for a in ir.args)
+    language = {"cython": "Cython", "llvm": "LLVM IR"}.get(backend, "")
+    notes = [f"<p>Backend: <b>{html.escape(backend)}</b>. Arguments: <code>{html.escape(arguments)}</code>.</p>"]
+    if problem is not None:
+        notes.append(f'<pre class="problem">{html.escape(str(problem))}</pre>')
+    notes.append(f"<p>Yellow lines still do Python-object work after compilation ({total} object operations in "
+                 f"all); click a line for its typed SSA{' and the ' + language + ' generated for it' if generated else ''}.</p>")
     return "\n".join([
         '<div class="moshjit-annotate">',
         _FRAGMENT_STYLE,
         f"<h2>moshjit annotation: {html.escape(fn.__qualname__)}</h2>",
-        f"<p>Arguments: <code>{html.escape(types)}</code>. Yellow lines still do Python-object work after "
-        f"compilation ({total} object operations in all); click a line for its typed SSA.</p>",
+        *notes,
         *rows,
         f'<details><summary><b>Whole typed SSA</b></summary><pre class="ssa">{html.escape(str(ir))}</pre></details>',
+        *([f'<details><summary><b>Whole generated {language}</b></summary><pre class="generated">'
+           f"{html.escape(artifact.code_text)}</pre></details>"] if artifact is not None else []),
         "</div>",
     ]) + "\n"
+
+
+def _type_name(t: MType) -> str:
+    return "int64" if t == INT64 else str(t).replace(str(INT64), "int64")
+
+
+def generated_lines(artifact) -> dict[int, list[str]]:
+    """Per source line, the generated lines written for it (Cython modules say so in their source map)."""
+    if artifact is None or artifact.backend != "cython":
+        return {}
+    from moshjit.backends.cython.emit import split_source_map
+    _, source = split_source_map(artifact.code_text)
+    if source is None:
+        return {}
+    pyx = artifact.code_text.split("\n")
+    out: dict[int, list[str]] = {}
+    for pyx_line, line in sorted(source.lines.items()):
+        if 0 < pyx_line <= len(pyx) and pyx[pyx_line - 1].strip():
+            out.setdefault(line, []).append(pyx[pyx_line - 1])
+    return out
 
 
 _FRAGMENT_STYLE = """<style>
   .moshjit-annotate code, .moshjit-annotate pre { font-family: monospace; white-space: pre; }
   .moshjit-annotate details summary { cursor: pointer; list-style: none; }
   .moshjit-annotate pre.ssa { background: #f4f4f4; margin: 0 2em; }
+  .moshjit-annotate pre.generated { background: #eef4ff; margin: 0 2em; }
+  .moshjit-annotate pre.problem { background: #fff0f0; }
 </style>"""
 
 
-def _describe(inst, namer: Namer, loop_ranges) -> str:
+def _describe(inst, namer: Namer, loop_ranges, native: bool = False) -> str:
     text = format_instruction(inst, namer)
     t = getattr(inst, "type", None)
-    mark = "object" if object_work(inst, loop_ranges) else "native"
-    return f"[{mark}] {text}" + (f"  :: {t}" if t is not None else "")
+    mark = "native" if native or not object_work(inst, loop_ranges) else "object"
+    return f"[{mark}] {text}" + (f"  :: {_type_name(t)}" if t is not None else "")

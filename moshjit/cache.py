@@ -13,7 +13,9 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import stat
+import struct
 import sys
 import tempfile
 import types
@@ -50,13 +52,14 @@ class DiskCache:
 
     def __init__(self, root: str | None = None):
         self.root = os.path.abspath(root or default_root())
+        self._rejected: set[str] = set()          # bad entries already reported in this process
         if not _private_dir(self.root):
             self._fall_back(f"moshjit cache directory {self.root} is not usable or not private to this user "
                             f"(owner or permissions)")
 
     def _fall_back(self, problem: str) -> None:
-        """Use a fresh private directory for the rest of this process, and say so."""
-        fallback = tempfile.mkdtemp(prefix="moshjit-cache-")
+        """Use a fresh private directory for the rest of this process (removed at exit), and say so."""
+        fallback = scratch_directory("moshjit-cache-", keep_until_exit=True)
         warnings.warn(f"{problem}; using {fallback} for this process instead", MoshjitWarning, stacklevel=4)
         self.root = fallback
 
@@ -85,9 +88,9 @@ class DiskCache:
             os.close(fd)
 
     def load(self, namespace: str, key: str, ext: str) -> tuple[str, dict] | None:
-        """(artifact path, metadata) of a valid entry, else None (a bad entry is reported and ignored)."""
+        """(artifact path, metadata) of a valid entry, else None (a bad entry is reported once)."""
         artifact, meta_path = self.paths(namespace, key, ext)
-        if not os.path.exists(artifact) or not os.path.exists(meta_path):
+        if not os.path.lexists(artifact) or not os.path.lexists(meta_path):
             return None
         try:
             problem = _check_file(artifact) or _check_file(meta_path)
@@ -101,28 +104,88 @@ class DiskCache:
         except (OSError, ValueError) as exc:
             problem = f"unreadable entry ({exc})"
         if problem is not None:
-            warnings.warn(f"moshjit ignores cache entry {artifact}: {problem}; recompiling", MoshjitWarning,
-                          stacklevel=4)
+            self.reject(artifact, problem)
             return None
         return artifact, meta
 
+    def reject(self, artifact: str, problem: str) -> None:
+        """Report a bad entry, once per process (it is asked for again before it is rebuilt); ``problem`` says
+        why. Also for readers of an entry whose contents turn out malformed (an index that is not a record)."""
+        if artifact not in self._rejected:
+            self._rejected.add(artifact)
+            warnings.warn(f"moshjit ignores cache entry {artifact}: {problem}; recompiling", MoshjitWarning,
+                          stacklevel=4)
+
     def store(self, namespace: str, key: str, ext: str, data: bytes, meta: dict) -> str:
-        """Write the artifact and its metadata atomically (temp file + rename); returns the artifact path."""
+        """Write the artifact and its metadata atomically (temp file + rename); returns the artifact path.
+        Whatever is in the way (a directory, a link) is removed first: the namespace directory is ours."""
         artifact, meta_path = self.paths(namespace, key, ext)
         meta = dict(meta, format=FORMAT_VERSION, key=key, sha256=hashlib.sha256(data).hexdigest())
+        for path in (artifact, meta_path):
+            if os.path.lexists(path) and not (os.path.isfile(path) and not os.path.islink(path)):
+                _remove(path)
         _atomic_write(artifact, data)
         _atomic_write(meta_path, json.dumps(meta, indent=1, sort_keys=True, default=str).encode())
         return artifact
 
 
+def scratch_directory(prefix: str, keep_until_exit: bool = False) -> str:
+    """A new private temporary directory ``<prefix><pid>-<random>``, removed at exit when ``keep_until_exit``
+    (else the caller removes it: ``scratch``). Directories of ours with this prefix left by a process that no
+    longer runs (killed during a build) are removed first, so nothing piles up in the temp dir."""
+    base = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for name in os.listdir(base):
+            pid, dash, _ = name[len(prefix):].partition("-")
+            if name.startswith(prefix) and dash and pid.isdigit() and not _running(int(pid)):
+                path = os.path.join(base, name)
+                with contextlib.suppress(OSError):
+                    if os.lstat(path).st_uid == os.getuid() and stat.S_ISDIR(os.lstat(path).st_mode):
+                        shutil.rmtree(path, ignore_errors=True)
+    directory = tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
+    if keep_until_exit:
+        import atexit
+        atexit.register(shutil.rmtree, directory, True)
+    return directory
+
+
+@contextlib.contextmanager
+def scratch(prefix: str = "moshjit-build-"):
+    """A scratch directory for one build (``scratch_directory``), removed when the block ends, also on error."""
+    directory = scratch_directory(prefix)
+    try:
+        yield directory
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:                   # exists, but another user's
+        return True
+    return True
+
+
+def _remove(path: str) -> None:
+    """Remove a file, link or directory tree at ``path`` if there is one (best effort: a later store retries)."""
+    with contextlib.suppress(OSError):
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+
+
 def _check_file(path: str) -> str | None:
-    info = os.stat(path)
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
     if info.st_uid != os.getuid():
         return "not owned by the current user"
     if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return "writable by other users"
-    if not stat.S_ISREG(info.st_mode):
-        return "not a regular file"
     return None
 
 
@@ -190,33 +253,97 @@ def _global_names(code: types.CodeType) -> set:
     return names
 
 
-def global_fingerprint(value, seen: set) -> str:
-    """Identity of a compile-time-resolved global: modules and classes by name, functions by their code."""
+_SCALARS = (type(None), bool, int, str, bytes, complex)     # with float, tuple, frozenset: compared by value
+_MISSING = object()
+
+
+def value_fingerprint(value, names: set, seen: set) -> str:
+    """Identity of a value compiled code may have baked in: scalars (and tuples of them) by value, functions by
+    their code, defaults, closure cells, location and what their globals resolve to (transitively), modules by
+    name plus the attributes ``names`` may reach, classes by name, other data by type. ``names`` is the set of
+    names the referring code uses (``co_names``): an attribute access ``mod.helper`` is among them."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"int:{value:x}"                   # hex: decimal conversion of huge ints is limited and slow
+    if isinstance(value, _SCALARS):
+        return f"{type(value).__name__}:{value!r}"
+    if isinstance(value, float):                    # repr hides -0.0 vs 0.0 only for nan signs: use the bits
+        return f"float:{struct.pack('<d', value).hex()}"
+    if isinstance(value, (tuple, frozenset)):
+        items = value if isinstance(value, tuple) else sorted(value, key=repr)
+        return f"{type(value).__name__}:(" + ",".join(value_fingerprint(v, names, seen) for v in items) + ")"
+    seen.add(id(value))                             # a reached object (see ``uncovered``)
     py_func = getattr(value, "py_func", None)
-    if isinstance(py_func, types.FunctionType):
-        value = py_func
+    if isinstance(py_func, types.FunctionType):           # a jitted function: its options choose its backend
+        options = (getattr(value, "backend", None), getattr(value, "fallback", None))
+        return f"jit{options}:{_function_fingerprint(py_func, seen)}"
     if isinstance(value, types.FunctionType):
-        if id(value) in seen:
-            return f"function:{value.__qualname__}:recursive"
-        seen.add(id(value))
-        return f"function:{value.__module__}.{value.__qualname__}:{code_fingerprint(value.__code__)}:" \
-               f"{dependencies_fingerprint(value.__code__, value.__globals__, seen)}"
+        return _function_fingerprint(value, seen)
     if isinstance(value, types.ModuleType):
-        return f"module:{value.__name__}"
+        reached = []
+        for name in sorted(names):
+            if name in vars(value) and (id(value), name) not in seen:
+                seen.add((id(value), name))          # each attribute once: modules may reach each other
+                attribute = vars(value)[name]
+                if not isinstance(attribute, _SCALARS + (float,)):      # data attributes are read at call time
+                    reached.append(f"{name}={value_fingerprint(attribute, names, seen)}")
+        return f"module:{value.__name__}:[{';'.join(reached)}]"
     if isinstance(value, (type, types.BuiltinFunctionType)):
         return f"{type(value).__name__}:{getattr(value, '__module__', '')}.{value.__qualname__}"
-    return f"data:{type(value).__qualname__}"
+    return f"data:{type(value).__module__}.{type(value).__qualname__}"
 
 
-def dependencies_fingerprint(code: types.CodeType, globals_: dict, seen: set | None = None) -> str:
-    """A hash over every global name the code may resolve at compile time and what it is bound to now."""
+def _function_fingerprint(function: types.FunctionType, seen: set) -> str:
+    if ("function", id(function)) in seen:
+        return f"function:{function.__qualname__}:seen"
+    seen.update((("function", id(function)), id(function)))
+    code = function.__code__
+    names = _global_names(code)
+    cells = []
+    for cell in function.__closure__ or ():
+        try:
+            cells.append(value_fingerprint(cell.cell_contents, names, seen))
+        except ValueError:                          # an empty cell
+            cells.append("empty")
+    return ":".join((f"function:{function.__module__}.{function.__qualname__}", code_fingerprint(code),
+                     location_fingerprint(code), value_fingerprint(function.__defaults__, names, seen),
+                     value_fingerprint(tuple(sorted((function.__kwdefaults__ or {}).items())), names, seen),
+                     "cells(" + ",".join(cells) + ")", _globals_fingerprint(code, function.__globals__, seen)))
+
+
+def _globals_fingerprint(code: types.CodeType, globals_: dict, seen: set) -> str:
     import builtins
-    seen = set() if seen is None else seen
+    found = globals_.get("__builtins__", builtins)
+    builtins_ = found.__dict__ if isinstance(found, types.ModuleType) else found
+    names = _global_names(code)
     digest = hashlib.sha256()
-    for name in sorted(_global_names(code)):
-        value = globals_.get(name, getattr(builtins, name, None))
-        digest.update(f"{name}={global_fingerprint(value, seen) if value is not None else 'unbound'};".encode())
+    for name in sorted(names):
+        value = globals_.get(name, builtins_.get(name, _MISSING))
+        if value is _MISSING:
+            digest.update(f"{name}=unbound;".encode())
+        elif isinstance(value, _SCALARS + (float, tuple, frozenset)):
+            digest.update(f"{name}=data:{type(value).__qualname__};".encode())     # read at call time
+        else:
+            digest.update(f"{name}={value_fingerprint(value, names, seen)};".encode())
     return digest.hexdigest()
+
+
+def function_fingerprint(function) -> str:
+    """A hash over every input of the machine code compiled for ``function`` besides the dispatch signature and
+    the compiler itself: its code and where its lines are, its defaults and keyword-only defaults, its closure
+    cells, and — transitively — every function, module attribute and class its globals resolve to, with the
+    same facts about each function reached (what ``resolve_globals``, ``inline`` and ``direct_calls`` may bake
+    in). Data globals count by type only: they are read at call time, and their assumed types are checked on
+    entry. The LLVM index is keyed by it; a Cython module is keyed by its generated text, which spells all of
+    it out (the objects themselves are handed to the module when it is loaded)."""
+    return hashlib.sha256(value_fingerprint(function, set(), set()).encode()).hexdigest()
+
+
+def uncovered(function, dependencies) -> list:
+    """The objects among ``dependencies`` (what the passes reported baking in) that ``function_fingerprint``
+    does not reach: code depending on them must not be cached under that key."""
+    reached: set = set()
+    value_fingerprint(function, set(), reached)
+    return [obj for obj in dependencies if id(obj) not in reached]
 
 
 @functools.lru_cache(maxsize=None)
@@ -243,3 +370,35 @@ def make_key(*parts) -> str:
         digest.update(str(part).encode())
         digest.update(b"\0")
     return digest.hexdigest()[:40]
+
+
+# ---- the signatures each function was compiled for, so a service can warm up before its first call -------------
+SIGNATURES = "signatures"
+
+
+def _function_key(py_function) -> str:
+    return make_key(versions(), py_function.__module__, py_function.__qualname__, py_function.__code__.co_filename)
+
+
+def recorded_signatures(cache: DiskCache, py_function) -> list[list[str]]:
+    """The signatures (lists of kind names) ``py_function`` was compiled for in earlier runs."""
+    entry = cache.load(SIGNATURES, _function_key(py_function), ".sigs")
+    if entry is None:
+        return []
+    try:
+        with open(entry[0], encoding="utf-8") as f:
+            found = json.load(f)
+    except (OSError, ValueError):
+        return []
+    return [kinds for kinds in found if isinstance(kinds, list) and all(isinstance(k, str) for k in kinds)] \
+        if isinstance(found, list) else []
+
+
+def record_signature(cache: DiskCache, py_function, kinds: list[str]) -> None:
+    """Remember that ``py_function`` was compiled for the signature named by ``kinds``."""
+    name = _function_key(py_function)
+    with cache.lock(SIGNATURES, name):
+        known = recorded_signatures(cache, py_function)
+        if kinds not in known:
+            cache.store(SIGNATURES, name, ".sigs", json.dumps(known + [kinds]).encode(),
+                        {"function": f"{py_function.__module__}.{py_function.__qualname__}"})

@@ -41,8 +41,8 @@ class DriverContext(CompileContext):
     """
 
     def __init__(self, py_function, key: tuple = (), backend: str = "auto", cache=None, fallback=None,
-                 assume_globals: bool = False, make_dispatcher=None):
-        super().__init__(py_function, key, backend, cache, fallback, assume_globals)
+                 assume_globals: bool = False, make_dispatcher=None, generic_entry=None):
+        super().__init__(py_function, key, backend, cache, fallback, assume_globals, generic_entry)
         self.make_dispatcher = make_dispatcher
 
     def inlinable_ssa(self, callee, stack):
@@ -140,19 +140,21 @@ def typed_ssa(py_function: types.FunctionType, arg_types: list[MType], ctx: Comp
 
 
 def compile_specialization(py_function, key: tuple, backend_name: str, cache, fallback=None,
-                           assume_globals: bool = True, make_dispatcher=None) -> Artifact:
+                           assume_globals: bool = True, make_dispatcher=None, generic_entry=None) -> Artifact:
     """Compile ``py_function`` for argument kinds ``key`` with ``backend_name`` ('auto', 'cython' or 'llvm').
 
     'auto' asks the LLVM backend first (it takes the function when every value has a native type) and uses
     Cython otherwise. ``fallback`` is a callable a native entry calls with the original arguments when a
     run-time check fails (a list argument holding a non-int, a data global rebound to another type); it goes
-    back to the dispatcher, which uses a specialisation compiled with ``assume_globals=False``.
+    back to the dispatcher, which uses a specialisation compiled with ``assume_globals=False``; ``generic_entry``
+    gives that specialisation's entry (native code that keeps deoptimising hands its calls to it).
     """
     from moshjit.ir.printer import format_function
     from moshjit.passes.direct_calls import bind_direct_calls
     start = time.perf_counter()
     ctx = DriverContext(py_function, key, backend_name, cache, fallback,
-                        assume_globals=assume_globals and fallback is not None, make_dispatcher=make_dispatcher)
+                        assume_globals=assume_globals and fallback is not None, make_dispatcher=make_dispatcher,
+                        generic_entry=generic_entry)
     ir = typed_ssa(py_function, [type_of_key(k) for k in key], ctx, assume_globals=ctx.assume_globals)
     ir_text = format_function(ir)
     frontend_s = time.perf_counter() - start
@@ -171,10 +173,11 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
 
 
 def load_cached(py_function, key: tuple, backend_name: str, cache, fallback,
-                make_dispatcher=None) -> Artifact | None:
+                make_dispatcher=None, generic_entry=None) -> Artifact | None:
     """Native code recorded in the cache for ``py_function`` and ``key``, loaded without building any IR (asked
     before the frontend is even imported), or None."""
-    ctx = DriverContext(py_function, key, backend_name, cache, fallback, make_dispatcher=make_dispatcher)
+    ctx = DriverContext(py_function, key, backend_name, cache, fallback, make_dispatcher=make_dispatcher,
+                        generic_entry=generic_entry)
     for name in ("llvm", "cython") if backend_name == "auto" else (backend_name,):
         artifact = backend(name).load_cached(ctx)
         if artifact is not None:

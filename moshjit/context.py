@@ -24,22 +24,33 @@ class CompileContext:
     """The request (function, dispatch key, backend, options), the services, and the results of passes."""
 
     def __init__(self, py_function: types.FunctionType | None = None, key: tuple = (), backend: str = "auto",
-                 cache=None, fallback=None, assume_globals: bool = False):
+                 cache=None, fallback=None, assume_globals: bool = False, generic_entry=None):
         self.py_function = py_function
         self.key = key                      # dispatch kinds of the arguments (``moshjit.typeof``)
         self.backend = backend              # 'auto', 'cython' or 'llvm'
         self.cache = cache                  # the on-disk cache (``moshjit.cache.DiskCache``) code is kept in
         self.fallback = fallback            # what a native entry calls when its run-time checks fail
+        self.generic_entry = generic_entry  # () -> the entry of this key's specialisation without assumptions
+                                            # (compiled on first use), what ``fallback`` calls; None: unknown
         self.assume_globals = assume_globals  # may types of data globals be assumed (checked on entry)?
         # Results handed on by passes:
         self.resolved_globals: dict[str, object] = {}       # resolve_globals, inline: name → object bound
         self.global_assumptions: dict[str, MType] = {}      # global_types: data global → assumed type
+        self.inlined_at: dict = {}          # inline: an op of an inlined body → the line of the call it replaced
+        # Every object whose identity or contents the compiled code bakes in (functions, modules, classes resolved;
+        # callees inlined or bound directly). Callees' contexts share this record, so it is transitive; a
+        # backend that caches code across processes checks that its key covers all of it.
+        self.dependencies: dict[int, object] = {}
+
+    def record_dependency(self, obj) -> None:
+        """Report that the code being compiled bakes in ``obj`` (a pass resolved, inlined or bound it)."""
+        self.dependencies[id(obj)] = obj
 
     def for_callee(self, py_function: types.FunctionType) -> CompileContext:
         """A context for building a callee's SSA within this compilation (same services and options)."""
         child = copy.copy(self)
         child.py_function, child.key, child.fallback, child.assume_globals = py_function, (), None, False
-        child.resolved_globals, child.global_assumptions = {}, {}
+        child.resolved_globals, child.global_assumptions = {}, {}     # ``dependencies`` stays shared
         return child
 
     # ---- services: the driver's subclass answers these ------------------------------------------------------------

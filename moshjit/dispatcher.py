@@ -12,10 +12,12 @@ import logging
 import os
 import sys
 import threading
+import types
 import warnings
 
 from moshjit._version import unsupported_python
-from moshjit.errors import MoshjitWarning, UnsupportedError
+from moshjit.errors import (BuildError, MoshjitWarning, UnsupportedError, debugging, definition_line,
+                            user_frame_raiser)
 from moshjit.typeof import describe_key, describe_signature, key_of
 
 log = logging.getLogger("moshjit")
@@ -54,17 +56,16 @@ def _core_class():
 class DispatcherBase:
     """The object ``@jit`` returns: call it like the function; inspect what was compiled."""
 
-    def __init__(self, py_func, backend: str = "auto", cache: bool = True, strict: bool = True,
+    def __init__(self, py_func, backend: str = "auto", cache: bool = True, strict: bool | None = None,
                  fallback: bool = False, warn: bool = True):
         from moshjit.functions import python_function
-        if backend not in BACKENDS:
-            raise ValueError(f"moshjit.jit: backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+        check_options(backend, strict, fallback)
         super().__init__()                     # the call-path core: entries, arity
         self.py_func = python_function(py_func)
         self.backend = backend
         self.use_cache = bool(cache)
-        self.fallback = bool(fallback) or not strict
-        self.strict = strict
+        self.fallback = bool(fallback) or strict is False
+        self.strict = not self.fallback
         self.warn = warn
         self._artifacts: dict[tuple, object] = {}
         self._failed: dict[tuple, Exception] = {}
@@ -87,6 +88,24 @@ class DispatcherBase:
         return tuple(self._binder(*args, **kwargs))
 
     def _specialize(self, key: tuple):
+        """The entry for a call whose signature ``key`` has none yet (the call path asks on a miss). An error in
+        the user's code comes back as an entry raising it from the user's line, so the traceback ends there
+        rather than in the compiler (``MOSHJIT_DEBUG=1`` keeps the compiler's frames and the chained cause)."""
+        try:
+            return self._compile_entry(key)
+        except UnsupportedError as exc:
+            if debugging() or exc.filename is None or exc.lineno is None:
+                raise
+            exc.function = exc.function or self.py_func.__qualname__
+            return user_frame_raiser(exc, exc.filename, exc.lineno, self.py_func.__qualname__)
+        except BuildError as exc:         # no C compiler, or a moshjit bug the message describes
+            if debugging():
+                raise
+            code = self.py_func.__code__
+            line = definition_line(code.co_filename, code.co_firstlineno)
+            return user_frame_raiser(exc, code.co_filename, line, self.py_func.__qualname__)
+
+    def _compile_entry(self, key: tuple):
         with self._lock:
             entry = self._entries.get(key)
             if entry is not None:
@@ -99,20 +118,36 @@ class DispatcherBase:
                 return self._fall_back(key, exc)
             self._artifacts[key] = artifact
             self._entries[key] = artifact.entry
+            if self.use_cache:
+                self._record(key)
             if artifact.rebind is not None:
                 self._call_natively(artifact)
             return artifact.entry
+
+    def _record(self, key: tuple) -> None:
+        """Note the signature in the cache, for ``moshjit.precompile`` in the next process."""
+        from moshjit.cache import record_signature
+        from moshjit.typeof import recordable_key
+        kinds = recordable_key(key)
+        if kinds is not None:
+            try:
+                record_signature(_cache(), self.py_func, kinds)
+            except OSError as exc:           # a read-only cache still compiles; only the warm-up record is lost
+                log.info("moshjit: signature of %s not recorded: %s", self.py_func.__qualname__, exc)
 
     def compiled_entry(self, key: tuple):
         """The entry compiled for dispatch ``key`` (compiled now if needed): what a call from compiled code to
         this function binds to when the caller's types fix the signature."""
         entry = self._entries.get(key)
-        return entry if entry is not None else self._specialize(key)
+        return entry if entry is not None else self._compile_entry(key)
 
     def _call_natively(self, artifact) -> None:
         """The call fast path: the first specialisation whose entry checks its own argument types (LLVM)
-        becomes this instance's ``__call__`` itself, in a copy whose type misses come back to the dispatcher."""
-        if type(self) is not dispatcher_class():
+        becomes this instance's ``__call__`` itself, in a copy whose type misses come back to the dispatcher.
+        Only when a plain positional call binds exactly like CPython (no keyword-only, ``*args`` or ``**kwargs``
+        parameters): the entry takes every parameter positionally, so ``f(5, 1)`` must not reach it for
+        ``def f(a, *, b)``."""
+        if type(self) is not dispatcher_class() or self._positional_count < 0:
             return
         native = artifact.rebind(functools.partial(dispatcher_class().__call__, self))
         self.__class__ = type("Dispatcher", (dispatcher_class(),), {"__call__": native, "__module__": __name__})
@@ -122,7 +157,7 @@ class DispatcherBase:
             warnings.warn(f"moshjit could not compile {self.py_func.__qualname__} ({exc}); running it as plain "
                           f"Python", MoshjitWarning, stacklevel=_user_stacklevel())
         self._failed[key] = exc
-        plain = self.py_func
+        plain = self.py_func if self._positional_count >= 0 else _rebinding_call(self.py_func)
         self._entries[key] = plain
         return plain
 
@@ -133,20 +168,26 @@ class DispatcherBase:
             return compiler.compile_specialization(self.py_func, key, "cython", cache,
                                                    make_dispatcher=helper_dispatcher)
         fallback = functools.partial(self._generic_call, key)
+        generic = functools.partial(self._generic_entry, key)
         cached = compiler.load_cached(self.py_func, key, self.backend, cache, fallback,    # native code recorded
-                                      make_dispatcher=helper_dispatcher)                  # before: no IR is built
+                                      make_dispatcher=helper_dispatcher, generic_entry=generic)   # before: no IR
         if cached is not None:
             return cached
         return compiler.compile_specialization(self.py_func, key, self.backend, cache, fallback=fallback,
-                                               make_dispatcher=helper_dispatcher)
+                                               make_dispatcher=helper_dispatcher, generic_entry=generic)
 
     def _generic_call(self, key: tuple, *args):
-        """Called by a native entry whose run-time checks failed: run a specialisation without assumptions."""
+        """Called by a native entry whose run-time checks failed (or that was demoted after deoptimising too
+        often): run a specialisation without assumptions."""
+        return self._generic_entry(key)(*args)
+
+    def _generic_entry(self, key: tuple):
+        """The entry of the specialisation without assumptions for ``key`` (Cython, Python ints), compiled once."""
         with self._lock:
             artifact = self._generic.get(key)
             if artifact is None:
                 artifact = self._generic[key] = self._compile(key, generic=True)
-        return artifact.entry(*args)
+        return artifact.entry
 
     # ---- introspection --------------------------------------------------------------------------------------
     @property
@@ -164,22 +205,47 @@ class DispatcherBase:
             out.setdefault(describe_signature(key), {})["generic"] = dict(artifact.stats, backend=artifact.backend)
         return out
 
+    def compile(self, *args, **kwargs):
+        """Compile now for the signature of these example arguments (as a call with them would, without running
+        the function), so a service pays the compile before its first request. Returns ``self``."""
+        self._compile_now(tuple(map(key_of, self._bind(args, kwargs))))
+        return self
+
+    def compile_signature(self, kinds) -> None:
+        """Compile now for argument kinds given as types or kind names (``[str, "char"]``, ``"str,int64"``)."""
+        from moshjit.typeof import key_of_kinds
+        self._compile_now(key_of_kinds(kinds))
+
+    def _compile_now(self, key: tuple) -> None:
+        """Compile for ``key``; an error in the user's code is raised from the user's line, as a call would."""
+        entry = self._specialize(key)
+        if hasattr(entry, "moshjit_error"):
+            entry()
+
     def inspect_ssa(self) -> str:
         """The SSA built from the function's bytecode, after the standard passes."""
         from moshjit.frontend import build_ssa
         return str(build_ssa(self.py_func))
 
-    def inspect_types(self, signature=None) -> str:
+    def inspect_types(self, signature=None):
         """Per compiled signature: every SSA value with its inferred type, and the backend chosen."""
-        parts = []
-        for key, artifact in self._selected(signature):
-            parts.append(f"# signature {self._describe(key)} -> backend {artifact.backend}\n{artifact.ir_text}")
-        return "\n".join(parts)
+        from moshjit.artifact import Listing
+        return Listing([(f"signature {self._describe(key)} -> backend {artifact.backend}", artifact.ir_text)
+                        for key, artifact in self._selected(signature)], self._nothing_compiled(signature))
 
-    def inspect_code(self, signature=None) -> str:
+    def inspect_code(self, signature=None):
         """Per compiled signature: the generated Cython or LLVM IR text."""
-        return "\n".join(f"# signature {self._describe(key)} ({artifact.backend})\n{artifact.code_text}"
-                         for key, artifact in self._selected(signature))
+        from moshjit.artifact import Listing
+        return Listing([(f"signature {self._describe(key)} ({artifact.backend})", artifact.code_text)
+                        for key, artifact in self._selected(signature)], self._nothing_compiled(signature))
+
+    def _nothing_compiled(self, signature) -> str:
+        name = self.py_func.__name__
+        if signature is not None and self._artifacts:
+            return (f"{name} has no compiled signature {tuple(signature)}; compiled: "
+                    f"{', '.join(map(str, self.signatures))}")
+        return (f"{name} has not been compiled yet: it compiles at its first call per argument signature; call "
+                f"{name}(...) or {name}.compile(example arguments) first")
 
     def _selected(self, signature):
         for key, artifact in self._artifacts.items():
@@ -206,6 +272,27 @@ class DispatcherBase:
                            self.fallback))
 
 
+def _rebinding_call(py_func):
+    """``py_func`` taking the bound parameter list the call path hands an entry (keyword-only parameters, the
+    ``*args`` tuple and the ``**kwargs`` dict in signature order) and calling it as CPython would."""
+    import inspect
+    parameters = list(inspect.signature(py_func).parameters.values())
+
+    def call(*bound):
+        args, kwargs = [], {}
+        for parameter, value in zip(parameters, bound):
+            if parameter.kind is parameter.VAR_POSITIONAL:
+                args.extend(value)
+            elif parameter.kind is parameter.VAR_KEYWORD:
+                kwargs.update(value)
+            elif parameter.kind is parameter.KEYWORD_ONLY:
+                kwargs[parameter.name] = value
+            else:
+                args.append(value)
+        return py_func(*args, **kwargs)
+    return call
+
+
 def _rebuild(payload: bytes, backend, cache, strict, fallback):
     import cloudpickle
     return dispatcher_class()(cloudpickle.loads(payload), backend=backend, cache=cache, strict=strict,
@@ -230,15 +317,11 @@ def _cache():
 
 
 def _memory_cache():
-    """``cache=False``: a private throw-away directory for this process."""
-    import atexit
-    import shutil
-    import tempfile
-    from moshjit.cache import DiskCache
+    """``cache=False``: a private throw-away directory for this process (removed at exit, or by a later
+    process if this one is killed)."""
+    from moshjit.cache import DiskCache, scratch_directory
     if "private" not in _caches:
-        directory = tempfile.mkdtemp(prefix="moshjit-nocache-")
-        atexit.register(shutil.rmtree, directory, True)
-        _caches["private"] = DiskCache(directory)
+        _caches["private"] = DiskCache(scratch_directory("moshjit-nocache-", keep_until_exit=True))
     return _caches["private"]
 
 
@@ -269,17 +352,63 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def jit(fn=None, *, backend: str = "auto", cache: bool = True, strict: bool = True, fallback: bool = False):
+def check_options(backend, strict, fallback) -> None:
+    """Refuse options that make no sense, at decoration time."""
+    if backend not in BACKENDS:
+        raise ValueError(f"moshjit.jit: backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if strict and fallback:
+        raise ValueError("moshjit.jit: strict=True and fallback=True contradict each other (strict raises "
+                         "UnsupportedError, fallback runs plain Python): pass one of them")
+
+
+def jit(fn=None, *, backend: str = "auto", cache: bool = True, strict: bool | None = None, fallback: bool = False,
+        signatures=None):
     """Compile ``fn`` lazily per argument signature. Use as ``@jit``, ``@jit(...)`` or ``jit(fn)``.
-    With MOSHJIT_DISABLE=1 in the environment, returns the plain function unchanged."""
+
+    ``signatures=[(str,), ("char",), "list[float]"]`` compiles those signatures now, at decoration time (for
+    services that must not compile on their first request). On a Python moshjit does not support, decorating
+    raises ``UnsupportedError`` (with ``fallback=True``: warns and returns the plain function) before anything is
+    built. With MOSHJIT_DISABLE=1 in the environment, returns the plain function unchanged."""
+    check_options(backend, strict, fallback)
+
     def wrap(function):
         if os.environ.get("MOSHJIT_DISABLE", "") not in ("", "0"):
             return function
-        if unsupported_python() is not None:           # one clear line here, not a failure at the first call
-            raise UnsupportedError(unsupported_python())
-        return dispatcher_class()(function, backend=backend, cache=cache, strict=strict, fallback=fallback)
+        problem = unsupported_python()
+        if problem:
+            if fallback or strict is False:
+                warnings.warn(f"{problem}: {getattr(function, '__qualname__', function)} runs as plain Python",
+                              MoshjitWarning, stacklevel=3 if fn is None else 2)
+                return function
+            raise UnsupportedError(problem)
+        bound_to = None
+        if isinstance(function, types.MethodType):      # ``jit(obj.method)``: the jitted function, bound to obj
+            function, bound_to = function.__func__, function.__self__
+        dispatcher = dispatcher_class()(function, backend=backend, cache=cache, strict=strict, fallback=fallback)
+        for kinds in signatures or ():
+            dispatcher.compile_signature(kinds)
+        return dispatcher if bound_to is None else types.MethodType(dispatcher, bound_to)
     if fn is None:
         return wrap
     if not callable(fn):
         raise TypeError(f"moshjit.jit expects a function, got {type(fn).__name__}")
     return wrap(fn)
+
+
+def precompile(module) -> dict:
+    """Compile, or load from the cache, every ``@jit`` function defined in ``module`` for each signature it was
+    compiled for in earlier runs (recorded in the cache): a service calls it at start-up to start warm. Returns
+    {qualified name: signatures now compiled}."""
+    from moshjit.cache import recorded_signatures
+    from moshjit.typeof import key_of_kinds
+    warmed = {}
+    for value in list(vars(module).values()):
+        if not isinstance(value, DispatcherBase) or getattr(value.py_func, "__module__", None) != module.__name__:
+            continue
+        for kinds in recorded_signatures(_cache(), value.py_func):
+            try:
+                value.compiled_entry(key_of_kinds(kinds))
+            except Exception as exc:        # the signature is no longer compilable: it compiles (or fails) on call
+                log.info("precompile: %s%s not warmed: %s", value.py_func.__qualname__, tuple(kinds), exc)
+        warmed[value.py_func.__qualname__] = value.signatures
+    return warmed

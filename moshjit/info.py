@@ -23,5 +23,19 @@ def describe() -> str:
         f"llvmlite {_version('llvmlite')}",
         f"bytecode {_version('bytecode')}",
         f"cache directory {default_root()}",
+        f"runtime {_runtime()}",
     ]
     return "\n".join(lines)
+
+
+def _runtime() -> str:
+    """Whether the compiled support modules installed with moshjit are the ones it will use."""
+    from moshjit.runtime.support import RUNTIME_DIR, prebuilt_fingerprint
+    from moshjit.runtime.toolchain import runtime_fingerprint
+    recorded = prebuilt_fingerprint()
+    if recorded is None:
+        return "not installed compiled: built into the cache at the first @jit (once per machine)"
+    if recorded != runtime_fingerprint():
+        return ("installed for other sources or another Cython: rebuilt into the cache at the first @jit (once "
+                "per machine)")
+    return f"compiled, installed in {RUNTIME_DIR}"

@@ -111,3 +111,74 @@ def annotation_type(annotation, globals_: dict) -> MType:
             return OBJECT
     origin = typing.get_origin(annotation) or annotation
     return _ANNOTATION_TYPES.get(origin, OBJECT) if isinstance(origin, type) else OBJECT
+
+
+# Kind names as users write them (``jit(signatures=...)``, ``moshjit annotate --args``); ``describe_key`` is the
+# inverse. A container's item type (``list[float]``) is not part of its kind: it is checked when called.
+KIND_NAMES = {"str": str, "char": "char", "int": int, "int64": "int64", "float": float, "bool": bool,
+              "bytes": bytes, "list": list, "dict": dict, "set": set, "tuple": tuple, "None": type(None),
+              "NoneType": type(None), "object": object}
+
+
+def _split_top_level(text: str) -> list[str]:
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        depth += (ch == "[") - (ch == "]")
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    return parts + [current] if current.strip() or parts else parts
+
+
+def parse_kind(text: str):
+    """One dispatch kind from its name: "str", "int64", "tuple[int64, char]", "list[float]" (→ list),
+    "ndarray[float64,2]". ValueError names what is accepted."""
+    text = text.strip()
+    name, _, rest = text.partition("[")
+    if rest:
+        if not rest.endswith("]"):
+            raise ValueError(f"unbalanced brackets in argument kind {text!r}")
+        inner = _split_top_level(rest[:-1])
+        if name == "tuple" and len(inner) <= MAX_TYPED_TUPLE:
+            return ("tuple",) + tuple(parse_kind(part) for part in inner)
+        if name == "ndarray" and text.replace(" ", "") in _KEY_TYPES:
+            return text.replace(" ", "")
+        if name in ("list", "set", "dict", "tuple"):
+            for part in inner:
+                parse_kind(part)                 # item kinds must be names too, even though only checked later
+            return KIND_NAMES[name]
+    if text in KIND_NAMES:
+        return KIND_NAMES[text]
+    raise ValueError(f"unknown argument kind {text!r}; use one of {', '.join(KIND_NAMES)}, tuple[...], "
+                     f"list[...], ndarray[float64,1]")
+
+
+def key_of_kinds(kinds) -> tuple:
+    """A dispatch key from kinds given as text ("str, list[float]") or a sequence of types, names and keys."""
+    if isinstance(kinds, str):
+        kinds = _split_top_level(kinds)
+    elif not isinstance(kinds, (tuple, list)):
+        kinds = (kinds,)
+    key = []
+    for kind in kinds:
+        if isinstance(kind, str):
+            key.append(parse_kind(kind))
+        elif kind is int:
+            key.append("int64")                  # the usual int: machine-sized (as annotations are read)
+        elif kind is None:
+            key.append(type(None))
+        else:
+            key.append(kind)
+    return tuple(key)
+
+
+def recordable_key(key: tuple) -> list | None:
+    """The key as JSON-able text (for the cache's record of compiled signatures), or None when a kind names a
+    class that text cannot bring back."""
+    described = [describe_key(k) for k in key]
+    try:
+        return described if key_of_kinds(described) == tuple(key) else None
+    except ValueError:
+        return None

@@ -58,6 +58,20 @@ def test_resolve_globals_records_what_it_bound_in_the_context():
     assert ctx.resolved_globals == {"math": math, "math.floor": math.floor, "jitted_half": jitted_half}
 
 
+def test_resolve_globals_records_dependencies_and_calls_module_functions_directly():
+    """``math.sqrt(x)`` compiled where the compiler did not know ``math`` is a module (source given to exec) is a
+    ``call_method`` on the module: it becomes a call of the function, as ``math.floor`` in a module is."""
+    namespace = {"math": math}
+    exec("def root(x):\n    return math.sqrt(x) + math.floor(x)\n", namespace)
+    ctx = CompileContext(namespace["root"])
+    ir = build_ssa(namespace["root"], optimize=False)
+    resolve_globals(ir, ctx)
+    assert not any(isinstance(op, ops.CallMethod) for block in ir.blocks for op in block.ops)
+    assert [call.func.value for call in _calls(ir)] == [math.sqrt, math.floor]
+    assert set(ctx.dependencies.values()) == {math, math.sqrt, math.floor}
+    assert ir.run(2.25) == namespace["root"](2.25)
+
+
 def test_without_the_driver_nothing_is_known_about_callees():
     """The base context answers conservatively: no callee SSA (nothing inlined), no return types."""
     ctx = CompileContext(calls_small_helper)

@@ -12,7 +12,13 @@ slower in one process than in the next, so ratios from separate processes are no
 - ``char buffers``: lists of characters stay Python lists instead of ``CharBuffer``;
 - ``coalescing``: every SSA value keeps a variable of its own;
 - ``argument types``: inference starts from arguments of unknown type (it still types what literals, ``len``,
-  ``ord``, ``str`` methods … produce, but a ``str`` argument's characters are objects, not ``Py_UCS4``).
+  ``ord``, ``str`` methods … produce, but a ``str`` argument's characters are objects, not ``Py_UCS4``);
+- ``category codes``: ``unicodedata.category(ch) == "Zs"`` stays a comparison of strs (the pass
+  ``category_codes`` is taken out of the pipeline);
+- ``str views``: slices probed against a dict are built as strs (no ``MjStrView``);
+- ``native dict index``: dicts get no native index (a run-time switch of ``moshjit_text``, set while this
+  variant runs): lookups and view probes go to the dict itself (a view is built as a str first);
+- ``list builds``: ``a + b`` and ``[x] * n`` build their intermediate lists as CPython does.
 
     python -m benchmarks.bert.ablation [--limit 3000] [--rounds 7]
 """
@@ -29,7 +35,12 @@ STEPS = {
     "without char buffers": "char buffers",
     "without coalescing": "coalescing",
     "without argument types": "argument types",
+    "without category codes": "category codes",
+    "without str views": "str views",
+    "without native dict index": "native dict index",
+    "without list builds": "list builds",
 }
+RUN_TIME_STEPS = ("native dict index",)          # switched off while the variant runs, not while it compiles
 
 
 def _objects_only(original):
@@ -43,10 +54,26 @@ def _objects_only(original):
 def switched_off(step):
     """Within the block, the function performing ``step`` does nothing (restored afterwards)."""
     from moshjit.backends.cython import plan
-    from moshjit.passes import inline, typeinfer
+    from moshjit.passes import inline, pipeline, typeinfer
 
     if step is None:
         yield
+        return
+    if step == "native dict index":
+        from moshjit.runtime import moshjit_text
+        previous = moshjit_text.enable_vocab_indexes(False)
+        try:
+            yield
+        finally:
+            moshjit_text.enable_vocab_indexes(previous)
+        return
+    if step == "category codes":
+        saved = list(pipeline.PIPELINE)
+        pipeline.PIPELINE[:] = [entry for entry in saved if entry[0] != "category_codes"]
+        try:
+            yield
+        finally:
+            pipeline.PIPELINE[:] = saved
         return
     owner, name, replacement = {
         "inlining": (inline, "inline_calls", lambda ir, *args, **kwargs: None),
@@ -54,6 +81,8 @@ def switched_off(step):
         "char buffers": (plan.EmissionPlan, "_plan_char_buffers", lambda self: None),
         "coalescing": (plan.EmissionPlan, "_share_variables", lambda self: {}),
         "argument types": (typeinfer, "infer_types", _objects_only(typeinfer.infer_types)),
+        "str views": (plan.EmissionPlan, "_plan_views", lambda self: None),
+        "list builds": (plan.EmissionPlan, "_plan_list_builds", lambda self: None),
     }[step]
     original = getattr(owner, name)
     setattr(owner, name, replacement)
@@ -63,11 +92,22 @@ def switched_off(step):
         setattr(owner, name, original)
 
 
+def _run_switched_off(step, encode_batch):
+    def run(batch, vocab):
+        with switched_off(step):
+            return encode_batch(batch, vocab)
+    return run
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=3000, help="corpus lines (spread over the corpus)")
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--steps", help="comma-separated variants to build besides 'all steps' (default: all), "
+                                        "e.g. 'without list builds'")
     args = parser.parse_args(argv)
+    chosen = STEPS if not args.steps else {label: STEPS[label] for label in
+                                           ["all steps"] + [name.strip() for name in args.steps.split(",")]}
 
     import moshjit
     from benchmarks.bert import bench, data, engines, pipeline
@@ -77,7 +117,7 @@ def main(argv=None):
     batches = bench.batches_of(lines)
     expected = bench.run_all(pipeline.encode_batch, batches, vocab)
     runs = {"CPython": pipeline.encode_batch}
-    for label, step in STEPS.items():
+    for label, step in chosen.items():
         module = engines.pipeline_copy(f"bert_pipeline_ablation_{len(runs)}")
         for name in engines.module_functions(module):
             setattr(module, name, moshjit.jit(getattr(module, name), backend="cython", cache=False))
@@ -87,6 +127,8 @@ def main(argv=None):
                 raise SystemExit(f"{label}: output differs from CPython's")
         print(f"compiled {label} in {time.perf_counter() - start:.1f} s", flush=True)
         runs[label] = module.encode_batch
+        if step in RUN_TIME_STEPS:
+            runs[label] = _run_switched_off(step, module.encode_batch)
     gc.collect()
     gc.freeze()               # what compiling left on the heap is never scanned again: rounds do not pay for it
     times = {label: [] for label in runs}

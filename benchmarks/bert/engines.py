@@ -6,6 +6,10 @@
 - ``cython-file``: the unchanged ``pipeline.py`` compiled by Cython (``cythonize_pipeline``);
 - ``tokenizers``: HuggingFace's Rust ``BertWordPieceTokenizer`` on one thread, its ``Encoding``s read into the
   pipeline's dict of lists (the same result the others produce);
+- ``nanotoken``: the Rust ``nanotoken`` library (loaded from the same tokenizer's JSON), one thread, padded lists;
+- ``flash-tokenizer``: the C++ ``flash-tokenizer`` on the same vocab.txt, one process; its segment ids and mask
+  are built from its padded ids (it returns ids only). It is not exact on this corpus: it is timed anyway, and
+  the table says how many rows differ;
 - ``numba``: a copy with ``numba.njit`` on every function; each one Numba refuses goes back to plain Python
   (as a user would remove the decorator), with a short reason, until the rest compiles.
 
@@ -24,7 +28,9 @@ from dataclasses import dataclass, field
 
 from benchmarks.bert import data, pipeline
 
-ENGINE_NAMES = ("cpython", "jit-auto", "jit-cython", "jit-llvm", "cython-file", "tokenizers", "numba")
+ENGINE_NAMES = ("cpython", "jit-auto", "jit-cython", "jit-llvm", "cython-file", "tokenizers", "nanotoken",
+                "flash-tokenizer", "numba")
+APPROXIMATE_ENGINES = ("flash-tokenizer",)         # timed even though some rows differ (the table says how many)
 LABELS = {
     "cpython": "CPython (plain pipeline.py)",
     "jit-auto": "@jit, backend='auto'",
@@ -32,6 +38,8 @@ LABELS = {
     "jit-llvm": "@jit, backend='llvm'",
     "cython-file": "Cython on the unchanged .py",
     "tokenizers": "HF tokenizers (Rust, 1 thread)",
+    "nanotoken": "nanotoken (Rust, 1 thread)",
+    "flash-tokenizer": "flash-tokenizer (C++, 1 process)",
     "numba": "Numba @njit where it compiles",
 }
 NUMBA_CACHE_ENV = "NUMBA_CACHE_DIR"
@@ -182,6 +190,50 @@ def tokenizers_engine(vocab, sample):
     return Engine("tokenizers", encode_batch, first_call_s=time.perf_counter() - start, first_call_kind="setup")
 
 
+def nanotoken_engine(vocab, sample):
+    """``nanotoken`` loaded from the reference tokenizer's JSON, one thread, padded to the longest row."""
+    try:
+        import nanotoken
+    except ImportError:
+        return Engine("nanotoken", unavailable="not installed (pip install nanotoken)")
+    start = time.perf_counter()
+    from benchmarks.bert import verify
+
+    reference = verify.reference_tokenizer(vocab)
+    tokenizer = nanotoken.WordPieceTokenizer.from_json(reference.to_str())
+    pad_id = vocab[pipeline.PAD_TOKEN]
+
+    def encode_batch(texts, _vocab):
+        out = tokenizer.encode_batch_padded(texts, max_length=pipeline.DEFAULT_MAX_LENGTH, truncation=True,
+                                            padding="longest", pad_id=pad_id, as_lists=True, parallel=False)
+        return {"input_ids": out["input_ids"], "token_type_ids": out["token_type_ids"],
+                "attention_mask": out["attention_mask"]}
+
+    encode_batch(sample, vocab)
+    return Engine("nanotoken", encode_batch, first_call_s=time.perf_counter() - start, first_call_kind="setup")
+
+
+def flash_engine(vocab, sample):
+    """``flash-tokenizer`` on the same vocabulary file, without its process pool, padded to the longest row."""
+    try:
+        from flash_tokenizer import BertTokenizerFlash
+    except ImportError:
+        return Engine("flash-tokenizer", unavailable="not installed (pip install flash-tokenizer)")
+    start = time.perf_counter()
+    flash = BertTokenizerFlash(str(data.fetch_vocab()), do_lower_case=True,
+                               model_max_length=pipeline.DEFAULT_MAX_LENGTH).tokenizer
+    pad_id = vocab[pipeline.PAD_TOKEN]
+
+    def encode_batch(texts, _vocab):
+        ids = flash.batch_encode(texts, "longest", pipeline.DEFAULT_MAX_LENGTH, False)
+        return {"input_ids": ids, "token_type_ids": [[0] * len(row) for row in ids],
+                "attention_mask": [[int(i != pad_id) for i in row] for row in ids]}
+
+    encode_batch(sample, vocab)
+    return Engine("flash-tokenizer", encode_batch, first_call_s=time.perf_counter() - start,
+                  first_call_kind="setup")
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Numba
 # ---------------------------------------------------------------------------------------------------------------
@@ -296,6 +348,10 @@ def build_engine(name, vocab, sample, cache=True, progress=None, numba_functions
         return cython_file_engine(vocab, sample)
     if name == "tokenizers":
         return tokenizers_engine(vocab, sample)
+    if name == "nanotoken":
+        return nanotoken_engine(vocab, sample)
+    if name == "flash-tokenizer":
+        return flash_engine(vocab, sample)
     if name == "numba":
         return numba_engine(vocab, sample, cache, progress, numba_functions)
     raise ValueError(f"unknown engine {name!r}; choose from {', '.join(ENGINE_NAMES)}")

@@ -215,3 +215,11 @@ CASES = [
     (nqueens, (9,)),
     (integrate, (300_000,)),
 ]
+
+
+def factorial(n):
+    """n! as a product loop: beyond 20! the ints leave 64 bits (benchmarks the deoptimisation, not a kernel)."""
+    product = 1
+    for i in range(2, n + 1):
+        product *= i
+    return product

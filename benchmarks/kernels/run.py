@@ -10,7 +10,9 @@ Prints, as ratios measured in this run:
 - first-call compile time per function (the first function including imports is timed in a new process),
   against Numba's first call;
 - call overhead of a trivial jitted function (dispatcher, raw native entry, plain Python, Numba);
-- a new process loading 15 cached functions, against Numba loading its cache (``cache=True``).
+- a new process loading 15 cached functions, against Numba loading its cache (``cache=True``);
+- what ints beyond 64 bits cost: a call deoptimising every time, demoted, and the first deoptimisation of
+  cached code in a new process, against CPython.
 Times are the best of several repetitions (wall clock); the machine's load average is printed with them.
 """
 from __future__ import annotations
@@ -282,6 +284,46 @@ def cache_table():
     print(f"Numba, 6 cached functions: {t_numba * 1e3:.0f} ms")
 
 
+DEOPT_FIRST = textwrap.dedent("""
+    import time
+    import moshjit
+    from benchmarks.kernels import kernels
+    fact = moshjit.jit(kernels.factorial)
+    fact(10)
+    start = time.perf_counter()
+    fact(30)
+    print(time.perf_counter() - start)
+""")
+
+
+def deopt_table():
+    """What an int beyond 64 bits costs: a call that deoptimises every time (the continuation runs in the SSA
+    interpreter), the same key once demoted to the generic specialisation, and the first deoptimisation in a new
+    process (the typed SSA is rebuilt), against CPython."""
+    import moshjit
+    from benchmarks.kernels import kernels
+    print("\n== deoptimisation: ints beyond 64 bits (per call; CPython measured in the same run) ==")
+    print(f"{'call':26s} {'CPython':>9s} {'native, deoptimising':>21s} {'demoted (generic)':>18s}")
+    cases = (("factorial(25)", (25,)), ("factorial(60)", (60,)))
+    os.environ["MOSHJIT_DEOPT_BUDGET"] = "1e9"                 # stay native: every call deoptimises
+    native = moshjit.jit(kernels.factorial, backend="llvm")
+    t_native = [per_call(native, args, 200) for _, args in cases]
+    os.environ["MOSHJIT_DEOPT_BUDGET"] = "0"                   # demoted at the first deoptimisation (the shared
+    demoted = moshjit.jit(kernels.factorial)                    # object is the same: measured native first)
+    demoted(*cases[0][1])
+    assert list(demoted.stats.values())[0].get("demoted"), demoted.stats
+    del os.environ["MOSHJIT_DEOPT_BUDGET"]
+    for (label, args), t_deopt in zip(cases, t_native):
+        assert native(*args) == demoted(*args) == kernels.factorial(*args)
+        t_demoted, t_py = per_call(demoted, args, 2000), per_call(kernels.factorial, args, 2000)
+        print(f"{label:26s} {t_py * 1e6:7.2f}µs {t_deopt * 1e6:19.2f}µs {t_demoted * 1e6:16.2f}µs")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"MOSHJIT_CACHE_DIR": cache}
+        run_python(DEOPT_FIRST, env)                            # compiles and fills the cache
+        t_first = min(run_python(DEOPT_FIRST, env) for _ in range(3))
+    print(f"first deoptimisation in a new process (cached code, the SSA rebuilt): {t_first * 1e3:.0f} ms")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="skip the CPython result check of the kernels")
@@ -293,6 +335,7 @@ def main():
     overhead_table()
     compile_table()
     cache_table()
+    deopt_table()
 
 
 if __name__ == "__main__":

@@ -84,3 +84,17 @@ def expression(rng: random.Random, depth: int):
 
 def expression_subjects(rng: random.Random, n: int) -> list:
     return [expression(rng, 6) for _ in range(n)]
+
+
+def event_subjects(rng: random.Random, n: int) -> list:
+    makers = [lambda: {"type": "click", "x": rng.randrange(100), "y": rng.randrange(100)},
+              lambda: {"type": "key", "key": "enter"}, lambda: {"type": "key", "key": rng.choice(["a", "tab"])},
+              lambda: {"type": "scroll", "delta": rng.randrange(-3, 4)}, lambda: {"type": "resize"},
+              lambda: {"kind": "other"}, lambda: ["not", "a", "mapping"]]
+    return [rng.choice(makers)() for _ in range(n)]
+
+
+def token_pair_subjects(rng: random.Random, n: int) -> list:
+    makers = [lambda: ("num", rng.randrange(100)), lambda: ("op", rng.choice("+-*/")),
+              lambda: ("name", rng.choice(["x", "_tmp", "value"])), lambda: ("eof",), lambda: ("bad", 1, 2)]
+    return [rng.choice(makers)() for _ in range(n)]

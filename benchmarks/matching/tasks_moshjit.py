@@ -1,7 +1,7 @@
 # moshmosh?
 # +pattern-matching
 # +pipeline
-"""The five matching tasks written with moshjit's extended syntax (imported through the hook)."""
+"""The matching tasks written with moshjit's extended syntax (imported through the hook)."""
 from benchmarks.matching.shapes import Add, Circle, Mul, Neg, Num, Point, Rect
 
 
@@ -43,6 +43,54 @@ def shapes(s):
             return w + h
         if Point(x=x, y=y):
             return x * y
+
+
+def positional_shapes(s):
+    with match(s):
+        if Circle(Point(0, 0), r):
+            return r * r * 3
+        if Circle(Point(x, y), r):
+            return x + y + r
+        if Rect(Point(0, 0), w, h):
+            return w * h
+        if Rect(_, w, h):
+            return w + h
+        if Point(x, y):
+            return x * y
+
+
+def events(e):
+    with match(e):
+        if {"type": "click", "x": x, "y": y}:
+            return x + y
+        if {"type": "key", "key": "enter"}:
+            return 1
+        if {"type": "key", "key": k}:
+            return len(k)
+        if {"type": "scroll", "delta": d} and when(d > 0):
+            return d
+        if {"type": _}:
+            return -1
+        if _:
+            return 0
+
+
+def token_pairs(t):
+    with match(t):
+        if ("num", n):
+            return n
+        if ("op", "+" or "-"):
+            return 1
+        if ("op", _):
+            return 2
+        if ("name", name) and when(name.startswith("_")):
+            return 3
+        if ("name", _):
+            return 4
+        if ("eof",):
+            return 5
+        if _:
+            return 0
 
 
 def tokens(s):

@@ -162,5 +162,86 @@ def evaluate_match(node):
             return -evaluate_match(e)
 
 
+def positional_shapes_match(s):
+    match s:
+        case Circle(Point(0, 0), r):
+            return r * r * 3
+        case Circle(Point(x, y), r):
+            return x + y + r
+        case Rect(Point(0, 0), w, h):
+            return w * h
+        case Rect(_, w, h):
+            return w + h
+        case Point(x, y):
+            return x * y
+
+
+def events_chain(e):
+    if isinstance(e, dict):
+        kind = e.get("type")
+        if kind == "click" and "x" in e and "y" in e:
+            return e["x"] + e["y"]
+        if kind == "key" and "key" in e:
+            key = e["key"]
+            if key == "enter":
+                return 1
+            return len(key)
+        if kind == "scroll" and "delta" in e and e["delta"] > 0:
+            return e["delta"]
+        if "type" in e:
+            return -1
+    return 0
+
+
+def events_match(e):
+    match e:
+        case {"type": "click", "x": x, "y": y}:
+            return x + y
+        case {"type": "key", "key": "enter"}:
+            return 1
+        case {"type": "key", "key": k}:
+            return len(k)
+        case {"type": "scroll", "delta": d} if d > 0:
+            return d
+        case {"type": _}:
+            return -1
+        case _:
+            return 0
+
+
+def token_pairs_chain(t):
+    if isinstance(t, tuple):
+        n = len(t)
+        if n == 2:
+            kind, value = t
+            if kind == "num":
+                return value
+            if kind == "op":
+                return 1 if value == "+" or value == "-" else 2
+            if kind == "name":
+                return 3 if value.startswith("_") else 4
+        elif n == 1 and t[0] == "eof":
+            return 5
+    return 0
+
+
+def token_pairs_match(t):
+    match t:
+        case ("num", n):
+            return n
+        case ("op", "+" | "-"):
+            return 1
+        case ("op", _):
+            return 2
+        case ("name", name) if name.startswith("_"):
+            return 3
+        case ("name", _):
+            return 4
+        case ("eof",):
+            return 5
+        case _:
+            return 0
+
+
 def normalise_nested(text):
     return len(str.split(str.lower(str.strip(text))))

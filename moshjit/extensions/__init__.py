@@ -6,27 +6,25 @@ rewrites such files; ``rewrite()`` shows what a file becomes. See docs/extension
 """
 from __future__ import annotations
 
+from moshjit.extensions import hook
 from moshjit.extensions.registry import Extension, register
 from moshjit.extensions.rewriter import Rewritten, rewrite, rewrite_source, rewrite_tree
 from moshjit.extensions.runtime import MatchError, match, pin, when
 
-__all__ = ["install", "uninstall", "rewrite", "rewrite_source", "rewrite_tree", "Rewritten", "MatchError",
+__all__ = ["hook", "install", "uninstall", "rewrite", "rewrite_source", "rewrite_tree", "Rewritten", "MatchError",
            "match", "pin", "when", "Extension", "register", "load_source_module"]
 
 
 def install() -> None:
     """Put the import hook in place (idempotent): modules with the ``# moshmosh?`` header get rewritten."""
-    from moshjit.extensions import hook
     hook.install()
 
 
 def uninstall() -> None:
     """Remove the import hook; modules already imported stay as they are."""
-    from moshjit.extensions import hook
     hook.uninstall()
 
 
 def load_source_module(path: str):
     """Import a ``.py`` file by path, rewritten if it carries the header."""
-    from moshjit.extensions import hook
     return hook.load_source_module(path)

@@ -25,7 +25,7 @@ from moshjit.extensions import pragma
 from moshjit.extensions.rewriter import compile_module
 
 logger = logging.getLogger("moshjit")
-_HEAD_BYTES = 512
+_HEAD_BYTES = 8192  # where a header (or a misplaced one, after a docstring) is looked for
 
 
 @functools.lru_cache(maxsize=None)
@@ -52,13 +52,30 @@ def cache_path(source_path: str) -> str:
 
 
 def file_has_header(path: str) -> bool:
-    """Cheap check of a file's first bytes for the ``# moshmosh?`` header."""
+    """Cheap check of a file's first bytes for the ``# moshmosh?`` header. A file with the header comment
+    elsewhere in those bytes is claimed too, so that loading it reports the misplaced header."""
     try:
         with open(path, "rb") as source:
             head = source.read(_HEAD_BYTES)
     except OSError:
         return False
-    return b"moshmosh?" in head and pragma.has_header(head.decode("utf-8", "replace"))
+    if b"moshmosh?" not in head:
+        return False
+    text = head.decode("utf-8", "replace")
+    if pragma.has_header(text):
+        return True
+    try:
+        pragma.check_header(importlib.util.decode_source(_read(path)), path)
+    except SyntaxError:
+        return True  # a misplaced header: claim the file, so that importing it reports the error
+    except (OSError, UnicodeDecodeError):
+        return False
+    return False
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as source:
+        return source.read()
 
 
 class RewritingLoader(importlib.machinery.SourceFileLoader):

@@ -1,8 +1,10 @@
 """Pragma comments: the ``# moshmosh?`` header and ``# +name``, ``# +name(params)``, ``# -name`` switches.
 
 A file opts in with ``# moshmosh?`` as its first line (after an optional shebang and/or PEP 263 encoding
-line). Switch comments turn an extension on from their line and off again; the result is, per extension,
-a list of line ranges with the parameters in force there.
+line); that comment anywhere else is a SyntaxError rather than silently ignored. Switch comments turn an
+extension on from their line and off again, and may end with a comment of their own (``# +pipeline  # on``);
+the result is, per extension, a list of line ranges with the parameters in force there. A comment that
+names a known extension but is not a well-formed switch is a SyntaxError at its line.
 """
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from dataclasses import dataclass, field
 
 _HEADER_RE = re.compile(r"^[ \t\f]*#[ \t]*moshmosh\?[ \t]*$")
 _ENCODING_RE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
-_SWITCH_RE = re.compile(r"^#\s*(?P<action>[+-])(?P<name>[A-Za-z][\w-]*)\s*(?:\((?P<params>.*)\))?\s*$")
+_SWITCH_RE = re.compile(r"^#\s*(?P<action>[+-])(?P<space>\s*)(?P<name>[A-Za-z][\w-]*)")
+_SWITCH_FORMS = "'# +name', '# +name(params)' or '# -name', optionally followed by a '# comment'"
 
 
 def has_header(source: str) -> bool:
@@ -27,6 +30,25 @@ def has_header(source: str) -> bool:
     if index < len(lines) and index < 2 and _ENCODING_RE.match(lines[index]) and not _HEADER_RE.match(lines[index]):
         index += 1
     return index < len(lines) and bool(_HEADER_RE.match(lines[index]))
+
+
+def check_header(source: str, filename: str) -> bool:
+    """True if ``source`` has the ``# moshmosh?`` header; a header comment elsewhere (after a docstring, after
+    code) raises a SyntaxError at its line instead of leaving the file silently unrewritten."""
+    if has_header(source):
+        return True
+    if "moshmosh?" not in source:
+        return False
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source.lstrip("\ufeff")).readline):
+            if tok.type == tokenize.COMMENT and not tok.line[:tok.start[1]].strip() and _HEADER_RE.match(tok.string):
+                line = tok.line.rstrip("\r\n")
+                raise _syntax_error("'# moshmosh?' must be the file's first line (after an optional shebang and "
+                                    "encoding line); here it would be ignored", filename, tok.start[0],
+                                    tok.start[1], line)
+    except (tokenize.TokenError, IndentationError):
+        pass  # Python's own compile reports those
+    return False
 
 
 @dataclass
@@ -91,6 +113,44 @@ def _parse_params(text: str, ext, filename: str, lineno: int, col: int, line: st
     return params
 
 
+def _parse_switch(comment: str, filename: str, lineno: int, col: int, line: str):
+    """(action, name, parameter text or None) of a switch comment; None for an ordinary comment.
+
+    ``# +name`` / ``# +name(params)`` / ``# -name`` may be followed by ``# comment``. A comment that starts
+    like a switch of a registered extension but is not one of these forms is a SyntaxError; one naming an
+    unknown extension is a switch (and an error) only if it has the form of one."""
+    from moshjit.extensions import registry
+
+    found = _SWITCH_RE.match(comment)
+    if found is None:
+        return None
+    rest = comment[found.end():].lstrip()
+    params = None
+    well_formed = not found["space"]
+    if rest.startswith("("):
+        params, rest = _split_params(rest)
+        well_formed = well_formed and params is not None
+    well_formed = well_formed and (not rest.strip() or rest.lstrip().startswith("#"))
+    if well_formed:
+        return found["action"], found["name"], params
+    if registry.get(found["name"]) is not None:
+        raise _syntax_error(f"malformed pragma {comment.strip()!r}: write {_SWITCH_FORMS}", filename, lineno, col,
+                            line)
+    return None
+
+
+def _split_params(text: str) -> tuple[str | None, str]:
+    """Split ``(params) rest`` at the parenthesis that closes a valid parameter list."""
+    for end in range(1, len(text)):
+        if text[end] == ")":
+            try:
+                ast.parse(f"_{text[:end + 1]}", mode="eval")
+            except SyntaxError:
+                continue
+            return text[1:end], text[end + 1:]
+    return None, text
+
+
 def scan(source: str, filename: str, initially_active: dict[str, dict] | None = None) -> PragmaScan:
     """Find the switch comments of ``source`` (full-line comments only) and turn them into activations."""
     from moshjit.extensions import registry
@@ -111,23 +171,23 @@ def scan(source: str, filename: str, initially_active: dict[str, dict] | None = 
         line = tok.line.rstrip("\r\n")
         if line[:col].strip():
             continue
-        found = _SWITCH_RE.match(tok.string)
-        if found is None:
+        switch = _parse_switch(tok.string, filename, lineno, col, line)
+        if switch is None:
             continue
-        name = found["name"]
+        action, name, params_text = switch
         ext = registry.get(name)
         if ext is None:
             raise _syntax_error(f"unknown syntax extension {name!r} (known: {', '.join(registry.names())})",
                                 filename, lineno, col, line)
-        if found["action"] == "-":
-            if found["params"] is not None:
+        if action == "-":
+            if params_text is not None:
                 raise _syntax_error(f"# -{name} takes no parameters", filename, lineno, col, line)
             if name in open_ranges:
                 start, params = open_ranges.pop(name)
                 closed.setdefault(name, []).append((start, lineno, params))
             continue
-        params = (_parse_params(found["params"], ext, filename, lineno, col, line)
-                  if found["params"] is not None else dict(ext.parameters))
+        params = (_parse_params(params_text, ext, filename, lineno, col, line)
+                  if params_text is not None else dict(ext.parameters))
         if name in open_ranges:
             start, current = open_ranges[name]
             if current == params:

@@ -17,6 +17,7 @@ class RewriteContext:
 
     def __init__(self, filename: str, source: str, tree: ast.AST, activations: pragma.PragmaScan):
         self.filename = filename
+        self.source = source
         self.activations = activations
         self.lines = source.splitlines()
         self.identifiers = _identifiers(tree)
@@ -95,14 +96,14 @@ def rewrite_source(source: str, filename: str, initially_active: dict[str, dict]
 
 def rewrite(source: str, filename: str) -> str:
     """The rewritten source of a file, for inspection; a file without the ``# moshmosh?`` header is returned as is."""
-    if not pragma.has_header(source):
+    if not pragma.check_header(source, filename):
         return source
     return ast.unparse(rewrite_source(source, filename).tree) + "\n"
 
 
 def compile_module(source: str, filename: str, optimize: int = -1):
     """Compile a module's source, rewriting it first if it carries the header; line numbers stay original."""
-    if pragma.has_header(source):
+    if pragma.check_header(source, filename):
         tree = rewrite_source(source, filename).tree
         return compile(tree, filename, "exec", dont_inherit=True, optimize=optimize)
     return compile(source, filename, "exec", dont_inherit=True, optimize=optimize)

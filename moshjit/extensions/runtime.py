@@ -1,14 +1,26 @@
-"""What rewritten code needs at run time, off its hot path: the no-match error and exact class matching.
+"""What rewritten code needs at run time: the no-match error and the general path of class and mapping patterns.
 
-Generated code reaches this module through ``__import__`` only on rare paths (no case matched, a class
-pattern whose attribute lookup failed, a recogniser object), so rewritten modules gain no globals.
+A rewritten module imports this module once, under a hygienic name; the fast paths of generated code
+never call into it. The helpers reproduce CPython's ``MATCH_CLASS``/``MATCH_KEYS`` exactly, errors and
+messages included, for class patterns whose class the rewrite could not know and mapping patterns with
+non-literal keys, plus Moshmosh's ``__match__`` recognisers.
 """
 from __future__ import annotations
 
 import reprlib
 
 _MATCH_SELF = 1 << 22  # CPython's _Py_TPFLAGS_MATCH_SELF: int(x), str(x), ... match the subject itself
-MISSING = object()
+
+
+class _NoMatchArgs:
+    """The value generated code holds for a class without ``__match_args__``."""
+
+    def __repr__(self) -> str:
+        return "NO_MATCH_ARGS"
+
+
+NO_MATCH_ARGS = _NoMatchArgs()
+MISSING = object()  # what generated code passes as ``get``'s default: no mapping holds it
 
 
 class MatchError(Exception):
@@ -22,48 +34,39 @@ class MatchError(Exception):
         return f"no case matched {reprlib.repr(self.subject)}"
 
 
-def _is_recogniser(pattern, keyword_names) -> bool:
-    if keyword_names or getattr(pattern, "__match__", None) is None:
+def _is_recogniser(pattern, has_keywords: bool) -> bool:
+    if has_keywords or getattr(pattern, "__match__", None) is None:
         return False
     return not isinstance(pattern, type) or getattr(pattern, "__match_args__", None) is None
 
 
-def match_class(pattern, subject, positional: int, keyword_names: tuple[str, ...]):
-    """Match ``pattern(p1..pn, k1=.., ...)`` against ``subject`` exactly as CPython's MATCH_CLASS does.
-
-    Returns the sub-subjects for the n positional then the keyword sub-patterns, or None for no match.
-    Objects with a ``__match__`` method and no ``__match_args__`` use Moshmosh's recogniser protocol:
-    ``pattern.__match__(n, subject)`` returns None or the n sub-subjects.
-    """
-    if _is_recogniser(pattern, keyword_names):
-        found = pattern.__match__(positional, subject)
-        if found is None:
-            return None
-        found = tuple(found)
-        if len(found) != positional:
-            raise TypeError(f"{_name(pattern)}.__match__ returned {len(found)} values for "
-                            f"{positional} sub-pattern{'s' if positional != 1 else ''}")
-        return found
+def class_kind(pattern, has_keywords: bool) -> bool:
+    """For a class pattern's callee the rewrite could not know: True for a class (match with ``isinstance``),
+    False for a Moshmosh recogniser (an object or class with ``__match__`` and no ``__match_args__``, used
+    without keyword sub-patterns); anything else raises CPython's TypeError."""
+    if _is_recogniser(pattern, has_keywords):
+        return False
     if not isinstance(pattern, type):
         raise TypeError("called match pattern must be a type")
-    if not isinstance(subject, pattern):
-        return None
+    return True
+
+
+def class_attrs(cls: type, subject, positional: int, keyword_names: tuple[str, ...], match_args):
+    """The sub-values of ``cls(p1..pn, k1=.., ...)`` for a subject already known to be an instance, exactly as
+    CPython's MATCH_CLASS finds them: the n names from ``match_args`` (``cls.__match_args__`` as read by the
+    caller, or NO_MATCH_ARGS) then the keywords; None if an attribute is missing."""
     values = []
     seen: set[str] = set()
     if positional:
         match_self = False
-        try:
-            match_args = pattern.__match_args__
-        except AttributeError:
+        if match_args is NO_MATCH_ARGS:
             match_args = ()
-            match_self = bool(pattern.__flags__ & _MATCH_SELF)
-        else:
-            if type(match_args) is not tuple:
-                raise TypeError(f"{pattern.__name__}.__match_args__ must be a tuple "
-                                f"(got {type(match_args).__name__})")
+            match_self = bool(cls.__flags__ & _MATCH_SELF)
+        elif type(match_args) is not tuple:
+            raise TypeError(f"{cls.__name__}.__match_args__ must be a tuple (got {type(match_args).__name__})")
         allowed = 1 if match_self else len(match_args)
         if allowed < positional:
-            raise TypeError(f"{pattern.__name__}() accepts {allowed} positional sub-pattern"
+            raise TypeError(f"{cls.__name__}() accepts {allowed} positional sub-pattern"
                             f"{'' if allowed == 1 else 's'} ({positional} given)")
         if match_self:
             values.append(subject)
@@ -71,17 +74,30 @@ def match_class(pattern, subject, positional: int, keyword_names: tuple[str, ...
             for name in match_args[:positional]:
                 if type(name) is not str:
                     raise TypeError(f"__match_args__ elements must be strings (got {type(name).__name__})")
-                if not _fetch(pattern, subject, name, seen, values):
+                if not _fetch(cls, subject, name, seen, values):
                     return None
     for name in keyword_names:
-        if not _fetch(pattern, subject, name, seen, values):
+        if not _fetch(cls, subject, name, seen, values):
             return None
     return tuple(values)
 
 
-def _fetch(pattern, subject, name, seen, values) -> bool:
+def args_guard(match_args, names: tuple[str, ...], namespace: dict, site: str) -> bool:
+    """Whether ``match_args`` (a class's ``__match_args__``) starts with exactly ``names`` as CPython would use
+    them (a tuple of exact strings); if so it is remembered in the module global ``site``, which generated code
+    compares by identity first, so each tuple object is examined once."""
+    if type(match_args) is not tuple or len(match_args) < len(names):
+        return False
+    for given, expected in zip(match_args, names):
+        if type(given) is not str or given != expected:
+            return False
+    namespace[site] = match_args
+    return True
+
+
+def _fetch(cls, subject, name, seen, values) -> bool:
     if name in seen:
-        raise TypeError(f"{pattern.__name__}() got multiple sub-patterns for attribute {name!r}")
+        raise TypeError(f"{cls.__name__}() got multiple sub-patterns for attribute {name!r}")
     seen.add(name)
     value = getattr(subject, name, MISSING)
     if value is MISSING:
@@ -90,8 +106,34 @@ def _fetch(pattern, subject, name, seen, values) -> bool:
     return True
 
 
-def _name(obj) -> str:
-    return obj.__name__ if isinstance(obj, type) else type(obj).__name__
+def recognise(pattern, positional: int, subject):
+    """Moshmosh's recogniser protocol: ``pattern.__match__(n, subject)`` returns None or n sub-values."""
+    found = pattern.__match__(positional, subject)
+    if found is None:
+        return None
+    found = tuple(found)
+    if len(found) != positional:
+        name = pattern.__name__ if isinstance(pattern, type) else type(pattern).__name__
+        raise TypeError(f"{name}.__match__ returned {len(found)} values for "
+                        f"{positional} sub-pattern{'s' if positional != 1 else ''}")
+    return found
+
+
+def match_keys(mapping, keys: tuple):
+    """The values of ``keys`` in ``mapping`` (through its ``get``), or None if one is missing, as CPython's
+    MATCH_KEYS: a key equal to an earlier one raises ValueError."""
+    get = mapping.get
+    seen = set()
+    values = []
+    for key in keys:
+        if key in seen:
+            raise ValueError(f"mapping pattern checks duplicate key ({key!r})")
+        seen.add(key)
+        value = get(key, MISSING)
+        if value is MISSING:
+            return None
+        values.append(value)
+    return tuple(values)
 
 
 def _not_rewritten(what: str):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import inspect
 
-from moshjit.errors import UnsupportedError
+from moshjit.errors import UnsupportedError, code_columns
 from moshjit.functions import python_function  # noqa: F401  (re-exported: part of the frontend's API)
 from moshjit.frontend.decode import check_version, first_refused_instruction
 from moshjit.ir.function import Function
@@ -25,8 +25,8 @@ def build_ssa(fn, optimize: bool = True) -> Function:
     code = fn.__code__
     for flag, construct in _REFUSED_FLAGS.items():
         if code.co_flags & flag:
-            construct, line = first_refused_instruction(code) or (construct, code.co_firstlineno)
-            raise UnsupportedError(construct, code.co_filename, line)
+            construct, line, offset = first_refused_instruction(code) or (construct, code.co_firstlineno, None)
+            raise UnsupportedError(construct, code.co_filename, line, columns=code_columns(code, offset, line))
     from moshjit.frontend.translate import NeedsCells, Translator
     from moshjit.passes.dce import prune_dead_phis
     from moshjit.passes.simplify_cfg import remove_unreachable_blocks, renumber_blocks

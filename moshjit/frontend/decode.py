@@ -142,13 +142,13 @@ def _raw_instructions(code: types.CodeType, table: OpcodeTable):
         offset = following
 
 
-def first_refused_instruction(code: types.CodeType) -> tuple[str, int | None] | None:
+def first_refused_instruction(code: types.CodeType) -> tuple[str, int | None, int] | None:
     """The first instruction of a generator or coroutine that makes it one (``yield``, ``await``, ``async for``,
-    …) as (construct, line), for an error that points at it; None if only the code flags say so."""
+    …) as (construct, line, byte offset), for an error that points at it; None if only the code flags say so."""
     table = opcode_table()
-    for _, op, _, _, line, _ in _raw_instructions(code, table):
+    for offset, op, _, _, line, _ in _raw_instructions(code, table):
         if table.constructs[op] is not None and table.names[op] != "RETURN_GENERATOR":
-            return table.constructs[op], line
+            return table.constructs[op], line, offset
     return None
 
 

@@ -14,7 +14,7 @@ import builtins
 import itertools
 import types
 
-from moshjit.errors import UnsupportedError
+from moshjit.errors import UnsupportedError, code_columns
 from moshjit.frontend.cfg import BytecodeBlock, BytecodeCFG
 from moshjit.frontend.consumers import Consumer, choose_consumer
 from moshjit.frontend.decode import Instr, decode
@@ -271,7 +271,8 @@ class CodeUnit:
 
     def unsupported(self, construct: str):
         line = self.instr.line if self.instr is not None else self.code.co_firstlineno
-        raise UnsupportedError(construct, self.code.co_filename, line)
+        columns = code_columns(self.code, self.instr.offset, line) if self.instr is not None else None
+        raise UnsupportedError(construct, self.code.co_filename, line, columns=columns)
 
     def pop(self):
         return self.stack.pop()

@@ -49,7 +49,7 @@ class _Undefined:
     """Run-time value of an unbound local."""
 
 
-_UNBOUND = _Undefined()
+UNBOUND = _Undefined()          # what an unbound local holds (also handed over by deoptimised native code)
 
 _set_handled_exception = ctypes.pythonapi.PyErr_SetHandledException
 _set_handled_exception.argtypes = [ctypes.py_object]
@@ -57,41 +57,64 @@ _set_handled_exception.restype = None
 
 
 class Frame:
-    """Per-call state: the value of every SSA value computed so far, and the exception being propagated."""
+    """Per-call state: the value of every SSA value computed so far, the exception being propagated, calls
+    routed elsewhere (see ``resume_function``) and, once the function raised, the instruction that raised."""
 
-    __slots__ = ("fn", "env", "caught")
+    __slots__ = ("fn", "env", "caught", "calls", "raised_at")
 
-    def __init__(self, fn: Function, env: dict):
+    def __init__(self, fn: Function, env: dict, calls: dict | None = None):
         self.fn = fn
         self.env = env
         self.caught = None          # the exception travelling to the current handler block
+        self.calls = calls          # call op -> (function, argument values, its calls): run here, in Python frames
+        self.raised_at = None       # the op or terminator an exception left the function from
 
     def get(self, value):
         if isinstance(value, Constant):
             return value.value
         if value is UNDEFINED:
-            return _UNBOUND
+            return UNBOUND
         return self.env[value]
 
 
-def run_function(fn: Function, argvalues: list, env: dict | None = None):
+def run_function(fn: Function, argvalues: list, env: dict | None = None, calls: dict | None = None):
     """Execute ``fn`` on already-bound argument values. ``env`` receives every value as it is computed (a dict
     subclass lets a caller watch intermediate values, e.g. to see an int leave the 64-bit range)."""
-    frame = Frame(fn, {} if env is None else env)
-    env = frame.env
+    frame = Frame(fn, {} if env is None else env, calls)
     for arg, value in zip(fn.args, argvalues):
-        env[arg] = value
-    block, previous = fn.entry, None
+        frame.env[arg] = value
+    return _execute(frame, fn.entry, 0)
+
+
+def resume_function(frame: Frame, block, index: int):
+    """Continue ``frame.fn`` from op ``index`` of ``block`` (``len(block.ops)``: its terminator), ``frame.env``
+    holding every value live there: what native code that gives up mid-function (deoptimisation) hands over.
+    ``frame.calls`` may map call ops to their callee's SSA, which then runs in this interpreter too (Python frames
+    only, no C stack per level). When the continuation raises, ``frame.raised_at`` says where it left."""
+    return _execute(frame, block, index)
+
+
+def evaluate(op, fn: Function, env: dict):
+    """The value of one op computed from ``env`` (used to rebuild pure values native code never materialised)."""
+    return EVALUATORS[type(op)](op, Frame(fn, env))
+
+
+def _execute(frame: Frame, block, start: int):
+    """The interpreter loop, from op ``start`` of ``block`` (whose φs are already in the environment)."""
+    env = frame.env
     get = frame.get
+    previous = None
     while True:
-        if block.phis:
+        if previous is not None and block.phis:
             incoming = [get(phi.incoming[previous]) for phi in block.phis]
             for phi, value in zip(block.phis, incoming):
                 env[phi] = value
+        current = None
         try:
-            for op in block.ops:
-                env[op] = EVALUATORS[type(op)](op, frame)
-            term = block.terminator
+            for current in (block.ops[start:] if start else block.ops):
+                env[current] = EVALUATORS[type(current)](current, frame)
+            start = 0
+            current = term = block.terminator
             kind = type(term)
             if kind is ops.Jump:
                 previous, block = block, term.target
@@ -110,7 +133,9 @@ def run_function(fn: Function, argvalues: list, env: dict | None = None):
             else:
                 _reraise(get(term.exc))
         except BaseException as exc:
+            start = 0
             if block.handler is None:
+                frame.raised_at = current
                 raise                                   # a bare raise: no new chaining
             frame.caught = exc
             previous, block = block, block.handler
@@ -258,7 +283,7 @@ def _make_cell(op, frame):
 
 def _check_bound(op, frame):
     value = frame.get(op.value)
-    if value is _UNBOUND:
+    if value is UNBOUND:
         if op.kind == "free":
             raise _free_variable_error(op.name)
         raise UnboundLocalError(f"cannot access local variable '{op.name}' where it is not associated with a value")
@@ -281,6 +306,11 @@ def _import_from(op, frame):
 
 def _call(op, frame):
     get = frame.get
+    if frame.calls is not None:
+        routed = frame.calls.get(op)
+        if routed is not None:          # (callee SSA, its argument values, its own routed calls): two Python
+            callee, bound, calls = routed   # frames per call level, no C stack
+            return _execute(Frame(callee, dict(zip(callee.args, [get(a) for a in bound])), calls), callee.entry, 0)
     args = [get(a) for a in op.args]
     if op.kwnames:
         split = len(args) - len(op.kwnames)

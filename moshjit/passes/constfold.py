@@ -12,7 +12,11 @@ from moshjit.passes.simplify_cfg import remove_unreachable_blocks
 
 # Constants whose operations are pure and deterministic; anything else (user objects) is never folded.
 _FOLDABLE_TYPES = (int, float, complex, str, bytes, bool, type(None))
-_MAX_FOLDED_SIZE = 256        # like CPython's AST optimiser: never build huge constants at compile time
+# CPython's own limits (Python/ast_opt.c): results that could be large are checked *before* computing them, so a
+# constant like ``2 ** 62 ** 4`` or ``"ab" * 10 ** 9`` is left to run time, as in CPython.
+MAX_INT_SIZE = 128            # bits
+MAX_COLLECTION_SIZE = 256
+MAX_STR_SIZE = 4096
 
 
 def _foldable(value) -> bool:
@@ -21,11 +25,32 @@ def _foldable(value) -> bool:
     return type(value) in _FOLDABLE_TYPES
 
 
+def _within_limits(operator: str, left, right) -> bool:
+    """Whether CPython's optimiser would compute ``left <operator> right`` (safe_multiply, safe_power,
+    safe_lshift, safe_mod): no result that could exceed its size limits."""
+    ints = type(left) in (int, bool) and type(right) in (int, bool)
+    if operator == "*":
+        if ints:
+            return left == 0 or right == 0 or left.bit_length() + right.bit_length() <= MAX_INT_SIZE
+        for sequence, count in ((left, right), (right, left)):
+            if isinstance(sequence, (str, bytes, tuple)) and type(count) in (int, bool):
+                limit = MAX_COLLECTION_SIZE if isinstance(sequence, tuple) else MAX_STR_SIZE
+                return count <= 0 or len(sequence) <= limit // count
+        return True
+    if operator == "**" and ints:
+        return right <= 0 or left.bit_length() * right <= MAX_INT_SIZE
+    if operator == "<<" and ints:
+        return right < 0 or left == 0 or left.bit_length() + right <= MAX_INT_SIZE
+    if operator == "%" and isinstance(left, (str, bytes)):
+        return False              # formatting: CPython folds only simple cases; leave it to run time
+    return True
+
+
 def _small(value) -> bool:
-    if isinstance(value, int):
-        return value.bit_length() <= 4 * _MAX_FOLDED_SIZE
-    if isinstance(value, (str, bytes, tuple)):
-        return len(value) <= _MAX_FOLDED_SIZE
+    if isinstance(value, (str, bytes)):
+        return len(value) <= MAX_STR_SIZE
+    if isinstance(value, tuple):
+        return len(value) <= MAX_COLLECTION_SIZE
     return True
 
 
@@ -52,8 +77,7 @@ def _evaluate(op):
         return None
     if not all(isinstance(a, Constant) and _foldable(a.value) for a in args):
         return None
-    if isinstance(op, ops.BinaryOp) and op.op in ("**", "<<") and isinstance(args[1].value, int) \
-            and abs(args[1].value) > _MAX_FOLDED_SIZE:
+    if isinstance(op, ops.BinaryOp) and not _within_limits(op.op, args[0].value, args[1].value):
         return None
     try:
         result = fold(*(a.value for a in args))

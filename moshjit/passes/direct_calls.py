@@ -33,5 +33,6 @@ def bind_direct_calls(fn: Function, ctx: CompileContext) -> Function:
                 continue
             entry = ctx.native_entry(op.func.value, key)
             if entry is not None:
+                ctx.record_dependency(op.func.value)
                 op.func = Constant(entry)
     return fn

@@ -115,7 +115,8 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
                 continue
             body, callee_ctx = found
             ctx.resolved_globals.update(callee_ctx.resolved_globals)
-            block = _splice(fn, block, index - 1, op, body, values)
+            ctx.record_dependency(callee)            # its code and defaults are now part of the caller
+            block = _splice(fn, block, index - 1, op, body, values, ctx.inlined_at)
             index = 0
     return fn
 
@@ -127,11 +128,14 @@ def _call_through_dispatcher(op: ops.Call, callee: types.FunctionType, ctx: Comp
     if dispatcher is None:
         return False
     op.func = Constant(dispatcher)
+    ctx.record_dependency(callee)
     return True
 
 
-def _splice(fn: Function, block: Block, position: int, call: ops.Call, body: Function, values: list) -> Block:
-    """Replace ``call`` (at ``position`` in ``block``) by ``body``; returns the block holding the rest."""
+def _splice(fn: Function, block: Block, position: int, call: ops.Call, body: Function, values: list,
+            inlined_at: dict) -> Block:
+    """Replace ``call`` (at ``position`` in ``block``) by ``body``; returns the block holding the rest. Each op
+    of the body is noted in ``inlined_at`` with the call's line (where a traceback shows the caller)."""
     rest = fn.new_block()
     rest.handler = block.handler
     for op in block.ops[position + 1:]:
@@ -154,6 +158,8 @@ def _splice(fn: Function, block: Block, position: int, call: ops.Call, body: Fun
         fn._next_label += 1
         fn.blocks.append(inner)
         term = inner.terminator
+        for inst in (*inner.phis, *inner.ops, term):
+            inlined_at[inst] = call.line
         if isinstance(term, ops.Return):
             returns.append((inner, term.value))
             inner.set_terminator(ops.Jump(rest, line=term.line))

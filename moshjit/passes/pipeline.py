@@ -5,6 +5,7 @@ import collections
 
 from moshjit.ir.function import Function
 from moshjit.passes.bypass_reraise import bypass_reraise
+from moshjit.passes.category_codes import category_codes
 from moshjit.passes.constfold import constfold
 from moshjit.passes.copyprop import copyprop
 from moshjit.passes.dce import dce
@@ -12,6 +13,7 @@ from moshjit.passes.simplify_cfg import simplify_cfg
 
 PIPELINE = [
     ("constfold", constfold),        # fold constants and constant branches, drop needless unbound checks
+    ("category_codes", category_codes),  # tests on unicodedata.category(x) become integer tests on its code
     ("copyprop", copyprop),          # forward trivial φs and unpacked display items
     ("dce", dce),                    # drop what nobody uses
     ("bypass_reraise", bypass_reraise),  # exceptions skip handlers that only re-raise them

@@ -1,12 +1,13 @@
 """Resolve, at compile time, the globals that name modules, functions and classes (as Numba does).
 
 ``load_global`` of such a name, ``load_deref`` of a closure cell holding one, and ``load_attr`` of a module
-attribute that is one, become constants, so that
+attribute that is one, become constants (and ``call_method`` of such a module attribute — ``math.sqrt(x)`` where the
+compiler did not know ``math`` is a module — a ``call`` of the constant), so that
 type inference and the backends can see which function is called. Other globals (data: vocabularies, tables,
 counters) stay ``load_global`` and are read at call time, so rebinding them is seen. A name the function itself
 assigns or deletes (``global`` statement) is never resolved, nor a closure cell the function writes or hands to a
-nested function (``nonlocal``): either may rebind it between two reads. What was
-resolved is recorded in the compile context's ``resolved_globals``.
+nested function (``nonlocal``): either may rebind it between two reads. What was resolved is recorded in the compile
+context's ``resolved_globals`` and ``dependencies``.
 """
 from __future__ import annotations
 
@@ -55,7 +56,15 @@ def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function
                     or isinstance(op, ops.LoadDeref) and op.index in shared_cells):
                 name, obj = value
                 resolved[name] = obj
-                replacements[op] = Constant(obj)
+                if ctx is not None:
+                    ctx.record_dependency(obj)
+                if isinstance(op, ops.CallMethod):        # module.function(...): a call of the function
+                    call = ops.Call(Constant(obj), list(op.args), op.kwnames, line=op.line)
+                    call.block = block
+                    kept.append(call)
+                    replacements[op] = call
+                else:
+                    replacements[op] = Constant(obj)
             else:
                 kept.append(op)
         block.ops = kept
@@ -79,7 +88,8 @@ def _resolve(op, fn: Function, builtins_: dict):
             return (f"<closure>.{op.name}", fn.closure[op.index].cell_contents)
         except ValueError:            # an empty cell: reading it raises at run time
             return None
-    if isinstance(op, ops.LoadAttr) and isinstance(op.obj, Constant) and isinstance(op.obj.value, types.ModuleType):
+    if isinstance(op, (ops.LoadAttr, ops.CallMethod)) and isinstance(op.obj, Constant) \
+            and isinstance(op.obj.value, types.ModuleType):
         value = getattr(op.obj.value, op.name, _MISSING)
         return None if value is _MISSING else (f"{op.obj.value.__name__}.{op.name}", value)
     return None

@@ -78,7 +78,7 @@ def _try_merge(fn: Function, a: Block, b: Block, preds: dict, replacements: dict
         for phi in b.handler.phis:
             phi.incoming.setdefault(a, phi.incoming.pop(b))
     a.handler = handler
-    for succ in b.successors():
+    for succ in dict.fromkeys(b.successors()):       # once each: ``branch c, X, X`` names X twice
         if succ in b.normal_successors():
             for phi in succ.phis:
                 phi.incoming[a] = phi.incoming.pop(b)

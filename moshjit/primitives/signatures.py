@@ -10,6 +10,7 @@ import builtins
 import math
 import unicodedata
 
+from moshjit.primitives.unicode_categories import CATEGORY_NAMES, category_code
 from moshjit.ir.types import (BOOL, BOTTOM, BYTES, CHAR, FLOAT, INT, NONE, NONNEG_SSIZE, OBJECT, SSIZE_MAX, STR,
                               DictType, IntType, IteratorType, ListType, MType, OptionalType, RangeType, SetType,
                               TupleType, join, tuple_of)
@@ -181,6 +182,7 @@ FUNCTIONS = {
     builtins.id: _const(INT),
     builtins.print: _const(NONE),
     unicodedata.category: _const(STR),
+    category_code: _const(IntType(0, len(CATEGORY_NAMES) - 1)),
     unicodedata.normalize: _const(STR),
     unicodedata.combining: _const(IntType(0, 255)),
     unicodedata.east_asian_width: _const(STR),

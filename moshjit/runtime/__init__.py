@@ -1,5 +1,5 @@
-"""The runtime every compiled function uses (mypyc's ``lib-rt`` is the model): Cython support modules built once
-per machine — the helpers generated code cimports (``moshjit_rt.pyx``/``.pxd``, with the Unicode tables of
+"""The runtime every compiled function uses (mypyc's ``lib-rt`` is the model): Cython support modules compiled
+when moshjit is installed (or, failing that, once per machine into the cache) — the helpers generated code cimports (``moshjit_rt.pyx``/``.pxd``, with the Unicode tables of
 ``unicode_tables.py``) and the C call path of ``@jit`` functions (``moshjit_dispatch.pyx``) — and the toolchain
 that builds them and the Cython backend's modules (``toolchain.py``, ``support.py``).
 
@@ -17,5 +17,5 @@ def ensure_support(cache) -> None:
 def compiled_dispatcher_core(cache) -> type:
     """``moshjit_dispatch.DispatcherCore``: the call path of ``@jit`` functions in C (built if needed)."""
     ensure_support(cache)
-    import moshjit_dispatch
+    from moshjit.runtime import moshjit_dispatch
     return moshjit_dispatch.DispatcherCore

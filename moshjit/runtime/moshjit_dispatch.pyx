@@ -152,16 +152,17 @@ cdef object array_key(object value, type kind):
 
 
 cdef object kind_of(object value):
-    """Same classification as ``moshjit.typeof.key_of`` (keep the two in step)."""
-    cdef type kind = type(value)
+    """Same classification as ``moshjit.typeof.key_of`` (keep the two in step). ``kind`` is an object, not a
+    ``type``: Cython checks ``type`` variables exactly, and classes with a metaclass (Enum, ABC) are not."""
+    cdef object kind = type(value)
     if kind is int:
         return INT64 if mj_fits_int64(value) else int
     if kind is str:
         return CHAR if len(<str>value) == 1 else str
     if kind is tuple and len(<tuple>value) <= MAX_TYPED_TUPLE:
         return (TUPLE,) + tuple([kind_of(item) for item in <tuple>value])
-    if mj_named_ndarray(kind):
-        return array_key(value, kind)
+    if mj_named_ndarray(<type>kind):
+        return array_key(value, <type>kind)
     return kind
 
 
@@ -194,7 +195,7 @@ cdef object exact_type(object key_item):
     """``key_item`` when it is a type all of whose values have that kind (so ``type(value) is key_item`` decides),
     else None: int, str, tuple and arrays are split further by value."""
     if isinstance(key_item, type) and key_item is not int and key_item is not str and key_item is not tuple \
-            and not mj_named_ndarray(key_item):
+            and not mj_named_ndarray(<type>key_item):
         return key_item
     return None
 

@@ -36,6 +36,7 @@ cdef object _mj_import_from(object module, str name)
 cdef object _mj_make_function(object code, dict globals_, object defaults, object kwdefaults)
 cdef object _mj_range_check(Py_ssize_t step)
 cdef str mj_category(Py_UCS4 ch)
+cdef Py_ssize_t mj_category_code(Py_UCS4 ch) noexcept
 cdef bint _mj_is_int64(object value)
 cdef object _mj_call_ex(object func, object args, object kwargs)
 cdef bint _mj_iterable(object obj)

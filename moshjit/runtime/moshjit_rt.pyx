@@ -35,6 +35,11 @@ cdef str mj_category(Py_UCS4 ch):
     return <str>_CATEGORY_NAMES[mj_category_id(ch)]
 
 
+cdef Py_ssize_t mj_category_code(Py_UCS4 ch) noexcept:
+    """primitives.unicode_categories.category_code for one character: its category's code, from the table."""
+    return mj_category_id(ch)
+
+
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from cpython.cellobject cimport PyCell_New, PyCell_Set

@@ -9,14 +9,18 @@ from __future__ import annotations
 import hashlib
 import importlib.machinery
 import importlib.util
+import logging
 import os
+import re
 import subprocess
 import sys
 import sysconfig
 import threading
 
 from moshjit.cache import versions
+from moshjit.errors import BuildError  # noqa: F401  (raised here; importers take it from here too)
 
+log = logging.getLogger("moshjit")
 lock = threading.RLock()                  # Cython's compiler keeps global state
 EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 CFLAGS = ["-fPIC", "-fwrapv", "-fno-strict-aliasing", "-DNDEBUG", "-w"]
@@ -26,12 +30,12 @@ CFLAGS = ["-fPIC", "-fwrapv", "-fno-strict-aliasing", "-DNDEBUG", "-w"]
 # are built once per machine, so they get -O2.
 GENERATED_OPT, SUPPORT_OPT = "-O1", "-O2"
 RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))     # the .pyx/.pxd of the support modules
-SHARED_MODULE = "moshjit_cyshared"        # Cython's utility code, shared by every generated module
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(RUNTIME_DIR))   # holds moshjit/: Cython finds moshjit/runtime/*.pxd
+RUNTIME_PACKAGE = "moshjit.runtime"
+SHARED_MODULE = f"{RUNTIME_PACKAGE}.moshjit_cyshared"   # Cython's utility code, shared by every generated module
+RUNTIME_SOURCES = ("moshjit_rt.pyx", "moshjit_rt.pxd", "moshjit_text.pyx", "moshjit_text.pxd", "moshjit_dispatch.pyx",
+                   "unicode_tables.py", "support.py", "toolchain.py")     # what the runtime is built from, recipe included
 NAMESPACE = "cython"                      # where built modules live in the on-disk cache
-
-
-class BuildError(RuntimeError):
-    """Cython or the C compiler rejected generated code (a moshjit bug: the message has the details)."""
 
 
 def compiler_command() -> list[str]:
@@ -40,18 +44,26 @@ def compiler_command() -> list[str]:
     return cc.split()
 
 
-def toolchain_fingerprint() -> str:
-    """What the support modules and every generated module depend on besides their own text."""
+def runtime_fingerprint() -> str:
+    """What makes support modules interchangeable: Python, moshjit and Cython versions (generated modules take
+    their utility code from ``moshjit_cyshared``, whose ABI is Cython's), the Unicode data and the runtime's
+    sources. A prebuilt runtime records it; generated modules are only ever built against a runtime whose
+    fingerprint is the current one."""
     import unicodedata
 
     import Cython
     digest = hashlib.sha256()
-    for name in ("moshjit_rt.pyx", "moshjit_rt.pxd", "moshjit_dispatch.pyx", "unicode_tables.py"):
+    for name in RUNTIME_SOURCES:
         with open(os.path.join(RUNTIME_DIR, name), "rb") as f:
             digest.update(f.read())
-    digest.update(" ".join(compiler_command() + CFLAGS + [GENERATED_OPT, SUPPORT_OPT]).encode())
     return (f"{versions()};cython-{Cython.__version__};unicode-{unicodedata.unidata_version};"
             f"{digest.hexdigest()[:16]}")
+
+
+def toolchain_fingerprint() -> str:
+    """What every generated module depends on besides its own text: the runtime and how C is compiled."""
+    flags = " ".join(compiler_command() + CFLAGS + [GENERATED_OPT, SUPPORT_OPT])
+    return f"{runtime_fingerprint()};{hashlib.sha256(flags.encode()).hexdigest()[:12]}"
 
 
 def cython_options(c_path: str, shared: bool, module_name: str):
@@ -60,34 +72,166 @@ def cython_options(c_path: str, shared: bool, module_name: str):
     from Cython.Compiler import Main
     return Main.CompilationOptions(
         Main.default_options, output_file=c_path, language_level=3, quiet=True, module_name=module_name,
-        include_path=[RUNTIME_DIR], shared_utility_qualified_name=SHARED_MODULE if shared else None)
+        include_path=[PACKAGE_ROOT], shared_utility_qualified_name=SHARED_MODULE if shared else None)
 
 
 def cythonize_file(pyx_path: str, module_name: str, c_path: str) -> None:
+    """Cython on one file. On generated modules its messages are moshjit's business, not the user's: they go to
+    a listing file (``.lis`` beside the .pyx), then warnings to the debug log and errors into the BuildError.
+    (The runtime's own .pyx, compiled when installing, reports as Cython does.)"""
     from Cython.Compiler import Errors, Main
     options = cython_options(c_path, True, module_name)
+    if os.path.dirname(os.path.abspath(pyx_path)) != RUNTIME_DIR:
+        options.use_listing_file, options.errors_to_stderr = True, False
+    listing = os.path.splitext(pyx_path)[0] + ".lis"
     with lock:
         Errors.init_thread()
         try:
             result = Main.compile_single(pyx_path, options, full_module_name=module_name)
+            failed = None if result is not None and not result.num_errors else "Cython reported errors"
         except Exception as exc:                  # Cython reports some errors as exceptions
-            raise BuildError(f"Cython failed on {pyx_path}: {exc}") from exc
-    if result is None or result.num_errors:
-        raise BuildError(f"Cython reported errors in {pyx_path}")
+            failed = f"Cython failed: {exc}"
+        finally:
+            Errors.close_listing_file()
+    messages = ""
+    if os.path.exists(listing):
+        with open(listing, encoding="utf-8", errors="replace") as f:
+            messages = f.read()
+    if failed:
+        raise BuildError(f"{failed} on {pyx_path}:\n{messages[-4000:]}")
+    if messages:
+        log.debug("Cython on %s:\n%s", pyx_path, messages)
+
+
+# Cython's C records a traceback entry per function an exception leaves: the .pyx line (``__PYX_ERR(file index,
+# line, label)``, ``__PYX_MARK_ERR_POS``), the file (``__pyx_f``) and the function (``__Pyx_AddTraceback``).
+_ADD_TRACEBACK = re.compile(r'__Pyx_AddTraceback\("([^"]*)", ([^;]*)\);')
+_ERROR_POSITION = re.compile(r"\b(__PYX_ERR|__PYX_MARK_ERR_POS)\(0, (\d+)\b")
+_FILE_TABLE = re.compile(r"static const char\* const (__pyx_f\[\] = \{[^}]*\};)")
+LINENO_LOCAL = "__pyx_lineno"           # a local of every function that records traceback entries
+
+# Generated modules learn where their code came from after loading (``_mj_set_source``), so their compiled form,
+# and its cache entry, does not depend on the file or the lines of the function: the same function typed into
+# two notebooks shares one. CPython shows one frame per call of a function, while Cython adds a traceback entry
+# each time an exception passes an error label of the function (a try, an except clause, the exit): an entry is
+# added only when the exception's newest one is not already this call's. The call is told apart by the address
+# of its C frame's ``__pyx_lineno``, the entry by its frame object (kept alive, so its address is not reused).
+_USER_FRAMES = r"""
+/* moshjit: traceback entries at the user's file, function and lines (see moshjit/runtime/toolchain.py) */
+static PyObject *mj_source = NULL;
+static const char *mj_function = NULL;
+static int *mj_lines = NULL;
+static long mj_line_count = 0, mj_default_line = 0;
+#define MJ_LINE(n) (mj_lines == NULL ? (n) : (n) < mj_line_count && mj_lines[n] ? mj_lines[n] : mj_default_line)
+#define MJ_FUNCTION(name) (mj_function != NULL ? mj_function : (name))
+
+/* lines: (default line, .pyx line, user line, .pyx line, user line, ...) */
+static int mj_set_source(PyObject *filename, PyObject *function, PyObject *lines) {
+    Py_ssize_t i, n = PyTuple_GET_SIZE(lines);
+    long most = 0, pyx;
+    int *table;
+    const char *file = PyUnicode_AsUTF8(filename), *name = PyUnicode_AsUTF8(function);
+    if (file == NULL || name == NULL) return -1;
+    for (i = 1; i + 1 < n; i += 2) {
+        pyx = PyLong_AsLong(PyTuple_GET_ITEM(lines, i));
+        if (pyx < 0) return -1;
+        if (pyx > most) most = pyx;
+    }
+    table = (int *)PyMem_Calloc((size_t)most + 1, sizeof(int));
+    if (table == NULL) { PyErr_NoMemory(); return -1; }
+    for (i = 1; i + 1 < n; i += 2)
+        table[PyLong_AsLong(PyTuple_GET_ITEM(lines, i))] = (int)PyLong_AsLong(PyTuple_GET_ITEM(lines, i + 1));
+    PyMem_Free(mj_lines);
+    mj_lines = table;
+    mj_line_count = most + 1;
+    mj_default_line = n ? PyLong_AsLong(PyTuple_GET_ITEM(lines, 0)) : 0;
+    Py_XSETREF(mj_source, PyTuple_Pack(2, filename, function));
+    if (mj_source == NULL) return -1;
+    __pyx_f[0] = file;
+    mj_function = name;
+    return 0;
+}
+
+static PyObject *mj_tb_frame = NULL;
+static void *mj_tb_call = NULL;
+static PyObject *mj_tb_newest_frame(void) {
+    PyObject *type, *value, *tb, *frame = NULL;
+    PyErr_Fetch(&type, &value, &tb);
+    if (tb != NULL) frame = (PyObject *)((PyTracebackObject *)tb)->tb_frame;
+    PyErr_Restore(type, value, tb);
+    return frame;
+}
+static int mj_tb_fresh(void *call) {
+    return call != mj_tb_call || mj_tb_frame == NULL || mj_tb_newest_frame() != mj_tb_frame;
+}
+static void mj_tb_added(void *call) {
+    PyObject *frame = mj_tb_newest_frame();
+    Py_XINCREF(frame);
+    Py_XSETREF(mj_tb_frame, frame);
+    mj_tb_call = call;
+}
+#define MJ_ADD_TRACEBACK(call, name, c_line, py_line, filename) do { if (mj_tb_fresh(call)) { \
+    __Pyx_AddTraceback(name, c_line, py_line, filename); mj_tb_added(call); } } while (0)
+"""
+
+
+def c_string(text: str) -> str:
+    """A C string literal holding ``text`` as UTF-8."""
+    out = []
+    for byte in text.encode("utf-8"):
+        char = chr(byte)
+        out.append(char if 32 <= byte < 127 and char not in '"\\?' else f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
+
+
+def without_frames(c_text: str) -> str:
+    """The C of a runtime module whose functions add no traceback entries: its helpers and the call path are
+    part of the operation that used them, and CPython shows no frame for an unpacking or for calling a function."""
+    return _ADD_TRACEBACK.sub("/* moshjit: no traceback entry for the runtime */", c_text)
+
+
+def with_user_frames(c_text: str, module_name: str) -> str:
+    """The C of a generated module whose traceback entries name the user's file, function and line once
+    ``_mj_set_source`` has said which (the user's function: every function but the module's own ``_mj_*``),
+    one entry per call, as CPython's own frame for the function would."""
+    table = _FILE_TABLE.search(c_text)
+    head, tail = c_text[:table.start()], c_text[table.end():]
+    tail = _ERROR_POSITION.sub(lambda m: f"{m.group(1)}(0, MJ_LINE({m.group(2)})", tail)
+
+    def entry(m):
+        qualified = m.group(1)
+        internal = qualified.startswith("init ") or qualified.startswith(module_name + "._mj")
+        shown = qualified.rpartition(".")[2]
+        name = c_string(shown) if internal else f"MJ_FUNCTION({c_string(shown)})"
+        return f"MJ_ADD_TRACEBACK((void *)&{LINENO_LOCAL}, {name}, {m.group(2)});"
+    tail = _ADD_TRACEBACK.sub(entry, tail)
+    return f"{head}static const char* {table.group(1)}\n{_USER_FRAMES}{tail}"
+
+
+def rewrite_c(c_path: str, rewrite) -> None:
+    with open(c_path, encoding="utf-8") as f:
+        text = f.read()
+    with open(c_path, "w", encoding="utf-8") as f:
+        f.write(rewrite(text))
 
 
 def compile_c(c_path: str, so_path: str, optimize: str) -> None:
     include = sysconfig.get_paths()["include"]
     command = compiler_command() + [optimize] + CFLAGS + ["-shared", f"-I{include}", f"-I{os.path.dirname(c_path)}",
                                                           c_path, "-o", so_path]
-    proc = subprocess.run(command, capture_output=True, text=True)
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True)
+    except OSError as exc:                    # no such program, or not executable
+        source = "MOSHJIT_CC" if os.environ.get("MOSHJIT_CC") else "the compiler Python was built with"
+        raise BuildError(f"no usable C compiler: {command[0]!r} ({source}) cannot be run ({exc.strerror}); "
+                         f"install gcc, or set MOSHJIT_CC to a C compiler") from None
     if proc.returncode != 0:
         raise BuildError(f"C compiler failed on {c_path}:\n{proc.stderr[-4000:]}")
 
 
 def compile_to_bytes(c_path: str, workdir: str, name: str, optimize: str) -> bytes:
     """The shared object built from ``c_path`` in ``workdir``, as bytes (for the cache)."""
-    so_path = os.path.join(workdir, name + EXT_SUFFIX)
+    so_path = os.path.join(workdir, name.rpartition(".")[2] + EXT_SUFFIX)
     compile_c(c_path, so_path, optimize)
     with open(so_path, "rb") as f:
         return f.read()

@@ -7,20 +7,21 @@ from __future__ import annotations
 
 import unicodedata
 
+from moshjit.primitives.unicode_categories import CATEGORY_CODES, CATEGORY_NAMES
+
 HEADER_NAME = "moshjit_unicode.h"
 BLOCK = 256
 
 
 def category_tables() -> tuple[list[str], list[int], list[bytes]]:
-    """(category names, block index per 256 code points, distinct 256-entry blocks of category ids)."""
-    names = sorted({unicodedata.category(chr(cp)) for cp in range(0x110000)})
-    ids = {name: i for i, name in enumerate(names)}
+    """(category names, block index per 256 code points, distinct 256-entry blocks of category ids). A
+    category's id is its code in ``primitives.unicode_categories`` (the order ``category_code`` uses)."""
     blocks: dict[bytes, int] = {}
     index = []
     for start in range(0, 0x110000, BLOCK):
-        block = bytes(ids[unicodedata.category(chr(cp))] for cp in range(start, start + BLOCK))
+        block = bytes(CATEGORY_CODES[unicodedata.category(chr(cp))] for cp in range(start, start + BLOCK))
         index.append(blocks.setdefault(block, len(blocks)))
-    return names, index, list(blocks)
+    return list(CATEGORY_NAMES), index, list(blocks)
 
 
 def generate_header() -> str:

@@ -100,16 +100,17 @@ CALLS = [("body", (10,)), ("uses_helper", (5,)), ("uses_big", (7,))]
 
 BUILD_STEPS = {"cython_s", "cc_s", "parse_s", "optimise_s", "codegen_s", "link_s"}
 BIG_BODY = "".join(f"    x = (x * {i % 5 + 2} + {i}) % 1000003\n" for i in range(120))
-SUPPORT_MODULES = ("moshjit_cyshared", "moshjit_rt", "moshjit_dispatch")
 
 
 @pytest.fixture(scope="module")
 def two_process_cache(tmp_path_factory):
-    """A fresh cache holding only the support modules (copied from the shared test cache: building them takes
-    half a minute and is not what is tested here), and a directory for the user module."""
+    """A fresh cache holding only the support modules when this install has no usable prebuilt ones (copied from
+    the shared test cache: building them takes half a minute and is not what is tested here), and a directory for
+    the user module."""
     from moshjit.dispatcher import _cache
-    from moshjit.runtime.support import support_for
+    from moshjit.runtime.support import SUPPORT_MODULES, short_name, support_for
     from moshjit.runtime.toolchain import NAMESPACE
+    support_modules = {short_name(name) for name in SUPPORT_MODULES}
     shared = _cache()
     support = support_for(shared)
     support.ensure()
@@ -120,12 +121,14 @@ def two_process_cache(tmp_path_factory):
     for meta_path in glob.glob(os.path.join(shared.root, NAMESPACE, "*.json")):
         with open(meta_path, encoding="utf-8") as f:
             meta = json.load(f)
-        if meta.get("module") in SUPPORT_MODULES and meta.get("toolchain") == support.fingerprint:
+        if meta.get("module") in support_modules and meta.get("toolchain") == support.fingerprint:
             for path in glob.glob(meta_path[:-len(".json")] + ".*"):
                 if not path.endswith(".lock"):
                     shutil.copy2(path, target)
             copied.add(meta["module"])
-    assert copied == set(SUPPORT_MODULES)
+    from moshjit.runtime.support import prebuilt_fingerprint
+    from moshjit.runtime.toolchain import runtime_fingerprint
+    assert copied == support_modules or prebuilt_fingerprint() == runtime_fingerprint()
     return str(root), tmp_path_factory.mktemp("module")
 
 
@@ -347,3 +350,33 @@ def test_the_entry_lock_is_exclusive(cache):
         order.append("first")
     thread.join(10)
     assert order == ["first", "second"]
+
+
+def test_scratch_directories_of_killed_processes_are_swept(tmp_path, monkeypatch):
+    from moshjit.cache import scratch, scratch_directory
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    killed = subprocess.run([sys.executable, "-c", "import os, signal, tempfile; tempfile.tempdir = os.sys.argv[1];"
+                             "from moshjit.cache import scratch_directory as s; s('moshjit-build-'); "
+                             "s('moshjit-cache-', keep_until_exit=True); os.kill(os.getpid(), signal.SIGKILL)",
+                             str(tmp_path)], cwd=REPO)
+    assert killed.returncode < 0
+    assert len(os.listdir(tmp_path)) == 2
+    (tmp_path / "moshjit-build-notapid").mkdir()                     # not ours to judge: left alone
+    with scratch() as workdir:
+        assert os.path.isdir(workdir)
+        alive = scratch_directory("moshjit-cache-")
+    assert sorted(os.listdir(tmp_path)) == sorted(["moshjit-build-notapid", os.path.basename(alive)])
+    with pytest.raises(RuntimeError), scratch() as workdir:            # a refused build cleans up too
+        raise RuntimeError("gcc failed")
+    assert not os.path.exists(workdir)
+
+
+def test_an_entry_path_taken_by_a_directory_is_replaced(cache):
+    path, meta_path = cache.paths("ns", "k", ".so")
+    os.makedirs(os.path.join(path, "inside"))
+    os.makedirs(meta_path)
+    entry, messages = load_warnings(cache)
+    assert entry is None and len(messages) == 1 and "not a regular file" in messages[0]
+    assert load_warnings(cache) == (None, [])                           # reported once per process
+    stored(cache)
+    assert load_warnings(cache)[0][0] == path

@@ -454,7 +454,7 @@ def test_pickled_function_runs_in_a_spawned_worker():
 def test_the_compiled_core_is_in_use():
     if os.environ.get("MOSHJIT_PURE_DISPATCH", "") not in ("", "0"):
         pytest.skip("MOSHJIT_PURE_DISPATCH is set for this run")
-    import moshjit_dispatch
+    from moshjit.runtime import moshjit_dispatch
     assert issubclass(dispatch.dispatcher_class(), moshjit_dispatch.DispatcherCore)
 
 
@@ -468,7 +468,7 @@ def _recording_dispatcher(core):
 
 
 def _keys_per_core(fn, calls):
-    import moshjit_dispatch
+    from moshjit.runtime import moshjit_dispatch
     out = []
     for core in (dispatch.PyDispatcherCore, moshjit_dispatch.DispatcherCore):
         recorder = _recording_dispatcher(core)(fn)

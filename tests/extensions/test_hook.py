@@ -12,7 +12,7 @@ import traceback
 import pytest
 
 import moshjit.extensions as extensions
-from moshjit.extensions import hook
+from moshjit.extensions import hook, runtime
 from tests.extensions.helpers import forget_module, write_module
 
 EXTENDED = """
@@ -64,7 +64,8 @@ def test_rewritten_module_imports_and_leaks_no_globals(module_dir):
     module = importlib.import_module("ext_basic")
     assert module.describe((1, 2)) == ("seq", 1, [2]) and module.describe(3) == "3"
     assert isinstance(module.__loader__, hook.RewritingLoader)
-    assert not [name for name in vars(module) if name.startswith("_mj_")]
+    hidden = [name for name in vars(module) if name.startswith("_mj_")]
+    assert hidden == ["_mj_rt0"] and vars(module)["_mj_rt0"] is runtime  # the one name a rewrite adds
 
 
 def test_files_without_the_header_are_imported_plainly(module_dir):
@@ -170,3 +171,37 @@ def test_the_cache_tag_changes_with_moshjits_version(monkeypatch):
         assert hook.cache_tag().isalnum()  # importlib requires an alphanumeric optimization tag
     finally:
         hook._digest.cache_clear()
+
+
+def test_the_hook_module_is_reachable_from_the_package():
+    import moshjit.extensions as package
+    assert package.hook is hook and callable(package.hook.load_source_module)
+
+
+def test_importing_a_file_with_a_misplaced_header_reports_it(module_dir):
+    write_module(module_dir, "late_header", '''
+        """A docstring first, so the header below would be ignored."""
+        # moshmosh?
+        # +pattern-matching
+        def f(s):
+            with match(s):
+                if [x]:
+                    return x
+    ''')
+    with pytest.raises(SyntaxError, match="must be the file's first line") as error:
+        importlib.import_module("late_header")
+    assert error.value.filename.endswith("late_header.py") and error.value.lineno == 2
+
+
+def test_a_switch_with_a_trailing_comment_works_through_the_hook(module_dir):
+    write_module(module_dir, "trailing_switch", '''
+        # moshmosh?
+        # +pattern-matching  # on
+        def f(s):
+            with match(s):
+                if [x]:
+                    return x
+                if _:
+                    return None
+    ''')
+    assert importlib.import_module("trailing_switch").f([7]) == 7

@@ -65,3 +65,44 @@ def test_files_without_the_header_are_never_touched():
     source = "# +pipeline\nx = 1 | str\n"
     assert rewrite(source, "plain.py") == source
     assert rewrite("# moshmosh?\n" + source, "ext.py") == "x = str(1)\n"
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("# +pattern-matching  # on from here", {"pattern-matching": {"token": "match"}}),
+    ("#+pattern-matching(case) # the keyword is 'case'", {"pattern-matching": {"token": "case"}}),
+    ("# +quick-lambda('it)')  # a ')' inside the parameters", {"quick-lambda": {"token": "it)"}}),
+])
+def test_switches_may_end_with_a_comment(line, expected):
+    assert scan(f"# moshmosh?\n{line}\n", "f.py").active_at_end == expected
+
+
+@pytest.mark.parametrize("line", [
+    "# +pattern-matching on",
+    "# + pattern-matching",
+    "# -pipeline is off from here",
+    "# +pattern-matching(case",
+])
+def test_malformed_switches_of_known_extensions_are_syntax_errors(line):
+    with pytest.raises(SyntaxError, match="malformed pragma") as error:
+        scan(f"x = 1\n{line}\n", "mod.py")
+    assert (error.value.filename, error.value.lineno, error.value.offset) == ("mod.py", 2, 1)
+
+
+def test_comments_that_only_start_like_a_switch_stay_comments():
+    source = "# moshmosh?\n# -not a switch, just prose\n# +1 for this\n# - item\nx = 1\n"
+    assert scan(source, "f.py").activations == {}
+
+
+@pytest.mark.parametrize("source, line", [
+    ('"""Module docstring."""\n# moshmosh?\n# +pattern-matching\n', 2),
+    ("import os\n\n# moshmosh?\n", 3),
+])
+def test_a_misplaced_header_is_a_syntax_error_not_a_silently_plain_file(source, line):
+    with pytest.raises(SyntaxError, match="must be the file's first line") as error:
+        rewrite(source, "late.py")
+    assert (error.value.filename, error.value.lineno) == ("late.py", line)
+
+
+def test_the_header_text_inside_a_string_is_not_a_header():
+    source = 'HELP = """\n# moshmosh?\n"""\n'
+    assert rewrite(source, "doc.py") == source

@@ -8,6 +8,8 @@ A ``.test`` file is a sequence of cases::
     <the exact IR the frontend prints>
     [optimized]
     <the exact IR after the pass pipeline>
+    [resolved]             (optional)
+    <the exact IR after resolving globals, then the pass pipeline: what the driver's passes see>
 
 Run ``MOSHJIT_UPDATE_GOLDEN=1 pytest tests/golden`` to rewrite every expected section with the current output
 after an intended change (then review the diff in git).
@@ -32,11 +34,13 @@ from moshjit.frontend import build_ssa
 from moshjit.ir.printer import format_function
 from moshjit.ir.verifier import verify
 from moshjit.passes.pipeline import run_passes
+from moshjit.passes.resolve_globals import resolve_globals
 from tests.version_golden import own_path
 
 UPDATE_VARIABLE = "MOSHJIT_UPDATE_GOLDEN"
 SECTIONS = ("frontend", "optimized")
-_HEADER = re.compile(r"^\[(case) (\S+)\]$|^\[(frontend|optimized)\]$")
+OPTIONAL_SECTIONS = ("resolved",)           # checked and rewritten only in the cases that have them
+_HEADER = re.compile(r"^\[(case) (\S+)\]$|^\[(frontend|optimized|resolved)\]$")
 
 
 @dataclass
@@ -60,7 +64,16 @@ class Case:
         verify(ir)
         frontend = format_function(ir)
         run_passes(ir, verify_each=True)
-        return {"frontend": frontend, "optimized": format_function(ir)}
+        actual = {"frontend": frontend, "optimized": format_function(ir)}
+        if "resolved" in self.expected:
+            ir = build_ssa(namespace[self.name], optimize=False)
+            resolve_globals(ir)
+            run_passes(ir, verify_each=True)
+            actual["resolved"] = format_function(ir)
+        return actual
+
+    def sections(self) -> tuple:
+        return SECTIONS + tuple(s for s in OPTIONAL_SECTIONS if s in self.expected)
 
 
 def version_path(path: Path, version: tuple[int, int] | None = None) -> Path | None:
@@ -116,7 +129,7 @@ def render(cases: list[Case], sections: str = "expected") -> str:
     out = []
     for case in cases:
         out.append(f"[case {case.name}]\n{case.source}")
-        for section in SECTIONS:
+        for section in case.sections():
             out.append(f"[{section}]\n{getattr(case, sections).get(section, '')}")
     return "\n".join(out)
 
@@ -128,7 +141,7 @@ def check(case: Case) -> str | None:
     label = f"py{sys.version_info[0]}{sys.version_info[1]}/{case.path.name}" \
         if case.version_expected is not None else f"{case.path.name}:{case.line}"
     diffs = []
-    for section in SECTIONS:
+    for section in case.sections():
         expected = wanted.get(section, "")
         if actual[section] != expected:
             diffs.append("".join(difflib.unified_diff(

@@ -30,7 +30,7 @@ answer = shape((2, 3, 4))
 """
     assert run(shell, cell).success
     assert shell.user_ns["answer"] == [6, 8]
-    assert not [k for k in shell.user_ns if k.startswith("_mj_")]
+    assert [k for k in shell.user_ns if k.startswith("_mj_")] == ["_mj_rt0"]  # the runtime module only
     run(shell, "# -pattern-matching\n# -quick-lambda\n")
 
 

@@ -493,9 +493,10 @@ def e_empty_min(xs):
     return min(xs)
 
 
-def e_overflow_line(a):
+def e_overflow_line(a, divisor=1):
     b = a + 1
-    return b * a
+    c = b * a
+    return c // divisor
 
 
 def e_nested_call(n):

@@ -43,7 +43,7 @@ def emitted_ir(fn, arg_types) -> str:
     ctx = DriverContext(fn)
     graph = CallGraph(ctx)
     root = graph.infer(fn, arg_types, ir=typed_ssa(fn, arg_types, ctx), ctx=ctx)
-    text, _, _ = build_module(graph, root, "x86_64-unknown-linux-gnu", "")
+    text = build_module(graph, root, "x86_64-unknown-linux-gnu", "")[0]
     return normalise(text, fn.__code__.co_filename)
 
 

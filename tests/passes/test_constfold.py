@@ -31,7 +31,11 @@ def test_leaves_operations_that_raise_or_are_not_pure_to_run_time():
     kept = [
         emit(b0, ops.BinaryOp(const(1), const(0), "//", False)),            # ZeroDivisionError at run time
         emit(b0, ops.BinaryOp(const(2), const(100000), "**", False)),       # a huge constant
-        emit(b0, ops.BinaryOp(const("ab"), const(1000), "*", False)),       # a big string
+        emit(b0, ops.BinaryOp(const("ab"), const(3000), "*", False)),       # a string over CPython's 4096
+        emit(b0, ops.BinaryOp(const("ab"), const(10 ** 12), "*", False)),   # ... checked before it is built
+        emit(b0, ops.BinaryOp(const(2 ** 100), const(2 ** 100), "*", False)),   # over CPython's 128 bits
+        emit(b0, ops.BinaryOp(const(3), const(200), "<<", False)),
+        emit(b0, ops.BinaryOp(const(2), const(62 ** 4), "**", False)),      # 2 ** 62 ** 4: never computed
         emit(b0, ops.BinaryOp(const(1), const(2), "+", True)),              # augmented: could be __iadd__
         emit(b0, ops.Compare(const(1000), const(1000), "is")),              # identity of ints is not a value
         emit(b0, ops.GetItem(const((1, 2)), const(5))),                     # IndexError
@@ -40,6 +44,16 @@ def test_leaves_operations_that_raise_or_are_not_pure_to_run_time():
     emit(b0, ops.Return(emit(b0, ops.BuildList(kept))))
     constfold(fn)
     assert [op for op in b0.ops if op in kept] == kept
+
+
+def test_folds_what_cpython_folds():
+    fn = new_function()
+    (b0,) = blocks(fn, 1)
+    values = [emit(b0, ops.BinaryOp(const(left), const(right), op, False))
+              for left, op, right in [(2, "**", 64), ("ab", "*", 2000), (2 ** 63, "-", 1), (1, "<<", 100)]]
+    emit(b0, ops.Return(emit(b0, ops.BuildTuple(values))))
+    constfold(fn)
+    assert b0.ops == [] and b0.terminator.value.value == (2 ** 64, "ab" * 2000, 2 ** 63 - 1, 1 << 100)
 
 
 def test_folds_identity_with_singletons():

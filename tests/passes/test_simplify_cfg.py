@@ -216,3 +216,29 @@ def test_handler_reached_only_by_a_stale_edge_goes_with_its_phi_incoming():
     simplify_cfg(fn)
     verify(fn)
     assert len(fn.blocks) == 1 and fn.run(5) == 5
+
+
+def _found_by_the_fuzzer(a, b, x, xs):
+    i0 = len(xs)
+    i1 = -2**63
+    f0 = x
+    b0 = (f0 != x)
+    for k0 in range(len(xs)):
+        b0 = ((len(xs) >> 2) >= (len(xs) // len(xs)))
+        if (3.25 <= i1):
+            raise ZeroDivisionError('planned')
+        if (i0 > len(xs)):
+            continue
+    if (3.25 != b):
+        raise ZeroDivisionError('planned')
+    return (i0, i1, f0, b0)
+
+
+def test_merging_a_block_whose_branch_names_one_successor_twice():
+    """A folded ``if`` can leave ``branch c, X, X``; merging that block into its predecessor moved X's φ operands
+    once per edge (found by the differential fuzzer: a KeyError in simplify_cfg)."""
+    import moshjit
+    from tests.frontend.sample_support import outcome
+    ir = moshjit.to_ssa(_found_by_the_fuzzer)
+    for args in [(3, -2, 0.5, [1, 2, 3]), (0, 3.25, 1.0, [])]:
+        assert outcome(ir.run, args, {}) == outcome(_found_by_the_fuzzer, args, {})

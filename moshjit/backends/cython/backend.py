@@ -26,6 +26,15 @@ def entry_name_for(py_function) -> str:
     return name if name.isidentifier() and not name.startswith("_mj") else f"f_{name}"
 
 
+def own_lines(code) -> set[int]:
+    """The source lines of a code object and of the code nested in it (comprehensions are translated inline)."""
+    lines = {line for _, _, line in code.co_lines() if line is not None}
+    for const in code.co_consts:
+        if isinstance(const, type(code)):
+            lines |= own_lines(const)
+    return lines
+
+
 def load_cached(ctx: CompileContext) -> None:
     """Nothing: a generated module is found in the cache by its text, which needs the typed SSA."""
     return None
@@ -35,14 +44,19 @@ def compile(ir: Function, ctx: CompileContext) -> Artifact:
     """The Cython artifact of ``ir``, built (or loaded from the cache) and bound to the function's state.
     Type assumptions about globals (``ctx.global_assumptions``) are checked on entry and hand the call to
     ``ctx.fallback`` when they fail."""
+    from moshjit.backends.cython.emit import split_source_map
     from moshjit.backends.cython.generate import generate_pyx
     py_function, cache = ctx.py_function, ctx.cache
     toolchain = toolchain_for(cache)
     entry_name = entry_name_for(py_function)
-    text, constants = generate_pyx(ir, entry_name, ctx.global_assumptions, ctx.fallback)
+    shown, constants = generate_pyx(ir, entry_name, ctx.global_assumptions, ctx.fallback,
+                                    own_lines(py_function.__code__), ctx.inlined_at)
+    text, source = split_source_map(shown)
     state = (py_function.__globals__, builtins_dict(py_function), tuple(py_function.__closure__ or ()),
              tuple(constants))
-    state_ids = tuple(id(x) for x in state[:2]) + tuple(id(c) for c in state[2]) + tuple(id(c) for c in constants)
+    where = source.setup_arguments()
+    state_ids = (tuple(id(x) for x in state[:2]) + tuple(id(c) for c in state[2]) + tuple(id(c) for c in constants)
+                 + (where,))
     base_key = make_key(text, toolchain.fingerprint)
     stats: dict = {"backend": "cython", "cache": "hit"}
     with _lock:
@@ -57,9 +71,10 @@ def compile(ir: Function, ctx: CompileContext) -> Artifact:
             if loaded is None:
                 module = _load_or_build(toolchain, cache, key, module_name, text, stats)
                 module._mj_setup(*state)
+                module._mj_set_source(*where)
                 _module_states[module_name] = state_ids
                 break
-    return Artifact(getattr(module, entry_name), "cython", text, "", stats)
+    return Artifact(getattr(module, entry_name), "cython", shown, "", stats)
 
 
 def _load_or_build(toolchain: CythonToolchain, cache: DiskCache, key: str, module_name: str, text: str,

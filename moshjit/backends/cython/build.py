@@ -6,13 +6,12 @@ and use Cython's shared utility module and the ``moshjit_rt`` helpers (``moshjit
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
 import time
 
-from moshjit.cache import DiskCache
+from moshjit.cache import DiskCache, scratch
 from moshjit.runtime.support import support_for
-from moshjit.runtime.toolchain import GENERATED_OPT, compile_to_bytes, cythonize_file
+from moshjit.runtime.toolchain import GENERATED_OPT, compile_to_bytes, cythonize_file, rewrite_c, with_user_frames
 
 _lock = threading.RLock()
 
@@ -35,13 +34,14 @@ class CythonToolchain:
         """Compile a generated module; returns the shared object's bytes and the time spent per step."""
         self.ensure_support()
         timings = {}
-        with tempfile.TemporaryDirectory(prefix="moshjit-build-") as workdir:
+        with scratch() as workdir:
             pyx_path = os.path.join(workdir, module_name + ".pyx")
             with open(pyx_path, "w", encoding="utf-8") as f:
                 f.write(pyx_text)
             c_path = os.path.join(workdir, module_name + ".c")
             start = time.perf_counter()
             cythonize_file(pyx_path, module_name, c_path)
+            rewrite_c(c_path, lambda c: with_user_frames(c, module_name))
             timings["cython_s"] = round(time.perf_counter() - start, 4)
             start = time.perf_counter()
             data = compile_to_bytes(c_path, workdir, module_name, GENERATED_OPT)

@@ -9,10 +9,15 @@ here reads the user's source: it all comes from the IR.
 """
 from __future__ import annotations
 
+import json
 import math
+import re
 import unicodedata
+from dataclasses import dataclass
 
+from moshjit.backends.cython import list_builds
 from moshjit.backends.cython import structure as st
+from moshjit.backends.cython import text
 from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
 from moshjit.backends.cython.plan import EmissionPlan
@@ -22,6 +27,7 @@ from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
 from moshjit.ir.types import BOOL, FLOAT, STR, IntType
+from moshjit.primitives.unicode_categories import category_code
 
 _LITERAL_TYPES = (int, float, str, bytes, bool, type(None))
 _SAFE_DIVISION = 1 << 53                  # int / int in C doubles is exact only below this
@@ -51,6 +57,19 @@ _EXACT_CYTHON_BUILTINS = (len, isinstance, ord, chr, str, repr, bool, int, float
                           sorted, reversed, enumerate, zip, range, hasattr, getattr, iter, next, type, hash, id,
                           print, any, all, min, max, sum, abs)
 _PY_OPERATORS = {"neg": "-", "pos": "+", "invert": "~", "not": "not "}
+# Python-object arithmetic goes through the C API, as CPython's BINARY_OP does: Cython's own fast paths differ
+# (``0 + -0.0`` gives -0.0, ``2.0 % inf`` NaN, float literals compare with ints through double) and its constant
+# folding of literal expressions computes ``1e300 ** 3`` as inf and ``2 ** 62 ** 4`` for minutes.
+_NUMBER_API = {"+": "Add", "-": "Subtract", "*": "Multiply", "/": "TrueDivide", "//": "FloorDivide",
+               "%": "Remainder", "**": "Power", "@": "MatrixMultiply", "<<": "Lshift", ">>": "Rshift",
+               "&": "And", "|": "Or", "^": "Xor"}
+_COMPARE_API = {"<": 0, "<=": 1, "==": 2, "!=": 3, ">": 4, ">=": 5}        # Py_LT … Py_GE
+
+
+def python_number_op(operator: str, inplace: bool, left: str, right: str) -> str:
+    """``left <operator> right`` on Python objects through ``PyNumber_*`` (``mj_number_*``, see the prelude)."""
+    name = f"mj_number_{'inplace_' if inplace else ''}{_NUMBER_API[operator].lower()}"
+    return f"{name}({left}, {right}, None)" if operator == "**" else f"{name}({left}, {right})"
 
 
 class Emitter:
@@ -69,12 +88,19 @@ class Emitter:
         self.constants: list = []
         self.constant_names: dict[int, str] = {}
         self.lines: list[str] = []
+        self.source_lines: list = []        # per line of ``lines``: the user's line it was written for, or None
+        self.source_line = None
+        self.own_lines = None               # lines of the user's function (others come from inlined helpers)
+        self.inlined_at: dict = {}          # op of an inlined helper → the line of the call that inlined it
         self.users = decided.users
         self.undefined = decided.undefined
         self.inline_slices = decided.inline_slices
         self.iteration = decided.iteration
         self.folded = decided.folded
         self.char_buffers = decided.char_buffers
+        self.views = decided.views
+        self.list_builds = decided.list_builds
+        self.list_build_names: list = []
         self.representative = decided.representative
         self.decl_type = decided.decl_type
         self.ctype = decided.ctype
@@ -112,6 +138,8 @@ class Emitter:
             return text if text is not None else self.constant(value.value)
         if value is UNDEFINED:
             return "_MJ_UNBOUND"
+        if value in self.views:                  # where a view escapes, the str is built
+            return f"mj_view_str({self.var(value)})"
         return self.var(value)
 
     def obj(self, value) -> str:
@@ -130,6 +158,16 @@ class Emitter:
 
     def emit(self, line: str, depth: int) -> None:
         self.lines.append("    " * depth + line)
+        self.source_lines.append(self.source_line)
+
+    def at(self, inst) -> None:
+        """Attribute the lines emitted from now on to ``inst``'s source line (an inlined helper's ops count as
+        the line of the call that brought them in: that is where the user's function was)."""
+        line = getattr(inst, "line", None)
+        if self.own_lines is not None and line not in self.own_lines:
+            line = self.inlined_at.get(inst)
+        if line is not None and (self.own_lines is None or line in self.own_lines):
+            self.source_line = line
 
     def key(self, value) -> str:
         if value in self.inline_slices:
@@ -148,6 +186,14 @@ class Emitter:
     def op_code(self, op, depth: int) -> None:
         if op in self.folded or op in self.inline_slices:
             return
+        self.at(op)
+        if op in self.list_builds.roots:
+            list_builds.emit_build(self, op, depth)
+            return
+        native = text.expression(self, op)       # str views and native dict lookups
+        if native is not None:
+            self.assign(op, native, depth)
+            return
         handler = getattr(self, "op_" + type(op).__name__)
         handler(op, depth)
 
@@ -159,22 +205,21 @@ class Emitter:
         if result_native and operands_native and op.op != "**":
             left, right = self.ref(op.left), self.ref(op.right)
             self.zero_division_check(op, right, depth)
+            if op.op in ("//", "%") and self.decl_type(op) == "double":
+                helper = "mj_float_floordiv" if op.op == "//" else "mj_float_mod"
+                self.assign(op, f"{helper}({left}, {right})", depth)
+            else:
+                self.assign(op, f"{left} {op.op} {right}", depth)
         elif self.decl_type(op) == "str" and op.op == "+" and not op.inplace \
                 and all(self.ctype(v) == "str" for v in (op.left, op.right)):
-            left, right = self.ref(op.left), self.ref(op.right)      # Cython's direct str concatenation
-        else:
-            left, right = self.obj(op.left), self.obj(op.right)
-        if result_native and operands_native and op.op in ("//", "%") and self.decl_type(op) == "double":
-            helper = "mj_float_floordiv" if op.op == "//" else "mj_float_mod"
-            self.assign(op, f"{helper}({left}, {right})", depth)
-            return
-        if op.inplace and not (result_native and operands_native):
-            self.emit(f"{self.var(op)} = {left}", depth)
-            self.emit(f"{self.var(op)} {op.op}= {right}", depth)
+            self.assign(op, f"{self.ref(op.left)} + {self.ref(op.right)}", depth)     # Cython's str concatenation
+        elif op.op == "+" and op.inplace and self.ctype(op.left) == "str":
+            self.emit(f"{self.var(op)} = {self.ref(op.left)}", depth)      # Cython appends in place when it can
+            self.emit(f"{self.var(op)} += {self.obj(op.right)}", depth)
             if not self.users.get(op):
                 self.emit(f"{self.var(op)} = None", depth)
-            return
-        self.assign(op, f"{left} {op.op} {right}", depth)
+        else:
+            self.assign(op, python_number_op(op.op, op.inplace, self.obj(op.left), self.obj(op.right)), depth)
 
     def zero_division_check(self, op, right: str, depth: int) -> None:
         """Native division raises with CPython's wording (Cython's own messages differ)."""
@@ -183,7 +228,9 @@ class Emitter:
         kind = "float" if "double" in (self.ctype(op.left), self.ctype(op.right)) else "int"
         message = zero_division_message(kind, op.op)
         self.emit(f"if {right} == 0:", depth)
-        self.emit(f"raise ZeroDivisionError({message!r})", depth + 1)
+        # a call, not a ``raise``: with a constant zero divisor Cython would see an unconditional raise, take the
+        # code after it for dead, and refuse variables assigned only there ("referenced before assignment")
+        self.emit(f"mj_zero_division(b{message!r})", depth + 1)
 
     def op_UnaryOp(self, op, depth):
         native = self.decl_type(op) in _NATIVE_NUMBER and self.ctype(op.operand) in _NATIVE_NUMBER
@@ -204,11 +251,28 @@ class Emitter:
             self.assign(op, f"mj_str_cmp({self.ref(op.left)}, {self.ref(op.right)}, {2 if op.op == '==' else 3})",
                         depth)                    # 2, 3: Py_EQ, Py_NE
             return
-        elif self.decl_type(op) == "bint":
+        elif self.decl_type(op) == "bint" and self._compares_natively(op):
             left, right = self.ref(op.left), self.ref(op.right)
+            kinds = (self.ctype(op.left), self.ctype(op.right))
+            if kinds in (("Py_ssize_t", "double"), ("double", "Py_ssize_t")):      # exact, not through double
+                helper = "mj_cmp_int_float" if kinds[0] == "Py_ssize_t" else "mj_cmp_float_int"
+                self.assign(op, f"{helper}({left}, {right}, {_COMPARE_API[op.op]})", depth)
+                return
         else:
-            left, right = self.obj(op.left), self.obj(op.right)
+            call = f"mj_richcompare({self.obj(op.left)}, {self.obj(op.right)}, {_COMPARE_API[op.op]})"
+            self.assign(op, call if self.decl_type(op) != "bint" else f"mj_truth({call})", depth)
+            return
         self.assign(op, f"{left} {op.op} {right}", depth)
+
+    def _compares_natively(self, op) -> bool:
+        """Whether Cython compares these operands exactly as CPython does: typed values of one family (numbers,
+        characters and str literals, strs and containers), never a Python object (Cython's fast paths compare
+        an int literal with a float through double) and never a character with a number."""
+        kinds = {self.ctype(v) for v in (op.left, op.right)}
+        if "object" in kinds:
+            return all(isinstance(v, Constant) and type(v.value) is str and len(v.value) == 1 or
+                       self.ctype(v) == "Py_UCS4" for v in (op.left, op.right))
+        return not ("Py_UCS4" in kinds and kinds & set(_NATIVE_NUMBER))
 
     def _str_operand(self, value) -> bool:
         """A str-typed value or a str constant (not a char: those compare as C integers)."""
@@ -306,7 +370,14 @@ class Emitter:
         if native is not None:
             self.assign(op, native, depth)
             return
-        if all(name.isidentifier() for name in op.kwnames):
+        if isinstance(op.func, Constant) and (op.func.value is max or op.func.value is min) \
+                and len({self.ctype(a) for a in op.args}) > 1:
+            # Cython would pick among mixed C types in their common type (max(10, 1.5) == 10.0): compare objects
+            parts = [self.constant(a.value) if isinstance(a, Constant) else self.obj(a)     # no literal fast paths
+                     for a in op.args[:len(op.args) - len(op.kwnames)]]
+            parts += [f"{n}={self.ref(a)}" for n, a in zip(op.kwnames, op.args[len(op.args) - len(op.kwnames):])]
+            self.assign(op, f"{self.callee(op.func)}({', '.join(parts)})", depth)
+        elif all(name.isidentifier() for name in op.kwnames):
             self.assign(op, f"{self.callee(op.func)}({self._call_args(op.args, op.kwnames)})", depth)
         else:
             split = len(op.args) - len(op.kwnames)
@@ -322,11 +393,13 @@ class Emitter:
             return f"{self.ref(op.args[0])}.length"
         if op.func.value is unicodedata.category and len(op.args) == 1 and self.ctype(op.args[0]) == "Py_UCS4":
             return f"mj_category({self.ref(op.args[0])})"
+        if op.func.value is category_code and len(op.args) == 1 and self.ctype(op.args[0]) == "Py_UCS4":
+            return f"mj_category_code({self.ref(op.args[0])})"
         return None
 
     def op_CallMethod(self, op, depth):
         if op.obj in self.char_buffers:                       # append (checked by the plan)
-            self.emit(f"{self.ref(op.obj)}.append({self.ref(op.args[0])})", depth)
+            self.emit(f"{self.ref(op.obj)}.append({self.char(op.args[0])})", depth)
             return
         if op.name == "join" and op.args and op.args[0] in self.char_buffers:
             self.assign(op, f"{self.ref(op.args[0])}.join()", depth)
@@ -380,9 +453,13 @@ class Emitter:
         spec = "''" if isinstance(op.spec, Constant) and op.spec.value is None else self.ref(op.spec)
         self.assign(op, f"format({value}, {spec})", depth)
 
+    def char(self, value) -> str:
+        """A character for a ``CharBuffer``: a ``Py_UCS4`` variable, or a one-character constant's code point."""
+        return str(ord(value.value)) if isinstance(value, Constant) else self.ref(value)
+
     def op_ListAppend(self, op, depth):
         if op.target in self.char_buffers:
-            self.emit(f"{self.ref(op.target)}.append({self.ref(op.item)})", depth)
+            self.emit(f"{self.ref(op.target)}.append({self.char(op.item)})", depth)
             return
         self.emit(f"{self.ref(op.target)}.append({self.ref(op.item)})", depth)
 
@@ -458,6 +535,7 @@ class Emitter:
     # ---- terminators -----------------------------------------------------------------------------------------
     def terminator_prelude(self, term, depth: int) -> None:
         """The part of a terminator that can raise, run inside the block's ``try`` when it has one."""
+        self.at(term)
         if isinstance(term, ops.Branch):
             if term.cond in self.char_buffers:
                 self.decls[self.cond_name(term)] = "bint"
@@ -508,12 +586,15 @@ class Emitter:
         if plan.kind == "range":
             if item:
                 self.emit(f"{item} = mj_range_item({plan.index}_start, {plan.index}, {plan.index}_step)", depth)
+        elif item and plan.kind == "str" and self.decl_type(term) == "Py_UCS4":   # the index is below len()
+            self.emit(f"{item} = mj_str_char({self.ref(term.iterator.obj)}, {plan.index})", depth)
         elif item:
             self.emit("with cython.boundscheck(False), cython.wraparound(False):", depth)
             self.emit(f"{item} = {self.ref(term.iterator.obj)}[{plan.index}]", depth + 1)
         self.emit(f"{plan.index} += 1", depth)
 
     def leaf(self, term, depth: int) -> None:
+        self.at(term)
         if isinstance(term, ops.Return):
             self.emit(f"return {self.ref(term.value)}", depth)
         elif isinstance(term, ops.Raise):
@@ -544,7 +625,8 @@ class Emitter:
             self.guarded(stmt, depth)
         elif isinstance(stmt, st.Copies):
             for dst, src in self.plan.copies(stmt.pred, stmt.succ):
-                target, source = self.var(dst), self.var(src) if isinstance(src, Temp) else self.ref(src)
+                direct = isinstance(src, Temp) or src in self.views and dst in self.views
+                target, source = self.var(dst), self.var(src) if direct else self.ref(src)
                 if target != source:              # a coalesced copy: source and destination share a variable
                     self.emit(f"{target} = {source}", depth)
         elif isinstance(stmt, st.If):
@@ -699,9 +781,11 @@ class Emitter:
         return [f"    if {' or '.join(checks)}:", f"        return {self.constant(self.fallback)}({args})"]
 
     def module(self) -> str:
+        self.source_line = self.fn.firstlineno
         guards = self.assumption_guards()
         self.statements(self.body, 1)
         body_lines = guards + self.lines
+        sources = [self.fn.firstlineno] * len(guards) + self.source_lines
         params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
         for name in (f"_k{i}" for i in range(len(self.constants))):
@@ -722,10 +806,53 @@ class Emitter:
             out.append(f"    cdef {ctype} {name}")
         if self.uses_jump:
             out.append("    _mj_jump = 0")
+        out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
+        first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)
         if self.fn.generator and not any(isinstance(op, ops.Yield) for b in self.fn.blocks for op in b.ops):
             out += ["    if False:", "        yield None     # every yield was unreachable: still a generator"]
-        return "\n".join(out) + "\n"
+        return "\n".join(out + [source_map(self.fn, {first + i: line for i, line in enumerate(sources)})]) + "\n"
+
+
+def source_map(fn: Function, lines: dict) -> str:
+    """Comments ending the module that say where its code came from: the user's file, function and, per .pyx
+    line, the user's line (``split_source_map`` takes them off before compiling; the loaded module is given them,
+    for its traceback entries; the annotated view reads them)."""
+    pairs = " ".join(f"{pyx}:{line}" for pyx, line in lines.items() if line is not None)
+    return (f"\n# moshjit-source: {json.dumps(fn.filename)}\n# moshjit-function: {json.dumps(fn.name)} "
+            f"{fn.firstlineno}\n# moshjit-lines: {pairs}")
+
+
+@dataclass
+class SourceMap:
+    """What ``source_map`` wrote at the end of a module."""
+    filename: str
+    function: str
+    firstlineno: int
+    lines: dict                  # .pyx line → the user's line
+
+
+    def setup_arguments(self) -> tuple[str, str, tuple]:
+        """What the module's ``_mj_set_source`` takes."""
+        flat = [self.firstlineno]
+        for pair in sorted(self.lines.items()):
+            flat.extend(pair)
+        return self.filename, self.function, tuple(flat)
+
+
+SOURCE_MAP_START = "\n# moshjit-source: "
+
+
+def split_source_map(text: str) -> tuple[str, SourceMap | None]:
+    """(the module's code, the source map that ends it). The code alone is what is compiled and cached: where it
+    came from is given to the loaded module (``_mj_set_source``)."""
+    code, found, _ = text.partition(SOURCE_MAP_START)
+    if not found:
+        return text, None
+    fields = dict(re.findall(r"^# moshjit-(source|function|lines): (.*)$", text, re.MULTILINE))
+    name, firstlineno = fields["function"].rsplit(" ", 1)
+    lines = dict(tuple(map(int, pair.split(":"))) for pair in fields["lines"].split())
+    return code + "\n", SourceMap(json.loads(fields["source"]), json.loads(name), int(firstlineno), lines)
 
 
 def _small_for_division(value) -> bool:
@@ -738,8 +865,12 @@ def _small_for_division(value) -> bool:
 
 
 def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, global_assumptions: dict,
-                fallback=None) -> tuple[str, list]:
-    """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive."""
+                fallback=None, own_lines=None, inlined_at=None) -> tuple[str, list]:
+    """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive. ``own_lines`` are the source
+    lines of the function itself (lines of inlined helpers are attributed to the call that inlined them, from
+    ``inlined_at``)."""
     emitter = Emitter(fn, plan, EmissionPlan(fn, plan), body, entry_name, global_assumptions, fallback)
+    emitter.own_lines = own_lines
+    emitter.inlined_at = inlined_at or {}
     text = emitter.module()
     return text, emitter.constants

@@ -5,6 +5,9 @@
 - slices: which ``build_slice`` ops are written as ``obj[a:b]`` syntax inside their users;
 - character buffers: which lists of characters are only appended to, tested, measured and joined, and so become
   ``moshjit_rt.CharBuffer`` (no one-character strings);
+- str views: which slices (and prefixed slices) are only probed against dicts until they escape, and so stay
+  ``MjStrView`` structs (``text.py``);
+- list builds: which trees of ``+`` and ``[x] * n`` become one list of the final size (``list_builds.py``);
 - variables: the C type every value is declared with, and which values share one variable (``coalesce.py``).
 
 Per-op emission (``emit.py``) reads these decisions and decides nothing of this kind itself.
@@ -14,6 +17,8 @@ from __future__ import annotations
 from moshjit.backends.cython.coalesce import coalesce
 from moshjit.backends.cython.out_of_ssa import CopyPlan
 from moshjit.backends.cython.c_types import cython_type
+from moshjit.backends.cython.list_builds import ListBuilds
+from moshjit.backends.cython.text import VIEW_TYPE, StrViews
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Constant, Phi
@@ -45,9 +50,13 @@ class EmissionPlan:
         self.folded: set = set()                 # ops emitted as part of another op
         self.inline_slices: set = set()          # build_slice ops written as slice syntax in their users
         self.char_buffers: set = set()           # lists of chars kept as moshjit_rt.CharBuffer
+        self.views = StrViews.NONE               # strs kept as views (decided below, after the slices)
+        self.list_builds = ListBuilds.NONE       # lists built in one go (decided last)
         self._plan_iterations()
         self._plan_slices()
         self._plan_char_buffers()
+        self._plan_views()
+        self._plan_list_builds()
         self.representative = self._share_variables()   # value -> the value whose variable it shares
 
     def decl_type(self, value) -> str:
@@ -55,6 +64,8 @@ class EmissionPlan:
             return "object"
         if value in self.char_buffers:
             return "CharBuffer"
+        if value in self.views:
+            return VIEW_TYPE
         return cython_type(getattr(value, "type", None))
 
     def ctype(self, value) -> str:
@@ -132,14 +143,14 @@ class EmissionPlan:
 
         candidates = [op for block in self.fn.blocks for op in block.ops
                       if isinstance(op, ops.BuildList) and not op.items and op.type == ListType(CHAR)]
-        members = set(candidates)
         phis = [phi for block in self.fn.blocks for phi in block.phis]
+        members = set(candidates) | set(phis)
         changed = True
-        while changed:                        # φs all of whose inputs are candidate lists join the web
+        while changed:          # optimistic: a φ stays in the web while all its inputs are candidates or web φs
             changed = False
             for phi in phis:
-                if phi not in members and all(v in members or v is phi for v in phi.incoming.values()):
-                    members.add(phi)
+                if phi in members and not all(v in members for v in phi.incoming.values()):
+                    members.discard(phi)
                     changed = True
         for phi in phis:
             if phi in members:
@@ -155,15 +166,21 @@ class EmissionPlan:
                    for user in self.users.get(value, [])) and not any(v in self.undefined for v in group):
                 self.char_buffers.update(group)
 
+    def is_char(self, value) -> bool:
+        """A character in generated code: a ``Py_UCS4`` value or a one-character str constant."""
+        if isinstance(value, Constant):
+            return type(value.value) is str and len(value.value) == 1
+        return self.ctype(value) == "Py_UCS4"
+
     def _buffer_use_ok(self, user, value, members) -> bool:
         if isinstance(user, Phi):
             return user in members
         if isinstance(user, ops.ListAppend):
-            return user.target is value and user.item is not value and self.ctype(user.item) == "Py_UCS4"
+            return user.target is value and user.item is not value and self.is_char(user.item)
         if isinstance(user, ops.CallMethod):
             if user.obj is value:
                 return (user.name == "append" and len(user.args) == 1 and not user.kwnames
-                        and self.ctype(user.args[0]) == "Py_UCS4" and not self.users.get(user))
+                        and self.is_char(user.args[0]) and not self.users.get(user))
             return (user.name == "join" and isinstance(user.obj, Constant) and user.obj.value == ""
                     and user.args == [value] and not user.kwnames)
         if isinstance(user, ops.Branch):
@@ -172,9 +189,17 @@ class EmissionPlan:
             return isinstance(user.func, Constant) and user.func.value is len and user.args == [value]
         return False
 
+    def _plan_views(self) -> None:
+        self.views = StrViews(self)
+
+    def _plan_list_builds(self) -> None:
+        self.list_builds = ListBuilds(self)
+        self.folded |= self.list_builds.fused
+
     def _share_variables(self) -> dict:
-        """Which values share a variable (see ``coalesce.py``), told where the emitter reads each value."""
-        not_emitted = self.folded | self.inline_slices | set(self.iteration) | self.char_buffers
+        """Which values share a variable (see ``coalesce.py``), told where the emitter reads each value. The strs
+        views point into keep variables of their own."""
+        not_emitted = self.folded | self.inline_slices | set(self.iteration) | self.char_buffers | self.views.roots
         candidates = [v for block in self.fn.blocks for v in [*block.phis, *block.instructions()]
                       if self.users.get(v) and v not in not_emitted]
         return coalesce(self.fn, self.copies, candidates, self.decl_type, self._reads,

@@ -2,23 +2,28 @@
 and the per-module state (globals dict, builtins, closure cells, constants) set by ``_mj_setup``."""
 from moshjit.cpython import UNICODE_EQUAL
 
-RUNTIME_MODULE = "moshjit_rt"
+RUNTIME_MODULE = "moshjit.runtime.moshjit_rt"
 
 PRELUDE = r'''
 # cython: language_level=3, boundscheck=True, wraparound=True, cdivision=False, infer_types=False
 # cython: initializedcheck=False, nonecheck=False, embedsignature=False, binding=False, warn.unreachable=False
 cimport cython
-from moshjit_rt cimport (CharBuffer, mj_set_handled, _mj_load_global, _mj_load_deref, _mj_unbound_local, _mj_unbound_free,
+from moshjit.runtime.moshjit_rt cimport (CharBuffer, mj_set_handled, _mj_load_global, _mj_load_deref, _mj_unbound_local, _mj_unbound_free,
                          _mj_unpack, _mj_unpack_ex, _mj_list_extend, _mj_merge, _mj_before_with, _mj_exc_match,
                          _mj_push_exc, _mj_reraise_handled, _mj_import_from, _mj_make_function, _mj_range_check,
-                         mj_category, _mj_is_int64, _mj_call_ex, _mj_exception, _mj_cell_new, _mj_cell_empty,
-                         _mj_cell_get, _mj_cell_set, _mj_cell_delete, _mj_make_closure)
-import moshjit_rt
+                         mj_category, mj_category_code, _mj_is_int64, _mj_call_ex, _mj_exception, _mj_cell_new,
+                         _mj_cell_empty, _mj_cell_get, _mj_cell_set, _mj_cell_delete, _mj_make_closure)
+from moshjit.runtime.moshjit_text cimport (MjStrView, mj_view_slice, mj_view_prefixed, mj_view_str, mj_view_in_dict,
+                                          mj_str_in_dict, mj_dict_get_str, mj_dict_getitem_str, PY_SSIZE_T_MAX,
+                                          mj_clamp_count, mj_repeat_count, mj_concat_size, mj_list_of_size,
+                                          mj_fill_list, mj_fill_repeat, mj_str_char)
+from moshjit.runtime.moshjit_rt import UNBOUND as _MJ_RT_UNBOUND, STOP as _MJ_RT_STOP
 
 cdef extern from *:
     """
     #include <math.h>
     MJ_DECLARE_UNICODE_EQUAL
+    #include <pthread.h>
     /* str == str and str != str: identity, then length/kind/memcmp (CPython's own unicode_eq). Cython 3.3
        compares exact strs with PyUnicode_Compare, a full ordering comparison without those shortcuts. A str
        subclass (which may define __eq__/__ne__) gets the ordinary rich comparison. */
@@ -65,18 +70,115 @@ cdef extern from *:
     }
     static double mj_float_floordiv(double vx, double wx) { double m; return mj_float_divmod(vx, wx, &m); }
     static double mj_float_mod(double vx, double wx) { double m; mj_float_divmod(vx, wx, &m); return m; }
+    /* int64 <op> double compared exactly, as CPython's float_richcompare does (never through a rounded double):
+       beyond 2**63 in magnitude the double decides by its sign; else compare with its floor, then its fraction. */
+    static int mj_cmp_int_float(Py_ssize_t i, double d, int op) {
+        int c;                                    /* -1, 0, 1: i <, ==, > d */
+        double fl;
+        if (isnan(d)) return op == Py_NE;
+        if (d >= 9223372036854775808.0) c = -1;
+        else if (d < -9223372036854775808.0) c = 1;
+        else {
+            fl = floor(d);
+            if (i < (Py_ssize_t)fl) c = -1;
+            else if (i > (Py_ssize_t)fl) c = 1;
+            else c = d > fl ? -1 : 0;
+        }
+        switch (op) {
+            case Py_LT: return c < 0;  case Py_LE: return c <= 0;  case Py_EQ: return c == 0;
+            case Py_NE: return c != 0; case Py_GT: return c > 0;   default: return c >= 0;
+        }
+    }
+    static int mj_cmp_float_int(double d, Py_ssize_t i, int op) {
+        static const int swapped[] = {Py_GT, Py_GE, Py_EQ, Py_NE, Py_LT, Py_LE};
+        return mj_cmp_int_float(i, d, swapped[op]);
+    }
+    /* Compiled code recursing (through its dispatcher, or Python code in between) uses C stack on every level,
+       however high sys.setrecursionlimit is set: raise RecursionError while a margin of this thread's stack is
+       left (an eighth of it, at least 256 KiB), instead of crashing. The bounds are read once per thread. */
+    static __thread char *mj_stack_floor = NULL;
+    static int mj_stack_check(void) {
+        char *here = (char *)__builtin_frame_address(0);
+        if (mj_stack_floor == NULL) {
+            pthread_attr_t attr;
+            void *low;
+            size_t size, margin;
+            mj_stack_floor = (char *)1;                       /* bounds unknown: never trips */
+            if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+                if (pthread_attr_getstack(&attr, &low, &size) == 0) {
+                    margin = size / 8 > 262144 ? size / 8 : 262144;
+                    if (margin < size && here > (char *)low + margin) mj_stack_floor = (char *)low + margin;
+                }
+                pthread_attr_destroy(&attr);
+            }
+        }
+        if (here < mj_stack_floor) {
+            PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
+            return -1;
+        }
+        return 0;
+    }
+    static int mj_zero_division(const char *message) {
+        PyErr_SetString(PyExc_ZeroDivisionError, message);
+        return -1;
+    }
+    /* The truth of a comparison's result (Cython owns and releases the result object itself). */
+    static int mj_truth(PyObject *result) { return PyObject_IsTrue(result); }
     """
     int mj_str_cmp(object, object, int) except -1
     size_t mj_range_len(Py_ssize_t, Py_ssize_t, Py_ssize_t)
     Py_ssize_t mj_range_item(Py_ssize_t, size_t, Py_ssize_t)
     double mj_float_floordiv(double, double)
     double mj_float_mod(double, double)
+    bint mj_cmp_int_float(Py_ssize_t, double, int)
+    bint mj_cmp_float_int(double, Py_ssize_t, int)
+    int mj_truth(object) except -1
+    int mj_stack_check() except -1
+    int mj_zero_division(const char *) except -1
+    object mj_richcompare "PyObject_RichCompare"(object, object, int)
+    # Python-object arithmetic exactly as CPython's BINARY_OP (see ``emit.python_number_op``)
+    object mj_number_add "PyNumber_Add"(object, object)
+    object mj_number_subtract "PyNumber_Subtract"(object, object)
+    object mj_number_multiply "PyNumber_Multiply"(object, object)
+    object mj_number_truedivide "PyNumber_TrueDivide"(object, object)
+    object mj_number_floordivide "PyNumber_FloorDivide"(object, object)
+    object mj_number_remainder "PyNumber_Remainder"(object, object)
+    object mj_number_power "PyNumber_Power"(object, object, object)
+    object mj_number_matrixmultiply "PyNumber_MatrixMultiply"(object, object)
+    object mj_number_lshift "PyNumber_Lshift"(object, object)
+    object mj_number_rshift "PyNumber_Rshift"(object, object)
+    object mj_number_and "PyNumber_And"(object, object)
+    object mj_number_or "PyNumber_Or"(object, object)
+    object mj_number_xor "PyNumber_Xor"(object, object)
+    object mj_number_inplace_add "PyNumber_InPlaceAdd"(object, object)
+    object mj_number_inplace_subtract "PyNumber_InPlaceSubtract"(object, object)
+    object mj_number_inplace_multiply "PyNumber_InPlaceMultiply"(object, object)
+    object mj_number_inplace_truedivide "PyNumber_InPlaceTrueDivide"(object, object)
+    object mj_number_inplace_floordivide "PyNumber_InPlaceFloorDivide"(object, object)
+    object mj_number_inplace_remainder "PyNumber_InPlaceRemainder"(object, object)
+    object mj_number_inplace_power "PyNumber_InPlacePower"(object, object, object)
+    object mj_number_inplace_matrixmultiply "PyNumber_InPlaceMatrixMultiply"(object, object)
+    object mj_number_inplace_lshift "PyNumber_InPlaceLshift"(object, object)
+    object mj_number_inplace_rshift "PyNumber_InPlaceRshift"(object, object)
+    object mj_number_inplace_and "PyNumber_InPlaceAnd"(object, object)
+    object mj_number_inplace_or "PyNumber_InPlaceOr"(object, object)
+    object mj_number_inplace_xor "PyNumber_InPlaceXor"(object, object)
 
-cdef object _MJ_UNBOUND = moshjit_rt.UNBOUND
-cdef object _MJ_STOP = moshjit_rt.STOP
+cdef object _MJ_UNBOUND = _MJ_RT_UNBOUND
+cdef object _MJ_STOP = _MJ_RT_STOP
 cdef dict _g = {}
 cdef dict _b = {}
 cdef tuple _cl = ()
+
+
+cdef extern from *:
+    # Defined in the C by moshjit's build (runtime/toolchain.py, with_user_frames).
+    int mj_set_source(object filename, object function, tuple lines) except -1
+
+
+def _mj_set_source(str filename, str function, tuple lines):
+    """Name the user's file, function and lines in traceback entries (lines: default, then .pyx/user pairs)."""
+    mj_set_source(filename, function, lines)
 
 
 def _mj_setup(dict globals_, dict builtins_, tuple closure, tuple constants):

@@ -2,8 +2,10 @@
 shifts and ``not``, with CPython's exception messages.
 
 An int op whose result type was proven to fit in int64 (typeinfer's intervals) is emitted without a check;
-otherwise an overflow raises ``OverflowError`` naming the source line (never a wrapped value). Float ``//``,
-``%`` and ``**`` follow ``float_floor_div``, ``float_rem`` and ``float_pow`` of CPython 3.11 step by step.
+otherwise a result beyond 64 bits deoptimises: the function continues in the interpreter from that op, with
+Python's ints (never a wrapped value, never an error CPython would not raise). Float ``//``, ``%`` and ``**``
+follow ``float_floor_div``, ``float_rem`` and ``float_pow`` of CPython 3.11 step by step; a negative float to a
+fractional power, a complex number in CPython, deoptimises too.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from moshjit.backends.llvm.truth import truth
 from moshjit.cpython import zero_division_message
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Phi
-from moshjit.ir.types import INT64_MIN, IntType
+from moshjit.ir.types import INT64_MAX, INT64_MIN, IntType
 
 
 # ---- binary operators --------------------------------------------------------------------------------------------
@@ -45,12 +47,23 @@ def int_binary(low, operator: str, a: ir.Value, b: ir.Value, safe: bool) -> ir.V
     if operator in ("+", "-", "*"):
         if safe:
             return {"+": builder.add, "-": builder.sub, "*": builder.mul}[operator](a, b, flags=["nsw"])
+        bounds = _constant_operand_bounds(operator, a, b)
+        if bounds is not None:      # x op constant: a range check on x, and nsw arithmetic LLVM can reason about
+            variable, (lowest, highest) = bounds
+            if (lowest, highest) != (INT64_MIN, INT64_MAX):
+                offset = builder.sub(variable, ir.Constant(I64, lowest))
+                low.deoptimize_if(builder.icmp_unsigned(">", offset, ir.Constant(I64, _as_signed(highest - lowest))))
+            return {"+": builder.add, "-": builder.sub, "*": builder.mul}[operator](a, b, flags=["nsw"])
         checked = {"+": builder.sadd_with_overflow, "-": builder.ssub_with_overflow,
                    "*": builder.smul_with_overflow}[operator](a, b)
-        low.overflow(builder.extract_value(checked, 1), f"the result of '{operator}'")
-        return builder.extract_value(checked, 0)
+        overflowed, wrapped = builder.extract_value(checked, 1), builder.extract_value(checked, 0)
+        if operator == "*":
+            low.deoptimize_if(overflowed)
+        else:                       # the exact sum is the wrapped one -+ 2**64: the operands need not stay alive
+            low.deoptimize_after(overflowed, wrapped, "wrapped")
+        return wrapped
     if operator == "//":
-        return int_floordiv(low, a, b, safe)
+        return int_floordiv(low, a, b, safe, exact_after=True)
     if operator == "%":
         return int_mod(low, a, b)
     if operator == "**":
@@ -68,13 +81,41 @@ def int_binary(low, operator: str, a: ir.Value, b: ir.Value, safe: bool) -> ir.V
     low.not_native(f"int '{operator}'")
 
 
-def int_floordiv(low, a, b, safe=False) -> ir.Value:
+def _constant_operand_bounds(operator: str, a, b):
+    """(the variable operand, (lowest, highest) value it may have so that the result fits in 64 bits) for
+    ``x + c``, ``c + x``, ``x - c``, ``x * c`` and ``c * x`` with an int constant ``c``; None otherwise."""
+    if isinstance(a, ir.Constant) == isinstance(b, ir.Constant) or operator == "-" and isinstance(a, ir.Constant):
+        return None
+    variable, c = (b, a.constant) if isinstance(a, ir.Constant) else (a, b.constant)
+    if operator == "*":
+        if c == 0:
+            return variable, (INT64_MIN, INT64_MAX)
+        ends = (INT64_MIN, INT64_MAX) if c > 0 else (INT64_MAX, INT64_MIN)
+        lowest, highest = -((-ends[0]) // c), ends[1] // c          # ceil and floor of the ends divided by c
+    else:
+        step = c if operator == "+" else -c
+        lowest, highest = INT64_MIN - step, INT64_MAX - step
+    return variable, (max(lowest, INT64_MIN), min(highest, INT64_MAX))
+
+
+def _as_signed(value: int) -> int:
+    """An unsigned 64-bit constant as the signed one LLVM takes."""
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def int_floordiv(low, a, b, safe=False, exact_after=False) -> ir.Value:
+    """a // b; the one overflow, INT64_MIN // -1, deoptimises: after the op with its value 2**63 when the op
+    is this division (``exact_after``), else at the op."""
     builder = low.b
     zero = ir.Constant(I64, 0)
     low.guard(builder.icmp_signed("==", b, zero), ZeroDivisionError, zero_division_message("int", "//"))
-    if not safe:
-        low.overflow(builder.and_(builder.icmp_signed("==", a, ir.Constant(I64, INT64_MIN)),
-                                  builder.icmp_signed("==", b, ir.Constant(I64, -1))), "the result of '//'")
+    if not safe and not (isinstance(b, ir.Constant) and b.constant != -1):
+        overflowed = builder.and_(builder.icmp_signed("==", a, ir.Constant(I64, INT64_MIN)),
+                                  builder.icmp_signed("==", b, ir.Constant(I64, -1)))
+        if exact_after:
+            low.deoptimize_after(overflowed, 2 ** 63, "literal")
+        else:
+            low.deoptimize_if(overflowed)
     quotient = builder.sdiv(a, b)
     remainder = builder.srem(a, b)
     adjust = builder.and_(builder.icmp_signed("!=", remainder, zero),
@@ -97,7 +138,7 @@ def int_mod(low, a, b, message=None) -> ir.Value:
 def int_power(low, base, exponent) -> ir.Value:
     """base ** exponent for a non-negative exponent (type inference only types that case as an int)."""
     pair = low.b.call(int_power_helper(low.rt), [base, exponent])
-    low.overflow(low.b.extract_value(pair, 1), "the result of '**'")
+    low.deoptimize_if(low.b.extract_value(pair, 1))
     return low.b.extract_value(pair, 0)
 
 
@@ -151,7 +192,7 @@ def int_lshift(low, a, b) -> ir.Value:
     shifted = builder.shl(a, count)
     lost = builder.or_(builder.icmp_signed("!=", builder.ashr(shifted, count), a),
                        builder.icmp_signed(">", b, ir.Constant(I64, 63)))
-    low.overflow(builder.and_(lost, builder.icmp_signed("!=", a, zero)), "the result of '<<'")
+    low.deoptimize_if(builder.and_(lost, builder.icmp_signed("!=", a, zero)))
     return builder.select(builder.icmp_signed("==", a, zero), zero, shifted)
 
 
@@ -267,8 +308,7 @@ def float_power(low, a, b) -> ir.Value:
     code = builder.extract_value(pair, 1)
     low.guard(builder.icmp_signed("==", code, ir.Constant(I32, POW_ZERO_NEGATIVE)), ZeroDivisionError,
               "0.0 cannot be raised to a negative power")
-    low.guard(builder.icmp_signed("==", code, ir.Constant(I32, POW_COMPLEX)), ValueError,
-              "moshjit: a negative float raised to a fractional power is a complex number")
+    low.deoptimize_if(builder.icmp_signed("==", code, ir.Constant(I32, POW_COMPLEX)))      # a complex result
     overflow_block = low.new_block("pow.overflow")
     low.branch_unless(builder.icmp_signed("==", code, ir.Constant(I32, POW_OVERFLOW)), overflow_block)
     saved = builder.block
@@ -357,7 +397,7 @@ def lower_unary(low, op: ops.UnaryOp) -> ir.Value:
             return builder.xor(value, ir.Constant(I64, -1))
         if proven(op):
             return builder.sub(ir.Constant(I64, 0), value, flags=["nsw"])
-        low.overflow(builder.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)), "the result of unary '-'")
+        low.deoptimize_after(builder.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)), 2 ** 63, "literal")
         return builder.sub(ir.Constant(I64, 0), value)
     low.not_native(f"unary '{op.op}' on {source.describe()}")
 

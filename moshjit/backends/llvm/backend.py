@@ -4,7 +4,8 @@
 ``list[object]`` and are re-inferred with native item types (int, then float, bool, lists of ints or floats),
 the entry checking the items at run time and switching variants (``variants``) on a miss; arrays keyed only as
 ``ndarray`` get the same treatment. What was decided is
-recorded in the cache index (``store``), so another process loads the shared object without compiling.
+recorded in the cache index (``store``), so another process loads the shared object without compiling. A shared
+object whose native code can deoptimise registers its deoptimisation table (``resume``) when it is loaded.
 """
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import time
 
 from moshjit.artifact import Artifact
 from moshjit.context import CompileContext
-from moshjit.errors import UnsupportedError
-from moshjit.typeof import is_plain_array_key, type_of_key
+from moshjit.errors import UnsupportedError, parameter_location
+from moshjit.typeof import describe_key, is_plain_array_key, type_of_key
 
 log = logging.getLogger("moshjit")
 
@@ -53,12 +54,14 @@ def compile(ir, ctx: CompileContext):
     artifact = _load(known, ctx, index, start) if known and known["native"] else None
     if known is None or known["native"] and artifact is None:
         known = _decide(ir, ctx, index, required)
-        if known.get("cacheable", True):
+        if known.get("cacheable", True) and _key_covers_dependencies(ctx):
             store.record(cache, index, {k: v for k, v in known.items() if k != "artifact"})
         artifact = known.get("artifact")
     if not known["native"]:
         if required:
-            raise UnsupportedError(known["reason"], ir.filename, known["line"], hint=known.get("hint"))
+            columns = known.get("columns")
+            raise UnsupportedError(known["reason"], ir.filename, known["line"], hint=known.get("hint"),
+                                   columns=tuple(columns) if columns else None)
         return None
     return artifact
 
@@ -89,7 +92,7 @@ def _decide(ir, ctx: CompileContext, index, required) -> dict:
     try:
         candidates = argument_candidates(ir, key)
     except UnsupportedError as problem:
-        return {"native": False, "reason": problem.construct, "line": problem.lineno}
+        return {"native": False, "reason": problem.construct, "line": problem.lineno, "columns": problem.columns}
     positions = [i for i, kind in enumerate(key) if _decided_at_run_time(kind)]
     saved = {value: value.type for value in ir.values()}
     first_problem = None
@@ -115,10 +118,12 @@ def _decide(ir, ctx: CompileContext, index, required) -> dict:
 def _compile_candidate(ir, ctx: CompileContext, index, arg_types, positions) -> dict:
     from moshjit.backends.llvm.variants import ItemKindDispatch
     variants = None
+    on_demote = ()
     if positions:
         variants = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions,
                                     ctx.fallback)
-    artifact, built = _compile(ir, ctx, ctx.py_function, arg_types, variants or ctx.fallback)
+        on_demote = (variants.forget(tuple(arg_types[i] for i in positions)),)
+    artifact, built = _compile(ir, ctx, ctx.py_function, arg_types, variants or ctx.fallback, on_demote)
     if variants is not None:
         variants.variants[tuple(arg_types[i] for i in positions)] = artifact.entry
     return dict(built, native=True, positions=positions, artifact=artifact)
@@ -135,15 +140,25 @@ def _load(known: dict, ctx: CompileContext, index, start):
         return None
     positions = known["positions"]
     target = fallback
-    if positions:
+    on_demote = ()
+    try:
         arg_types = [decode_type(t) for t in known["arg_types"]]
-        target = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions, fallback)
-    entry = make_builtin(load_library(found[0]), known["method_def"], target, py_function.__module__, py_function,
-                         known["globals"])
-    if positions:
-        target.variants[tuple(arg_types[i] for i in positions)] = entry
+        if positions:
+            target = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions,
+                                      fallback)
+            on_demote = (target.forget(tuple(arg_types[i] for i in positions)),)
+        library = load_library(found[0])
+        entry = make_builtin(library, known["method_def"], target, py_function.__module__, py_function,
+                             known["globals"])
+        if positions:
+            target.variants[tuple(arg_types[i] for i in positions)] = entry
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:   # a record that does not fit it
+        ctx.cache.reject(found[0], f"does not match its index record ({type(exc).__name__}: {exc})")
+        return None
     stats = {"backend": "llvm", "cache": "hit", "load_s": round(time.perf_counter() - start, 4)}
-    return _artifact(entry, known["code_text"], known["ir_text"], stats)
+    if known.get("deopt"):
+        _register_deopt(library, known, ctx, arg_types, stats, on_demote)
+    return _artifact(entry, known["code_text"], known["ir_text"], stats, known["arg_types"])
 
 
 def _variant(ctx: CompileContext, index, arg_types, positions, kinds):
@@ -169,8 +184,20 @@ def _variant(ctx: CompileContext, index, arg_types, positions, kinds):
     except (NotNative, UnsupportedError) as problem:
         store.record(cache, variant_index, {"native": False, "reason": str(problem), "line": None})
         return None
-    store.record(cache, variant_index, dict(facts, native=True, positions=[]))
+    if _key_covers_dependencies(ctx):
+        store.record(cache, variant_index, dict(facts, native=True, positions=[]))
     return artifact.entry
+
+
+def _key_covers_dependencies(ctx: CompileContext) -> bool:
+    """True when the index key covers everything the passes reported baking in (``ctx.dependencies``); code
+    depending on anything else is kept for this process only, never recorded for another one."""
+    from moshjit.cache import uncovered
+    missing = uncovered(ctx.py_function, ctx.dependencies.values())
+    if missing:
+        log.debug("moshjit: not caching %s: its key does not cover %s", ctx.py_function.__qualname__,
+                  ", ".join(repr(m) for m in missing[:3]))
+    return not missing
 
 
 def argument_candidates(ir, key) -> list[list]:
@@ -182,12 +209,12 @@ def argument_candidates(ir, key) -> list[list]:
     base = []
     for arg, kind in zip(ir.args, key):
         t = array_guesses()[0] if is_plain_array_key(kind) else normalize(type_of_key(kind))
-        if kind is int:
-            raise UnsupportedError(f"argument '{arg.name}' is an int that does not fit in 64 bits", ir.filename,
-                                   ir.firstlineno)
-        if not isinstance(t, ListType) and repr_of(t) is None:
-            raise UnsupportedError(f"argument '{arg.name}' of type {t} has no native form", ir.filename,
-                                   ir.firstlineno)
+        if kind is int or not isinstance(t, ListType) and repr_of(t) is None:
+            line, columns = parameter_location(ir.filename, ir.firstlineno, arg.name)
+            problem = ("is an int that does not fit in 64 bits" if kind is int else
+                       f"is {'a' if describe_key(kind)[:1] not in 'aeiou' else 'an'} {describe_key(kind)}, which "
+                       f"has no native form")
+            raise UnsupportedError(f"argument '{arg.name}' {problem}", ir.filename, line, columns=columns)
         base.append(t)
     items = list_item_candidates() if any(isinstance(t, ListType) for t in base) else (None,)
     arrays = array_guesses() if any(is_plain_array_key(kind) for kind in key) else (None,)
@@ -199,9 +226,9 @@ def _decided_at_run_time(kind) -> bool:
     return kind is list or is_plain_array_key(kind)
 
 
-def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback):
+def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback, on_demote=()):
     """(Artifact, index facts) of ``ir`` (typed in ``ctx``) compiled natively for ``arg_types``; raises
-    NotNative."""
+    NotNative. ``on_demote``: what else to do when the specialisation is demoted (see ``resume``)."""
     from moshjit.backends.llvm.engine import load_library, make_builtin, shared_object, toolchain
     from moshjit.backends.llvm.module import build_module
     from moshjit.backends.llvm.native_types import CallGraph
@@ -211,20 +238,35 @@ def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback):
     tools = toolchain()
     graph = CallGraph(ctx)
     root = graph.infer(py_function, arg_types, ir=ir, ctx=ctx)
-    text, method_def, global_names = build_module(graph, root, tools.triple, tools.data_layout)
+    text, method_def, global_names, deopt, state = build_module(graph, root, tools.triple, tools.data_layout)
     lowered = time.perf_counter()
     stats = {"backend": "llvm", "lower_s": round(lowered - start, 4)}
     path, so_key = shared_object(text, ctx.cache, stats)
-    entry = make_builtin(load_library(path), method_def, fallback, py_function.__module__, py_function, global_names)
+    library = load_library(path)
+    entry = make_builtin(library, method_def, fallback, py_function.__module__, py_function, global_names)
     stats["llvm_s"] = round(time.perf_counter() - lowered, 4)
     ir_text = format_function(ir)
     facts = {"so_key": so_key, "method_def": method_def, "code_text": text, "ir_text": ir_text,
-             "arg_types": [encode_type(t) for t in arg_types], "globals": global_names}
-    return _artifact(entry, text, ir_text, stats), facts
+             "arg_types": [encode_type(t) for t in arg_types], "globals": global_names, "deopt": deopt,
+             "state": state}
+    if deopt:
+        _register_deopt(library, facts, ctx, arg_types, stats, on_demote)
+    return _artifact(entry, text, ir_text, stats, facts["arg_types"]), facts
 
 
-def _artifact(entry, code_text: str, ir_text: str, stats: dict) -> Artifact:
+def _register_deopt(library, facts: dict, ctx: CompileContext, arg_types, stats: dict, on_demote) -> None:
+    """Let the shared object's native code deoptimise: its table, and how to rebuild the SSA it continues on."""
+    import ctypes
+
+    from moshjit.backends.llvm.resume import DeoptModule, register
+    address = ctypes.addressof(ctypes.c_char.in_dll(library, facts["state"]))
+    register(address, DeoptModule(facts["deopt"], ctx.py_function, arg_types, ctx, address, stats, on_demote))
+
+
+def _artifact(entry, code_text: str, ir_text: str, stats: dict, arg_types: list) -> Artifact:
     """An LLVM artifact: its entry is a builtin that can be re-made with another fallback (``rebind``), so the
-    dispatcher can install it as its own call path."""
+    dispatcher can install it as its own call path. ``arg_types`` (JSON-encoded) are the native argument types."""
     from moshjit.backends.llvm.engine import rebind
-    return Artifact(entry, "llvm", code_text, ir_text, stats, rebind=functools.partial(rebind, entry))
+    from moshjit.backends.llvm.types_json import decode_type
+    return Artifact(entry, "llvm", code_text, ir_text, stats, rebind=functools.partial(rebind, entry),
+                    arg_types=[decode_type(t) for t in arg_types])

@@ -3,7 +3,8 @@
 Builtins and ``math`` functions are rows in ``BUILTINS`` / ``MATH``; a ``math`` function follows CPython's
 ``math_1``/``math_2`` error rules (a NaN from a non-NaN argument is "math domain error", an infinity from finite
 arguments is "math range error" or a domain error). Calls of jitted or plain Python functions become direct calls
-of their native specialisation in the same module (recursion included).
+of their native specialisation in the same module (recursion included); a callee that deoptimised returns its
+result as an object and the caller continues in the interpreter from the call (``deopt.DeoptPoints.after_call``).
 """
 from __future__ import annotations
 
@@ -72,11 +73,12 @@ def native_call(low, op, callee) -> ir.Value:
     found = low.symbols.get((callee, arg_types))
     if found is None:
         low.not_native(f"a call of {callee.__qualname__}{arg_types}")
-    sig, function = found
+    sig, function, index = found
+    low.deopt.table.add_call(low.deopt.function, low.index[op], index)
     args = [conversions.coerce(low, low.get(v), low.repr(v), repr_of(t)) if not isinstance(v, Constant)
             else low.constant(v.value, repr_of(t)) for v, t in zip(bound, arg_types)]
     pair = low.b.call(function, args)
-    low.branch_unless(low.b.extract_value(pair, 1), low.fail_block())
+    low.branch_unless(low.b.extract_value(pair, 1), low.deopt.after_call(op))
     if isinstance(low.reprs[op], UnitR):
         return ir.Constant(ir.IntType(8), 0)
     return conversions.coerce(low, low.b.extract_value(pair, 0), repr_of(sig.return_type), low.reprs[op])
@@ -98,7 +100,7 @@ def _abs(low, op, args):
         return low.b.call(low.rt.intrinsic("llvm.fabs", [F64]), [value])
     value = conversions.to_int(low, value, representation)
     if not arith.proven(op):
-        low.overflow(low.b.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)), "abs()")
+        low.deoptimize_after(low.b.icmp_signed("==", value, ir.Constant(I64, INT64_MIN)), 2 ** 63, "literal")
     negative = low.b.icmp_signed("<", value, ir.Constant(I64, 0))
     return low.b.select(negative, low.b.sub(ir.Constant(I64, 0), value), value)
 
@@ -147,9 +149,9 @@ def _min_max_of_sequence(low, sequence, operator, which, result_repr):
 
 
 def _sum(low, op, args):
-    """sum() of ints accumulates in 128 bits, so only a final result beyond int64 raises (as CPython's exact
-    sum would only then give a big int); floats add up in order, with Neumaier's compensation where CPython does
-    it (3.12+, see ``moshjit.cpython``)."""
+    """sum() of ints accumulates in 128 bits, so only a final result beyond int64 leaves native code (the
+    function continues in the interpreter with that total); floats add up in order, with Neumaier's compensation
+    where CPython does it (3.12+, see ``moshjit.cpython``)."""
     b = low.b
     result_repr = low.reprs[op]
     item_repr = repr_of(normalize(_item_type(args[0])))
@@ -183,7 +185,7 @@ def _sum(low, op, args):
     if is_float:
         return result
     narrow = b.trunc(result, I64)
-    low.overflow(b.icmp_signed("!=", b.sext(narrow, I128), result), "sum()")
+    low.deoptimize_after(b.icmp_signed("!=", b.sext(narrow, I128), result), result, "i128")
     return narrow
 
 
@@ -518,7 +520,7 @@ def _math_scale(factor):
 
 
 def _math_gcd(low, op, args):
-    """gcd of the magnitudes as unsigned 64-bit ints (|INT64_MIN| fits); only a result of 2**63 overflows."""
+    """gcd of the magnitudes as unsigned 64-bit ints (|INT64_MIN| fits); only a result of 2**63 deoptimises."""
     b = low.b
     values = [conversions.to_int(low, v, r) for v, r in _args(low, args)]
     if not values:
@@ -527,7 +529,7 @@ def _math_gcd(low, op, args):
     result = magnitude(values[0])
     for value in values[1:]:
         result = b.call(gcd_helper(low.rt), [result, magnitude(value)])
-    low.overflow(b.icmp_signed("<", result, ir.Constant(I64, 0)), "math.gcd()")
+    low.deoptimize_if(b.icmp_signed("<", result, ir.Constant(I64, 0)))
     return result
 
 

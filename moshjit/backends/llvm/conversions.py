@@ -74,12 +74,13 @@ def operand_float(low, value) -> ir.Value:
 
 
 def float_to_int(low, x: ir.Value) -> ir.Value:
-    """int(x) of an integral-valued or any float, with CPython's errors and a 64-bit range check."""
+    """int(x) of an integral-valued or any float, with CPython's errors; beyond 64 bits the current op continues
+    in the interpreter."""
     b = low.b
     low.guard(b.fcmp_unordered("uno", x, x), ValueError, "cannot convert float NaN to integer")
     is_inf = b.fcmp_ordered("==", b.call(low.rt.intrinsic("llvm.fabs", [F64]), [x]), ir.Constant(F64, float("inf")))
     low.guard(is_inf, OverflowError, "cannot convert float infinity to integer")
     out_of_range = b.or_(b.fcmp_ordered(">=", x, ir.Constant(F64, TWO_63)),
                          b.fcmp_ordered("<", x, ir.Constant(F64, -TWO_63)))
-    low.overflow(out_of_range, "int(float)")
+    low.deoptimize_if(out_of_range)                  # CPython makes a big int
     return b.fptosi(x, I64)

@@ -7,6 +7,9 @@ was created with, with the original arguments, so a type miss is never an error.
 fallback — or, when the function reads module globals, ``(fallback, module globals dict, name, ...)``: each
 global is looked up, checked against the type assumed when compiling (a miss again means the fallback) and
 passed to the native body.
+A native body that deoptimised returns "failed" with its result in ``@mj_deopt_value``: the entry returns that.
+When the module can deoptimise, the entry also reads its state flag first: a demoted specialisation (see
+``resume``) sends every call to the fallback.
 A ``PyMethodDef`` global describes the function; the loader turns it into a builtin with ``PyCMethod_New``.
 """
 from __future__ import annotations
@@ -61,7 +64,7 @@ class EntryContext:
 
 
 def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Function, name: str,
-               global_reads=()) -> str:
+               global_reads=(), can_deoptimize: bool = False) -> str:
     """Emit the entry for ``sig`` and its PyMethodDef; returns the PyMethodDef's symbol."""
     kind = ir.FunctionType(PTR, [PTR, PTR, I64, PTR])
     entry = ir.Function(module, kind, f"{sig.symbol}_entry")
@@ -102,8 +105,12 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
         b.cbranch(ok, go_on, miss_block())
         b.position_at_end(go_on)
 
-    require(b.and_(b.icmp_unsigned("==", kwnames, ir.Constant(PTR, None)),
-                   b.icmp_signed("==", nargs, ir.Constant(I64, len(sig.arg_types)))))
+    call_shape = b.and_(b.icmp_unsigned("==", kwnames, ir.Constant(PTR, None)),
+                        b.icmp_signed("==", nargs, ir.Constant(I64, len(sig.arg_types))))
+    if can_deoptimize:
+        native = b.icmp_unsigned("==", b.load(runtime.module_state(), typ=I8), ir.Constant(I8, 0))
+        call_shape = b.and_(call_shape, native)
+    require(call_shape)
     unboxed = []
     for position, arg_type in enumerate(sig.arg_types):
         obj = b.load(b.gep(args, [ir.Constant(I64, position)], source_etype=PTR), typ=PTR)
@@ -130,11 +137,17 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
     buffers.clear()
     for view in release_buffers_after:
         runtime.call(b, "PyBuffer_Release", view)
-    failed = entry.append_basic_block("raised")
+    failed = entry.append_basic_block("failed")
     succeeded = entry.append_basic_block("returned")
     b.cbranch(b.extract_value(pair, 1), failed, succeeded)
     b.position_at_end(failed)
-    b.ret(ir.Constant(PTR, None))
+    if can_deoptimize:                      # the continuation's result (a new reference), or NULL: raised
+        slot = runtime.deopt_value()
+        outcome = b.load(slot, typ=PTR)
+        b.store(ir.Constant(PTR, None), slot)
+        b.ret(outcome)
+    else:
+        b.ret(ir.Constant(PTR, None))
     b.position_at_end(succeeded)
     result_repr = return_repr(sig)
     result = b.extract_value(pair, 0)
@@ -225,7 +238,7 @@ def _array_argument(b, runtime, obj, arg_type: ArrayType, view, require, miss_bl
     value = b.insert_value(value, b.load(shape, typ=I64), 1)
     second = b.load(b.gep(shape, [ir.Constant(I64, 1)], source_etype=I64), typ=I64) if arg_type.ndim == 2 \
         else ir.Constant(I64, 0)
-    return b.insert_value(value, second, 2)
+    return b.insert_value(b.insert_value(value, second, 2), obj, 3)
 
 
 def _type_is(b, runtime, obj, type_name) -> ir.Value:

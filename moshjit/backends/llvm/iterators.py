@@ -15,12 +15,13 @@ import llvmlite.ir as ir
 from moshjit.backends.llvm import native_lists
 from moshjit.backends.llvm.containers import array_item, object_size, range_length, unbox_item
 from moshjit.backends.llvm.conversions import to_int
-from moshjit.backends.llvm.reprs import (I1, I64, ArrayR, BoxedTupleR, IterR, ListR, NListR, RangeR, Repr, TupleR,
+from moshjit.backends.llvm.reprs import (I64, ArrayR, BoxedTupleR, IterR, ListR, NListR, RangeR, Repr, TupleR,
                                          UnitR, repr_of)
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
 
 ITERATOR_FUNCTIONS = (builtins.enumerate, builtins.zip, builtins.reversed, builtins.iter)
+ENUMERATE_START_LIMIT = 2 ** 62          # a larger start continues in the interpreter (CPython's counter grows)
 
 
 def only_looped_over(fn, value) -> bool:
@@ -59,9 +60,19 @@ def holds_references(low, value) -> bool:
 
 
 class Iterator:
-    """State and ``next`` of one iterator kind; ``objects`` are the LLVM pointers it holds references to."""
+    """State and ``next`` of one iterator kind; ``objects`` are the LLVM pointers it holds references to.
+
+    ``last`` is the position ``next`` just read (an item index, or a range's item), and ``landed`` is the
+    ``for_iter`` body block it was read for: a deoptimisation in a block that body dominates describes the state
+    relative to it (``state``), so the loop need not keep its next position alive besides the current one."""
 
     objects: tuple = ()
+    last = None
+    landed = None
+
+    def land(self, body) -> None:
+        """``next`` was just emitted for the ``for_iter`` whose body block is ``body``."""
+        self.landed = body if self.last is not None else None
 
     def next(self, low, exhausted: ir.Block) -> ir.Value:
         raise NotImplementedError
@@ -74,6 +85,11 @@ class Iterator:
     def release(self, low) -> None:
         for obj in self.objects:
             low.decref(obj, None)
+
+    def state(self, low, words) -> list:
+        """Describe the iterator's current state for a deoptimisation (``deopt.Words``): a JSON descriptor whose
+        numbers are word indices, from which ``resume`` makes an equivalent Python iterator."""
+        raise NotImplementedError
 
 
 class RangeIterator(Iterator):
@@ -92,11 +108,13 @@ class RangeIterator(Iterator):
         b = low.b
         current = b.load(self.current)
         more = low.new_block("range.item")
+        self.landed = None
         if self.step_constant in (1, -1):
             done = b.icmp_signed(">=" if self.step_constant == 1 else "<=", current, self.stop)
             b.cbranch(done, exhausted, more)
             b.position_at_end(more)
             b.store(b.add(current, ir.Constant(I64, self.step_constant), flags=["nsw"]), self.current)
+            self.last = current
             return current
         left = b.load(self.remaining)
         b.cbranch(b.icmp_signed("==", left, ir.Constant(I64, 0)), exhausted, more)
@@ -104,6 +122,17 @@ class RangeIterator(Iterator):
         b.store(b.sub(left, ir.Constant(I64, 1)), self.remaining)
         b.store(b.add(current, self.step), self.current)
         return current
+
+    def state(self, low, words) -> list:
+        if self.step_constant in (1, -1):
+            if words.after(self):                   # the item just produced, one step back
+                return ["range_iter_after", words.add(self.last, "i64"), words.add(self.stop, "i64"),
+                        self.step_constant]
+            return ["range_iter", words.add(low.b.load(self.current), "i64"), words.add(self.stop, "i64"),
+                    words.add(self.step, "i64")]
+        current = words.add(low.b.load(self.current), "i64")
+        return ["range_iter_left", current, words.add(self.step, "i64"),
+                words.add(low.b.load(self.remaining), "i64")]
 
 
 class SequenceIterator(Iterator):
@@ -120,6 +149,7 @@ class SequenceIterator(Iterator):
     def next(self, low, exhausted):
         b = low.b
         index = b.load(self.index)
+        self.last, self.landed = index, None
         size = object_size(low, self.obj)
         more = low.new_block("seq.item")
         done = b.icmp_unsigned(">=", index, size)       # also catches index -1 when reversed
@@ -128,6 +158,10 @@ class SequenceIterator(Iterator):
         b.store(b.add(index, ir.Constant(I64, -1 if self.reverse else 1)), self.index)
         getter = "mj_list_item" if isinstance(self.representation, ListR) else "mj_tuple_item"
         return unbox_item(low, low.rt.call(b, getter, self.obj, index), self.representation.item)
+
+    def state(self, low, words) -> list:
+        return ["sequence_iter", ["object", words.add(self.obj, "object")], *words.position(self, self.index),
+                self.reverse]
 
 
 class NativeListIterator(Iterator):
@@ -149,11 +183,16 @@ class NativeListIterator(Iterator):
     def next(self, low, exhausted):
         b = low.b
         index = b.load(self.index)
+        self.last, self.landed = index, None
         more = low.new_block("nlist.item")
         b.cbranch(b.icmp_unsigned(">=", index, native_lists.length(low, self.lst)), exhausted, more)
         b.position_at_end(more)
         b.store(b.add(index, ir.Constant(I64, -1 if self.reverse else 1)), self.index)
         return native_lists.load(low, self.lst, index, self.representation)
+
+    def state(self, low, words) -> list:
+        return ["sequence_iter", words.describe(self.lst, self.representation), *words.position(self, self.index),
+                self.reverse]
 
 
 class StructTupleIterator(Iterator):
@@ -196,6 +235,12 @@ class StructTupleIterator(Iterator):
         if self.owns_items:
             self._each(low, low.decref)
 
+    def state(self, low, words) -> list:
+        b = low.b
+        items = [words.describe(b.load(b.gep(self.slots, [ir.Constant(I64, 0), ir.Constant(I64, i)])), self.item)
+                 for i in range(self.count)]
+        return ["sequence_iter", ["tuple", items], words.add(b.load(self.index), "i64"), 0, False]
+
 
 class ArrayIterator(Iterator):
     def __init__(self, low, value: ir.Value, representation: ArrayR, item_repr: Repr):
@@ -206,21 +251,27 @@ class ArrayIterator(Iterator):
     def next(self, low, exhausted):
         b = low.b
         index = b.load(self.index)
+        self.last, self.landed = index, None
         more = low.new_block("array.item")
         b.cbranch(b.icmp_signed(">=", index, b.extract_value(self.value, 1)), exhausted, more)
         b.position_at_end(more)
         b.store(b.add(index, ir.Constant(I64, 1)), self.index)
         return array_item(low, self.representation, self.value, index)
 
+    def state(self, low, words) -> list:
+        return ["sequence_iter", words.describe(self.value, self.representation), *words.position(self, self.index),
+                False]
+
 
 class EnumerateIterator(Iterator):
+    """The counter starts at most at ENUMERATE_START_LIMIT (``lower_iterator_call`` deoptimises before a larger
+    start), so it cannot pass 2**63 - 1: that would take more items than a list can hold or centuries of a range."""
+
     def __init__(self, low, inner: Iterator, start: ir.Value):
         self.inner = inner
         self.objects = inner.objects
         self.count = low.alloca(I64, "enumerate.i")
-        self.overflowed = low.alloca(I1, "enumerate.overflowed")
         low.b.store(start, self.count)
-        low.b.store(ir.Constant(I1, 0), self.overflowed)
 
     def retain(self, low, times=1):
         self.inner.retain(low, times)
@@ -228,15 +279,18 @@ class EnumerateIterator(Iterator):
     def release(self, low):
         self.inner.release(low)
 
+    def land(self, body) -> None:
+        self.inner.land(body)
+
     def next(self, low, exhausted):
         b = low.b
         item = self.inner.next(low, exhausted)
-        low.overflow(b.load(self.overflowed), "the enumerate() counter")
         count = b.load(self.count)
-        bumped = b.sadd_with_overflow(count, ir.Constant(I64, 1))
-        b.store(b.extract_value(bumped, 0), self.count)
-        b.store(b.extract_value(bumped, 1), self.overflowed)
+        b.store(b.add(count, ir.Constant(I64, 1), flags=["nsw"]), self.count)
         return (count, item)
+
+    def state(self, low, words) -> list:
+        return ["enumerate", words.iterator(self.inner), words.add(low.b.load(self.count), "i64")]
 
 
 class ZipIterator(Iterator):
@@ -251,6 +305,10 @@ class ZipIterator(Iterator):
     def release(self, low):
         for inner in self.inners:
             inner.release(low)
+
+    def land(self, body) -> None:
+        for inner in self.inners:
+            inner.land(body)
 
     def next(self, low, exhausted):
         b = low.b
@@ -268,6 +326,9 @@ class ZipIterator(Iterator):
             else:
                 items.append(inner.next(low, exhausted))
         return tuple(items)
+
+    def state(self, low, words) -> list:
+        return ["zip", [words.iterator(inner) for inner in self.inners]]
 
 
 # ---- creation ----------------------------------------------------------------------------------------------------
@@ -326,10 +387,11 @@ def lower_iterator_call(low, op: ops.Call, function):
     if function is builtins.iter and len(op.args) == 1:
         iterator = iterator_over(low, op.args[0], repr_of(op.type.item))
     elif function is builtins.enumerate and len(op.args) in (1, 2):
-        inner = iterator_over(low, op.args[0], item_reprs[1])
         start = ir.Constant(I64, 0)
         if len(op.args) == 2:
             start = to_int(low, low.get(op.args[1]), low.repr(op.args[1]))
+            low.deoptimize_if(low.b.icmp_signed(">", start, ir.Constant(I64, ENUMERATE_START_LIMIT)))
+        inner = iterator_over(low, op.args[0], item_reprs[1])
         iterator = EnumerateIterator(low, inner, start)
     elif function is builtins.zip and op.args:
         iterator = ZipIterator([iterator_over(low, arg, r) for arg, r in zip(op.args, item_reprs)], item_reprs)
@@ -371,6 +433,7 @@ def lower_for_iter(low, block, term: ops.ForIter) -> None:
         low.not_native("a for loop over something that is not a native iterator")
     exhausted = low.new_block(f"B{block.label}.exhausted")
     item = iterator.next(low, exhausted)
+    iterator.land(term.body)
     item_repr = low.reprs[term]
     if isinstance(item, tuple):
         item = _pack(low, item, item_repr)

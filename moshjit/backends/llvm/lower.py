@@ -7,7 +7,8 @@ that releases the references owned at that point, adds a traceback entry naming 
 (``arith``, ``comparisons``, ``sequences``, ``native_list_ops``, ``iterators``, ``calls``) make ``OP_LOWERING``,
 an op type several of them lower going to one by the kind of values it works on (``lowering_module``), and
 ``fusion`` emits fused list expressions. This module keeps the bookkeeping: values, ownership (see
-``refcount``), edges and failure paths.
+``refcount``), edges, failure paths, and deoptimisation sites (see ``deopt``): where a value leaves what native
+code can represent (an int beyond 64 bits), the function continues in the SSA interpreter instead of raising.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import llvmlite.ir as ir
 from moshjit.analysis.dominators import reverse_postorder
 from moshjit.backends.llvm import (arith, calls, comparisons, conversions, fusion, iterators, native_list_ops,
                                    native_lists, sequences, truth)
+from moshjit.backends.llvm.deopt import DeoptPoints, DeoptTable
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.refcount import Liveness
 from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR, UnitR,
@@ -26,7 +28,7 @@ from moshjit.backends.llvm.runtime import Runtime
 from moshjit.ir import ops
 from moshjit.ir.function import Block
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Op, Phi
-from moshjit.ir.types import BOOL, BOTTOM, FLOAT, INT64, IntType, type_of_value
+from moshjit.ir.types import BOOL, BOTTOM, FLOAT, INT64, OBJECT, IntType, type_of_value
 
 
 class NotNative(Exception):
@@ -45,7 +47,7 @@ def return_repr(sig: Signature) -> Repr:
         return UnitR()
     found = repr_of(sig.return_type)
     if found is None:
-        raise NotNative(f"return value of type {sig.return_type}", sig.ir.firstlineno)
+        raise NotNative(f"the return value, {python_type(sig.return_type)},", sig.ir.firstlineno)
     return found
 
 
@@ -67,7 +69,7 @@ def global_reads(sig: Signature, root: bool) -> list:
                 if not root:
                     raise NotNative(f"the module global '{op.name}' read in a called function", op.line)
                 if not (isinstance(op.type, IntType) or op.type in (FLOAT, BOOL)):
-                    raise NotNative(f"the module global '{op.name}' of type {op.type}", op.line)
+                    raise NotNative(f"the module global '{op.name}', {python_type(op.type)},", op.line)
                 reads[op.name] = INT64 if isinstance(op.type, IntType) else op.type
     return sorted(reads.items())
 
@@ -75,12 +77,13 @@ def global_reads(sig: Signature, root: bool) -> list:
 class FunctionLowering:
     """Emits the body of one signature into ``function``."""
 
-    def __init__(self, sig: Signature, function: ir.Function, runtime: Runtime, symbols: dict, global_reads=()):
+    def __init__(self, sig: Signature, function: ir.Function, runtime: Runtime, symbols: dict, global_reads=(),
+                 table: DeoptTable | None = None, function_index: int = 0):
         self.sig = sig
         self.fn = sig.ir
         self.function = function
         self.rt = runtime
-        self.symbols = symbols                 # Signature -> ir.Function, for native calls
+        self.symbols = symbols                 # (function, argument types) -> (Signature, ir.Function, index)
         self.globals = {name: function.args[len(sig.arg_types) + i] for i, (name, _) in enumerate(global_reads)}
         self.return_repr = return_repr(sig)
         self.values: dict = {}
@@ -88,6 +91,8 @@ class FunctionLowering:
         self.index = {v: i for i, v in enumerate(self.fn.values())}
         self.iterators: dict = {}               # iterator value -> iterators.Iterator
         self.line = self.fn.firstlineno
+        self.block = None                       # the SSA block and op position being lowered (deopt sites)
+        self.position = 0
         self._landings: dict = {}
         self._chains: dict = {}
         self._raises: dict = {}
@@ -101,6 +106,7 @@ class FunctionLowering:
         self.blocks = {block: function.append_basic_block(f"B{block.label}") for block in self.fn.blocks}
         self.b = ir.IRBuilder(entry)
         self._error_block = None
+        self.deopt = DeoptPoints(self, table if table is not None else DeoptTable(), function_index)
 
     # ---- representations --------------------------------------------------------------------------------------
     def _find_reprs(self) -> None:
@@ -191,26 +197,26 @@ class FunctionLowering:
     def fail_block(self, temporaries=()) -> ir.Block:
         """Where to go when the current op has failed (exception set): add a traceback entry for the current
         line, release the owned values, return failure. ``temporaries`` are (llvm value, repr) pairs to drop
-        too. Landings share their release code (see ``_release_chain``), so failure paths stay small."""
+        too. Landings share their release code (see ``release_chain``), so failure paths stay small."""
         owned = tuple(sorted(self.owned, key=self.index.__getitem__))
         key = (self.line, owned)
         landing = self._landings.get(key)
         if landing is None:
             landing = self._landings[key] = self.new_block(f"fail.L{self.line}")
-            with self._cold_code(landing):
+            with self.cold_code(landing):
                 self.rt.call(self.b, "_PyTraceback_Add", self.rt.cstring(self.fn.name),
                              self.rt.cstring(self.fn.filename), ir.Constant(I32, self.line or 0))
-                self.b.branch(self._release_chain(owned))
+                self.b.branch(self.release_chain(owned))
         if not temporaries:
             return landing
         cleanup = self.new_block(f"fail.tmp.L{self.line}")
-        with self._cold_code(cleanup):
+        with self.cold_code(cleanup):
             for llvm_value, representation in temporaries:
                 self.decref(llvm_value, representation)
             self.b.branch(landing)
         return cleanup
 
-    def _release_chain(self, owned: tuple) -> ir.Block:
+    def release_chain(self, owned: tuple) -> ir.Block:
         """Release ``owned`` newest first, then return failure: the chain for a set ends in the chain for the
         set without its newest value, which other landings share."""
         if not owned:
@@ -218,13 +224,13 @@ class FunctionLowering:
         chain = self._chains.get(owned)
         if chain is None:
             chain = self._chains[owned] = self.new_block("release")
-            with self._cold_code(chain):
+            with self.cold_code(chain):
                 self._drop(owned[-1])
-                self.b.branch(self._release_chain(owned[:-1]))
+                self.b.branch(self.release_chain(owned[:-1]))
         return chain
 
     @contextlib.contextmanager
-    def _cold_code(self, block: ir.Block):
+    def cold_code(self, block: ir.Block):
         """Emit into ``block`` with out-of-line reference releases, then come back."""
         saved, was_cold = self.b.block, self.cold
         self.b.position_at_end(block)
@@ -236,16 +242,27 @@ class FunctionLowering:
             self.b.position_at_end(saved)
 
     def _error_return(self) -> ir.Block:
+        """The function's shared "failed" return (filled in at the end, see ``_finish_error_return``)."""
         if self._error_block is None:
             self._error_block = self.new_block("failed")
-            saved = self.b.block
-            self.b.position_at_end(self._error_block)
-            if self.sig.recursive:
-                self.rt.call(self.b, "mj_leave_recursion")
-            result = ir.Constant(self.function.return_value.type, ir.Undefined)
-            self.b.ret(self.b.insert_value(result, ir.Constant(I1, 1), 1))
-            self.b.position_at_end(saved)
         return self._error_block
+
+    def _finish_error_return(self) -> None:
+        """Leave the recursive call, and when it is safe give a deoptimised result that fits back as a normal
+        return (``deopt.DeoptPoints.takes_back``)."""
+        if self._error_block is None:
+            return
+        self.b.position_at_end(self._error_block)
+        if self.sig.recursive:
+            self.rt.call(self.b, "mj_leave_recursion")
+        if self.deopt.takes_back(self.return_repr):
+            self.deopt.take_back(self.return_repr)
+        self.return_failed()
+
+    def return_failed(self) -> None:
+        """Return "failed": an exception is set, or the function deoptimised (its result in ``@mj_deopt_value``)."""
+        result = ir.Constant(self.function.return_value.type, ir.Undefined)
+        self.b.ret(self.b.insert_value(result, ir.Constant(I1, 1), 1))
 
     def branch_unless(self, failed: ir.Value, target: ir.Block) -> None:
         """Continue in a new block when ``failed`` is false, else go to ``target``."""
@@ -261,7 +278,7 @@ class FunctionLowering:
         raise_block = self._raises.get(key)
         if raise_block is None:
             raise_block = self._raises[key] = self.new_block(f"raise.{exception.__name__}")
-            with self._cold_code(raise_block):
+            with self.cold_code(raise_block):
                 self.rt.call(self.b, "mj_raise", self.rt.exception_type(self.b, exception), self.rt.cstring(message))
                 self.b.branch(landing)
         self.branch_unless(failed, raise_block)
@@ -277,20 +294,31 @@ class FunctionLowering:
         self.branch_unless(self.b.icmp_signed("<", status, ir.Constant(status.type, 0)),
                            self.fail_block(temporaries))
 
-    def overflow(self, failed: ir.Value, what: str) -> None:
-        self.guard(failed, OverflowError, overflow_message(what, self.fn.filename, self.line))
+    def deoptimize_if(self, condition: ir.Value) -> None:
+        """Continue in the interpreter from the current op when ``condition`` holds (its result has no native
+        form, e.g. an int beyond 64 bits); the op must not have changed anything yet. (It may start a little
+        earlier, see ``deopt.DeoptPoints.redo_from``.)"""
+        self.branch_unless(condition, self.deopt.site(self.block, self.deopt.redo_from(self.block, self.position)))
+
+    def deoptimize_after(self, condition: ir.Value, value, kind: str) -> None:
+        """Continue in the interpreter after the current op, whose result ``value`` (of kind ``kind``, see
+        ``deopt.DeoptPoints._given``) has no native form, when ``condition`` holds (or from the op itself or a
+        little earlier when it only computes numbers, see ``deopt.DeoptPoints.redo_from``)."""
+        start = self.deopt.redo_from(self.block, self.position + 1, given=self.block.ops[self.position])
+        result = (self.block.ops[self.position], value, kind) if start == self.position + 1 else None
+        self.branch_unless(condition, self.deopt.site(self.block, start, result=result))
 
     # ---- the walk -------------------------------------------------------------------------------------------------
     def lower(self) -> None:
         for arg, llvm_arg in zip(self.fn.args, self.function.args):
             llvm_arg.name = arg.name
             self.set(arg, llvm_arg)
+        if self.sig.recursive:
+            self._enter_recursive_call()
         for arg in self.fn.args:
             if self.counted(arg) and arg in self.live.live_in[self.fn.entry]:
                 self.retain(arg)
                 self.owned[arg] = None
-        if self.sig.recursive:
-            self._enter_recursive_call()
         self.b.branch(self.blocks[self.fn.entry])
         for block in self.fn.blocks:
             self._create_phis(block)
@@ -298,6 +326,7 @@ class FunctionLowering:
             self._lower_block(block)
         for llvm_phi, llvm_block, value in self._pending_phis:
             llvm_phi.add_incoming(value, llvm_block)
+        self._finish_error_return()
 
     def alloca(self, kind: ir.Type, name: str = "") -> ir.Value:
         """A stack slot in the entry block (so the optimiser turns it into registers)."""
@@ -306,15 +335,22 @@ class FunctionLowering:
         return builder.alloca(kind, name=name)
 
     def _enter_recursive_call(self) -> None:
-        """Functions on a call cycle count against the recursion limit, like Python frames (RecursionError
-        instead of a C stack overflow); every exit then leaves the recursive call."""
-        too_deep = self.new_block("recursion.error")
-        self.branch_unless(self.rt.call(self.b, "mj_enter_recursion"), too_deep)
-        saved = self.b.block
-        self.b.position_at_end(too_deep)
-        result = ir.Constant(self.function.return_value.type, ir.Undefined)
-        self.b.ret(self.b.insert_value(result, ir.Constant(I1, 1), 1))
-        self.b.position_at_end(saved)
+        """Functions on a call cycle count against the recursion limit, like Python frames (RecursionError as in
+        CPython); every exit then leaves the recursive call. When the C stack is nearly used up (a limit raised
+        with sys.setrecursionlimit) the call continues in the interpreter instead, where deeper calls take no C
+        stack: the recursion goes on as far as CPython's would."""
+        b = self.b
+        status = self.rt.call(b, "mj_enter_recursion")
+        stopped = self.new_block("recursion.stopped")
+        self.branch_unless(b.icmp_signed("!=", status, ir.Constant(I32, 0)), stopped)
+        go_on = b.block
+        with self.cold_code(stopped):
+            too_deep = self.new_block("recursion.error")
+            b.cbranch(b.icmp_signed("==", status, ir.Constant(I32, 1)), too_deep,
+                      self.deopt.site(self.fn.entry, 0, exhausted=True, leaves_recursion=False))
+            b.position_at_end(too_deep)
+            self.return_failed()
+        b.position_at_end(go_on)
 
     def _create_phis(self, block) -> None:
         """φ nodes first, for every block: an edge may reach a block before it is lowered."""
@@ -334,8 +370,10 @@ class FunctionLowering:
         for phi in block.phis:
             if self.counted(phi) and self.live.dies_at(block, phi, -1):
                 self.release(phi)
+        self.block = block
         for position, op in enumerate(block.ops):
             self.line = op.line or self.line
+            self.position = position
             result = self._lower_op(op)
             if result is not None:
                 self.set(op, result)
@@ -347,6 +385,7 @@ class FunctionLowering:
                     self.release(value)
         term = block.terminator
         self.line = term.line or self.line
+        self.position = len(block.ops)
         self._lower_terminator(block, term)
 
     def _lower_op(self, op: Op):
@@ -434,32 +473,58 @@ class FunctionLowering:
 
 def value_reprs(fn) -> dict:
     """The representation of every value of ``fn``; NotNative names the first value (in block order) without
-    one, at its source line."""
+    one, at its source line: the first such operation, where the Python object comes from, before a variable or
+    an argument it flows into."""
     reprs = {}
+    missing = []
     for value in fn.values():
         if isinstance(value, ops.Terminator) and not isinstance(value, ops.ForIter):
             continue
         found = repr_of(value.type) if value.type is not None else None
         if found is None:
-            line = getattr(value, "line", None) or fn.firstlineno
-            raise NotNative(f"{_describe(value)} of type {value.type}", line)
+            missing.append(value)
+            continue
         reprs[value] = found
         if isinstance(found, IterR) and not iterators.only_looped_over(fn, value):
             raise NotNative("an iterator used other than by a for loop", getattr(value, "line", None))
+    if missing:
+        value = next((v for v in missing if not isinstance(v, (Phi, Argument)) and getattr(v, "line", None)),
+                     missing[0])
+        line = getattr(value, "line", None) or fn.firstlineno
+        raise NotNative(f"{_describe(value)}, whose value is {python_type(value.type)},", line)
     return reprs
 
 
-def overflow_message(what: str, filename: str, line: int | None) -> str:
-    return (f"{what} does not fit in a 64-bit int ({filename}:{line}); the LLVM backend computes with machine "
-            f"ints: use backend='cython' for arbitrary precision")
+# What an op is in the terms of the Python the user wrote, for refusals (an IR op name says nothing to them).
+PYTHON_TERMS = {
+    "binary_op": "the arithmetic", "unary_op": "the unary operation", "compare": "the comparison",
+    "load_global": "the global variable", "load_deref": "the closure variable", "import_name": "the import",
+    "import_from": "the import", "load_attr": "the attribute access (obj.name)",
+    "get_item": "the subscript (obj[key])", "build_slice": "the slice", "call": "the call",
+    "call_method": "the method call", "call_ex": "the call with *args/**kwargs",
+    "make_function": "the nested function or lambda", "build_tuple": "the tuple", "build_list": "the list display",
+    "build_set": "the set display", "build_map": "the dict display ({...})", "build_string": "the f-string",
+    "format_value": "the f-string field", "list_to_tuple": "the tuple display", "unpack_sequence": "the unpacking",
+    "unpack_ex": "the starred unpacking", "extract_item": "the unpacked item", "get_iter": "the iteration",
+    "caught_exception": "the caught exception", "before_with": "the with statement",
+    "with_except_start": "the with statement", "check_bound": "the variable", "for_iter": "the loop item",
+}
+
+
+def python_type(t) -> str:
+    """A type as the user knows it: 'a str', 'a list', 'a Python object of unknown type'."""
+    if t is None or t == OBJECT:
+        return "a Python object of unknown type"
+    name = str(t).partition("[")[0]
+    return f"{'an' if name[:1] in 'aeiou' else 'a'} {name}"
 
 
 def _describe(value) -> str:
     if isinstance(value, Argument):
         return f"argument '{value.name}'"
     if isinstance(value, Phi):
-        return f"variable '{value.var}'" if value.var else "a merged value"
-    return f"'{value.NAME}'"
+        return f"variable '{value.var}'" if value.var else "a value merged from several branches"
+    return PYTHON_TERMS.get(value.NAME, f"the operation '{value.NAME}'")
 
 
 # ---- ops that several modules lower --------------------------------------------------------------------------

@@ -120,12 +120,13 @@ class RangeR(Repr):
 
 
 class ArrayR(Repr):
-    """A C-contiguous NumPy array borrowed through the buffer protocol: data pointer and shape."""
+    """A C-contiguous NumPy array borrowed through the buffer protocol: data pointer, shape, and the array
+    argument it views (itself, or the 2-d array a row comes from: what a deoptimisation hands over)."""
     FIELDS = ("dtype", "ndim")
 
     @property
     def llvm(self) -> ir.Type:
-        return ir.LiteralStructType([PTR, I64, I64])
+        return ir.LiteralStructType([PTR, I64, I64, PTR])
 
     @property
     def item_llvm(self) -> ir.Type:

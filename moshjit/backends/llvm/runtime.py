@@ -19,6 +19,11 @@ from moshjit.cpython import IMMORTAL_OBJECTS, TAGGED_INT_SIZE
 
 from moshjit.backends.llvm.reprs import F64, I1, I32, I64, I8, PTR
 
+# Stack kept free below the deepest native frame of a recursion: room for the levels between two stack checks and
+# for the Python-level continuation of a frame that deoptimises there (see docs/llvm-backend.md for the measurements).
+STACK_RESERVE = 512 * 1024
+STACK_CHECK_EVERY = 16
+
 # Reference counts until 3.11: a plain 64-bit count.
 MORTAL_REFERENCE_COUNTS = r"""
 define linkonce_odr void @mj_incref(ptr %o) alwaysinline {
@@ -374,47 +379,232 @@ nomem:
 declare {i64, i1} @llvm.umul.with.overflow.i64(i64, i64)
 
 ; Depth of native calls on call cycles, checked against sys.getrecursionlimit() (read again only when the depth
-; passes the last value seen): RecursionError instead of a C stack overflow. The GIL keeps one thread in here.
+; passes the last value seen), and every STACK_CHECK_EVERY levels the stack pointer, against the bounds of the
+; running thread's stack (found again when it is outside them: another thread, or the first check), so that a
+; recursion allowed by a raised limit continues in the interpreter before the C stack runs out. The reserve
+; left below covers the levels between two checks. The GIL keeps one thread in here.
 @mj_depth = linkonce_odr global i64 0
 @mj_depth_limit = linkonce_odr global i64 0
+@mj_stack_base = linkonce_odr global i64 0       ; lowest address of the thread's stack
+@mj_stack_low = linkonce_odr global i64 0        ; lowest address native recursion may reach (base + reserve)
+@mj_stack_span = linkonce_odr global i64 0       ; bytes from there to the top of the stack
 @PyExc_RecursionError = external global ptr
 @.recursion = linkonce_odr constant [33 x i8] c"maximum recursion depth exceeded\00"
 declare i32 @Py_GetRecursionLimit()
+declare ptr @llvm.stacksave.p0()
+declare i64 @pthread_self()
+declare i32 @pthread_getattr_np(i64, ptr)
+declare i32 @pthread_attr_getstack(ptr, ptr, ptr)
+declare i32 @pthread_attr_destroy(ptr)
+declare i64 @llvm.umin.i64(i64, i64)
 
-define linkonce_odr i1 @mj_enter_recursion() alwaysinline {
+; 0: go on; 1: RecursionError set; 2: the C stack is nearly used up, the caller continues in the interpreter.
+; (1 and 2 leave the depth as it was.)
+define linkonce_odr i32 @mj_enter_recursion() alwaysinline {
   %depth = load i64, ptr @mj_depth
   %deeper = add i64 %depth, 1
   store i64 %deeper, ptr @mj_depth
   %limit = load i64, ptr @mj_depth_limit
   %past = icmp sgt i64 %deeper, %limit
-  br i1 %past, label %check, label %ok, !prof !0
+  br i1 %past, label %check, label %level, !prof !0
+level:
+  %phase = and i64 %deeper, $STACK_CHECK_MASK
+  %due = icmp eq i64 %phase, 0
+  br i1 %due, label %stack, label %ok, !prof !0
+stack:
+  %top = call ptr @llvm.stacksave.p0()
+  %sp = ptrtoint ptr %top to i64
+  %low = load i64, ptr @mj_stack_low
+  %span = load i64, ptr @mj_stack_span
+  %offset = sub i64 %sp, %low
+  %outside = icmp ugt i64 %offset, %span           ; into the reserve, or another thread's stack
+  br i1 %outside, label %check, label %ok, !prof !0
 check:
-  %failed = call i1 @mj_recursion_too_deep(i64 %deeper)
-  ret i1 %failed
+  %status = call i32 @mj_recursion_check(i64 %deeper)
+  ret i32 %status
 ok:
-  ret i1 0
+  ret i32 0
 }
 
-define linkonce_odr i1 @mj_recursion_too_deep(i64 %depth) cold noinline {
+define linkonce_odr i32 @mj_recursion_check(i64 %depth) cold noinline {
+  %top = call ptr @llvm.stacksave.p0()
+  %sp = ptrtoint ptr %top to i64
   %limit32 = call i32 @Py_GetRecursionLimit()
   %limit = sext i32 %limit32 to i64
   store i64 %limit, ptr @mj_depth_limit
   %past = icmp sgt i64 %depth, %limit
-  br i1 %past, label %raise, label %ok
+  br i1 %past, label %raise, label %stack
 raise:
   %back = sub i64 %depth, 1
   store i64 %back, ptr @mj_depth
   %type = load ptr, ptr @PyExc_RecursionError
   call void @PyErr_SetString(ptr %type, ptr @.recursion)
-  ret i1 1
-ok:
-  ret i1 0
+  ret i32 1
+stack:
+  %base = load i64, ptr @mj_stack_base
+  %low = load i64, ptr @mj_stack_low
+  %span = load i64, ptr @mj_stack_span
+  %high = add i64 %low, %span
+  %under = icmp ult i64 %sp, %base
+  %over = icmp ugt i64 %sp, %high
+  %elsewhere = or i1 %under, %over
+  br i1 %elsewhere, label %find, label %compare
+find:
+  call void @mj_find_stack()
+  br label %compare
+compare:
+  %reserve = load i64, ptr @mj_stack_low
+  %exhausted = icmp ult i64 %sp, %reserve
+  br i1 %exhausted, label %deopt, label %fine
+deopt:
+  %undo = sub i64 %depth, 1
+  store i64 %undo, ptr @mj_depth
+  ret i32 2
+fine:
+  ret i32 0
+}
+
+; The running thread's stack bounds (pthread_getattr_np; for the main thread glibc derives them from the stack
+; mapping and RLIMIT_STACK). A reserve of $STACK_RESERVE bytes (a quarter of smaller stacks) stays for the
+; interpreter a deoptimised frame continues in. Unknown bounds disable the stack check.
+define linkonce_odr void @mj_find_stack() cold noinline {
+  %attr = alloca [128 x i8], align 16
+  %where = alloca ptr
+  %size = alloca i64
+  %self = call i64 @pthread_self()
+  %rc = call i32 @pthread_getattr_np(i64 %self, ptr %attr)
+  %failed = icmp ne i32 %rc, 0
+  br i1 %failed, label %unknown, label %known
+known:
+  %got = call i32 @pthread_attr_getstack(ptr %attr, ptr %where, ptr %size)
+  %gone = call i32 @pthread_attr_destroy(ptr %attr)
+  %address = load ptr, ptr %where
+  %base = ptrtoint ptr %address to i64
+  %bytes = load i64, ptr %size
+  %high = add i64 %base, %bytes
+  %quarter = lshr i64 %bytes, 2
+  %reserve = call i64 @llvm.umin.i64(i64 %quarter, i64 $STACK_RESERVE)
+  %low = add i64 %base, %reserve
+  %span = sub i64 %high, %low
+  store i64 %base, ptr @mj_stack_base
+  store i64 %low, ptr @mj_stack_low
+  store i64 %span, ptr @mj_stack_span
+  ret void
+unknown:
+  store i64 0, ptr @mj_stack_base
+  store i64 0, ptr @mj_stack_low
+  store i64 -1, ptr @mj_stack_span
+  ret void
 }
 
 define linkonce_odr void @mj_leave_recursion() alwaysinline {
   %depth = load i64, ptr @mj_depth
   %shallower = sub i64 %depth, 1
   store i64 %shallower, ptr @mj_depth
+  ret void
+}
+
+; Deoptimisation. A native function that meets a value it cannot represent writes its live values as raw words
+; into its module's @mj_deopt_words (described by the site's entry in the module's deoptimisation table) and
+; calls mj_deopt, which copies them into a bytes object before any Python code can run and hands them to
+; moshjit.backends.llvm.resume.resume, which continues the function in the SSA interpreter. That returns
+; (result,) or (exception, line, function name, file name). mj_deopt leaves the result (a new reference) in
+; @mj_deopt_value, or NULL with the exception set and a traceback entry for the native function at that line.
+; The native function then returns "failed"; its native caller or its entry takes the result (and clears it).
+; mj_deopt_call does the same for a call site whose callee deoptimised: its result, taken from @mj_deopt_value,
+; is the last word. Both take few arguments and keep nothing, so the caller's fast path pays no registers for them.
+@mj_deopt_value = linkonce_odr global ptr null
+@mj_resume = linkonce_odr global ptr null
+@.resume_module = linkonce_odr constant [29 x i8] c"moshjit.backends.llvm.resume\00"
+@.resume_name = linkonce_odr constant [7 x i8] c"resume\00"
+@.resume_format = linkonce_odr constant [6 x i8] c"(nnN)\00"
+declare ptr @PyBytes_FromStringAndSize(ptr, i64)
+declare ptr @PyImport_ImportModule(ptr)
+declare ptr @PyObject_GetAttrString(ptr, ptr)
+declare ptr @Py_BuildValue(ptr, ...)
+declare ptr @PyObject_Call(ptr, ptr, ptr)
+declare i64 @PyTuple_Size(ptr)
+declare ptr @PyTuple_GetItem(ptr, i64)
+declare ptr @PyObject_Type(ptr)
+declare ptr @PyException_GetTraceback(ptr)
+declare void @PyErr_Restore(ptr, ptr, ptr)
+declare ptr @PyUnicode_AsUTF8(ptr)
+declare void @_PyTraceback_Add(ptr, ptr, i32)
+
+define linkonce_odr void @mj_deopt(ptr %tag, i64 %site, ptr %state, i64 %count) cold noinline {
+entry:
+  %length = mul i64 %count, 8
+  %words = call ptr @PyBytes_FromStringAndSize(ptr %state, i64 %length)
+  %nowords = icmp eq ptr %words, null
+  br i1 %nowords, label %failed, label %find
+find:
+  %cached = load ptr, ptr @mj_resume
+  %known = icmp ne ptr %cached, null
+  br i1 %known, label %call, label %import
+import:
+  %module = call ptr @PyImport_ImportModule(ptr @.resume_module)
+  %nomodule = icmp eq ptr %module, null
+  br i1 %nomodule, label %lost, label %lookup
+lookup:
+  %found = call ptr @PyObject_GetAttrString(ptr %module, ptr @.resume_name)
+  call void @mj_decref(ptr %module)
+  %nofunction = icmp eq ptr %found, null
+  br i1 %nofunction, label %lost, label %keep
+keep:
+  store ptr %found, ptr @mj_resume
+  br label %call
+lost:
+  call void @mj_decref(ptr %words)
+  br label %failed
+call:
+  %resume = load ptr, ptr @mj_resume
+  %address = ptrtoint ptr %tag to i64
+  %args = call ptr (ptr, ...) @Py_BuildValue(ptr @.resume_format, i64 %address, i64 %site, ptr %words)
+  %noargs = icmp eq ptr %args, null
+  br i1 %noargs, label %failed, label %invoke
+invoke:
+  %outcome = call ptr @PyObject_Call(ptr %resume, ptr %args, ptr null)
+  call void @mj_decref(ptr %args)
+  %nooutcome = icmp eq ptr %outcome, null
+  br i1 %nooutcome, label %failed, label %unpack
+failed:
+  store ptr null, ptr @mj_deopt_value
+  ret void
+unpack:
+  %size = call i64 @PyTuple_Size(ptr %outcome)
+  %first = call ptr @PyTuple_GetItem(ptr %outcome, i64 0)
+  call void @mj_incref(ptr %first)
+  %returned = icmp eq i64 %size, 1
+  br i1 %returned, label %value, label %raised
+value:
+  call void @mj_decref(ptr %outcome)
+  store ptr %first, ptr @mj_deopt_value
+  ret void
+raised:
+  %where = call ptr @PyTuple_GetItem(ptr %outcome, i64 1)
+  %line = call i64 @PyLong_AsLongLong(ptr %where)
+  %name = call ptr @PyTuple_GetItem(ptr %outcome, i64 2)
+  %file = call ptr @PyTuple_GetItem(ptr %outcome, i64 3)
+  %type = call ptr @PyObject_Type(ptr %first)
+  %traceback = call ptr @PyException_GetTraceback(ptr %first)
+  call void @PyErr_Restore(ptr %type, ptr %first, ptr %traceback)
+  %name8 = call ptr @PyUnicode_AsUTF8(ptr %name)
+  %file8 = call ptr @PyUnicode_AsUTF8(ptr %file)
+  %line32 = trunc i64 %line to i32
+  call void @_PyTraceback_Add(ptr %name8, ptr %file8, i32 %line32)
+  call void @mj_decref(ptr %outcome)
+  br label %failed
+}
+
+define linkonce_odr void @mj_deopt_call(ptr %tag, i64 %site, ptr %state, i64 %count) cold noinline {
+  %result = load ptr, ptr @mj_deopt_value
+  store ptr null, ptr @mj_deopt_value
+  %last = sub i64 %count, 1
+  %slot = getelementptr i64, ptr %state, i64 %last
+  %word = ptrtoint ptr %result to i64
+  store i64 %word, ptr %slot
+  call void @mj_deopt(ptr %tag, i64 %site, ptr %state, i64 %count)
+  call void @mj_decref(ptr %result)
   ret void
 }
 
@@ -433,7 +623,8 @@ define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline {
 RUNTIME_IR = string.Template(RUNTIME_IR).substitute(
     OB_TYPE=OB_TYPE, OB_SIZE=OB_SIZE, LIST_ITEMS=LIST_ITEMS, LIST_ALLOCATED=LIST_ALLOCATED, TUPLE_ITEMS=TUPLE_ITEMS,
     FLOAT_VALUE=FLOAT_VALUE, LONG_DIGITS=LONG_DIGITS, LONG_SIGN_MASK=LONG_SIGN_MASK,
-    LONG_DIGIT_COUNT_SHIFT=LONG_DIGIT_COUNT_SHIFT, TWO_DIGITS_TAG=2 << LONG_DIGIT_COUNT_SHIFT)
+    LONG_DIGIT_COUNT_SHIFT=LONG_DIGIT_COUNT_SHIFT, TWO_DIGITS_TAG=2 << LONG_DIGIT_COUNT_SHIFT,
+    STACK_RESERVE=STACK_RESERVE, STACK_CHECK_MASK=STACK_CHECK_EVERY - 1)
 RUNTIME_FINGERPRINT = hashlib.sha256(RUNTIME_IR.encode()).hexdigest()[:16]
 
 # name -> (return type, argument types[, variadic])
@@ -486,7 +677,9 @@ HELPERS = {
     "mj_is_float": (I1, (PTR,)),
     "mj_is_bool": (I1, (PTR,)),
     "mj_raise": (ir.VoidType(), (PTR, PTR)),
-    "mj_enter_recursion": (I1, ()),
+    "mj_enter_recursion": (I32, ()),
+    "mj_deopt": (ir.VoidType(), (PTR, I64, PTR, I64)),
+    "mj_deopt_call": (ir.VoidType(), (PTR, I64, PTR, I64)),
     "mj_leave_recursion": (ir.VoidType(), ()),
     "mj_nlist_new": (PTR, (I64, I64)),
     "mj_nlist_decref": (ir.VoidType(), (PTR,)),
@@ -558,6 +751,44 @@ class Runtime:
         variable = ir.GlobalVariable(self.module, PTR if name.startswith("PyExc_") else I8, name)
         variable.linkage = "external"
         return variable
+
+    def module_state(self) -> ir.GlobalVariable:
+        """This module's state flag, ``@<module>_state`` (exported: the loader finds it by name). Its address
+        names the module when its native code deoptimises; 1 means demoted: the entry calls its fallback."""
+        name = f"{self.module.name}_state"
+        existing = self.module.globals.get(name)
+        if existing is not None:
+            return existing
+        state = ir.GlobalVariable(self.module, I8, name)
+        state.initializer = ir.Constant(I8, 0)
+        return state
+
+    def deopt_words(self, count: int) -> ir.GlobalVariable:
+        """``@mj_deopt_words``: where a deoptimisation site writes ``count`` words of live state (sized for the
+        largest site by ``finish``)."""
+        self._deopt_words = max(getattr(self, "_deopt_words", 1), count)
+        existing = self.module.globals.get("mj_deopt_words")
+        if existing is not None:
+            return existing
+        words = ir.GlobalVariable(self.module, ir.ArrayType(I64, 1), "mj_deopt_words")
+        words.linkage = "internal"
+        return words
+
+    def finish(self) -> None:
+        """Give module-wide buffers their final size (call once, after every function is lowered)."""
+        words = self.module.globals.get("mj_deopt_words")
+        if words is not None:
+            words.value_type = ir.ArrayType(I64, self._deopt_words)
+            words.initializer = ir.Constant(words.value_type, None)
+
+    def deopt_value(self) -> ir.GlobalVariable:
+        """``@mj_deopt_value``: the boxed result of a native function that deoptimised (see ``mj_deopt``)."""
+        existing = self.module.globals.get("mj_deopt_value")
+        if existing is not None:
+            return existing
+        slot = ir.GlobalVariable(self.module, PTR, "mj_deopt_value")
+        slot.linkage = "external"
+        return slot
 
     def exception_type(self, builder: ir.IRBuilder, cls: type) -> ir.Value:
         return builder.load(self.data(f"PyExc_{cls.__name__}"), typ=PTR)

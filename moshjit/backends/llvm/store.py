@@ -3,8 +3,10 @@
 Shared objects are cached by their LLVM IR (see ``engine``), but producing the IR means inferring and lowering.
 The index records, per function and argument kinds, whether the function is native and if so which shared
 object and entry hold it (with the typed SSA and IR text for introspection), so another process loads the code
-directly. Its key covers the function's bytecode and the globals it resolves (``cache.code_fingerprint``,
-``dependencies_fingerprint``), the dispatch key, the compiler's own sources and the host CPU.
+directly. Its key covers every input of the machine code: the function and everything it may bake in from its
+surroundings (``cache.function_fingerprint``: code, line locations, defaults, closure cells, the functions,
+module attributes and classes its globals resolve to, transitively), the dispatch key, the compiler's own
+sources and the host CPU. A malformed index entry is one warning and a rebuild.
 """
 from __future__ import annotations
 
@@ -13,8 +15,7 @@ import hashlib
 import json
 import os
 
-from moshjit.cache import (DiskCache, code_fingerprint, compiler_fingerprint, dependencies_fingerprint,
-                           location_fingerprint, make_key)
+from moshjit.cache import DiskCache, compiler_fingerprint, function_fingerprint, make_key
 from moshjit.typeof import describe_signature
 
 NAMESPACE = "llvm-index"
@@ -39,19 +40,46 @@ def host_fingerprint() -> str:
 
 
 def index_key(py_function, key: tuple) -> str:
-    code = py_function.__code__
-    return make_key("llvm-index", compiler_fingerprint(), host_fingerprint(), code_fingerprint(code),
-                    location_fingerprint(code),       # the machine code names file:line in errors and tracebacks
-                    dependencies_fingerprint(code, py_function.__globals__), py_function.__qualname__,
+    return make_key("llvm-index", compiler_fingerprint(), host_fingerprint(), function_fingerprint(py_function),
                     describe_signature(key))
 
 
+# The fields of a record, by whether the function is native: what ``backend`` reads from it.
+NATIVE_FIELDS = {"so_key": str, "method_def": str, "code_text": str, "ir_text": str, "arg_types": list,
+                 "globals": list, "positions": list}
+REFUSED_FIELDS = {"reason": str}
+
+
 def lookup(cache: DiskCache, key: str) -> dict | None:
+    """The record stored under ``key``, or None; a malformed record is reported once (and then rebuilt)."""
     found = cache.load(NAMESPACE, key, SUFFIX)
     if found is None:
         return None
-    with open(found[0], encoding="utf-8") as f:
-        return json.load(f)
+    try:
+        with open(found[0], encoding="utf-8") as f:
+            entry = json.load(f)
+    except (OSError, ValueError) as exc:
+        cache.reject(found[0], f"unreadable index ({exc})")
+        return None
+    problem = _malformed(entry)
+    if problem is not None:
+        cache.reject(found[0], f"malformed index ({problem})")
+        return None
+    return entry
+
+
+def _malformed(entry) -> str | None:
+    if not isinstance(entry, dict) or not isinstance(entry.get("native"), bool):
+        return "not a record with a 'native' flag"
+    for field, kind in (NATIVE_FIELDS if entry["native"] else REFUSED_FIELDS).items():
+        if not isinstance(entry.get(field), kind):
+            return f"'{field}' is not a {kind.__name__}"
+    if entry["native"] and not (all(isinstance(name, str) for name in entry["globals"])
+                                and all(type(p) is int and p >= 0 for p in entry["positions"])):
+        return "'globals' or 'positions' hold the wrong kind of item"
+    if not entry["native"] and not (entry.get("line") is None or type(entry.get("line")) is int):
+        return "'line' is not an int"
+    return None
 
 
 def record(cache: DiskCache, key: str, entry: dict) -> None:

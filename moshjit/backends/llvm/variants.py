@@ -73,3 +73,9 @@ class ItemKindDispatch:
                 if entry is self:
                     entry = self.variants[kinds] = self.compile_variant(kinds)
         return entry(*args) if entry is not None else self.fallback(*args)
+
+    def forget(self, kinds: tuple):
+        """A hook for the variant of ``kinds`` being demoted (``resume``): its calls go to the fallback."""
+        def forget_variant():
+            self.variants[kinds] = None
+        return forget_variant

@@ -6,33 +6,73 @@ entry:
 B0:
   %".5" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %"a", i64 %"b")
   %".6" = extractvalue {i64, i1} %".5", 1
-  br i1 %".6", label %"raise.OverflowError", label %"ok", !prof !0
-fail.L8:
-  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 8)
+  %".7" = extractvalue {i64, i1} %".5", 0
+  br i1 %".6", label %"deopt.B0.1", label %"ok", !prof !0
+deopt.B0.1:
+  %".8" = icmp slt i64 %".7", 0
+  %".9" = select  i1 %".8", i128 18446744073709551616, i128 -18446744073709551616
+  %".10" = sext i64 %".7" to i128
+  %".11" = add i128 %".10", %".9"
+  %".12" = ashr i128 %".11", 64
+  %".13" = trunc i128 %".12" to i64
+  %".14" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".13", i64* %".14"
+  %".16" = trunc i128 %".11" to i64
+  %".17" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %".16", i64* %".17"
+  call void @"mj_deopt"(i8* @"mj_0_i_add_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
 failed:
-  %".8" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".8"
-raise.OverflowError:
-  %".11" = load ptr, ptr @"PyExc_OverflowError"
-  call void @"mj_raise"(ptr %".11", [N x i8]* @".str.2")
-  br label %"fail.L8"
+  %".25" = call {i64, i1} @"mj_take_back_IntR"()
+  %".26" = extractvalue {i64, i1} %".25", 1
+  br i1 %".26", label %"takeback", label %"takeback.no"
 ok:
-  %".15" = extractvalue {i64, i1} %".5", 0
-  %".16" = insertvalue {i64, i1} undef, i64 %".15", 0
-  %".17" = insertvalue {i64, i1} %".16", i1 0, 1
-  ret {i64, i1} %".17"
+  %".22" = insertvalue {i64, i1} undef, i64 %".7", 0
+  %".23" = insertvalue {i64, i1} %".22", i1 0, 1
+  ret {i64, i1} %".23"
+takeback:
+  %".28" = extractvalue {i64, i1} %".25", 0
+  %".29" = insertvalue {i64, i1} undef, i64 %".28", 0
+  %".30" = insertvalue {i64, i1} %".29", i1 0, 1
+  ret {i64, i1} %".30"
+takeback.no:
+  %".32" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".32"
 }
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
 
-@".str.0" = private unnamed_addr constant [N x i8] c"i_add\00"
-@".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
-declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
+@"mj_deopt_words" = internal global [2 x i64] zeroinitializer
+@"mj_0_i_add_state" = global i8 0
+declare void @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4")
 
-@"PyExc_OverflowError" = external global ptr
-@".str.2" = private unnamed_addr constant [N x i8] c"the result of '+' does not fit in a 64-bit int (<file>:8); the LLVM backend computes with machine ints: use backend='cython' for arbitrary precision\00"
-declare void @"mj_raise"(ptr %".1", ptr %".2")
+define internal {i64, i1} @"mj_take_back_IntR"() cold noinline
+{
+entry:
+  %".2" = load ptr, ptr @"mj_deopt_value"
+  %".3" = icmp eq ptr %".2", null
+  br i1 %".3", label %"refused", label %"check"
+check:
+  %".5" = call i1 @"mj_is_int64"(ptr %".2")
+  br i1 %".5", label %"convert", label %"refused"
+convert:
+  store ptr null, ptr @"mj_deopt_value"
+  %".8" = call i64 @"mj_unbox_int"(ptr %".2")
+  call void @"mj_decref"(ptr %".2")
+  %".10" = insertvalue {i64, i1} undef, i64 %".8", 0
+  %".11" = insertvalue {i64, i1} %".10", i1 1, 1
+  ret {i64, i1} %".11"
+refused:
+  %".13" = insertvalue {i64, i1} undef, i1 0, 1
+  ret {i64, i1} %".13"
+}
+
+@"mj_deopt_value" = external global ptr
+declare i1 @"mj_is_int64"(ptr %".1")
+
+declare i64 @"mj_unbox_int"(ptr %".1")
+
+declare void @"mj_decref"(ptr %".1")
 
 define ptr @"mj_0_i_add_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
 {
@@ -40,44 +80,45 @@ entry:
   %".6" = icmp eq ptr %"kwnames", null
   %".7" = icmp eq i64 %"nargs", 2
   %".8" = and i1 %".6", %".7"
-  br i1 %".8", label %"checked", label %"fallback"
+  %".9" = load i8, i8* @"mj_0_i_add_state"
+  %".10" = icmp eq i8 %".9", 0
+  %".11" = and i1 %".8", %".10"
+  br i1 %".11", label %"checked", label %"fallback"
 fallback:
-  %".31" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
-  ret ptr %".31"
+  %".36" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
+  ret ptr %".36"
 checked:
-  %".10" = getelementptr ptr, ptr %"args", i64 0
-  %".11" = load ptr, ptr %".10"
-  %".12" = call i1 @"mj_is_int64"(ptr %".11")
-  br i1 %".12", label %"checked.1", label %"fallback"
+  %".13" = getelementptr ptr, ptr %"args", i64 0
+  %".14" = load ptr, ptr %".13"
+  %".15" = call i1 @"mj_is_int64"(ptr %".14")
+  br i1 %".15", label %"checked.1", label %"fallback"
 checked.1:
-  %".14" = call i64 @"mj_unbox_int"(ptr %".11")
-  %".15" = getelementptr ptr, ptr %"args", i64 1
-  %".16" = load ptr, ptr %".15"
-  %".17" = call i1 @"mj_is_int64"(ptr %".16")
-  br i1 %".17", label %"checked.2", label %"fallback"
+  %".17" = call i64 @"mj_unbox_int"(ptr %".14")
+  %".18" = getelementptr ptr, ptr %"args", i64 1
+  %".19" = load ptr, ptr %".18"
+  %".20" = call i1 @"mj_is_int64"(ptr %".19")
+  br i1 %".20", label %"checked.2", label %"fallback"
 checked.2:
-  %".19" = call i64 @"mj_unbox_int"(ptr %".16")
-  %".20" = call {i64, i1} @"mj_0_i_add"(i64 %".14", i64 %".19")
-  %".21" = extractvalue {i64, i1} %".20", 1
-  br i1 %".21", label %"raised", label %"returned"
-raised:
-  ret ptr null
-returned:
-  %".24" = extractvalue {i64, i1} %".20", 0
-  %".25" = call ptr @"mj_box_int"(i64 %".24")
-  %".26" = icmp eq ptr %".25", null
-  br i1 %".26", label %"box.failed", label %"box.ok"
-box.failed:
-  br label %"failed"
-box.ok:
-  ret ptr %".25"
+  %".22" = call i64 @"mj_unbox_int"(ptr %".19")
+  %".23" = call {i64, i1} @"mj_0_i_add"(i64 %".17", i64 %".22")
+  %".24" = extractvalue {i64, i1} %".23", 1
+  br i1 %".24", label %"failed", label %"returned"
 failed:
+  %".26" = load ptr, ptr @"mj_deopt_value"
+  store ptr null, ptr @"mj_deopt_value"
+  ret ptr %".26"
+returned:
+  %".29" = extractvalue {i64, i1} %".23", 0
+  %".30" = call ptr @"mj_box_int"(i64 %".29")
+  %".31" = icmp eq ptr %".30", null
+  br i1 %".31", label %"box.failed", label %"box.ok"
+box.failed:
+  br label %"failed.1"
+box.ok:
+  ret ptr %".30"
+failed.1:
   ret ptr null
 }
-
-declare i1 @"mj_is_int64"(ptr %".1")
-
-declare i64 @"mj_unbox_int"(ptr %".1")
 
 declare ptr @"mj_box_int"(i64 %".1")
 

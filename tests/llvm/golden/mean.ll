@@ -10,7 +10,7 @@ B0:
   store i64 0, i64* %"seq.i"
   br label %"B1"
 B1:
-  %"phi3" = phi  double [             0x0, %"B0"], [%".38", %"B3"]
+  %"phi3" = phi  double [             0x0, %"B0"], [%".36", %"B3"]
   %".8" = load i64, i64* %"seq.i"
   %".9" = getelementptr i8, ptr %"xs", i64 16
   %".10" = load i64, ptr %".9"
@@ -24,7 +24,7 @@ B2:
   %".25" = fcmp oeq double %".24",              0x0
   br i1 %".25", label %"raise.ZeroDivisionError", label %"ok", !prof !0
 B3:
-  %".38" = fadd double %"phi3", %".16"
+  %".36" = fadd double %"phi3", %".16"
   br label %"B1"
 B1.exhausted:
   br label %"edge.B1.B2"
@@ -41,17 +41,17 @@ fail.L28:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 28)
   br label %"failed"
 failed:
-  %".27" = insertvalue {double, i1} undef, i1 1, 1
-  ret {double, i1} %".27"
+  %".38" = insertvalue {double, i1} undef, i1 1, 1
+  ret {double, i1} %".38"
 raise.ZeroDivisionError:
-  %".30" = load ptr, ptr @"PyExc_ZeroDivisionError"
-  call void @"mj_raise"(ptr %".30", [N x i8]* @".str.2")
+  %".28" = load ptr, ptr @"PyExc_ZeroDivisionError"
+  call void @"mj_raise"(ptr %".28", [N x i8]* @".str.2")
   br label %"fail.L28"
 ok:
-  %".34" = fdiv double %"phi3", %".24"
-  %".35" = insertvalue {double, i1} undef, double %".34", 0
-  %".36" = insertvalue {double, i1} %".35", i1 0, 1
-  ret {double, i1} %".36"
+  %".32" = fdiv double %"phi3", %".24"
+  %".33" = insertvalue {double, i1} undef, double %".32", 0
+  %".34" = insertvalue {double, i1} %".33", i1 0, 1
+  ret {double, i1} %".34"
 }
 
 declare void @"mj_incref"(ptr %".1")
@@ -88,8 +88,8 @@ checked:
 checked.1:
   %".14" = call {double, i1} @"mj_0_mean"(ptr %".11")
   %".15" = extractvalue {double, i1} %".14", 1
-  br i1 %".15", label %"raised", label %"returned"
-raised:
+  br i1 %".15", label %"failed", label %"returned"
+failed:
   ret ptr null
 returned:
   %".18" = extractvalue {double, i1} %".14", 0
@@ -97,10 +97,10 @@ returned:
   %".20" = icmp eq ptr %".19", null
   br i1 %".20", label %"box.failed", label %"box.ok"
 box.failed:
-  br label %"failed"
+  br label %"failed.1"
 box.ok:
   ret ptr %".19"
-failed:
+failed.1:
   ret ptr null
 }
 

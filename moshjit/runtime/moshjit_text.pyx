@@ -1,0 +1,308 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, binding=False
+"""moshjit_text: str views and a guarded native index of dicts with str keys, for generated modules (cimported
+through moshjit_text.pxd).
+
+- A **view** (``MjStrView``) stands for ``prefix + base[start:stop]`` without building it: generated code probes a
+  dict with it and materialises the str (exactly as CPython's slice and ``+`` would) only where it escapes.
+- A **vocabulary index** (``MjVocab``) is a compact open-addressing table built from a dict whose keys are all
+  exact strs, keyed by the dict's identity and guarded by its version tag: while the dict is unchanged, a probe
+  compares an 8-bit hash tag per slot (misses rarely read anything else) and a hit compares the key's code points
+  kept in one packed arena (never the key objects spread over the heap); any change to the dict
+  makes the index stale (it is rebuilt once the new contents are probed often again, else the ordinary dict
+  lookup runs). A dict with any non-str key (or a str subclass key) never gets one. Results are the dict's own.
+"""
+from cpython.object cimport PyObject
+
+cdef extern from *:
+    """
+    #include <Python.h>
+    #include <stdint.h>
+    #include <string.h>
+
+    /* The one version-specific piece: a tag that changes whenever the dict changes and is never reused by
+       another dict. 3.11 has ma_version_tag; 3.12 and 3.13 still maintain it (deprecated); when it goes, a dict
+       watcher bumping a private counter takes its place here. */
+    static inline uint64_t mj_dict_version(PyObject *d) {
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    #endif
+        return ((PyDictObject *)d)->ma_version_tag;
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic pop
+    #endif
+    }
+
+    /* A slot: where its key's code points are in the arena, its length and kind packed (length << 3 | kind), and
+       its value (borrowed: valid while the version holds), in one cache line with the key's place. */
+    typedef struct { uint32_t offset; uint32_t length_kind; PyObject *value; } MjKeyAt;
+    typedef struct {
+        PyObject *dict;        /* identity only, never dereferenced unless the caller passes the same dict */
+        uint64_t version;
+        Py_ssize_t probes;     /* probes seen for this (dict, version) before an index was built */
+        int refused;           /* a key is not an exact str: no index for this version */
+        Py_ssize_t mask;
+        Py_ssize_t max_length; /* of any key: longer probes miss without hashing */
+        uint8_t *tags;         /* per slot: 0 empty, else 8 bits of the key's hash (misses rarely leave this) */
+        MjKeyAt *keys;         /* per slot: a hit reads the key's copy in the arena, never the key object */
+        char *arena;           /* every key's code points, in its own kind, packed */
+    } MjVocab;
+
+    #define MJ_VOCAB_CACHE 4
+    static MjVocab mj_vocabs[MJ_VOCAB_CACHE];   /* most recently used first */
+    static int mj_vocab_enabled = 1;            /* switched off only to measure what the index gains */
+
+    static inline uint64_t mj_hash_step(uint64_t h, Py_UCS4 cp) { return (h ^ cp) * 0x100000001b3ULL; }
+
+    static inline uint64_t mj_hash_range(uint64_t h, int kind, const void *data, Py_ssize_t start,
+                                         Py_ssize_t stop) {
+        Py_ssize_t i;
+        if (kind == PyUnicode_1BYTE_KIND) {
+            const Py_UCS1 *p = (const Py_UCS1 *)data;
+            for (i = start; i < stop; i++) h = mj_hash_step(h, p[i]);
+        } else {
+            for (i = start; i < stop; i++) h = mj_hash_step(h, PyUnicode_READ(kind, data, i));
+        }
+        return h;
+    }
+
+    static inline uint64_t mj_hash_finish(uint64_t h) {
+        h ^= h >> 29; h *= 0xbf58476d1ce4e5b9ULL; h ^= h >> 32;
+        return h;
+    }
+
+    #define MJ_HASH_SEED 0xcbf29ce484222325ULL
+
+    /* Code points a[ao:ao+n] == b[bo:bo+n]; equal kinds compare bytes. */
+    static inline int mj_same(int ka, const void *a, Py_ssize_t ao, int kb, const void *b, Py_ssize_t bo,
+                              Py_ssize_t n) {
+        Py_ssize_t i;
+        if (ka == kb) {
+            const unsigned char *x = (const unsigned char *)a + ao * ka, *y = (const unsigned char *)b + bo * kb;
+            size_t bytes = (size_t)(n * ka), k;
+            if (bytes > 32) return memcmp(x, y, bytes) == 0;
+            for (k = 0; k < bytes; k++)        /* keys are short: a loop beats a call */
+                if (x[k] != y[k]) return 0;
+            return 1;
+        }
+        for (i = 0; i < n; i++)
+            if (PyUnicode_READ(ka, a, ao + i) != PyUnicode_READ(kb, b, bo + i)) return 0;
+        return 1;
+    }
+
+    static inline uint8_t mj_tag(uint64_t h) { return (uint8_t)(1 + (h >> 56) % 255); }
+
+    /* The entry whose key equals prefix + base[start:stop] (prefix may be NULL), or -1. */
+    static Py_ssize_t mj_vocab_find(MjVocab *t, PyObject *prefix, PyObject *base, Py_ssize_t start,
+                                    Py_ssize_t stop) {
+        Py_ssize_t plen = prefix ? PyUnicode_GET_LENGTH(prefix) : 0, n = plen + stop - start, i;
+        int bkind = PyUnicode_KIND(base), pkind = prefix ? PyUnicode_KIND(prefix) : 1;
+        const void *bdata = PyUnicode_DATA(base), *pdata = prefix ? PyUnicode_DATA(prefix) : NULL;
+        uint64_t h = MJ_HASH_SEED;
+        uint8_t tag, here;
+        if (n > t->max_length) return -1;
+        if (plen) h = mj_hash_range(h, pkind, pdata, 0, plen);
+        h = mj_hash_finish(mj_hash_range(h, bkind, bdata, start, stop));
+        tag = mj_tag(h);
+        for (i = (Py_ssize_t)(h & (uint64_t)t->mask);; i = (i + 1) & t->mask) {
+            MjKeyAt at;
+            int kkind;
+            const void *kdata;
+            here = t->tags[i];
+            if (here == 0) return -1;
+            if (here != tag) continue;
+            at = t->keys[i];
+            if ((Py_ssize_t)(at.length_kind >> 3) != n) continue;
+            kkind = (int)(at.length_kind & 7);
+            kdata = t->arena + at.offset;
+            if ((!plen || mj_same(kkind, kdata, 0, pkind, pdata, 0, plen))
+                    && mj_same(kkind, kdata, plen, bkind, bdata, start, stop - start))
+                return i;
+        }
+    }
+
+    static void mj_vocab_free_tables(MjVocab *t) {
+        PyMem_Free(t->tags); PyMem_Free(t->keys); PyMem_Free(t->arena);
+        t->tags = NULL; t->keys = NULL; t->arena = NULL;
+    }
+
+    static void mj_vocab_clear(MjVocab *t) {
+        mj_vocab_free_tables(t);
+        memset(t, 0, sizeof(*t));
+    }
+
+    /* Index every key of d. 0 on success (t->refused if a key is not an exact str, or the keys are too big for
+       the index), -1 with an exception set when out of memory. */
+    static int mj_vocab_build(MjVocab *t, PyObject *d) {
+        Py_ssize_t n = PyDict_GET_SIZE(d), size = 8, pos = 0, i;
+        size_t arena = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(d, &pos, &key, &value)) {      /* first pass: every key an exact str? how big? */
+            Py_ssize_t length;
+            if (!PyUnicode_CheckExact(key)) { t->refused = 1; return 0; }
+            length = PyUnicode_GET_LENGTH(key);
+            arena += (size_t)length * PyUnicode_KIND(key);
+            if (length >= (1 << 28) || arena > UINT32_MAX) { t->refused = 1; return 0; }
+        }
+        while (size < 2 * n) size *= 2;
+        t->tags = (uint8_t *)PyMem_Calloc((size_t)size, 1);
+        t->keys = (MjKeyAt *)PyMem_Malloc((size_t)size * sizeof(MjKeyAt));
+        t->arena = (char *)PyMem_Malloc(arena ? arena : 1);
+        t->mask = size - 1;
+        t->max_length = 0;
+        if (t->tags == NULL || t->keys == NULL || t->arena == NULL) {
+            mj_vocab_free_tables(t);
+            PyErr_NoMemory();
+            return -1;
+        }
+        arena = 0;
+        pos = 0;
+        while (PyDict_Next(d, &pos, &key, &value)) {
+            Py_ssize_t length = PyUnicode_GET_LENGTH(key);
+            int kind = PyUnicode_KIND(key);
+            uint64_t h = mj_hash_finish(mj_hash_range(MJ_HASH_SEED, kind, PyUnicode_DATA(key), 0, length));
+            if (length > t->max_length) t->max_length = length;
+            for (i = (Py_ssize_t)(h & (uint64_t)t->mask); t->tags[i] != 0; i = (i + 1) & t->mask) {}
+            t->tags[i] = mj_tag(h);
+            t->keys[i].offset = (uint32_t)arena;
+            t->keys[i].length_kind = (uint32_t)(length << 3 | kind);
+            t->keys[i].value = value;
+            memcpy(t->arena + arena, PyUnicode_DATA(key), (size_t)length * kind);
+            arena += (size_t)length * kind;
+        }
+        return 0;
+    }
+
+    /* Probes of one (dict, version) before an index is built: building costs about one probe per key, so a
+       dict gets one only once it has been probed a good fraction of its size (never a dict that keeps
+       changing between probes). */
+    #define MJ_BUILD_AFTER(d) (64 + PyDict_GET_SIZE(d) / 16)
+
+    /* The current index of d, or NULL: then the caller uses the dict itself. */
+    static MjVocab *mj_vocab_for(PyObject *d) {
+        uint64_t version = mj_dict_version(d);
+        MjVocab *t = &mj_vocabs[0];
+        if (t->dict != d || t->version != version) {
+            MjVocab found;
+            int i;
+            for (i = 1; i < MJ_VOCAB_CACHE; i++)
+                if (mj_vocabs[i].dict == d && mj_vocabs[i].version == version) break;
+            if (i == MJ_VOCAB_CACHE) {          /* new: evict the least recently used */
+                i = MJ_VOCAB_CACHE - 1;
+                mj_vocab_clear(&mj_vocabs[i]);
+                mj_vocabs[i].dict = d;
+                mj_vocabs[i].version = version;
+            }
+            found = mj_vocabs[i];
+            memmove(&mj_vocabs[1], &mj_vocabs[0], (size_t)i * sizeof(MjVocab));
+            mj_vocabs[0] = found;
+        }
+        if (t->tags != NULL) return t;
+        if (t->refused || !mj_vocab_enabled || ++t->probes < MJ_BUILD_AFTER(d)) return NULL;
+        if (mj_vocab_build(t, d) < 0) {         /* out of memory: no index; the dict answers as always */
+            PyErr_Clear();
+            t->refused = 1;
+        }
+        return t->tags != NULL ? t : NULL;
+    }
+
+    /* Drop every index (for tests). */
+    static void mj_vocab_forget(void) {
+        int i;
+        for (i = 0; i < MJ_VOCAB_CACHE; i++) mj_vocab_clear(&mj_vocabs[i]);
+    }
+
+    /* How many indexes are built now (for tests and introspection). */
+    static Py_ssize_t mj_vocab_count(void) {
+        Py_ssize_t i, n = 0;
+        for (i = 0; i < MJ_VOCAB_CACHE; i++) n += mj_vocabs[i].tags != NULL;
+        return n;
+    }
+    """
+    ctypedef struct MjKeyAt:
+        PyObject *value
+    ctypedef struct MjVocab:
+        MjKeyAt *keys
+    MjVocab *mj_vocab_for(object d)
+    Py_ssize_t mj_vocab_find(MjVocab *t, PyObject *prefix, PyObject *base, Py_ssize_t start, Py_ssize_t stop)
+    Py_ssize_t mj_vocab_count()
+    void mj_vocab_forget()
+    int mj_vocab_enabled
+
+cdef extern from "Python.h":
+    object PyUnicode_Substring(object s, Py_ssize_t start, Py_ssize_t end)
+    object PyUnicode_Concat(object left, object right)
+
+
+cdef str mj_view_str(MjStrView view):
+    """The str a view stands for, built as CPython builds it: the slice, then ``prefix + slice``."""
+    part = PyUnicode_Substring(<object>view.base, view.start, view.stop)
+    if view.prefix == NULL:
+        return <str>part
+    return <str>PyUnicode_Concat(<object>view.prefix, part)
+
+
+cdef bint mj_view_in_dict(dict d, MjStrView view) except -1:
+    """``view in d``."""
+    cdef MjVocab *t
+    if type(d) is dict:
+        t = mj_vocab_for(d)
+        if t != NULL:
+            return mj_vocab_find(t, view.prefix, view.base, view.start, view.stop) >= 0
+    return mj_view_str(view) in d
+
+
+cdef bint mj_str_in_dict(dict d, str key) except -1:
+    """``key in d``."""
+    cdef MjVocab *t
+    if type(d) is dict and type(key) is str:
+        t = mj_vocab_for(d)
+        if t != NULL:
+            return mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key)) >= 0
+    return key in d
+
+
+cdef object mj_dict_get_str(dict d, str key, object default):
+    """``d.get(key, default)``."""
+    cdef MjVocab *t
+    cdef Py_ssize_t i
+    if type(d) is dict and type(key) is str:
+        t = mj_vocab_for(d)
+        if t != NULL:
+            i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
+            return <object>t.keys[i].value if i >= 0 else default
+    return d.get(key, default)
+
+
+cdef object mj_dict_getitem_str(dict d, str key):
+    """``d[key]`` (a miss raises the dict's own KeyError)."""
+    cdef MjVocab *t
+    cdef Py_ssize_t i
+    if type(d) is dict and type(key) is str:
+        t = mj_vocab_for(d)
+        if t != NULL:
+            i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
+            if i >= 0:
+                return <object>t.keys[i].value
+    return d[key]
+
+
+def vocab_indexes():
+    """How many native dict indexes are built (introspection for tests)."""
+    return mj_vocab_count()
+
+
+def forget_vocab_indexes():
+    """Drop every native dict index (for tests: the next probes start from the dict again)."""
+    mj_vocab_forget()
+
+
+def enable_vocab_indexes(bint enabled):
+    """Whether dicts get native indexes (on by default; the ablation benchmark switches it off). Returns the
+    previous setting; switching off also drops the indexes built so far."""
+    global mj_vocab_enabled
+    previous = mj_vocab_enabled
+    mj_vocab_enabled = enabled
+    if not enabled:
+        mj_vocab_forget()
+    return bool(previous)

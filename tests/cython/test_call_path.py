@@ -1,0 +1,132 @@
+"""The call path binds arguments exactly as CPython does on every backend: keyword-only parameters are never taken
+positionally (also once the LLVM entry is the dispatcher's own call), a ``**kwargs`` function that falls back
+gets its keywords back, ``jit(obj.method)`` keeps ``obj``, and arguments whose class has a metaclass (Enum, IntEnum,
+ABC instances) are dispatched like any other object, on the compiled and on the pure-Python call path."""
+from __future__ import annotations
+
+import abc
+import enum
+import warnings
+
+import pytest
+
+import moshjit
+from moshjit import dispatcher as dispatch
+
+BACKENDS = ["auto", "cython", "llvm"]
+
+
+def pure_jit(fn, **options):
+    """A dispatcher on the pure-Python call path (``PyDispatcherCore``)."""
+    cls = type("Dispatcher", (dispatch.DispatcherBase, dispatch.PyDispatcherCore), {})
+    return cls(fn, **options)
+
+
+CORES = {"compiled": moshjit.jit, "pure": pure_jit}
+
+
+def outcome(fn, *args, **kwargs):
+    """('ok', result) or (exception type, message): what a call gives."""
+    try:
+        return ("ok", fn(*args, **kwargs))
+    except Exception as exc:
+        return (type(exc), str(exc))
+
+
+def same(jitted, plain, *args, **kwargs):
+    assert outcome(jitted, *args, **kwargs) == outcome(plain, *args, **kwargs), (args, kwargs)
+
+
+def kwonly(a, *, b=1):
+    return a - b
+
+
+def kwonly_required(a, *, b):
+    return a - b
+
+
+@pytest.mark.parametrize("core", CORES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_keyword_only_parameters_are_never_taken_positionally(backend, core):
+    for fn in (kwonly, kwonly_required):
+        jitted = CORES[core](fn, backend=backend)
+        same(jitted, fn, 5, b=2)                   # compiles; with LLVM the entry may become the call path
+        for args, kwargs in [((5, 1), {}), ((5,), {}), ((5, 1, 2), {}), ((), {"a": 5, "b": 1}), ((5,), {"c": 1})]:
+            same(jitted, fn, *args, **kwargs)
+
+
+def gather(a, *rest, scale=2, **named):
+    return (a * scale, rest, sorted(named.items()))
+
+
+def refused(a, **named):
+    class Local:                  # a class body: refused by the compiler, so the function falls back
+        pass
+    return (a, sorted(named.items()), Local.__name__)
+
+
+@pytest.mark.parametrize("core", CORES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_function_that_falls_back_gets_its_arguments_as_cpython_binds_them(backend, core):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", moshjit.MoshjitWarning)
+        for fn in (gather, refused):
+            jitted = CORES[core](fn, backend=backend, fallback=True)
+            for args, kwargs in [((1,), {"x": 2}), ((1, 2, 3), {"scale": 3, "y": 4}), ((1,), {}), ((), {}),
+                                 ((1,), {"a": 2})]:
+                same(jitted, fn, *args, **kwargs)
+
+
+class Account:
+    def __init__(self, balance):
+        self.balance = balance
+
+    def deposit(self, amount):
+        return self.balance + amount
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_jit_of_a_bound_method_keeps_the_bound_object(backend):
+    account = Account(100)
+    jitted = moshjit.jit(account.deposit, backend=backend, fallback=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", moshjit.MoshjitWarning)
+        assert jitted(5) == account.deposit(5) == 105
+        same(jitted, account.deposit)                                   # the same TypeError
+        same(jitted, account.deposit, 1, 2)
+
+
+class Color(enum.Enum):
+    RED = 1
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+
+
+class Shape(abc.ABC):
+    pass
+
+
+class Square(Shape):
+    pass
+
+
+def describe(x):
+    return x
+
+
+def combine(x, y):
+    return (x, y)
+
+
+@pytest.mark.parametrize("core", CORES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_arguments_whose_class_has_a_metaclass_are_dispatched(backend, core):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", moshjit.MoshjitWarning)
+        jitted = CORES[core](describe, backend=backend, fallback=True)
+        pair = CORES[core](combine, backend=backend, fallback=True)
+        for value in (Color.RED, Level.LOW, Square(), Color, Level, Shape, 3, Color.RED):
+            same(jitted, describe, value)
+            same(pair, combine, value, Level.LOW)

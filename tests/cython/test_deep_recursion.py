@@ -1,0 +1,56 @@
+"""Compiled code never crashes on deep recursion: with ``sys.setrecursionlimit(1_000_000)`` a depth CPython reaches
+(300,000) either returns or raises ``RecursionError`` before the C stack runs out, also on a thread with a small
+stack and on the pure-Python call path. In subprocesses: the failure guarded against kills the interpreter."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+SCRIPT = textwrap.dedent("""
+    import sys, threading
+    from moshjit import jit
+    sys.setrecursionlimit(1_000_000)
+
+    @jit(backend="cython")
+    def depth(n):
+        if n == 0:
+            return 0
+        return 1 + depth(n - 1)
+
+    @jit(backend="cython")
+    def ping(n):
+        return 0 if n == 0 else pong(n - 1) + 1
+
+    @jit(backend="cython")
+    def pong(n):
+        return 0 if n == 0 else ping(n - 1) + 1
+
+    def run(fn, n):
+        try:
+            return fn(n) == n
+        except RecursionError as exc:
+            return str(exc)
+
+    out = [run(depth, 50), run(depth, 300_000), run(ping, 300_000), run(depth, 2_000)]
+    threading.stack_size(512 * 1024)
+    worker = threading.Thread(target=lambda: out.append(run(depth, 300_000)))
+    worker.start()
+    worker.join()
+    print(out)
+""")
+
+
+@pytest.mark.parametrize("pure", ["0", "1"], ids=["compiled-call-path", "pure-call-path"])
+def test_deep_recursion_returns_or_raises_recursion_error(pure):
+    env = dict(os.environ, MOSHJIT_PURE_DISPATCH=pure)
+    proc = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300, cwd=REPO,
+                          env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    results = eval(proc.stdout.strip().splitlines()[-1])
+    assert results[0] is True and results[3] is True                   # shallow recursion is untouched
+    for deep in results[1:3] + results[4:]:
+        assert deep is True or deep.startswith("maximum recursion depth exceeded"), deep

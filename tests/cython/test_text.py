@@ -1,0 +1,206 @@
+"""Str views and the guarded native dict index (``backends/cython/text.py``, ``runtime/moshjit_text.pyx``),
+differentially against CPython: WordPiece-style probing of slices, prefixes, escapes and their identities; dicts
+with str-subclass or non-str keys, str-subclass probes, dicts mutated between and during calls."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tests.cython.agree import jitted, same
+
+PREFIX = "##"
+
+
+def longest_match(text, vocab):
+    """Greedy longest-match-first pieces of every word, as WordPiece does (``None`` for an unmatched word)."""
+    out = []
+    for word in text.split():
+        pieces = []
+        start = 0
+        while start < len(word):
+            end = len(word)
+            piece = ""
+            while start < end:
+                candidate = word[start:end]
+                if start > 0:
+                    candidate = PREFIX + candidate
+                if candidate in vocab:
+                    piece = candidate
+                    break
+                end -= 1
+            if not piece:
+                pieces = None
+                break
+            pieces.append(piece)
+            start = end
+        out.append(pieces)
+    return out
+
+
+def ids_of(text, vocab):
+    unknown = vocab["[UNK]"]
+    return [vocab.get(token, unknown) for token in text.split()]
+
+
+def lookup(key, vocab):
+    """Every kind of lookup of one key: in, not in, get with and without default, subscript."""
+    found = (key in vocab, key not in vocab, vocab.get(key), vocab.get(key, -1))
+    return found + (vocab[key],) if key in vocab else found
+
+
+def lookups(text, vocab):
+    return [lookup(key, vocab) for key in text.split()]
+
+
+def subscript_everything(text, vocab):
+    return [vocab[key] for key in text.split()]
+
+
+def probe_and_mutate(text, vocab):
+    """Probes interleaved with changes to the dict being probed."""
+    out = []
+    for i, key in enumerate(text.split()):
+        out.append(key in vocab)
+        out.append(vocab.get(key, -1))
+        if i % 97 == 50:                       # rare enough that the native index is built in between
+            vocab[key + "x"] = i
+        elif i % 131 == 70 and key in vocab:
+            del vocab[key]
+        elif i % 173 == 0:
+            vocab[key] = -i
+    return out
+
+
+def slice_identities(word, vocab):
+    """Which escaped slices are the very objects CPython would give (the whole word, one character)."""
+    whole = word[0:len(word)]
+    found = []
+    for end in range(len(word), 0, -1):
+        candidate = word[0:end]
+        if candidate in vocab:
+            found.append(candidate)
+            break
+    return whole is word, [f is word for f in found], found
+
+
+def shared_escape(word, vocab):
+    """A slice that escapes twice must stay one object, as in CPython."""
+    candidate = word[1:]
+    if candidate in vocab:
+        return [candidate, candidate]
+    return []
+
+
+def bounds(word, vocab, a, b):
+    return [word[a:b] in vocab, word[a:] in vocab, word[:b] in vocab, "#" + word[a:b] in vocab]
+
+
+ALPHABET = "abcé漢😀"
+VOCAB = {token: i for i, token in enumerate(
+    ["[UNK]", "a", "b", "c", "ab", "abc", "##a", "##b", "##c", "##bc", "é", "##é", "漢", "##漢", "😀", "##😀",
+     "a😀", "##ca", "cab", "##abc"])}
+
+
+def test_the_wordpiece_candidate_is_a_view_that_escapes_once():
+    tokenize = jitted(longest_match)
+    assert tokenize("abc", VOCAB) == longest_match("abc", VOCAB)
+    code = tokenize.inspect_code()
+    assert "mj_view_in_dict(" in code and "mj_view_slice(" in code and "mj_view_prefixed(" in code
+
+
+def test_probes_of_every_kind_of_str_agree_and_the_native_index_is_used():
+    from moshjit.runtime import moshjit_text
+    words = ["".join(ALPHABET[(i * 7 + j) % len(ALPHABET)] for j in range(i % 6 + 1)) for i in range(400)]
+    words += ["ab😀", "😀a", "abcabc", "x" * 40]
+    same(longest_match, " ".join(words), dict(VOCAB))
+    tokens = [t for pieces in longest_match(" ".join(words), VOCAB) if pieces for t in pieces]
+    text = " ".join(tokens + ["zz", "é", "a😀"])
+    vocab = dict(VOCAB)
+    moshjit_text.forget_vocab_indexes()
+    assert moshjit_text.vocab_indexes() == 0
+    same(ids_of, text, vocab)
+    assert moshjit_text.vocab_indexes() >= 1          # the native index was built and served these probes
+    same(lookups, text, vocab)
+    assert "mj_str_in_dict(" in jitted(lookups).inspect_code()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet=ALPHABET, min_size=1, max_size=8), max_size=40),
+       st.sets(st.text(alphabet=ALPHABET + "#", min_size=1, max_size=5), max_size=30))
+def test_longest_match_on_random_vocabularies(words, keys):
+    vocab = {key: i for i, key in enumerate(sorted(keys))}
+    same(longest_match, " ".join(words * 4), vocab)
+
+
+class Loud(str):
+    """A str subclass whose equality and hash differ from str's."""
+
+    def __eq__(self, other):
+        return str.__eq__(self.lower(), str(other).lower())
+
+    def __hash__(self):
+        return hash(self.lower())
+
+
+def test_dicts_with_str_subclass_or_non_str_keys_answer_as_cpython():
+    words = " ".join(["ab", "AB", "a", "b", "c", "abc", "xy", "XY", "##xy"] * 40)
+    tricky = dict(VOCAB)
+    tricky[Loud("XY")] = 99                       # "xy" finds it: hash("xy") and Loud.__eq__ say so
+    assert "xy" in tricky
+    same(longest_match, words, tricky)
+    same(lookups, words, tricky)
+    mixed = dict(VOCAB)
+    mixed[1] = "one"
+    mixed[(2, "ab")] = "pair"
+    same(lookups, words, mixed)
+
+
+def test_str_subclass_probes_answer_as_cpython():
+    vocab = dict(VOCAB)
+    for key in ["ab", "A", "zz"] * 50 + [Loud("A"), Loud("AB"), Loud("zz")] * 50:
+        same(lookup, key, vocab)
+    assert "mj_str_in_dict(" in jitted(lookup).inspect_code(("str", "dict"))
+
+
+def test_a_dict_mutated_during_the_run_answers_as_cpython():
+    keys = " ".join(ALPHABET[i % 6] + ALPHABET[(i // 6) % 6] for i in range(600))
+    expected_vocab, got_vocab = dict(VOCAB), dict(VOCAB)
+    expected = probe_and_mutate(keys, expected_vocab)
+    assert jitted(probe_and_mutate)(keys, got_vocab) == expected
+    assert got_vocab == expected_vocab
+
+
+def test_a_dict_mutated_between_calls_and_a_new_dict_are_seen():
+    tokens = " ".join(["a", "ab", "zz", "##a", "new"] * 100)
+    vocab = dict(VOCAB)
+    same(ids_of, tokens, vocab)
+    vocab["new"] = 1234
+    del vocab["ab"]
+    same(ids_of, tokens, vocab)
+    vocab["ab"] = 7                              # back in, with another value
+    same(ids_of, tokens, vocab)
+    for round_ in range(3):                      # fresh dicts, possibly at the address of a freed one
+        fresh = {key: value + round_ for key, value in VOCAB.items()}
+        same(ids_of, tokens, fresh)
+        del fresh
+
+
+def test_a_missing_key_raises_the_dicts_own_key_error():
+    vocab = dict(VOCAB)
+    same(subscript_everything, " ".join(["a", "b"] * 100), vocab)
+    assert same(subscript_everything, " ".join(["a"] * 100 + ["nope"]), vocab)[:2] == ("raise", KeyError)
+
+
+def test_escaped_views_are_the_objects_cpython_gives():
+    vocab = {"abc": 1, "a": 2, "bc": 3, "c": 4}
+    for word in ["abc", "ab", "a", "xyz", "é", "😀😀", ""]:
+        same(slice_identities, word, vocab)
+        same(shared_escape, word, vocab)
+    assert "mj_view_str(" not in jitted(shared_escape).inspect_code()     # two escapes: kept a str
+
+
+@pytest.mark.parametrize("a,b", [(0, 2), (-2, 10), (1, -1), (5, 1), (-100, 100), (3, 3)])
+def test_slice_bounds_as_cpython_adjusts_them(a, b):
+    vocab = {"ab": 1, "b": 2, "c": 3, "#b": 4, "abc": 5, "bc": 6, "#": 7}
+    for word in ["abc", "a😀bc", "", "b"]:
+        same(bounds, word, vocab, a, b)

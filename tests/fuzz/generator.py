@@ -1,0 +1,392 @@
+"""Random, type-stable Python programs for differential testing of the whole compiler against CPython.
+
+A *program* is the body of one function of ``(a, b, x, xs)`` (``native`` flavour: ints, floats, bools, tuples and a
+list of ints — everything the LLVM backend takes, so ``auto`` compiles it natively) or of ``(a, b, x, s, xs)``
+(``general`` flavour: also strs, big ints, mixed int/float values, ``try``/``except``/``finally``). Every variable
+keeps one type, so inference can type it; loops are bounded, so every program ends quickly.
+
+Each program first plans the constructs it must contain (loops, ``break``, ``continue``, ``try``, ``finally``,
+float edge values, big ints, mixed arithmetic, strs) with fixed probabilities, then writes random statements around
+them. ``census`` reads the constructs back from the source text (``ast``), so the test asserts what programs really
+contain, not what the plan meant.
+
+Programs are batched: ``batch_source`` puts many programs into one function selected by its first argument, so a
+compile (one Cython module, one LLVM module) covers many programs.
+"""
+from __future__ import annotations
+
+import ast
+import random
+from dataclasses import dataclass, field
+
+INT_EDGES = ["0", "1", "-1", "2", "3", "7", "-5", "255", "2**31", "2**53 + 1", "2**53 - 1", "2**62", "2**63 - 1",
+             "-2**63"]
+BIG_INTS = ["2**64", "-2**70", "10**20", "2**100 + 1", "3**41"]
+FLOAT_EDGES = ["0.0", "-0.0", "0.5", "-1.5", "2.0**53", "9007199254740993.0", "1e308", "1e-310", "math.inf",
+               "-math.inf", "math.nan", "float(2**53 + 1)", "0.1", "3.0"]
+STRS = ["''", "'a'", "'ab'", "'Hello'", "'x y'", "'ß'", "'12'", "'-3'", "'  pad '", "'é'"]
+# What each construct is, for the census (the names are what the test reports and asserts on)
+CONSTRUCTS = ("loop", "break", "continue", "try", "finally", "float_edge", "big_int", "mixed", "str", "raise",
+              "mutation", "nested_loop")
+PLAN_PROBABILITY = {"native": {"loop": 0.85, "break": 0.45, "continue": 0.45, "float_edge": 0.6, "mixed": 0.6,
+                               "raise": 0.3, "mutation": 0.5, "nested_loop": 0.35},
+                    "general": {"loop": 0.8, "break": 0.4, "continue": 0.4, "try": 0.7, "finally": 0.4,
+                                "float_edge": 0.6, "big_int": 0.6, "mixed": 0.6, "str": 0.7, "raise": 0.3,
+                                "mutation": 0.5, "nested_loop": 0.3}}
+
+
+@dataclass
+class Scope:
+    """The variables of one program by type, and what the statement being written is nested in."""
+    prefix: str
+    flavour: str
+    rng: random.Random
+    ints: list = field(default_factory=list)
+    floats: list = field(default_factory=list)
+    bools: list = field(default_factory=list)
+    strs: list = field(default_factory=list)
+    loop_depth: int = 0
+    counters: int = 0
+
+
+class ProgramWriter:
+    """Writes one program body (a list of source lines) with the planned constructs."""
+
+    def __init__(self, rng: random.Random, flavour: str, prefix: str):
+        self.rng = rng
+        self.flavour = flavour
+        self.scope = Scope(prefix, flavour, rng)
+        self.plan = {name for name, p in PLAN_PROBABILITY[flavour].items() if rng.random() < p}
+        self.lines: list[str] = []
+        self.promised_loop = False
+
+    # ---- expressions ---------------------------------------------------------------------------------------------
+    def int_expr(self, depth: int = 2) -> str:
+        r, s = self.rng, self.scope
+        leaves = [lambda: r.choice(s.ints), lambda: r.choice(["a", "b"]), lambda: r.choice(INT_EDGES[:8]),
+                  lambda: "len(xs)"]
+        if "big_int" in self.plan:
+            leaves.append(lambda: r.choice(BIG_INTS))
+        if depth <= 0 or r.random() < 0.3:
+            return r.choice(leaves)()
+        left, right = self.int_expr(depth - 1), self.int_expr(depth - 1)
+        forms = [lambda: f"({left} + {right})", lambda: f"({left} - {right})", lambda: f"({left} * {right})",
+                 lambda: f"({left} // {right})", lambda: f"({left} % {right})", lambda: f"(-{left})",
+                 lambda: f"abs({left})", lambda: f"min({left}, {right})", lambda: f"max({left}, {right})",
+                 lambda: f"({left} ** {r.randint(0, 4)})", lambda: f"({left} << {r.randint(0, 66 if self.flavour == 'general' else 59)})",
+                 lambda: f"({left} >> {r.randint(0, 3)})", lambda: f"({left} if {self.bool_expr(0)} else {right})",
+                 lambda: f"xs[{left} % (len(xs) + 1)]", lambda: f"sum(xs)",
+                 lambda: f"int({self.float_expr(depth - 1)})", lambda: f"round({self.float_expr(depth - 1)})",
+                 lambda: f"({left} & {right})", lambda: f"({left} ^ {right})"]
+        if self.flavour == "general":
+            forms += [lambda: f"len({self.str_expr(depth - 1)})", lambda: f"int({r.choice(['12', '-3'])!r})",
+                      lambda: f"divmod({left}, {right})[0]", lambda: f"pow({left}, {r.randint(0, 3)}, 7)"]
+        return r.choice(forms)()
+
+    def float_expr(self, depth: int = 2) -> str:
+        r, s = self.rng, self.scope
+        leaves = [lambda: r.choice(s.floats), lambda: "x", lambda: r.choice(["0.5", "2.0", "-1.5", "3.25"])]
+        if "float_edge" in self.plan:
+            leaves.append(lambda: r.choice(FLOAT_EDGES))
+        if depth <= 0 or r.random() < 0.3:
+            return r.choice(leaves)()
+        left, right = self.float_expr(depth - 1), self.float_expr(depth - 1)
+        forms = [lambda: f"({left} + {right})", lambda: f"({left} - {right})", lambda: f"({left} * {right})",
+                 lambda: f"({left} / {right})", lambda: f"({left} // {right})", lambda: f"({left} % {right})",
+                 lambda: f"(-{left})", lambda: f"abs({left})", lambda: f"math.sqrt({left})",
+                 lambda: f"math.copysign({left}, {right})", lambda: f"({left} ** 2)", lambda: f"float({left})",
+                 lambda: f"min({left}, {right})", lambda: f"max({left}, {right})", lambda: f"math.floor({left}) * 1.0"]
+        if "mixed" in self.plan:
+            i = self.int_expr(depth - 1)
+            forms += [lambda: f"({i} + {left})", lambda: f"({left} * {i})", lambda: f"({i} / {right})",
+                      lambda: f"({left} - {i})", lambda: f"float({i})", lambda: f"({i} % {left})"]
+        return r.choice(forms)()
+
+    def bool_expr(self, depth: int = 1) -> str:
+        r = self.rng
+        op = r.choice(["<", "<=", "==", "!=", ">", ">="])
+        forms = [lambda: f"({self.int_expr(depth)} {op} {self.int_expr(depth)})",
+                 lambda: f"({self.float_expr(depth)} {op} {self.float_expr(depth)})",
+                 lambda: f"({self.int_expr(depth)} in xs)"]
+        if self.scope.bools:
+            forms.append(lambda: f"(not {r.choice(self.scope.bools)})")
+        if "mixed" in self.plan:
+            forms += [lambda: f"({self.int_expr(depth)} {op} {self.float_expr(depth)})",
+                      lambda: f"({self.float_expr(depth)} {op} {self.int_expr(depth)})"]
+        if self.flavour == "general" and "str" in self.plan:
+            forms.append(lambda: f"({self.str_expr(depth)} {op} {self.str_expr(depth)})")
+        return r.choice(forms)()
+
+    def str_expr(self, depth: int = 1) -> str:
+        r, s = self.rng, self.scope
+        leaves = [lambda: r.choice(s.strs) if s.strs else "s", lambda: "s", lambda: r.choice(STRS)]
+        if depth <= 0 or r.random() < 0.35:
+            return r.choice(leaves)()
+        left, right = self.str_expr(depth - 1), self.str_expr(depth - 1)
+        forms = [lambda: f"({left} + {right})", lambda: f"({left} * ({self.int_expr(0)} % 4))",
+                 lambda: f"{left}[{self.int_expr(0)} % (len({left}) + 1):]", lambda: f"str({self.int_expr(1)})",
+                 lambda: f"repr({self.float_expr(1)})", lambda: f"{left}.upper()", lambda: f"{left}.strip()",
+                 lambda: f"'-'.join([{left}, {right}])", lambda: f"f'{{{self.int_expr(0)}}}:{{{self.float_expr(0)}}}'",
+                 lambda: f"{left}[{self.int_expr(0)}]", lambda: f"{left}.replace('a', {right})"]
+        return r.choice(forms)()
+
+    # ---- statements ----------------------------------------------------------------------------------------------
+    def emit(self, indent: int, line: str) -> None:
+        self.lines.append("    " * indent + line)
+
+    def new_var(self, kind: str, indent: int, value: str) -> str:
+        names = getattr(self.scope, kind)
+        name = f"{self.scope.prefix}{kind[0]}{len(names)}"
+        self.emit(indent, f"{name} = {value}")
+        names.append(name)
+        return name
+
+    def assign(self, indent: int) -> None:
+        r, s = self.rng, self.scope
+        kinds = ["ints", "floats", "bools"] + (["strs"] if self.flavour == "general" and "str" in self.plan else [])
+        kind = r.choice(kinds)
+        value = {"ints": self.int_expr, "floats": self.float_expr, "bools": self.bool_expr,
+                 "strs": self.str_expr}[kind]()
+        target = r.choice(getattr(s, kind))
+        augmented = kind in ("ints", "floats") and r.random() < 0.4
+        if s.loop_depth and kind in ("ints", "strs"):
+            # bounded growth: squaring an int or doubling a str on each of ~100 iterations would exhaust memory
+            operator = r.choice(["+", "-", "*"]) if augmented else None
+            value = f"{target} {operator} {value}" if operator else value
+            bound = "1000003" if self.flavour == "native" else "(2**80 + 7)"
+            self.emit(indent, f"{target} = ({value}) % {bound}" if kind == "ints" else f"{target} = ({value})[:40]")
+        elif augmented:
+            self.emit(indent, f"{target} {r.choice(['+=', '-=', '*='])} {value}")
+        else:
+            self.emit(indent, f"{target} = {value}")
+
+    def mutation(self, indent: int) -> None:
+        r = self.rng
+        self.emit(indent, r.choice([f"xs.append({self.int_expr(1)})", f"xs[{self.int_expr(0)} % (len(xs) + 1)] = "
+                                    f"{self.int_expr(1)}", "xs.pop()" if r.random() < 0.3 else
+                                    f"xs.append(len(xs))", f"xs.insert(0, {self.int_expr(0)})"]))
+
+    def statement(self, indent: int, depth: int) -> None:
+        r = self.rng
+        choices = ["assign"] * 4 + ["if"]
+        if depth > 0:
+            choices += ["for", "while"] * (2 if "loop" in self.plan else 0)
+            if self.flavour == "general" and "try" in self.plan:
+                choices += ["try"] * 2
+        if self.scope.loop_depth:
+            choices += ["break"] * ("break" in self.plan) + ["continue"] * ("continue" in self.plan)
+        if "raise" in self.plan:
+            choices.append("raise")
+        if "mutation" in self.plan:
+            choices.append("mutation")
+        choices.append("return")
+        getattr(self, "st_" + r.choice(choices))(indent, depth)
+
+    def block(self, indent: int, depth: int, count: int | None = None) -> None:
+        for _ in range(count if count is not None else self.rng.randint(1, 3)):
+            self.statement(indent, depth)
+
+    def st_assign(self, indent, depth):
+        self.assign(indent)
+
+    def st_mutation(self, indent, depth):
+        self.mutation(indent)
+
+    def st_if(self, indent, depth):
+        self.emit(indent, f"if {self.bool_expr()}:")
+        self.block(indent + 1, depth - 1)
+        if self.rng.random() < 0.4:
+            self.emit(indent, "else:")
+            self.block(indent + 1, depth - 1)
+
+    def st_for(self, indent, depth):
+        r, s = self.rng, self.scope
+        loop_var = f"{s.prefix}k{s.counters}"
+        s.counters += 1
+        bound = r.choice([str(r.randint(0, 5)), f"{self.int_expr(0)} % 6", "len(xs)"])
+        self.emit(indent, f"for {loop_var} in range({bound}):")
+        s.ints.append(loop_var)               # readable after the loop only if it ran: not kept beyond it
+        s.loop_depth += 1
+        self.block(indent + 1, depth - 1)
+        self.planned_loop_body(indent + 1, depth)
+        s.loop_depth -= 1
+        s.ints.remove(loop_var)
+        self.emit(indent, f"{loop_var} = 0")     # so later reads never see an unbound loop variable
+
+    def st_while(self, indent, depth):
+        r, s = self.rng, self.scope
+        counter = f"{s.prefix}w{s.counters}"
+        s.counters += 1
+        self.emit(indent, f"{counter} = 0")
+        self.emit(indent, f"while {counter} < {r.randint(1, 5)}:")
+        self.emit(indent + 1, f"{counter} += 1")
+        s.loop_depth += 1
+        self.block(indent + 1, depth - 1)
+        self.planned_loop_body(indent + 1, depth)
+        s.loop_depth -= 1
+
+    def planned_loop_body(self, indent, depth):
+        """The first loop written carries the loop constructs the plan promises (later loops are random)."""
+        if self.promised_loop:
+            return
+        self.promised_loop = True
+        if "nested_loop" in self.plan and depth > 1:
+            self.st_while(indent, depth - 1)
+        for construct in ("break", "continue"):
+            if construct in self.plan:
+                getattr(self, "st_" + construct)(indent, 0)
+
+    def st_break(self, indent, depth):
+        self.emit(indent, f"if {self.bool_expr(0)}:")
+        self.emit(indent + 1, "break")
+
+    def st_continue(self, indent, depth):
+        self.emit(indent, f"if {self.bool_expr(0)}:")
+        self.emit(indent + 1, "continue")
+
+    def st_raise(self, indent, depth):
+        kind = self.rng.choice(["ValueError", "ZeroDivisionError", "IndexError", "OverflowError"])
+        self.emit(indent, f"if {self.bool_expr(0)}:")
+        self.emit(indent + 1, f"raise {kind}('planned {self.scope.prefix}')")
+
+    def st_return(self, indent, depth):
+        self.emit(indent, f"if {self.bool_expr(0)}:")
+        self.emit(indent + 1, f"return {self.result()}")
+
+    def st_try(self, indent, depth):
+        r = self.rng
+        self.emit(indent, "try:")
+        self.block(indent + 1, depth - 1)
+        handlers = r.sample(["ZeroDivisionError", "ValueError", "OverflowError", "(IndexError, TypeError)",
+                             "ArithmeticError", "Exception"], r.randint(0 if "finally" in self.plan else 1, 2))
+        for handler in handlers:
+            self.emit(indent, f"except {handler} as exc:")
+            if self.scope.strs and r.random() < 0.5:
+                self.emit(indent + 1, f"{r.choice(self.scope.strs)} = str(exc)")
+            self.block(indent + 1, depth - 1, 1)
+        if handlers and r.random() < 0.3:
+            self.emit(indent, "else:")
+            self.block(indent + 1, depth - 1, 1)
+        if not handlers or "finally" in self.plan and r.random() < 0.6:
+            self.emit(indent, "finally:")
+            self.block(indent + 1, depth - 1, 1)
+
+    def result(self) -> str:
+        """The same tuple at every return (its variables exist from the start): one native return type."""
+        return "(" + ", ".join(self.results) + ",)"
+
+    # ---- the program ---------------------------------------------------------------------------------------------
+    def write(self) -> list[str]:
+        r = self.rng
+        self.new_var("ints", 1, r.choice(["a", "b", "a + b", "len(xs)"]))
+        self.new_var("ints", 1, r.choice(["b", "0", "a - b", INT_EDGES[r.randrange(len(INT_EDGES))]]))
+        self.new_var("floats", 1, r.choice(["x", "0.0", "x * 2.0"]))
+        self.new_var("floats", 1, r.choice(FLOAT_EDGES if "float_edge" in self.plan else ["1.0", "x"]))
+        self.new_var("bools", 1, self.bool_expr(0))
+        if self.flavour == "general" and "str" in self.plan:
+            self.new_var("strs", 1, r.choice(["s", "str(a)"] + STRS))
+        if "big_int" in self.plan:
+            self.new_var("ints", 1, f"{r.choice(BIG_INTS)} + a")
+        self.results = self.scope.ints + self.scope.floats + self.scope.bools + self.scope.strs
+        depth = 3 if self.flavour == "native" else 2       # Cython's time grows fast with try regions: keep them small
+        for construct in ("loop", "try", "mutation", "raise"):        # what the plan promises, then random code
+            if construct in self.plan:
+                {"loop": lambda: (self.st_for if r.random() < 0.6 else self.st_while)(1, depth),
+                 "try": lambda: self.st_try(1, 2), "mutation": lambda: self.mutation(1),
+                 "raise": lambda: self.st_raise(1, 0)}[construct]()
+        self.block(1, depth, r.randint(2, 4))
+        self.emit(1, f"return {self.result()}")
+        return self.lines
+
+
+def generate(rng: random.Random, flavour: str, prefix: str) -> list[str]:
+    """The body lines (indented once) of one program of ``flavour`` whose variables start with ``prefix``."""
+    return ProgramWriter(rng, flavour, prefix).write()
+
+
+def batch_source(programs: list[list[str]], flavour: str, name: str = "batch") -> str:
+    """One function running program ``which`` of ``programs`` (each a body from ``generate``)."""
+    params = "which, a, b, x, xs" if flavour == "native" else "which, a, b, x, s, xs"
+    lines = [f"def {name}({params}):"]
+    for index, body in enumerate(programs):
+        lines.append(f"    if which == {index}:")
+        lines += ["    " + line for line in body]
+    lines.append("    raise IndexError('no such program')")          # one return type: the programs' tuple
+    return "\n".join(lines) + "\n"
+
+
+def program_source(body: list[str], flavour: str, name: str = "program") -> str:
+    """One program on its own (for reports and bisecting a failing batch)."""
+    params = "a, b, x, xs" if flavour == "native" else "a, b, x, s, xs"
+    return "\n".join([f"def {name}({params}):"] + body) + "\n"
+
+
+# ---- census --------------------------------------------------------------------------------------------------------
+def census(body: list[str], flavour: str) -> set:
+    """The constructs one program's source really contains."""
+    tree = ast.parse(program_source(body, flavour))
+    found = set()
+    loops = 0
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.While)):
+            found.add("loop")
+            if any(isinstance(inner, (ast.For, ast.While)) for child in node.body for inner in ast.walk(child)):
+                found.add("nested_loop")
+            loops += 1
+        elif isinstance(node, ast.Break):
+            found.add("break")
+        elif isinstance(node, ast.Continue):
+            found.add("continue")
+        elif isinstance(node, ast.Try):
+            found.add("try")
+            if node.finalbody:
+                found.add("finally")
+        elif isinstance(node, ast.Raise):
+            found.add("raise")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and not isinstance(node.value, bool):
+            if not node.value.startswith("planned"):
+                found.add("str")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and node.func.value.id == "xs":
+            found.add("mutation")
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Subscript) for t in node.targets):
+            found.add("mutation")
+    text = "\n".join(body)
+    if any(edge in text for edge in ("math.nan", "math.inf", "-0.0", "2.0**53", "9007199254740993.0",
+                                     "float(2**53 + 1)", "1e308", "1e-310")):
+        found.add("float_edge")
+    if any(big in text for big in BIG_INTS):
+        found.add("big_int")
+    if _mixes_int_and_float(tree):
+        found.add("mixed")
+    if flavour == "general" and "s" in _names(tree):
+        found.add("str")
+    return found
+
+
+def _names(tree) -> set:
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+
+
+def _mixes_int_and_float(tree) -> bool:
+    """A binary operation or comparison with an int-looking operand and a float-looking one (a heuristic on
+    names: ``x`` and ``*f<n>`` are floats, ``a``/``b`` and ``*i<n>`` ints)."""
+    def kind(node):
+        if isinstance(node, ast.Name):
+            if node.id == "x" or node.id.split("_")[-1].startswith("f"):
+                return "float"
+            if node.id in ("a", "b") or node.id.split("_")[-1].startswith("i"):
+                return "int"
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            return type(node.value).__name__
+        return None
+    for node in ast.walk(tree):
+        pairs = []
+        if isinstance(node, ast.BinOp):
+            pairs.append((node.left, node.right))
+        elif isinstance(node, ast.Compare):
+            pairs.append((node.left, node.comparators[0]))
+        for left, right in pairs:
+            if {kind(left), kind(right)} == {"int", "float"}:
+                return True
+    return False
