@@ -49,8 +49,8 @@ NEUTRAL_OPS = frozenset({
     # operators, attributes, items
     "BINARY_OP", "UNARY", "COMPARE", "TO_BOOL", "BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_SLICE",
     "LOAD_ATTR", "STORE_ATTR", "DELETE_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR",
-    # calls and functions
-    "CALL", "CALL_KW", "CALL_FUNCTION_EX", "MAKE_FUNCTION",
+    # calls, functions and classes
+    "CALL", "CALL_KW", "CALL_FUNCTION_EX", "MAKE_FUNCTION", "LOAD_BUILD_CLASS",
     # displays and unpacking
     "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "BUILD_CONST_KEY_MAP", "BUILD_STRING", "FORMAT_VALUE",
     "CONVERT_VALUE", "LIST_APPEND", "SET_ADD", "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE",

@@ -43,6 +43,7 @@ RULES = {
     "JUMP_IF_TRUE_OR_POP": fixed("JUMP_IF_OR_POP", True), "JUMP_IF_FALSE_OR_POP": fixed("JUMP_IF_OR_POP", False),
     **{op: fixed("JUMP", None) for op in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT")},
     "FOR_ITER": fixed("FOR_ITER", None),
+    "LOAD_BUILD_CLASS": fixed("LOAD_BUILD_CLASS", None),
 }
 
 # What each opcode that moshjit refuses means to a user. YIELD_VALUE and RETURN_GENERATOR also have rules: they
@@ -54,7 +55,7 @@ CONSTRUCTS = {
     "END_ASYNC_FOR": "async for", "BEFORE_ASYNC_WITH": "async with", "ASYNC_GEN_WRAP": "async generator",
     "LOAD_NAME": "module- or class-level code", "STORE_NAME": "module- or class-level code",
     "DELETE_NAME": "module- or class-level code", "LOAD_CLASSDEREF": "class body code",
-    "LOAD_BUILD_CLASS": "class definition inside a function", "SETUP_ANNOTATIONS": "annotations in a body",
+    "SETUP_ANNOTATIONS": "annotations in a body",
     "IMPORT_STAR": "from ... import *", "PRINT_EXPR": "interactive expression statement",
     "MATCH_CLASS": "match statement", "MATCH_MAPPING": "match statement", "MATCH_SEQUENCE": "match statement",
     "MATCH_KEYS": "match statement", "GET_LEN": "match statement",

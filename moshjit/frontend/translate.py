@@ -620,6 +620,15 @@ class CodeUnit:
             self.unsupported("call of an unexpected stack shape")
         self.push(self.emit(ops.CallEx(func, posargs, kwargs)))
 
+    def op_LOAD_BUILD_CLASS(self, ins, bb):
+        """A class statement calls ``__build_class__`` from the function's builtins with the class body as a plain
+        function (made by the MAKE_FUNCTION that follows, closing over the cells it reads): CPython runs the body."""
+        found = self.t.fn.globals.get("__builtins__", builtins)
+        build_class = (found.__dict__ if isinstance(found, types.ModuleType) else found).get("__build_class__")
+        if build_class is None:
+            self.unsupported("class definition where the builtins have no __build_class__")
+        self.push(Constant(build_class))
+
     def op_MAKE_FUNCTION(self, ins, bb):
         code = self.pop().value
         flags = ins.arg

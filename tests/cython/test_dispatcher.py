@@ -94,13 +94,14 @@ def gen(n):
 GEN_LINE = gen.__code__.co_firstlineno + 1
 
 
-def defines_class(x):
-    class Local:  # the line an UnsupportedError must name
-        value = x
-    return Local
+def groups_exceptions(x):
+    try:
+        return int(x)
+    except* ValueError:  # the line an UnsupportedError must name
+        return None
 
 
-CLASS_LINE = defines_class.__code__.co_firstlineno + 1
+GROUP_LINE = groups_exceptions.__code__.co_firstlineno + 3
 
 
 # ---- decorator forms ------------------------------------------------------------------------------------------
@@ -214,7 +215,7 @@ def test_mutable_default_is_shared_like_cpython():
 
 
 # ---- unsupported code and the fallback --------------------------------------------------------------------------
-@pytest.mark.parametrize("plain, line, words", [(gen, GEN_LINE, "generator"), (defines_class, CLASS_LINE, "class")])
+@pytest.mark.parametrize("plain, line, words", [(gen, GEN_LINE, "generator"), (groups_exceptions, GROUP_LINE, "except*")])
 def test_unsupported_construct_raises_at_the_first_call(plain, line, words):
     fn = jit(plain)                                # decorating is lazy: nothing is checked yet
     with pytest.raises(moshjit.UnsupportedError) as info:

@@ -35,12 +35,6 @@ def except_star(x):
     return x
 
 
-def class_definition(x):
-    class Local:  # unsupported: class definition
-        value = x
-    return Local
-
-
 def match_sequence(x):
     match x:
         case [a, b]:  # unsupported: match statement
