@@ -96,9 +96,10 @@ GEN_LINE = gen.__code__.co_firstlineno + 1
 
 def groups_exceptions(x):
     try:
-        return int(x)
+        x = int(x)
     except* ValueError:  # the line an UnsupportedError must name
-        return None
+        x = None
+    return x
 
 
 GROUP_LINE = groups_exceptions.__code__.co_firstlineno + 3
