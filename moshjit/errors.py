@@ -13,11 +13,10 @@ DEBUG_ENV = "MOSHJIT_DEBUG"          # set to 1 to see moshjit's own frames and 
 
 # The next step for a refused construct, by a word of its description (first match wins).
 NEXT_STEPS = (
+    ("yield from", "write 'for item in it: yield item' when send() and throw() need not reach the sub-iterator"),
+    ("async", "compile the synchronous functions it awaits instead"),
     ("generator", "build and return a list instead of yielding (or a list comprehension instead of a generator "
                   "expression)"),
-    ("async", "compile the synchronous functions it awaits instead"),
-    ("global variable", "return the new value and assign the global where the function is called"),
-    ("nonlocal", "pass the value in as an argument and return the new one"),
     ("closure", "move the inner function to module level and pass what it captures as arguments"),
     ("class definition", "define the class at module level"),
     ("match statement", "use the pattern-matching extension ('# moshmosh?' + '# +pattern-matching'), which "

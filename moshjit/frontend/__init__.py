@@ -14,8 +14,8 @@ from moshjit.frontend.decode import check_version, first_refused_instruction
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Argument
 
-_REFUSED_FLAGS = {0x20: "generator function (yield)", 0x80: "async function", 0x100: "generator-based coroutine",
-                  0x200: "async generator"}
+CO_GENERATOR = 0x20
+_REFUSED_FLAGS = {0x80: "async function", 0x100: "generator-based coroutine", 0x200: "async generator"}
 
 
 def build_ssa(fn, optimize: bool = True) -> Function:
@@ -27,15 +27,25 @@ def build_ssa(fn, optimize: bool = True) -> Function:
         if code.co_flags & flag:
             construct, line, offset = first_refused_instruction(code) or (construct, code.co_firstlineno, None)
             raise UnsupportedError(construct, code.co_filename, line, columns=code_columns(code, offset, line))
-    from moshjit.frontend.translate import Translator
+    from moshjit.frontend.translate import NeedsCells, Translator
     from moshjit.passes.dce import prune_dead_phis
     from moshjit.passes.simplify_cfg import remove_unreachable_blocks, renumber_blocks
 
     signature = inspect.Signature.from_callable(fn, follow_wrapped=False)
     args = [Argument(i, name) for i, name in enumerate(signature.parameters)]
-    ir = Function(fn.__name__, fn.__qualname__, code.co_filename, code.co_firstlineno, args, signature,
-                  fn.__globals__, fn.__closure__)
-    Translator(ir, code).translate()
+    generators: frozenset = frozenset()            # generator expressions made real generators, with their cells
+    while True:
+        ir = Function(fn.__name__, fn.__qualname__, code.co_filename, code.co_firstlineno, args, signature,
+                      fn.__globals__, fn.__closure__)
+        ir.generator = bool(code.co_flags & CO_GENERATOR)
+        try:
+            Translator(ir, code, generators).translate()
+            break
+        except NeedsCells as retry:
+            if retry.code in generators:
+                raise UnsupportedError(f"generator expression {retry.code.co_qualname} capturing variables",
+                                       code.co_filename, code.co_firstlineno) from None
+            generators |= {retry.code}
     remove_unreachable_blocks(ir)
     prune_dead_phis(ir)
     renumber_blocks(ir)

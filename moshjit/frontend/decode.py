@@ -44,12 +44,13 @@ class Handler:
 NEUTRAL_OPS = frozenset({
     # locals, cells, constants, globals, the stack
     "LOAD_FAST", "STORE_FAST", "DELETE_FAST", "LOAD_FAST_AND_CLEAR", "LOAD_CONST", "LOAD_GLOBAL",
+    "STORE_GLOBAL", "DELETE_GLOBAL",
     "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLOSURE", "MAKE_CELL", "POP_TOP", "PUSH_NULL", "COPY", "SWAP",
     # operators, attributes, items
     "BINARY_OP", "UNARY", "COMPARE", "TO_BOOL", "BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_SLICE",
     "LOAD_ATTR", "STORE_ATTR", "DELETE_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR",
-    # calls and functions
-    "CALL", "CALL_KW", "CALL_FUNCTION_EX", "MAKE_FUNCTION",
+    # calls, functions and classes
+    "CALL", "CALL_KW", "CALL_FUNCTION_EX", "MAKE_FUNCTION", "LOAD_BUILD_CLASS",
     # displays and unpacking
     "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "BUILD_CONST_KEY_MAP", "BUILD_STRING", "FORMAT_VALUE",
     "CONVERT_VALUE", "LIST_APPEND", "SET_ADD", "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE",
@@ -60,7 +61,7 @@ NEUTRAL_OPS = frozenset({
     "GET_ITER", "FOR_ITER", "JUMP", "JUMP_IF", "JUMP_IF_NONE", "JUMP_IF_OR_POP", "RETURN_VALUE",
     # exceptions and with
     "RAISE_VARARGS", "RERAISE", "PUSH_EXC_INFO", "POP_EXCEPT", "CHECK_EXC_MATCH", "BEFORE_WITH", "WITH_EXCEPT_START",
-    # generators: only inside an inlined generator expression
+    # generators (generator functions, and generator expressions inlined into their consumer)
     "RETURN_GENERATOR", "YIELD_VALUE",
 })
 """The instruction set every table decodes to and ``translate.py`` simulates (one ``op_<NAME>`` method each)."""
@@ -70,8 +71,9 @@ JUMPS = frozenset({"JUMP", "JUMP_IF", "JUMP_IF_NONE", "JUMP_IF_OR_POP", "FOR_ITE
 
 GENERATOR_EXIT_HANDLER = "STOPITERATION_ERROR"
 """What 3.12+ writes at the handler around a generator's whole body (StopIteration escaping it becomes
-RuntimeError), where 3.11 does the same in C. Handlers starting with it are dropped, so inlined generator
-expressions behave alike on every version (see "What is unsupported" in docs/architecture.md)."""
+RuntimeError), where 3.11 does the same in C. Handlers starting with it are dropped: a compiled generator function
+converts StopIteration at its own boundary as every generator does (PEP 479), and inlined generator expressions
+behave alike on every version (see "What is unsupported" in docs/architecture.md)."""
 
 
 def check_version() -> None:

@@ -31,11 +31,12 @@ class MethodRef(Marker):
 
 
 class CellRef(Marker):
-    """LOAD_CLOSURE: a reference to a variable that an inlined comprehension will read."""
+    """LOAD_CLOSURE: a reference to a variable that an inlined comprehension will read, and ``cell``, the real
+    cell object holding it when a nested function captures it (else None)."""
     construct = "closure cell"
 
-    def __init__(self, var):
-        self.var = var
+    def __init__(self, var, cell: Value | None = None):
+        self.var, self.cell = var, cell
 
 
 class ClosureTuple(Marker):
@@ -54,12 +55,14 @@ class ComprehensionFunction(Marker):
 
 
 class PendingGenerator(Marker):
-    """A generator expression created but not yet consumed; inlined where a known consumer calls it."""
+    """A generator expression created but not yet consumed; inlined where a known consumer calls it, else made a
+    real generator (``value``) where it is first used as a value."""
     construct = ("generator expression that is not passed straight to a consumer moshjit inlines (any, all, sum, "
                  "min, max, sorted, list, tuple, set, frozenset, or the join method of a str constant)")
 
     def __init__(self, function: ComprehensionFunction, iterator: Value):
         self.function, self.iterator = function, iterator
+        self.value: Value | None = None
 
 
 class Truth(Marker):

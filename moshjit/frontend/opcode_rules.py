@@ -77,7 +77,8 @@ OPERANDS: dict[str, Callable] = {
     **{op: const for op in ("LOAD_CONST",)},
     **{op: local for op in ("LOAD_FAST", "STORE_FAST", "DELETE_FAST", "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF",
                             "LOAD_CLOSURE", "MAKE_CELL", "LOAD_FAST_AND_CLEAR")},
-    **{op: name for op in ("LOAD_ATTR", "STORE_ATTR", "DELETE_ATTR", "LOAD_METHOD", "IMPORT_NAME", "IMPORT_FROM")},
+    **{op: name for op in ("LOAD_ATTR", "STORE_ATTR", "DELETE_ATTR", "LOAD_METHOD", "IMPORT_NAME", "IMPORT_FROM",
+                           "STORE_GLOBAL", "DELETE_GLOBAL")},
 }
 """Which table a neutral instruction's operand indexes (the rest take the oparg as it is)."""
 

@@ -18,7 +18,7 @@ PASSTHROUGH = (
     "LIST_APPEND", "SET_ADD", "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE",
     "LIST_TO_TUPLE", "UNPACK_SEQUENCE", "UNPACK_EX", "GET_ITER", "RETURN_VALUE", "RAISE_VARARGS",
     "RERAISE", "PUSH_EXC_INFO", "POP_EXCEPT", "CHECK_EXC_MATCH", "BEFORE_WITH", "WITH_EXCEPT_START",
-    "MAKE_FUNCTION", "IMPORT_NAME", "IMPORT_FROM", "RETURN_GENERATOR", "YIELD_VALUE",
+    "MAKE_FUNCTION", "IMPORT_NAME", "IMPORT_FROM", "RETURN_GENERATOR", "YIELD_VALUE", "STORE_GLOBAL", "DELETE_GLOBAL",
 )
 
 RULES = {
@@ -43,6 +43,7 @@ RULES = {
     "JUMP_IF_TRUE_OR_POP": fixed("JUMP_IF_OR_POP", True), "JUMP_IF_FALSE_OR_POP": fixed("JUMP_IF_OR_POP", False),
     **{op: fixed("JUMP", None) for op in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT")},
     "FOR_ITER": fixed("FOR_ITER", None),
+    "LOAD_BUILD_CLASS": fixed("LOAD_BUILD_CLASS", None),
 }
 
 # What each opcode that moshjit refuses means to a user. YIELD_VALUE and RETURN_GENERATOR also have rules: they
@@ -52,11 +53,9 @@ CONSTRUCTS = {
     "SEND": "yield from / await", "GET_YIELD_FROM_ITER": "generator function (yield from)",
     "GET_AWAITABLE": "async function (await)", "GET_AITER": "async for", "GET_ANEXT": "async for",
     "END_ASYNC_FOR": "async for", "BEFORE_ASYNC_WITH": "async with", "ASYNC_GEN_WRAP": "async generator",
-    "STORE_GLOBAL": "assignment to a global variable (global statement)",
-    "DELETE_GLOBAL": "deletion of a global variable (global statement)",
     "LOAD_NAME": "module- or class-level code", "STORE_NAME": "module- or class-level code",
     "DELETE_NAME": "module- or class-level code", "LOAD_CLASSDEREF": "class body code",
-    "LOAD_BUILD_CLASS": "class definition inside a function", "SETUP_ANNOTATIONS": "annotations in a body",
+    "SETUP_ANNOTATIONS": "annotations in a body",
     "IMPORT_STAR": "from ... import *", "PRINT_EXPR": "interactive expression statement",
     "MATCH_CLASS": "match statement", "MATCH_MAPPING": "match statement", "MATCH_SEQUENCE": "match statement",
     "MATCH_KEYS": "match statement", "GET_LEN": "match statement",

@@ -41,17 +41,43 @@ class Scope:
 
     _ids = itertools.count()
 
-    def __init__(self, code: types.CodeType, free_map: dict | None, mode: str):
+    def __init__(self, code: types.CodeType, free_map: dict | None, mode: str, generators: frozenset = frozenset()):
         self.id = next(self._ids)
         self.code = code
         self.free_map = free_map      # freevar name -> variable key in the enclosing scope (None: real closure)
         self.mode = mode              # 'function', 'comprehension' or 'generator'
+        # cell variables a nested function captures: their SSA variable holds a real cell object
+        self.real_cells = {self.local(name) for name in closure_captures(code, generators)
+                           if name in code.co_cellvars}
 
     def local(self, name: str):
         return ("local", self.id, name)
 
     def slot(self, i: int):
         return ("stack", self.id, i)
+
+
+def closure_captures(code: types.CodeType, generators: frozenset = frozenset()) -> set[str]:
+    """The variables of ``code`` that a nested function captures: those of nested code objects other than
+    comprehensions (which are translated in place) — counting ``generators``, the generator expressions that
+    become real generators — looking through comprehensions for what they pass on."""
+    names: set[str] = set()
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_name in COMPREHENSION_NAMES and const not in generators:
+                names |= closure_captures(const, generators) & set(const.co_freevars)
+            else:
+                names |= set(const.co_freevars)
+    return names
+
+
+class NeedsCells(Exception):
+    """A generator expression becomes a real generator but captures variables translated as plain SSA values:
+    the translation starts again with that expression counted among the closures (``build_ssa`` retries)."""
+
+    def __init__(self, code: types.CodeType):
+        super().__init__(code.co_qualname)
+        self.code = code
 
 
 class InlineExit:
@@ -65,18 +91,20 @@ class InlineExit:
 class Translator:
     """Translates one Python function (and the comprehensions it contains) into an SSA ``Function``."""
 
-    def __init__(self, fn: Function, code: types.CodeType):
+    def __init__(self, fn: Function, code: types.CodeType, generators: frozenset = frozenset()):
         self.fn = fn
         self.code = code
+        self.generators = generators         # generator expressions that become real generators (their cells)
         self.ssa = SSABuilder(fn)
         self.var_ids = itertools.count()
+        self.cell_vars: set = set()          # SSA variables holding a real cell (shared with nested functions)
 
     def new_var(self):
         """A fresh SSA variable key for values the frontend itself introduces (results of inlined code)."""
         return ("temp", next(self.var_ids))
 
     def translate(self) -> None:
-        scope = Scope(self.code, None, "function")
+        scope = Scope(self.code, None, "function", self.generators)
         entry = self.ssa.new_block()
         for arg in self.fn.args:
             self.ssa.write(scope.local(arg.name), entry, arg)
@@ -101,6 +129,7 @@ class CodeUnit:
         self.cfg = BytecodeCFG(*decode(self.code))
         self.inline_exit = inline_exit
         self.inherited_handler = inherited_handler
+        translator.cell_vars |= scope.real_cells
         self.consumer = consumer                   # what an inlined generator expression's items feed
         self.entry_block: dict[BytecodeBlock, Block] = {}
         self.entry_depth: dict[BytecodeBlock, int] = {}
@@ -161,10 +190,10 @@ class CodeUnit:
     def end_block(self, terminator: ops.Terminator) -> None:
         """Terminate the current IR block, publish its stack to successors, keep the handler edge if needed."""
         block = self.block
-        for operand in terminator.operands():
-            if not isinstance(operand, Value):
-                self.unsupported(operand.construct)
+        self.values_only(terminator)
         terminator.line = self.instr.line if self.instr is not None else self.code.co_firstlineno
+        # a generator expression still waiting for its consumer cannot cross into a join: make it real here
+        self.stack = [self.real_generator(v) if isinstance(v, PendingGenerator) else v for v in self.stack]
         block.set_terminator(terminator)
         for i, value in enumerate(self.stack):
             self.ssa.write(self.scope.slot(i), block, value)
@@ -203,15 +232,42 @@ class CodeUnit:
 
     # ---- emission -------------------------------------------------------------------------------------------
     def emit(self, op: ops.Op) -> ops.Op:
-        for operand in op.operands():
-            if not isinstance(operand, Value):
-                self.unsupported(operand.construct)
+        self.values_only(op)
         op.line = self.instr.line if self.instr is not None else self.code.co_firstlineno
         self.block.append(op)
         if op.can_raise():
             self.raised = True
             self.raise_count += 1
         return op
+
+    def values_only(self, op: ops.Op) -> None:
+        """Check that every operand of ``op`` is a value: a generator expression no consumer inlined becomes a
+        real generator here; any other marker is a construct we cannot compile."""
+        if all(isinstance(operand, Value) for operand in op.operands()):
+            return
+        op.map_operands(self.as_value)
+
+    def as_value(self, entry) -> Value:
+        if isinstance(entry, Value):
+            return entry
+        if isinstance(entry, PendingGenerator):
+            return self.real_generator(entry)
+        self.unsupported(entry.construct)
+
+    def real_generator(self, pending: PendingGenerator) -> Value:
+        """``(expr for x in it)`` as CPython makes it: a function of the generator expression's code, closing over
+        the cells it captures, called with the iterator. Made once per expression, where it is first used."""
+        if pending.value is None:
+            function = pending.function
+            if function.closure is None:
+                maker = ops.MakeFunction(Constant(None), Constant(None), function.code)
+            else:
+                if any(ref.cell is None and ref.var[0] != "closure" for ref in function.closure.cells):
+                    raise NeedsCells(function.code)
+                cells = self.emit(ops.BuildTuple([self.cell_object(ref) for ref in function.closure.cells]))
+                maker = ops.MakeClosure(Constant(None), Constant(None), cells, function.code)
+            pending.value = self.emit(ops.Call(self.emit(maker), [self.as_value(pending.iterator)], ()))
+        return pending.value
 
     def unsupported(self, construct: str):
         line = self.instr.line if self.instr is not None else self.code.co_firstlineno
@@ -245,8 +301,7 @@ class CodeUnit:
 
     def store_local(self, var) -> None:
         """Pop the top of the stack into ``var`` (splitting first, so the split block still holds the value)."""
-        if not isinstance(self.stack[-1], Value):
-            self.unsupported(self.stack[-1].construct)
+        self.stack[-1] = self.as_value(self.stack[-1])
         self.before_local_write()
         self.ssa.write(var, self.block, self.pop())
 
@@ -318,7 +373,24 @@ class CodeUnit:
         self.ssa.write(var, self.block, UNDEFINED)
 
     def op_MAKE_CELL(self, ins, bb):
-        """Cells only ever feed inlined comprehensions, so a cell variable is an ordinary SSA variable."""
+        """A cell only inlined comprehensions read is an ordinary SSA variable; one a nested function captures
+        becomes a real cell, created from the variable's current value (an argument, or unbound)."""
+        var = self.scope.local(ins.arg)
+        if var not in self.t.cell_vars:
+            return
+        initial = self.ssa.read(var, self.block)
+        if isinstance(initial, Phi):
+            self.unsupported(f"cell variable '{ins.arg}' created where it may or may not be bound")
+        self.before_local_write()
+        self.ssa.write(var, self.block, self.emit(ops.MakeCell(initial)))
+
+    def own_cell(self, name: str, var) -> ops.Op:
+        """The cell object of a free variable of the jitted function itself."""
+        index = var[2] if var is not None else self.code.co_freevars.index(name)
+        return self.emit(ops.LoadCell(name, index))
+
+    def deref_kind(self, name: str) -> str:
+        return "local" if name in self.code.co_cellvars else "free"
 
     def op_LOAD_DEREF(self, ins, bb):
         var = self.deref_var(ins.arg)
@@ -327,30 +399,47 @@ class CodeUnit:
             self.push(self.emit(ops.LoadDeref(ins.arg, index)))
         elif var[0] == "closure":             # the jitted function's own closure, read from a comprehension
             self.push(self.emit(ops.LoadDeref(var[1], var[2])))
+        elif var in self.t.cell_vars:
+            self.push(self.emit(ops.CellGet(self.ssa.read(var, self.block), ins.arg, self.deref_kind(ins.arg))))
         else:
-            kind = "local" if ins.arg in self.code.co_cellvars else "free"
-            self.push(self.read_local(var, ins.arg, kind))
+            self.push(self.read_local(var, ins.arg, self.deref_kind(ins.arg)))
 
     def op_STORE_DEREF(self, ins, bb):
         var = self.deref_var(ins.arg)
-        if var is None or var[0] == "closure":
-            self.unsupported(f"assignment to nonlocal variable '{ins.arg}'")
-        self.store_local(var)
+        if var is None or var[0] == "closure":      # nonlocal write to the jitted function's own closure
+            self.emit(ops.CellSet(self.own_cell(ins.arg, var), self.pop()))
+        elif var in self.t.cell_vars:
+            self.emit(ops.CellSet(self.ssa.read(var, self.block), self.pop()))
+        else:
+            self.store_local(var)
 
     def op_DELETE_DEREF(self, ins, bb):
         var = self.deref_var(ins.arg)
+        kind = self.deref_kind(ins.arg)
         if var is None or var[0] == "closure":
-            self.unsupported(f"deletion of nonlocal variable '{ins.arg}'")
-        kind = "local" if ins.arg in self.code.co_cellvars else "free"
-        self.read_local(var, ins.arg, kind)
-        self.before_local_write()
-        self.ssa.write(var, self.block, UNDEFINED)
+            self.emit(ops.CellDelete(self.own_cell(ins.arg, var), ins.arg, kind))
+        elif var in self.t.cell_vars:
+            self.emit(ops.CellDelete(self.ssa.read(var, self.block), ins.arg, kind))
+        else:
+            self.read_local(var, ins.arg, kind)
+            self.before_local_write()
+            self.ssa.write(var, self.block, UNDEFINED)
 
     def op_LOAD_CLOSURE(self, ins, bb):
+        """A reference to a cell, for a comprehension to inline (its variable) or a nested function (the cell)."""
         var = self.deref_var(ins.arg)
-        if var is None:                       # a cell of the jitted function's closure, passed to a comprehension
+        if var is None:                       # a cell of the jitted function's closure
             var = ("closure", ins.arg, self.code.co_freevars.index(ins.arg))
-        self.push(CellRef(var))
+        cell = self.ssa.read(var, self.block) if var in self.t.cell_vars else None
+        self.push(CellRef(var, cell))
+
+    def cell_object(self, ref: CellRef) -> Value:
+        """The cell object behind a LOAD_CLOSURE, for a nested function's closure tuple."""
+        if ref.cell is not None:
+            return ref.cell
+        if ref.var[0] == "closure":
+            return self.own_cell(ref.var[1], ref.var)
+        self.unsupported("nested function capturing a variable moshjit keeps out of a cell")
 
     def op_LOAD_FAST_AND_CLEAR(self, ins, bb):
         """Save a local and unbind it (an inlined comprehension hides its variable this way): push its value, or
@@ -362,6 +451,12 @@ class CodeUnit:
 
     def op_LOAD_GLOBAL(self, ins, bb):
         self.push(self.emit(ops.LoadGlobal(ins.arg)))
+
+    def op_STORE_GLOBAL(self, ins, bb):
+        self.emit(ops.StoreGlobal(self.pop(), ins.arg))
+
+    def op_DELETE_GLOBAL(self, ins, bb):
+        self.emit(ops.DeleteGlobal(ins.arg))
 
     # stack shuffling
     def op_POP_TOP(self, ins, bb):
@@ -496,7 +591,10 @@ class CodeUnit:
             self.unsupported("super() without arguments outside a method")
         klass = self.emit(ops.LoadDeref("__class__", code.co_freevars.index("__class__")))
         first = code.co_varnames[0]
-        return [klass, self.read_local(self.deref_var(first) or self.scope.local(first), first, "local")]
+        var = self.deref_var(first) or self.scope.local(first)
+        if var in self.t.cell_vars:                 # the first argument is captured by a nested function
+            return [klass, self.emit(ops.CellGet(self.ssa.read(var, self.block), first, "local"))]
+        return [klass, self.read_local(var, first, "local")]
 
     def builtin_name(self, value) -> str | None:
         """The name of the builtin ``value`` loads, when it is a global load not shadowed by a module global."""
@@ -522,6 +620,15 @@ class CodeUnit:
             self.unsupported("call of an unexpected stack shape")
         self.push(self.emit(ops.CallEx(func, posargs, kwargs)))
 
+    def op_LOAD_BUILD_CLASS(self, ins, bb):
+        """A class statement calls ``__build_class__`` from the function's builtins with the class body as a plain
+        function (made by the MAKE_FUNCTION that follows, closing over the cells it reads): CPython runs the body."""
+        found = self.t.fn.globals.get("__builtins__", builtins)
+        build_class = (found.__dict__ if isinstance(found, types.ModuleType) else found).get("__build_class__")
+        if build_class is None:
+            self.unsupported("class definition where the builtins have no __build_class__")
+        self.push(Constant(build_class))
+
     def op_MAKE_FUNCTION(self, ins, bb):
         code = self.pop().value
         flags = ins.arg
@@ -533,9 +640,13 @@ class CodeUnit:
         if code.co_name in COMPREHENSION_NAMES:
             self.push(ComprehensionFunction(code, closure))
             return
-        if closure is not None or code.co_freevars:
-            self.unsupported(f"nested function '{code.co_name}' that captures local variables (closure)")
-        self.push(self.emit(ops.MakeFunction(defaults, kwdefaults, code)))
+        if closure is None:
+            self.push(self.emit(ops.MakeFunction(defaults, kwdefaults, code)))
+            return
+        if not isinstance(closure, ClosureTuple):
+            self.unsupported(f"nested function '{code.co_name}' with an unexpected closure")
+        cells = self.emit(ops.BuildTuple([self.cell_object(ref) for ref in closure.cells]))
+        self.push(self.emit(ops.MakeClosure(defaults, kwdefaults, cells, code)))
 
     # displays
     def op_BUILD_TUPLE(self, ins, bb):
@@ -712,17 +823,21 @@ class CodeUnit:
     def op_WITH_EXCEPT_START(self, ins, bb):
         self.push(self.emit(ops.WithExceptStart(self.stack[-4], self.stack[-1])))
 
-    # generators: only inside an inlined generator expression
+    # generators: a generator function, or an inlined generator expression
     def op_RETURN_GENERATOR(self, ins, bb):
-        if self.consumer is None:
+        """The generator function's first instruction: makes the generator (popped again by the POP_TOP after)."""
+        if self.consumer is None and not (self.scope.mode == "function" and self.t.fn.generator):
             self.unsupported("generator function (yield)")
         self.push(Constant(None))
 
     def op_YIELD_VALUE(self, ins, bb):
-        if self.consumer is None:
+        if self.consumer is not None:
+            self.consumer.item(self, self.pop())
+            self.push(Constant(None))                   # what the generator's ``yield`` evaluates to
+            return
+        if not (self.scope.mode == "function" and self.t.fn.generator):
             self.unsupported("generator function (yield)")
-        self.consumer.item(self, self.pop())
-        self.push(Constant(None))                       # what the generator's ``yield`` evaluates to
+        self.push(self.emit(ops.Yield(self.pop())))
 
     # ---- inlining -------------------------------------------------------------------------------------------
     def new_var(self):
@@ -731,14 +846,13 @@ class CodeUnit:
     def inline(self, function: ComprehensionFunction, iterator, consumer: Consumer | None) -> Value:
         """Translate ``function``'s code in place with ``.0`` = iterator; continue in the block after it and
         return the value of the inlined call."""
-        if not isinstance(iterator, Value):
-            self.unsupported(iterator.construct)
+        iterator = self.as_value(iterator)
         names = function.code.co_freevars
         cells = function.closure.cells if function.closure is not None else []
         if len(names) != len(cells):
             self.unsupported("comprehension with an unexpected closure")
         mode = "comprehension" if consumer is None else "generator"
-        scope = Scope(function.code, {name: cell.var for name, cell in zip(names, cells)}, mode)
+        scope = Scope(function.code, {name: cell.var for name, cell in zip(names, cells)}, mode, self.t.generators)
         handler = self.block.handler
         continuation = self.new_block(handler)
         result_var = self.new_var()

@@ -23,6 +23,7 @@ class Function:
         self.signature = signature
         self.globals = globals_
         self.closure = closure or ()
+        self.generator = False        # a generator function: a call returns a generator running these blocks
         self.blocks: list[Block] = []
         self._next_label = 0
         self._binder = None
@@ -87,9 +88,10 @@ class Function:
         return self._binder(*args, **kwargs)
 
     def run(self, *args, **kwargs):
-        """Execute the SSA with the reference interpreter: returns and raises what the plain function does."""
-        from moshjit.ir.interpreter import run_function
-        return run_function(self, self.bind(args, kwargs))
+        """Execute the SSA with the reference interpreter: returns and raises what the plain function does (a
+        generator function returns a generator)."""
+        from moshjit.ir.interpreter import run_function, run_generator
+        return (run_generator if self.generator else run_function)(self, self.bind(args, kwargs))
 
     def __str__(self):
         from moshjit.ir.printer import format_function

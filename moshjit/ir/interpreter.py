@@ -141,6 +141,53 @@ def _execute(frame: Frame, block, start: int):
             previous, block = block, block.handler
 
 
+def run_generator(fn: Function, argvalues: list, env: dict | None = None):
+    """A generator function's SSA, executed as a Python generator: ``yield`` suspends it (what ``send`` passes in
+    is the op's value, an exception thrown in is raised at the op, into its block's handler), ``return v`` stops it
+    with ``StopIteration(v)``, and a StopIteration escaping the body becomes RuntimeError (PEP 479) because this is
+    itself a generator."""
+    frame = Frame(fn, {} if env is None else env)
+    env = frame.env
+    for arg, value in zip(fn.args, argvalues):
+        env[arg] = value
+    block, previous = fn.entry, None
+    get = frame.get
+    while True:
+        if block.phis:
+            incoming = [get(phi.incoming[previous]) for phi in block.phis]
+            for phi, value in zip(block.phis, incoming):
+                env[phi] = value
+        try:
+            for op in block.ops:
+                if type(op) is ops.Yield:
+                    env[op] = yield get(op.value)
+                else:
+                    env[op] = EVALUATORS[type(op)](op, frame)
+            term = block.terminator
+            kind = type(term)
+            if kind is ops.Jump:
+                previous, block = block, term.target
+            elif kind is ops.Branch:
+                previous, block = block, (term.if_true if get(term.cond) else term.if_false)
+            elif kind is ops.ForIter:
+                try:
+                    env[term] = next(get(term.iterator))
+                    previous, block = block, term.body
+                except StopIteration:
+                    previous, block = block, term.exit
+            elif kind is ops.Return:
+                return get(term.value)
+            elif kind is ops.Raise:
+                _raise(term, frame)
+            else:
+                _reraise(get(term.exc))
+        except BaseException as exc:
+            if block.handler is None:
+                raise
+            frame.caught = exc
+            previous, block = block, block.handler
+
+
 def _raise(term: ops.Raise, frame: Frame):
     """RAISE_VARARGS: Python's own raise statement chains ``__context__`` to the handled exception."""
     if term.exc is None:
@@ -181,6 +228,17 @@ def _load_global(op, frame):
     return value
 
 
+def _not_in_a_generator(op):
+    raise AssertionError("yield outside a generator function's SSA (run_generator executes it)")
+
+
+def _delete_global(op, frame):
+    """DELETE_GLOBAL: CPython's NameError (raised outside an ``except``, so no KeyError in its context)."""
+    if op.name not in frame.fn.globals:
+        raise NameError(f"name '{op.name}' is not defined", name=op.name)
+    del frame.fn.globals[op.name]
+
+
 def _free_variable_error(name: str) -> NameError:
     return NameError(f"cannot access free variable '{name}' where it is not associated with a value in "
                      f"enclosing scope", name=name)
@@ -198,6 +256,29 @@ def _load_deref(op, frame):
     if value is _MISSING:
         raise _free_variable_error(op.name)
     return value
+
+
+def _cell_get(op, frame):
+    value = _cell_contents(frame.get(op.cell))
+    if value is _MISSING:
+        if op.kind == "free":
+            raise _free_variable_error(op.name)
+        raise UnboundLocalError(f"cannot access local variable '{op.name}' where it is not associated with a value")
+    return value
+
+
+def _cell_set(op, frame):
+    frame.get(op.cell).cell_contents = frame.get(op.value)
+
+
+def _cell_delete(op, frame):
+    cell = frame.get(op.cell)
+    _cell_get(op, frame)
+    del cell.cell_contents
+
+
+def _make_cell(op, frame):
+    return types.CellType() if op.initial is UNDEFINED else types.CellType(frame.get(op.initial))
 
 
 def _check_bound(op, frame):
@@ -255,6 +336,15 @@ def _call_ex(op, frame):
 def _make_function(op, frame):
     code = op.code
     function = types.FunctionType(code, frame.fn.globals, code.co_name, frame.get(op.defaults))
+    function.__kwdefaults__ = frame.get(op.kwdefaults)
+    function.__qualname__ = code.co_qualname
+    return function
+
+
+def _make_closure(op, frame):
+    code = op.code
+    function = types.FunctionType(code, frame.fn.globals, code.co_name, frame.get(op.defaults),
+                                  frame.get(op.closure))
     function.__kwdefaults__ = frame.get(op.kwdefaults)
     function.__qualname__ = code.co_qualname
     return function
@@ -416,7 +506,14 @@ EVALUATORS = {
     ops.UnaryOp: lambda op, f: UNARY_FUNCTIONS[op.op](f.get(op.operand)),
     ops.Compare: lambda op, f: COMPARE_FUNCTIONS[op.op](f.get(op.left), f.get(op.right)),
     ops.LoadGlobal: _load_global,
+    ops.StoreGlobal: lambda op, f: dict.__setitem__(f.fn.globals, op.name, f.get(op.value)),
+    ops.DeleteGlobal: _delete_global,
     ops.LoadDeref: _load_deref,
+    ops.MakeCell: _make_cell,
+    ops.LoadCell: lambda op, f: f.fn.closure[op.index],
+    ops.CellGet: _cell_get,
+    ops.CellSet: _cell_set,
+    ops.CellDelete: _cell_delete,
     ops.CheckBound: _check_bound,
     ops.ImportName: _import_name,
     ops.ImportFrom: _import_from,
@@ -431,6 +528,7 @@ EVALUATORS = {
     ops.CallMethod: _call_method,
     ops.CallEx: _call_ex,
     ops.MakeFunction: _make_function,
+    ops.MakeClosure: _make_closure,
     ops.BuildTuple: lambda op, f: tuple([f.get(v) for v in op.items]),
     ops.BuildList: lambda op, f: [f.get(v) for v in op.items],
     ops.BuildSet: lambda op, f: {f.get(v) for v in op.items},
@@ -449,6 +547,7 @@ EVALUATORS = {
     ops.UnpackEx: lambda op, f: _unpacker(op.before, op.after)(f.get(op.source)),
     ops.ExtractItem: lambda op, f: f.get(op.source)[op.index],
     ops.GetIter: lambda op, f: iter(f.get(op.obj)),
+    ops.Yield: lambda op, f: _not_in_a_generator(op),
     ops.CaughtException: lambda op, f: f.caught,
     ops.PushExcInfo: _push_exc_info,
     ops.PopExcept: _pop_except,

@@ -191,6 +191,19 @@ Compare.can_raise = Compare.has_side_effects = lambda self: self.op not in ("is"
 LoadGlobal = _op("LoadGlobal", (), ("name",), doc="Module global, then builtin; NameError when neither exists.")
 LoadDeref = _op("LoadDeref", (), ("name", "index"),
                 doc="Read the function's closure cell ``index`` (a free variable); NameError when empty.")
+StoreGlobal = _op("StoreGlobal", ("value",), ("name",), can_raise=False,
+                  doc="globals()[name] = value (``global`` statement); the module dict, as CPython's STORE_GLOBAL.")
+DeleteGlobal = _op("DeleteGlobal", (), ("name",), doc="del globals()[name]; NameError when it is not there.")
+MakeCell = _op("MakeCell", ("initial",), (), can_raise=False, side_effects=False,
+               doc="A new cell holding initial (an empty cell when initial is UNDEFINED): a variable nested functions "
+                   "share (MAKE_CELL).")
+LoadCell = _op("LoadCell", (), ("name", "index"), can_raise=False, side_effects=False,
+               doc="The cell object ``index`` of the function's own closure (to pass on or write it).")
+CellGet = _op("CellGet", ("cell",), ("name", "kind"), side_effects=False,
+              doc="The contents of cell; empty: UnboundLocalError (kind 'local') or NameError (kind 'free').")
+CellSet = _op("CellSet", ("cell", "value"), (), can_raise=False, doc="Store value into cell (STORE_DEREF).")
+CellDelete = _op("CellDelete", ("cell",), ("name", "kind"),
+                 doc="Empty cell (DELETE_DEREF); raises as CellGet when it is already empty.")
 CheckBound = _op("CheckBound", ("value",), ("name", "kind"),
                  doc="Return value, raising UnboundLocalError (kind 'local') if it is undefined.")
 ImportName = _op("ImportName", ("fromlist", "level"), ("name",), doc="__import__(name, globals, None, fromlist, level)")
@@ -212,6 +225,8 @@ CallMethod = _op("CallMethod", ("obj", "args"), ("name", "kwnames"), doc="obj.na
 CallEx = _op("CallEx", ("func", "posargs", "kwargs"), doc="func(*posargs, **kwargs); kwargs may be None.")
 MakeFunction = _op("MakeFunction", ("defaults", "kwdefaults"), ("code",), can_raise=False, side_effects=False,
                    doc="A nested function without free variables (lambda keys, small helpers).")
+MakeClosure = _op("MakeClosure", ("defaults", "kwdefaults", "closure"), ("code",), can_raise=False,
+                  side_effects=False, doc="A nested function whose free variables are the cells of closure (a tuple).")
 
 # ---- displays ---------------------------------------------------------------------------------------------------
 BuildTuple = _op("BuildTuple", ("items",), can_raise=False, side_effects=False)
@@ -245,6 +260,8 @@ ExtractItem = _op("ExtractItem", ("source",), ("index",), can_raise=False, side_
 
 # ---- iteration -------------------------------------------------------------------------------------------------
 GetIter = _op("GetIter", ("obj",))
+Yield = _op("Yield", ("value",), doc="Suspend the generator, producing value; the result is what send() passes in "
+                                      "(None for next()); an exception thrown in with throw() or close() raises here.")
 
 # ---- exceptions and context managers ----------------------------------------------------------------------------
 CaughtException = _op("CaughtException", (), (), can_raise=False,

@@ -3,7 +3,9 @@
 Data globals are read at call time, so rebinding them is seen; but their *types* are assumed from the values
 they have when compiling, so that ``"##" + piece`` stays a typed string operation. The backend checks every
 assumption on entry and, when one no longer holds (the global was rebound to another type), hands the call to a
-specialisation compiled without assumptions.
+specialisation compiled without assumptions. A global the function assigns or deletes itself gets no assumption:
+the entry check could not see a write made during the call. Nor does a generator function: it runs in pieces, and
+a global may be rebound between two of them.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.types import BOOL, FLOAT, INT64, STR, MType
+from moshjit.passes.resolve_globals import written_globals
 
 if TYPE_CHECKING:
     from moshjit.context import CompileContext
@@ -36,9 +39,13 @@ def assumable_type(value) -> MType | None:
 def assume_global_types(fn: Function, ctx: CompileContext) -> Function:
     """Record ``ctx.global_assumptions``: global name → assumed type, for each data global ``fn`` loads."""
     assumptions: dict[str, MType] = {}
+    if fn.generator:
+        ctx.global_assumptions = assumptions
+        return fn
+    written = written_globals(fn)
     for block in fn.blocks:
         for op in block.ops:
-            if isinstance(op, ops.LoadGlobal) and op.name in fn.globals:
+            if isinstance(op, ops.LoadGlobal) and op.name in fn.globals and op.name not in written:
                 assumed = assumable_type(fn.globals[op.name])
                 if assumed is not None:
                     assumptions[op.name] = assumed

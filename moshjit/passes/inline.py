@@ -23,6 +23,9 @@ MAX_CALLEE_SIZE = 300          # ops in a callee, after its own inlining and pas
 MAX_TOTAL_SIZE = 6000          # ops in the caller: stop inlining beyond this
 
 
+CO_GENERATOR = 0x20
+
+
 def _callee_function(value):
     py_func = getattr(value, "py_func", None)
     if isinstance(py_func, types.FunctionType):
@@ -65,7 +68,7 @@ def _bind(callee: types.FunctionType, call: ops.Call) -> list | None:
 
 def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext, stack: tuple):
     """(SSA, the callee's compile context) ready to splice into ``caller``, or None when it cannot be inlined."""
-    if callee.__closure__:
+    if callee.__closure__ or callee.__code__.co_flags & CO_GENERATOR:    # a generator's call returns a generator
         return None
     callee_ctx = ctx.for_callee(callee)
     ir = callee_ctx.inlinable_ssa(callee, stack)
@@ -75,7 +78,8 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
     for block in ir.blocks:
         for op in block.ops:
             if isinstance(op, ops.LoadDeref) or (foreign and isinstance(op, (ops.LoadGlobal, ops.ImportName,
-                                                                            ops.MakeFunction))):
+                                                                            ops.MakeFunction, ops.MakeClosure, ops.StoreGlobal,
+                                                                            ops.DeleteGlobal))):
                 return None
     return ir, callee_ctx
 

@@ -4,8 +4,10 @@
 attribute that is one, become constants (and ``call_method`` of such a module attribute — ``math.sqrt(x)`` where the
 compiler did not know ``math`` is a module — a ``call`` of the constant), so that
 type inference and the backends can see which function is called. Other globals (data: vocabularies, tables,
-counters) stay ``load_global`` and are read at call time, so rebinding them is seen. What was resolved is
-recorded in the compile context's ``resolved_globals`` and ``dependencies``.
+counters) stay ``load_global`` and are read at call time, so rebinding them is seen. A name the function itself
+assigns or deletes (``global`` statement) is never resolved, nor a closure cell the function writes or hands to a
+nested function (``nonlocal``): either may rebind it between two reads. What was resolved is recorded in the compile
+context's ``resolved_globals`` and ``dependencies``.
 """
 from __future__ import annotations
 
@@ -32,17 +34,26 @@ def _builtins_of(fn: Function) -> dict:
     return found.__dict__ if isinstance(found, types.ModuleType) else found
 
 
+def written_globals(fn: Function) -> set[str]:
+    """The module globals ``fn`` assigns or deletes itself (``global x; x = ...``, ``del x``)."""
+    return {op.name for block in fn.blocks for op in block.ops if isinstance(op, (ops.StoreGlobal, ops.DeleteGlobal))}
+
+
 def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function:
     """Replace resolvable loads by constants; what was bound is recorded in ``ctx.resolved_globals``."""
     resolved: dict = ctx.resolved_globals if ctx is not None else {}
     replacements: dict = {}
     builtins_ = _builtins_of(fn)
+    written = written_globals(fn)
+    shared_cells = {op.index for block in fn.blocks for op in block.ops if isinstance(op, ops.LoadCell)}
     for block in fn.blocks:
         kept = []
         for op in block.ops:
             op.map_operands(lambda v: replacements.get(v, v))
             value = _resolve(op, fn, builtins_)
-            if value is not None and is_resolvable(value[1]):
+            if value is not None and is_resolvable(value[1]) and not (
+                    isinstance(op, ops.LoadGlobal) and op.name in written
+                    or isinstance(op, ops.LoadDeref) and op.index in shared_cells):
                 name, obj = value
                 resolved[name] = obj
                 if ctx is not None:

@@ -498,10 +498,12 @@ class TypeInference:
                 if cell is not root:
                     cell.parent = root
                     root.escaped |= cell.escaped or cell.kind != root.kind
-            if any(v in tainted for v in members):
+            mixed = any(v in tainted for v in members)
+            if mixed:
                 root.escaped = True
             for value in members:
-                self.cells[value] = root
+                if not (mixed and isinstance(value, Phi)):   # a φ that may hold a non-container: typed by its join
+                    self.cells[value] = root
 
     def _seed_items(self, op, cell: ContainerCell) -> None:
         if isinstance(op, (ops.BuildList, ops.BuildSet)):
@@ -640,7 +642,10 @@ def _restrict(t: IntType, op: str, bound: IntType) -> IntType:
 
 
 def returned_type(fn: Function) -> MType:
-    """The join of the types of every value ``fn`` returns (BOTTOM when it never returns)."""
+    """The join of the types of every value ``fn`` returns (BOTTOM when it never returns); a call of a generator
+    function returns a generator (its ``return`` values go into StopIteration)."""
+    if fn.generator:
+        return OBJECT
     result = BOTTOM
     for block in fn.blocks:
         if isinstance(block.terminator, ops.Return):

@@ -42,6 +42,11 @@ cdef Py_ssize_t mj_category_code(Py_UCS4 ch) noexcept:
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from cpython.cellobject cimport PyCell_New, PyCell_Set
+from cpython.object cimport PyObject
+
+cdef extern from "Python.h":
+    PyObject *_mj_cell_ref "PyCell_GET"(object cell)     # borrowed; NULL when the cell is empty, no error set
 
 cdef extern from "Python.h":
     object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
@@ -115,6 +120,36 @@ cdef object _mj_load_deref(tuple closure, Py_ssize_t index, str name):
     if empty:                         # raised outside the except clause: no ValueError in the context chain
         raise NameError(f"cannot access free variable '{name}' where it is not associated with a value in "
                         f"enclosing scope", name=name)
+
+
+cdef object _mj_cell_new(object initial):
+    """A cell holding ``initial`` (MAKE_CELL of an argument or a bound variable)."""
+    return PyCell_New(<PyObject *>initial)
+
+
+cdef object _mj_cell_empty():
+    """An empty cell (MAKE_CELL of a variable not bound yet)."""
+    return PyCell_New(NULL)
+
+
+cdef object _mj_cell_get(object cell, str name, bint free):
+    """LOAD_DEREF of a cell: its contents, or CPython's error for an empty one."""
+    cdef PyObject *value = _mj_cell_ref(cell)
+    if value is NULL:
+        if free:
+            _mj_unbound_free(name)
+        _mj_unbound_local(name)
+    return <object>value
+
+
+cdef object _mj_cell_set(object cell, object value):
+    PyCell_Set(cell, <PyObject *>value)
+
+
+cdef object _mj_cell_delete(object cell, str name, bint free):
+    """DELETE_DEREF: empty the cell, raising as LOAD_DEREF does when it is empty already."""
+    _mj_cell_get(cell, name, free)
+    PyCell_Set(cell, NULL)
 
 
 cdef object _mj_unbound_local(str name):
@@ -288,6 +323,15 @@ cdef object _mj_import_from(object module, str name):
 cdef object _mj_make_function(object code, dict globals_, object defaults, object kwdefaults):
     import types
     function = types.FunctionType(code, globals_, code.co_name, defaults)
+    function.__kwdefaults__ = kwdefaults
+    function.__qualname__ = code.co_qualname
+    return function
+
+
+cdef object _mj_make_closure(object code, dict globals_, object defaults, object kwdefaults, tuple closure):
+    """MAKE_FUNCTION with a closure: a plain Python function sharing ``closure``'s cells, as CPython makes it."""
+    import types
+    function = types.FunctionType(code, globals_, code.co_name, defaults, closure)
     function.__kwdefaults__ = kwdefaults
     function.__qualname__ = code.co_qualname
     return function

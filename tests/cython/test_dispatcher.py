@@ -88,19 +88,21 @@ def calls_big(x):
 
 
 def gen(n):
-    yield n  # the line an UnsupportedError must name
+    yield from (n,)  # the line an UnsupportedError must name
 
 
 GEN_LINE = gen.__code__.co_firstlineno + 1
 
 
-def writes_global(x):
-    global SCALE
-    SCALE = x  # the line an UnsupportedError must name
+def groups_exceptions(x):
+    try:
+        x = int(x)
+    except* ValueError:  # the line an UnsupportedError must name
+        x = None
     return x
 
 
-WRITE_LINE = writes_global.__code__.co_firstlineno + 2
+GROUP_LINE = groups_exceptions.__code__.co_firstlineno + 3
 
 
 # ---- decorator forms ------------------------------------------------------------------------------------------
@@ -214,7 +216,7 @@ def test_mutable_default_is_shared_like_cpython():
 
 
 # ---- unsupported code and the fallback --------------------------------------------------------------------------
-@pytest.mark.parametrize("plain, line, words", [(gen, GEN_LINE, "generator"), (writes_global, WRITE_LINE, "global")])
+@pytest.mark.parametrize("plain, line, words", [(gen, GEN_LINE, "generator"), (groups_exceptions, GROUP_LINE, "except*")])
 def test_unsupported_construct_raises_at_the_first_call(plain, line, words):
     fn = jit(plain)                                # decorating is lazy: nothing is checked yet
     with pytest.raises(moshjit.UnsupportedError) as info:

@@ -5,13 +5,8 @@ must point to, and gives words its message must contain."""
 COUNTER = 0
 
 
-def generator_function(n):
-    for i in range(n):
-        yield i  # unsupported: generator
-
-
 def generator_with_yield_from(xs):
-    yield from xs  # unsupported: generator
+    yield from xs  # unsupported: yield from
 
 
 async def async_function(x):
@@ -40,60 +35,6 @@ def except_star(x):
     return x
 
 
-def global_write(x):
-    global COUNTER
-    COUNTER = x  # unsupported: global variable
-
-
-def global_delete():
-    global COUNTER
-    del COUNTER  # unsupported: global variable
-
-
-def _make_nonlocal_writer():
-    total = 0
-
-    def nonlocal_write(x):
-        nonlocal total
-        total = x  # unsupported: nonlocal variable 'total'
-    return nonlocal_write
-
-
-nonlocal_write = _make_nonlocal_writer()
-
-
-def _make_nonlocal_deleter():
-    total = 0
-
-    def nonlocal_delete():
-        nonlocal total
-        del total  # unsupported: nonlocal variable 'total'
-    return nonlocal_delete
-
-
-nonlocal_delete = _make_nonlocal_deleter()
-
-
-def nested_closure(x):
-    def inner():  # unsupported: closure
-        return x
-    return inner()
-
-
-def lambda_closure(xs, k):
-    return sorted(xs, key=lambda v: v % k)  # unsupported: closure
-
-
-def comprehension_of_lambdas(xs):
-    return [lambda: x for x in xs]  # unsupported: closure
-
-
-def class_definition(x):
-    class Local:  # unsupported: class definition
-        value = x
-    return Local
-
-
 def match_sequence(x):
     match x:
         case [a, b]:  # unsupported: match statement
@@ -115,35 +56,6 @@ def match_mapping(x):
     return None
 
 
-def generator_stored(xs):
-    g = (x * 2 for x in xs)  # unsupported: generator expression
-    return list(g)
-
-
-def generator_returned(xs):
-    return (x for x in xs)  # unsupported: generator expression
-
-
-def generator_to_unknown_function(xs):
-    return enumerate(x for x in xs)  # unsupported: generator expression
-
-
-def generator_to_dict(xs):
-    return dict((x, x) for x in xs)  # unsupported: generator expression
-
-
-def generator_to_list_extend(out, xs):
-    out.extend(x for x in xs)  # unsupported: generator expression
-
-
-def generator_to_join_of_variable(sep, xs):
-    return sep.join(x for x in xs)  # unsupported: generator expression
-
-
-def sum_of_generator_with_variable_start(xs, start):
-    return sum((x for x in xs), start)  # unsupported: generator expression
-
-
 def calls_locals(x):
     y = x + 1
     return locals()  # unsupported: locals()
@@ -161,12 +73,6 @@ def annotations_on_nested_function(x):
     def helper(v: int) -> int:  # unsupported: annotations
         return v
     return helper(x)
-
-
-def nested_generator_function(xs):
-    def gen():  # unsupported: closure
-        yield from xs
-    return list(gen())
 
 
 def super_outside_method():

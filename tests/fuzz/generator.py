@@ -27,12 +27,16 @@ FLOAT_EDGES = ["0.0", "-0.0", "0.5", "-1.5", "2.0**53", "9007199254740993.0", "1
 STRS = ["''", "'a'", "'ab'", "'Hello'", "'x y'", "'ß'", "'12'", "'-3'", "'  pad '", "'é'"]
 # What each construct is, for the census (the names are what the test reports and asserts on)
 CONSTRUCTS = ("loop", "break", "continue", "try", "finally", "float_edge", "big_int", "mixed", "str", "raise",
-              "mutation", "nested_loop")
+              "mutation", "nested_loop", "closure", "nonlocal", "generator", "genexpr", "global")
+# Scope constructs (general flavour only: they need Python objects): a nested function or lambda capturing a
+# variable, a nonlocal write, a nested generator function, a generator expression no consumer inlines, a global write.
+SCOPE_CONSTRUCTS = ("closure", "generator", "genexpr", "global")
 PLAN_PROBABILITY = {"native": {"loop": 0.85, "break": 0.45, "continue": 0.45, "float_edge": 0.6, "mixed": 0.6,
                                "raise": 0.3, "mutation": 0.5, "nested_loop": 0.35},
                     "general": {"loop": 0.8, "break": 0.4, "continue": 0.4, "try": 0.7, "finally": 0.4,
                                 "float_edge": 0.6, "big_int": 0.6, "mixed": 0.6, "str": 0.7, "raise": 0.3,
-                                "mutation": 0.5, "nested_loop": 0.3}}
+                                "mutation": 0.5, "nested_loop": 0.3, "closure": 0.35, "generator": 0.3,
+                                "genexpr": 0.3, "global": 0.3}}
 
 
 @dataclass
@@ -271,6 +275,66 @@ class ProgramWriter:
             self.emit(indent, "finally:")
             self.block(indent + 1, depth - 1, 1)
 
+    def scope_name(self, kind: str) -> str:
+        self.scope.counters += 1
+        return f"{self.scope.prefix}{kind}{self.scope.counters}"
+
+    def st_closure(self, indent):
+        """A nested function writing a variable of the program (nonlocal: it lives in a cell), or a lambda reading
+        one (late binding: the variable is changed before the call)."""
+        r, s = self.rng, self.scope
+        captured, target = r.choice(s.ints), r.choice(s.ints)
+        name = self.scope_name("c")
+        if r.random() < 0.6:
+            self.emit(indent, f"def {name}(d):")
+            self.emit(indent + 1, f"nonlocal {captured}")
+            self.emit(indent + 1, f"{captured} = ({captured} + d) % 1000003")
+            self.emit(indent + 1, f"return {captured} * 2")
+            self.emit(indent, f"{target} = ({name}({self.int_expr(1)}) + {name}(1)) % 1000003")
+        else:
+            self.emit(indent, f"{name} = lambda e: (e * {captured}) % 7")
+            self.emit(indent, f"{captured} = ({captured} + {self.int_expr(0)}) % 1000003")
+            self.emit(indent, f"{target} = sum(sorted(xs, key={name})[:2]) + {name}(3)")
+
+    def st_generator(self, indent):
+        """A nested generator function capturing a variable, consumed by the compiled code."""
+        r, s = self.rng, self.scope
+        captured, target = r.choice(s.ints), r.choice(s.ints)
+        name = self.scope_name("g")
+        self.emit(indent, f"def {name}(m):")
+        self.emit(indent + 1, "t = 0")
+        self.emit(indent + 1, "for e in range(m % 6):")
+        self.emit(indent + 2, "t += e")
+        self.emit(indent + 2, f"yield (e * {captured}) % 1000003")
+        self.emit(indent + 1, "return t")
+        self.emit(indent, f"{target} = sum({name}({self.int_expr(0)})) % 1000003")
+
+    def st_genexpr(self, indent):
+        """A generator expression no consumer inlines: stored (late binding of what it captures), or passed to
+        enumerate or dict."""
+        r, s = self.rng, self.scope
+        captured, target = r.choice(s.ints), r.choice(s.ints)
+        form = r.randrange(3)
+        if form == 0:
+            name = self.scope_name("q")
+            self.emit(indent, f"{name} = (e + {captured} for e in xs)")
+            self.emit(indent, f"{captured} = ({captured} * 3 + 1) % 1000003")
+            self.emit(indent, f"{target} = sum({name}) % 1000003")
+        elif form == 1:
+            self.emit(indent, f"{target} = len(list(enumerate(e for e in xs if e > {captured})))")
+        else:
+            self.emit(indent, f"{target} = max(dict((e, e * {captured}) for e in xs).values(), default=0) % 1000003")
+
+    def st_global(self, indent):
+        """A global written (and sometimes deleted) by the program; its name is the program's own."""
+        r, s = self.rng, self.scope
+        name, target = self.scope_name("G"), r.choice(s.ints)
+        self.emit(indent, f"global {name}")
+        self.emit(indent, f"{name} = {self.int_expr(1)}")
+        self.emit(indent, f"{target} = ({name} + {self.int_expr(0)}) % 1000003")
+        if r.random() < 0.4:
+            self.emit(indent, f"del {name}")
+
     def result(self) -> str:
         """The same tuple at every return (its variables exist from the start): one native return type."""
         return "(" + ", ".join(self.results) + ",)"
@@ -294,6 +358,9 @@ class ProgramWriter:
                 {"loop": lambda: (self.st_for if r.random() < 0.6 else self.st_while)(1, depth),
                  "try": lambda: self.st_try(1, 2), "mutation": lambda: self.mutation(1),
                  "raise": lambda: self.st_raise(1, 0)}[construct]()
+        for construct in SCOPE_CONSTRUCTS:
+            if construct in self.plan:
+                getattr(self, "st_" + construct)(1)
         self.block(1, depth, r.randint(2, 4))
         self.emit(1, f"return {self.result()}")
         return self.lines
@@ -351,6 +418,15 @@ def census(body: list[str], flavour: str) -> set:
             found.add("mutation")
         elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Subscript) for t in node.targets):
             found.add("mutation")
+        elif isinstance(node, ast.Lambda) or isinstance(node, ast.FunctionDef) and node.name != "program":
+            generator = any(isinstance(inner, ast.Yield) for inner in ast.walk(node))
+            found.add("generator" if generator else "closure")
+        elif isinstance(node, ast.Nonlocal):
+            found.add("nonlocal")
+        elif isinstance(node, ast.Global):
+            found.add("global")
+        elif isinstance(node, (ast.Assign, ast.Call)) and _holds_generator_expression(node):
+            found.add("genexpr")
     text = "\n".join(body)
     if any(edge in text for edge in ("math.nan", "math.inf", "-0.0", "2.0**53", "9007199254740993.0",
                                      "float(2**53 + 1)", "1e308", "1e-310")):
@@ -362,6 +438,17 @@ def census(body: list[str], flavour: str) -> set:
     if flavour == "general" and "s" in _names(tree):
         found.add("str")
     return found
+
+
+_INLINED_CONSUMERS = {"sum", "any", "all", "min", "max", "list", "tuple", "sorted", "set", "frozenset"}
+
+
+def _holds_generator_expression(node) -> bool:
+    """A generator expression stored in a variable, or passed to a call that does not inline it."""
+    if isinstance(node, ast.Assign):
+        return isinstance(node.value, ast.GeneratorExp)
+    name = node.func.id if isinstance(node.func, ast.Name) else None
+    return name not in _INLINED_CONSUMERS and any(isinstance(arg, ast.GeneratorExp) for arg in node.args)
 
 
 def _names(tree) -> set:

@@ -80,7 +80,7 @@ def test_options_reach_jit(shell):
 
 
 def test_strict_raises_at_the_first_call_and_fallback_runs_plain_python(shell):
-    generator = "def countdown(n):\n    while n:\n        yield n\n        n -= 1\n"
+    generator = "def countdown(n):\n    yield from range(n, 0, -1)\n"
     assert run(shell, "%%moshjit\n" + generator).success
     result = run(shell, "countdown(3)")
     assert isinstance(result.error_in_exec, UnsupportedError)
@@ -153,7 +153,7 @@ def tally(words):
     return counts
 
 def countdown(n):
-    yield n
+    yield from range(n)
 """
     with capture_output() as captured:
         assert run(html_shell, cell).success

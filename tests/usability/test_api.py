@@ -87,7 +87,7 @@ def test_signatures_compile_when_decorating():
 
 def test_compile_raises_what_a_call_would():
     def gen(n):
-        yield n
+        yield from (n,)
     with pytest.raises(moshjit.UnsupportedError, match="generator function"):
         moshjit.jit(gen).compile(1)
 

@@ -53,24 +53,24 @@ def test_an_inlined_helper_is_shown_at_the_line_that_calls_it():
 
 def test_compile_error_ends_at_the_users_line():
     def gen(n):
-        yield n                                   # the construct
+        yield from (n,)                           # the construct
     line = gen.__code__.co_firstlineno + 1
     kind, message, frames = frames_below_caller(lambda: moshjit.jit(gen)(3))
     assert kind is moshjit.UnsupportedError
-    assert frames == [(HERE, line, "gen", "yield n                                   # the construct")]
+    assert frames == [(HERE, line, "gen", "yield from (n,)                           # the construct")]
     first, shown, caret, step = message.split("\n")
-    assert first == f"{HERE}:{line}: unsupported: generator function (yield) (in test_compile_error_ends_at_the_" \
+    assert first == f"{HERE}:{line}: unsupported: generator function (yield from) (in test_compile_error_ends_at_the_" \
                     f"users_line.<locals>.gen)"
-    assert shown.endswith("|         yield n                                   # the construct")
-    assert caret.endswith("|         ^^^^^^^")                  # under `yield n`, not the comment
-    assert step.startswith("  next: build and return a list") and "fallback=True" in step
+    assert shown.endswith("|         yield from (n,)                           # the construct")
+    assert caret.endswith("|         ^^^^^^^^^^^^^^^")          # under `yield from (n,)`, not the comment
+    assert step.startswith("  next: write 'for item in it: yield item'") and "fallback=True" in step
 
 
 def test_moshjit_debug_keeps_the_compilers_frames(monkeypatch):
     monkeypatch.setenv("MOSHJIT_DEBUG", "1")
 
     def gen(n):
-        yield n
+        yield from (n,)
     _, _, frames = frames_below_caller(lambda: moshjit.jit(gen)(3))
     assert any("moshjit" + os.sep in name for name, *_ in frames)
 

@@ -283,8 +283,32 @@ class Emitter:
     def op_LoadGlobal(self, op, depth):
         self.assign(op, f"_mj_load_global(_g, _b, {op.name!r})", depth)
 
+    def op_StoreGlobal(self, op, depth):
+        self.emit(f"_g[{op.name!r}] = {self.obj(op.value)}", depth)
+
+    def op_DeleteGlobal(self, op, depth):
+        self.emit(f"if {op.name!r} not in _g:", depth)
+        self.emit(f"raise NameError({'name ' + repr(op.name) + ' is not defined'!r}, name={op.name!r})", depth + 1)
+        self.emit(f"del _g[{op.name!r}]", depth)
+
     def op_LoadDeref(self, op, depth):
         self.assign(op, f"_mj_load_deref(_cl, {op.index}, {op.name!r})", depth)
+
+    def op_MakeCell(self, op, depth):
+        initial = "_mj_cell_empty()" if op.initial is UNDEFINED else f"_mj_cell_new({self.obj(op.initial)})"
+        self.assign(op, initial, depth)
+
+    def op_LoadCell(self, op, depth):
+        self.assign(op, f"_cl[{op.index}]", depth)
+
+    def op_CellGet(self, op, depth):
+        self.assign(op, f"_mj_cell_get({self.ref(op.cell)}, {op.name!r}, {op.kind == 'free'})", depth)
+
+    def op_CellSet(self, op, depth):
+        self.emit(f"_mj_cell_set({self.ref(op.cell)}, {self.obj(op.value)})", depth)
+
+    def op_CellDelete(self, op, depth):
+        self.emit(f"_mj_cell_delete({self.ref(op.cell)}, {op.name!r}, {op.kind == 'free'})", depth)
 
     def op_CheckBound(self, op, depth):
         raiser = "_mj_unbound_local" if op.kind == "local" else "_mj_unbound_free"
@@ -394,6 +418,13 @@ class Emitter:
     def op_MakeFunction(self, op, depth):
         self.assign(op, f"_mj_make_function({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
                         f"{self.ref(op.kwdefaults)})", depth)
+
+    def op_Yield(self, op, depth):
+        self.assign(op, f"(yield {self.obj(op.value)})", depth)
+
+    def op_MakeClosure(self, op, depth):
+        self.assign(op, f"_mj_make_closure({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
+                        f"{self.ref(op.kwdefaults)}, {self.ref(op.closure)})", depth)
 
     def op_BuildTuple(self, op, depth):
         items = [self.ref(v) for v in op.items]
@@ -803,6 +834,8 @@ class Emitter:
         out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
         first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)
+        if self.fn.generator and not any(isinstance(op, ops.Yield) for b in self.fn.blocks for op in b.ops):
+            out += ["    if False:", "        yield None     # every yield was unreachable: still a generator"]
         return "\n".join(out + [source_map(self.fn, {first + i: line for i, line in enumerate(sources)})]) + "\n"
 
 

@@ -41,6 +41,8 @@ class NotNative(Exception):
 
 
 def return_repr(sig: Signature) -> Repr:
+    if sig.ir.generator:
+        raise NotNative("generator function (a call returns a Python generator object)", sig.ir.firstlineno)
     if sig.return_type == BOTTOM:
         return UnitR()
     found = repr_of(sig.return_type)
@@ -569,6 +571,9 @@ OP_LOWERING.update(dict.fromkeys(native_list_ops.OPS, _lower_by_kind))     # eve
 # Ops with no native form: a function using one is not native ('auto' gives it to the Cython backend).
 REFUSED_OPS = {
     ops.LoadDeref: "closure cells are Python objects",
+    ops.Yield: "generators are Python objects",
+    ops.StoreGlobal: "global writes change the module dict whose globals the native entry reads once",
+    ops.DeleteGlobal: "global writes change the module dict whose globals the native entry reads once",
     ops.ImportName: "imports run Python's import system",
     ops.ImportFrom: "imports run Python's import system",
     ops.StoreAttr: "attributes are Python objects",
@@ -576,6 +581,12 @@ REFUSED_OPS = {
     ops.DelItem: "deleting items changes Python containers",
     ops.CallEx: "f(*args, **kwargs) builds Python argument containers",
     ops.MakeFunction: "nested functions are Python objects",
+    ops.MakeClosure: "nested functions are Python objects",
+    ops.MakeCell: "closure cells are Python objects",
+    ops.LoadCell: "closure cells are Python objects",
+    ops.CellGet: "closure cells are Python objects",
+    ops.CellSet: "closure cells are Python objects",
+    ops.CellDelete: "closure cells are Python objects",
     ops.BuildSet: "sets are Python objects",
     ops.BuildMap: "dicts are Python objects",
     ops.BuildString: "f-strings build Python str objects",
