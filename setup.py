@@ -2,7 +2,8 @@
 
 The C of each module comes from ``moshjit.runtime.support.generate_c`` (the recipe builds on demand use too), so
 the installed modules are exactly what moshjit would build itself; their runtime fingerprint is recorded in
-``moshjit/runtime/prebuilt.json`` beside them, and moshjit uses them only while it still matches.
+``moshjit/runtime/prebuilt.<cache tag>.json`` beside them (one per interpreter: an editable install for each
+supported CPython builds into the same source tree), and moshjit uses them only while it still matches.
 """
 import json
 import os
@@ -39,7 +40,7 @@ class BuildRuntime(build_ext):
 
     def _write_record(self, directory):
         os.makedirs(directory, exist_ok=True)
-        with open(os.path.join(directory, "prebuilt.json"), "w", encoding="utf-8") as f:
+        with open(os.path.join(directory, f"prebuilt.{sys.implementation.cache_tag}.json"), "w", encoding="utf-8") as f:
             json.dump(self.record, f, indent=1)
 
 

@@ -18,8 +18,26 @@ to generated code is a fact below, and the modules that act on one name it here:
 C code that cannot read these facts branches on ``PY_VERSION_HEX`` itself, in one place only:
 ``runtime/moshjit_dispatch.pyx`` (whether an int is compact, for the call path's signature check).
 
-Dictionaries: moshjit never reads ``ma_version_tag`` (deprecated in 3.12, removed from the C API in 3.13): module
-constants assumed when compiling are checked by value at each call, so no dict watcher is needed either.
+C code that reads object internals the same way on every supported version, named here so that a new version
+is checked against each:
+
+- ``runtime/moshjit_text.pyx``, ``mj_dict_version``: the native dict index is guarded by ``ma_version_tag``.
+  3.11 maintains it; 3.12 and 3.13 deprecate it (``Py_DEPRECATED(3.12)``, read with the warning silenced) but still
+  give every new dict a fresh version from one interpreter-wide counter and a new one at every change (its low
+  bits carry watcher flags, on 3.13 also a mutation counter, which only ever make it differ more).
+  tests/cython/test_text.py changes a dict in every way the dict API allows, between calls and from a callee
+  during one, on every version. 3.14 removes the field: a version outside ``SUPPORTED_PYTHONS`` is refused
+  before this code is built, and adding 3.14 means a dict watcher here.
+- ``backends/llvm/layout.py``: the offsets native code reads (``ob_size``/``lv_tag``, list items, tuple items,
+  float value), verified on live objects by ``check_layout`` before anything is compiled.
+- ``backends/llvm/runtime.py``'s stack guard: ``Py_GetRecursionLimit`` (the Python-level limit, which a jitted
+  recursion counts like CPython's frames on every version) and the thread's stack bounds from pthreads.
+
+Public C API only, the same on every version: the Cython backend's object arithmetic (``PyNumber_*``, see
+``backends/cython/prelude.py``) and the dict/str/list calls of the runtime modules.
+
+Module constants assumed when compiling are checked by value at each call, so they need neither
+``ma_version_tag`` nor a dict watcher.
 """
 from __future__ import annotations
 

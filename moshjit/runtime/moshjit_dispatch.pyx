@@ -76,6 +76,33 @@ cdef extern from *:
         Py_DECREF(old);
     }
 
+    /* A call of a jitted function counts as the Python frame it stands for. Until 3.11 Py_EnterRecursiveCall
+       counts against sys.getrecursionlimit(), as Python frames do. From 3.12 C recursion has a fixed limit of its
+       own, far below it (1,500 on 3.12), and every call of a C function counts there — the native entry this
+       dispatches to among them — so a jitted recursion CPython runs 2,000 deep would fail: count the thread's
+       Python recursion instead, as _Py_EnterRecursivePy does, and give the entry's C level back. The C stack is
+       guarded separately, by the generated code's mj_stack_check. */
+    #if PY_VERSION_HEX < 0x030C0000
+    #define mj_enter_call() Py_EnterRecursiveCall(" while calling a Python object")
+    #define mj_leave_call() Py_LeaveRecursiveCall()
+    #else
+    static int mj_enter_call(void) {
+        PyThreadState *tstate = PyThreadState_Get();
+        if (tstate->py_recursion_remaining-- <= 0) {
+            tstate->py_recursion_remaining++;
+            PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
+            return -1;
+        }
+        tstate->c_recursion_remaining++;
+        return 0;
+    }
+    static void mj_leave_call(void) {
+        PyThreadState *tstate = PyThreadState_Get();
+        tstate->py_recursion_remaining++;
+        tstate->c_recursion_remaining--;
+    }
+    #endif
+
     /* The Cython half of the vectorcall slot, and the tp_call it stands in for; set by mj_install at init. */
     static PyObject *(*mj_dispatch_impl)(PyObject *, PyObject **, size_t, PyObject *);
     static ternaryfunc mj_core_tp_call;
@@ -91,24 +118,23 @@ cdef extern from *:
             for (i = 0; i < PyTuple_GET_SIZE(kwnames); i++)
                 if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), argv[n + i]) < 0) goto done;
         }
-        if (Py_EnterRecursiveCall(" while calling a Python object")) goto done;
+        if (mj_enter_call()) goto done;
         result = Py_TYPE(self)->tp_call(self, args, kwargs);
-        Py_LeaveRecursiveCall();
+        mj_leave_call();
     done:
         Py_DECREF(args);
         Py_XDECREF(kwargs);
         return result;
     }
 
-    /* The instances' vectorcall. Counts towards the recursion limit as the tp_call path does (a jitted function
-       recursing through its dispatcher keeps the C-stack headroom per level it had before vectorcall). */
+    /* The instances' vectorcall. Counts towards the recursion limit as a Python frame (mj_enter_call). */
     static PyObject *mj_dispatch_vectorcall(PyObject *self, PyObject *const *argv, size_t nargsf,
                                             PyObject *kwnames) {
         PyObject *result;
         if (Py_TYPE(self)->tp_call != mj_core_tp_call) return mj_call_through_tp_call(self, argv, nargsf, kwnames);
-        if (Py_EnterRecursiveCall(" while calling a Python object")) return NULL;
+        if (mj_enter_call()) return NULL;
         result = mj_dispatch_impl(self, (PyObject **)argv, nargsf, kwnames == NULL ? Py_None : kwnames);
-        Py_LeaveRecursiveCall();
+        mj_leave_call();
         return result;
     }
 

@@ -5,7 +5,8 @@ built in one go (``moshjit_text``, through ``moshjit_text.pxd``) and the call pa
 (``moshjit_dispatch``), all submodules of ``moshjit.runtime``.
 
 An installed moshjit carries them compiled (``setup.py`` builds them with ``generate_c`` below and records their
-``runtime_fingerprint`` in ``prebuilt.json``). They are used when that record matches the current fingerprint;
+``runtime_fingerprint`` in ``prebuilt.<cache tag>.json``, one record per interpreter, since a source tree holds the
+modules of every CPython installed from it side by side). They are used when that record matches the current fingerprint;
 otherwise — the runtime's sources were edited after an editable install, or Cython was changed after installing —
 they are built once into the on-disk cache, so generated modules always compile against the runtime in use.
 """
@@ -30,7 +31,7 @@ RUNTIME_MODULE = f"{RUNTIME_PACKAGE}.moshjit_rt"
 DISPATCH_MODULE = f"{RUNTIME_PACKAGE}.moshjit_dispatch"
 TEXT_MODULE = f"{RUNTIME_PACKAGE}.moshjit_text"
 SUPPORT_MODULES = (SHARED_MODULE, RUNTIME_MODULE, TEXT_MODULE, DISPATCH_MODULE)      # in import order
-PREBUILT_RECORD = os.path.join(RUNTIME_DIR, "prebuilt.json")
+PREBUILT_RECORD = os.path.join(RUNTIME_DIR, f"prebuilt.{sys.implementation.cache_tag}.json")
 
 
 def short_name(module: str) -> str:

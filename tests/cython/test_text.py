@@ -185,6 +185,64 @@ def test_a_dict_mutated_between_calls_and_a_new_dict_are_seen():
         del fresh
 
 
+def grow(vocab, key, i):
+    """A plain Python helper the jitted function calls: the dict changes while the compiled call runs."""
+    vocab[key + "x"] = i
+
+
+def probe_with_callback(text, vocab, every):
+    out = []
+    for i, key in enumerate(text.split()):
+        out.append(vocab.get(key, -1))
+        if i % every == every - 1:
+            grow(vocab, key, i)
+    return out
+
+
+MUTATIONS = [                                # every way CPython's dict API changes a dict, one at a time
+    ("setitem new", lambda d: d.__setitem__("new", 1)),
+    ("setitem other value", lambda d: d.__setitem__("a", -5)),
+    ("delitem", lambda d: d.__delitem__("ab")),
+    ("pop", lambda d: d.pop("abc")),
+    ("popitem", lambda d: d.popitem()),
+    ("setdefault", lambda d: d.setdefault("zz", 9)),
+    ("update", lambda d: d.update({"a": 100, "##a": 101})),
+    ("|=", lambda d: d.__ior__({"b": 102})),
+    ("__init__", lambda d: d.__init__({"c": 103})),
+    ("clear", lambda d: d.clear()),
+    ("clear then refill", lambda d: (d.clear(), d.update(VOCAB))),
+]
+
+
+@pytest.mark.parametrize("name, mutate", MUTATIONS, ids=[m[0] for m in MUTATIONS])
+def test_every_kind_of_mutation_between_calls_is_seen(name, mutate):
+    """The native index is guarded by the dict's version tag (``ma_version_tag``: 3.11, and still maintained,
+    deprecated, by 3.12 and 3.13 — see ``moshjit.cpython``): an index built before the change must not answer."""
+    from moshjit.runtime import moshjit_text
+    tokens = " ".join((list(VOCAB) + ["new", "zz", "missing"]) * 20)
+    expected_vocab, got_vocab = dict(VOCAB), dict(VOCAB)
+    moshjit_text.forget_vocab_indexes()
+    lookup_all = jitted(lookups)
+    assert lookup_all(tokens, got_vocab) == lookups(tokens, expected_vocab)
+    assert moshjit_text.vocab_indexes() >= 1          # the index exists and would answer if unguarded
+    mutate(expected_vocab)
+    mutate(got_vocab)
+    assert got_vocab == expected_vocab
+    assert lookup_all(tokens, got_vocab) == lookups(tokens, expected_vocab)
+
+
+@pytest.mark.parametrize("every", [1, 7, 300])
+def test_a_dict_mutated_by_a_callee_during_the_call_answers_as_cpython(every):
+    from moshjit.runtime import moshjit_text
+    tokens = " ".join(ALPHABET[i % 6] + ALPHABET[(i // 6) % 6] for i in range(900))
+    tokens += " " + " ".join(f"{ALPHABET[i % 6]}{ALPHABET[(i // 6) % 6]}x" for i in range(900))
+    expected_vocab, got_vocab = dict(VOCAB), dict(VOCAB)
+    moshjit_text.forget_vocab_indexes()
+    expected = probe_with_callback(tokens, expected_vocab, every)
+    assert jitted(probe_with_callback)(tokens, got_vocab, every) == expected
+    assert got_vocab == expected_vocab
+
+
 def test_a_missing_key_raises_the_dicts_own_key_error():
     vocab = dict(VOCAB)
     same(subscript_everything, " ".join(["a", "b"] * 100), vocab)

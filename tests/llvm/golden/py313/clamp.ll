@@ -54,8 +54,8 @@ checked.3:
   %".24" = call i64 @"mj_unbox_int"(ptr %".21")
   %".25" = call {i64, i1} @"mj_0_clamp"(i64 %".14", i64 %".19", i64 %".24")
   %".26" = extractvalue {i64, i1} %".25", 1
-  br i1 %".26", label %"raised", label %"returned"
-raised:
+  br i1 %".26", label %"failed", label %"returned"
+failed:
   ret ptr null
 returned:
   %".29" = extractvalue {i64, i1} %".25", 0
@@ -63,10 +63,10 @@ returned:
   %".31" = icmp eq ptr %".30", null
   br i1 %".31", label %"box.failed", label %"box.ok"
 box.failed:
-  br label %"failed"
+  br label %"failed.1"
 box.ok:
   ret ptr %".30"
-failed:
+failed.1:
   ret ptr null
 }
 
