@@ -31,8 +31,11 @@ TIERS = ("tiered", "eager")
 DEFAULT_HOT_CALLS = 1000
 DEFAULT_HOT_MS = 20.0
 
-INTERPRETED, QUEUED, NATIVE, FAILING, FAILED = "interpreter", "compiling", "native", "failing", "failed"
-PROVISIONAL = (INTERPRETED, QUEUED, FAILING)      # the entry stands in until native code or a reported failure
+INTERPRETED, QUEUED, TRIAL, NATIVE, DEMOTED = "interpreter", "compiling", "trial", "native", "demoted"
+FAILING, FAILED = "failing", "failed"
+PROVISIONAL = (INTERPRETED, QUEUED, TRIAL, DEMOTED, FAILING)    # compile() and precompile make these native now
+MIN_TRIAL_CALLS = 100           # interpreted calls timed before native code is tried against them
+SLOWER = 1.1                    # native code this much slower than the interpreter per call is demoted
 
 
 def tier_option(tier) -> str | None:
@@ -69,18 +72,20 @@ def tiering_for(dispatcher, tier: str | None, hot_calls: int | None, hot_ms: flo
 class Specialization:
     """What the tiers know about one signature: where it runs, how often it ran there, when it was promoted."""
 
-    __slots__ = ("tier", "calls", "first_call", "promoted_after_s", "native_after_s", "compile_s", "error")
+    __slots__ = ("tier", "calls", "first_call", "promoted_after_s", "native_after_s", "compile_s", "error",
+                 "interpreted_s", "timed_calls", "native_vs_interpreter")
 
     def __init__(self, tier: str):
         self.tier = tier
-        self.calls = 0
+        self.calls = self.timed_calls = 0
+        self.interpreted_s = 0.0
         self.first_call = time.perf_counter()
-        self.promoted_after_s = self.native_after_s = self.compile_s = None
+        self.promoted_after_s = self.native_after_s = self.compile_s = self.native_vs_interpreter = None
         self.error = None
 
     def describe(self) -> dict:
         out = {"tier": self.tier, "interpreted_calls": self.calls}
-        for name in ("promoted_after_s", "native_after_s", "compile_s"):
+        for name in ("promoted_after_s", "native_after_s", "compile_s", "native_vs_interpreter"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = round(value, 4)
@@ -154,7 +159,10 @@ class Tiering:
             try:
                 return plain(*args)
             finally:
-                if clock() - start >= hot_seconds:
+                took = clock() - start
+                spec.interpreted_s += took
+                spec.timed_calls += 1
+                if took >= hot_seconds:
                     self.promote(key)
         return interpreted
 
@@ -184,7 +192,7 @@ class Tiering:
             artifact = dispatcher._compile(key)
         except Exception as exc:                 # UnsupportedError, BuildError: reported at the next call
             spec.compile_s = time.perf_counter() - start
-            log.info("%s%s stays interpreted: %s", dispatcher.py_func.__qualname__,
+            log.info("%s%s did not compile (reported at its next call): %s", dispatcher.py_func.__qualname__,
                      describe_signature(key), exc)
             with dispatcher._lock:
                 spec.tier, spec.error = FAILING, str(exc)
@@ -194,11 +202,56 @@ class Tiering:
             _in_compile_thread.active = False
         spec.compile_s = time.perf_counter() - start
         with dispatcher._lock:
-            if spec.tier == QUEUED:           # not compiled eagerly meanwhile (``compile()``, ``precompile``)
+            if spec.tier != QUEUED:           # compiled eagerly meanwhile (``compile()``, ``precompile``)
+                return
+            if artifact.rebind is None and spec.timed_calls >= MIN_TRIAL_CALLS:
+                dispatcher._artifacts[key] = artifact
+                if dispatcher.use_cache:
+                    dispatcher._record(key)
+                spec.tier = TRIAL
+                dispatcher._replace_entry(key, self._trial_entry(key, artifact))
+            else:
                 dispatcher._install(key, artifact)
-        log.info("%s%s is native (%s) after %.3f s in the background, %.3f s after its first call",
+        log.info("%s%s compiled with %s in the background in %.3f s, %.3f s after its first call: %s",
                  dispatcher.py_func.__qualname__, describe_signature(key), artifact.backend, spec.compile_s,
-                 spec.native_after_s or 0.0)
+                 time.perf_counter() - spec.first_call,
+                 "on trial against the interpreter" if spec.tier == TRIAL else "native now")
+
+    def _trial_entry(self, key: tuple, artifact):
+        """Native code behind a timer for as many calls as were timed interpreted; then kept if it is not slower
+        per call than the interpreter was (class-heavy code can be: CPython's specialising interpreter beats
+        generic C-API code), else the signature goes back to the plain function for good (``demoted``). Both
+        sides pay the same wrapper, and both are exact, so the choice only affects speed."""
+        spec, native, clock = self.specializations[key], artifact.entry, time.perf_counter
+        budget, timed = spec.timed_calls, [0, 0.0]
+
+        def trial(*args):
+            start = clock()
+            try:
+                return native(*args)
+            finally:
+                timed[1] += clock() - start
+                timed[0] += 1
+                if timed[0] >= budget:
+                    self._judge(key, artifact, timed[1] / timed[0])
+        return trial
+
+    def _judge(self, key: tuple, artifact, native_per_call: float) -> None:
+        dispatcher = self.dispatcher
+        with dispatcher._lock:
+            spec = self.specializations[key]
+            if spec.tier != TRIAL:
+                return
+            ratio = native_per_call / max(spec.interpreted_s / spec.timed_calls, 1e-9)
+            spec.native_vs_interpreter = ratio
+            if ratio <= SLOWER:
+                dispatcher._install(key, artifact)
+            else:
+                spec.tier = DEMOTED
+                dispatcher._replace_entry(key, dispatcher._plain_entry())
+        log.info("%s%s: native code takes %.2f× the interpreter's time per call: %s",
+                 dispatcher.py_func.__qualname__, describe_signature(key), ratio,
+                 "kept" if ratio <= SLOWER else "demoted to the interpreter")
 
     def _failure_entry(self, key: tuple, exc: Exception):
         """An entry that reports a failed background compile at the next call of ``key``, in the caller's thread,

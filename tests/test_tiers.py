@@ -200,3 +200,45 @@ def test_the_build_worker_reports_cython_errors(tmp_path):
     pyx.write_text("def f(:\n")
     with pytest.raises(BuildError, match="Cython"):
         build_worker.build(str(pyx), "broken", str(tmp_path / "broken.c"), str(tmp_path / "broken.so"), "-O0")
+
+
+def test_annotate_shows_the_tier():
+    from moshjit.annotate import annotate_fragment
+    fn = jit(overflowing, tier="tiered", hot_calls=1)
+    fn(4)
+    assert background.wait(60)
+    page = annotate_fragment(fn)
+    assert "Tier: native, 1 interpreted calls; promoted" in page and "compiled in the background" in page
+
+
+def cube_sum(n):
+    return sum(i * i * i for i in range(n))
+
+
+def test_progress_line(monkeypatch, capsys):
+    monkeypatch.setenv("MOSHJIT_PROGRESS", "1")
+    assert jit(cube_sum, tier="eager")(5) == cube_sum(5)
+    err = capsys.readouterr().err
+    assert "moshjit: 1 compiled" in err or "compiled, " in err
+    assert "cube_sum('int64',) with llvm" in err
+
+
+def vowel_count(text):
+    return sum(1 for c in text if c in "aeiou")
+
+
+@pytest.mark.parametrize("slower, tier", [(0.0, "demoted"), (1e9, "native")])
+def test_native_code_slower_than_the_interpreter_is_demoted(monkeypatch, slower, tier):
+    """After the promotion, native code (here Cython's) is timed for as many calls as were timed interpreted and
+    kept only if it is not slower (the threshold is patched to force each outcome); results stay exact."""
+    from moshjit import tiers
+    monkeypatch.setattr(tiers, "SLOWER", slower)
+    texts = ["banana", "kiwi", "", "aeiou" * 3]
+    calls = [texts[n % 4] for n in range(tiers.MIN_TRIAL_CALLS + 1)]
+    fn = jit(vowel_count, tier="tiered", hot_calls=len(calls))
+    assert [fn(t) for t in calls] == [vowel_count(t) for t in calls]
+    assert background.wait(120)
+    assert fn.stats[("str",)]["tier"] == "trial"
+    assert [fn(t) for t in calls * 2] == [vowel_count(t) for t in calls * 2]
+    stats = fn.stats[("str",)]
+    assert stats["tier"] == tier and stats["native_vs_interpreter"] > 0

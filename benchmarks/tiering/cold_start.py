@@ -15,6 +15,10 @@ imports, compiling and the program: what a user waits for):
 - ``warm``: ``@jit`` again, in a second process whose cache the ``eager`` run filled (everything it compiled is
   loaded from the cache at its first call).
 
+Engines for measuring the design (not run by default): ``interpreted`` (``@jit`` tiered with thresholds nothing
+reaches: the call path's own cost, nothing compiled) and ``thread`` (tiered with ``MOSHJIT_BUILD_WORKER=0``:
+Cython and gcc run on the compile thread inside the program's process instead of the worker process).
+
 Results are checked equal to CPython's. Machine load is printed: other work shares the 2 cores.
 """
 from __future__ import annotations
@@ -31,13 +35,15 @@ import time
 from benchmarks.tiering.child import ENTRIES
 
 ENGINES = ("cpython", "tiered", "eager", "warm")
+EXTRA_ENV = {"eager": {"MOSHJIT_TIER": "eager"}, "thread": {"MOSHJIT_BUILD_WORKER": "0"},
+             "interpreted": {"MOSHJIT_HOT_CALLS": "1e15", "MOSHJIT_HOT_MS": "1e15"}}
 
 
 def run_child(program: str, engine: str, cache_dir: str, scale: float, timeout: float) -> dict:
     env = dict(os.environ, MOSHJIT_CACHE_DIR=cache_dir)
-    env.pop("MOSHJIT_TIER", None)
-    if engine == "eager":
-        env["MOSHJIT_TIER"] = "eager"
+    for name in ("MOSHJIT_TIER", "MOSHJIT_BUILD_WORKER", "MOSHJIT_HOT_CALLS", "MOSHJIT_HOT_MS"):
+        env.pop(name, None)
+    env.update(EXTRA_ENV.get(engine, {}))
     mode = "cpython" if engine == "cpython" else "jit"
     start = time.perf_counter()
     try:
