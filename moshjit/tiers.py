@@ -180,7 +180,8 @@ class Tiering:
             dispatcher._replace_entry(key, dispatcher._plain_entry())
         log.debug("%s%s is hot after %d interpreted calls: compiling in the background",
                   dispatcher.py_func.__qualname__, describe_signature(key), spec.calls)
-        background.submit(lambda: self._compile(key))
+        per_call = spec.interpreted_s / spec.timed_calls if spec.timed_calls else 0.0
+        background.submit(lambda: self._compile(key), priority=per_call)
 
     def _compile(self, key: tuple) -> None:
         """Run on the compile thread: compile ``key`` and swap its native entry in, or remember the failure."""
