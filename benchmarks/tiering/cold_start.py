@@ -20,13 +20,16 @@ reaches: every call stays in tier 0 behind its counting, timing wrapper — the 
 wrapper, nothing compiled) and ``thread`` (tiered with ``MOSHJIT_BUILD_WORKER=0``:
 Cython and gcc run on the compile thread inside the program's process instead of the worker process).
 
-Results are checked equal to CPython's. Machine load is printed: other work shares the 2 cores.
+Results are checked equal to CPython's (where the program returns one). Machine load is printed: other work
+shares the 2 cores, so each cell also gives the CPU time of the process and everything it waited for (the build
+worker, gcc): under load, wall time is mostly waiting for a core.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -46,6 +49,7 @@ def run_child(program: str, engine: str, cache_dir: str, scale: float, timeout: 
         env.pop(name, None)
     env.update(EXTRA_ENV.get(engine, {}))
     mode = "cpython" if engine == "cpython" else "jit"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     try:
         proc = subprocess.run([sys.executable, "-m", "benchmarks.tiering.child", program, mode, str(scale)],
@@ -53,11 +57,13 @@ def run_child(program: str, engine: str, cache_dir: str, scale: float, timeout: 
     except subprocess.TimeoutExpired:
         return {"wall_s": None, "error": f"timed out after {timeout:.0f} s"}
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     if proc.returncode != 0:
         last = (proc.stderr.strip().splitlines() or ["?"])[-1]
         return {"wall_s": None, "error": last[:160]}
     out = json.loads(proc.stdout.strip().splitlines()[-1])
-    out["wall_s"] = wall
+    out["wall_s"], out["cpu_s"] = wall, cpu
     return out
 
 
@@ -84,6 +90,9 @@ def cell(row: dict, engine: str) -> str:
     text = f"{result['wall_s']:.2f} s"
     if base and engine != "cpython":
         text += f" ({result['wall_s'] / base:.2f}×)"
+    text += f", CPU {result['cpu_s']:.2f} s"
+    if base and engine != "cpython":
+        text += f" ({result['cpu_s'] / row['cpython']['cpu_s']:.2f}×)"
         if result.get("result") != row["cpython"].get("result"):
             text += " RESULT DIFFERS"
     return text
@@ -102,14 +111,17 @@ def main(argv=None) -> None:
     print("| program | " + " | ".join(engines) + " |")
     print("|---|" + "---:|" * len(engines))
     ratios = {engine: [] for engine in engines}
+    cpu_ratios = {engine: [] for engine in engines}
     for program in args.programs.split(","):
         row = measure(program, engines, args.scale, args.timeout)
         print(f"| {program} | " + " | ".join(cell(row, e) for e in engines) + " |", flush=True)
         for engine in engines:
             if row[engine]["wall_s"] and row.get("cpython", {}).get("wall_s"):
                 ratios[engine].append(row[engine]["wall_s"] / row["cpython"]["wall_s"])
-    medians = {e: sorted(r)[len(r) // 2] for e, r in ratios.items() if r and e != "cpython"}
-    print("median × CPython: " + ", ".join(f"{e} {m:.2f}×" for e, m in medians.items()))
+                cpu_ratios[engine].append(row[engine]["cpu_s"] / row["cpython"]["cpu_s"])
+    for label, table in (("wall", ratios), ("CPU", cpu_ratios)):
+        medians = {e: sorted(r)[len(r) // 2] for e, r in table.items() if r and e != "cpython"}
+        print(f"median × CPython ({label}): " + ", ".join(f"{e} {m:.2f}×" for e, m in medians.items()))
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
