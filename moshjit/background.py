@@ -4,10 +4,10 @@ One daemon thread (not ``concurrent.futures``: its worker threads are joined whe
 program that has finished would wait for compiles nobody needs any more). Jobs run by priority, the
 specialisation whose interpreted calls took longest first: a call's time includes its callees', so an outer
 function — whose native code inlines or calls its callees natively — goes before the helpers that got hot during
-its calls (measured on the BERT pipeline: in arrival order ``encode_batch`` waited behind its helpers for 117 s). Generated Cython
-modules are cythonized and C-compiled by the build worker process (``moshjit.runtime.build_worker``) while this
-thread waits without the GIL, so on two cores the program keeps one core to itself; only the frontend, typing
-and code emission share the interpreter with it.
+its calls (measured on the BERT pipeline: in arrival order ``encode_batch`` waited behind its helpers for 117 s).
+Generated Cython modules are cythonized and C-compiled by the build worker process
+(``moshjit.runtime.build_worker``) while this thread waits without the GIL, so on two cores the program keeps
+one core to itself; only the frontend, typing and code emission share the interpreter with it.
 """
 from __future__ import annotations
 

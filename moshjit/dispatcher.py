@@ -1,7 +1,8 @@
 """``@jit``: lazy, per-signature specialisation of a Python function, with cache, fallback and introspection.
 
-At the first call for a new combination of argument kinds (exact type, plus "fits in int64" for ints and
-"one character" for strs), the function is compiled for that signature and the native entry is remembered.
+Per combination of argument kinds (exact type, plus "fits in int64" for ints and "one character" for strs), the
+function is compiled for that signature and the native entry is remembered: when the signature gets hot, in the
+background (``moshjit.tiers``; it runs as plain Python until then), or at its first call with ``tier="eager"``.
 Compile failures raise ``UnsupportedError`` (file:line of the construct) unless ``fallback=True``, in which case
 the plain function runs and one ``MoshjitWarning`` says why.
 """
@@ -208,8 +209,8 @@ class DispatcherBase:
         """The specialisation for ``key`` loaded from the on-disk cache (no IR is built), or None."""
         from moshjit import compiler
         cache = _cache() if self.use_cache else _memory_cache()
-        return compiler.load_cached(self.py_func, key, self.backend, cache, functools.partial(self._generic_call, key),
-                                    make_dispatcher=helper_dispatcher,
+        return compiler.load_cached(self.py_func, key, self.backend, cache,
+                                    functools.partial(self._generic_call, key), make_dispatcher=helper_dispatcher,
                                     generic_entry=functools.partial(self._generic_entry, key))
 
     def _generic_call(self, key: tuple, *args):

@@ -98,7 +98,8 @@ def report(engine: str, out: dict) -> None:
     for window in (0.1, 0.5, 1, 2, 5, 10, 20):
         done = [r for t, r in ratio_to_native if t < window]
         if done:
-            print(f"  - batches started in the first {window:g} s: {len(done)}, median {median(done):.2f}× native time")
+            print(f"  - batches started in the first {window:g} s: {len(done)}, "
+                  f"median {median(done):.2f}× native time")
 
 
 def main(argv=None) -> None:
