@@ -109,6 +109,21 @@ def _compiled(py_func, key: tuple):
     return dispatcher._artifacts.get(key), dispatcher._failed.get(key)
 
 
+def _tier_note(py_func, key: tuple) -> str:
+    """Where a tiered dispatcher's signature runs and how it got there ("" for eager or plain functions)."""
+    from moshjit.typeof import describe_signature
+    stats = getattr(py_func, "stats", {}).get(describe_signature(key), {})
+    if "tier" not in stats:
+        return ""
+    parts = [f"{stats['tier']}, {stats['interpreted_calls']} interpreted calls"]
+    for name, label in (("promoted_after_s", "promoted"), ("native_after_s", "native")):
+        if name in stats:
+            parts.append(f"{label} {stats[name]:.3f} s after its first call")
+    if "compile_s" in stats:
+        parts.append(f"compiled in the background in {stats['compile_s']:.3f} s")
+    return "; ".join(parts)
+
+
 def annotate_fragment(py_func, signature=None) -> str:
     """The annotation as one ``<div>`` whose styles apply only inside it, for embedding (``%%moshjit -a``
     shows it in a notebook, where a page-wide stylesheet would restyle the notebook itself). ``signature``: a
@@ -165,6 +180,9 @@ def annotate_fragment(py_func, signature=None) -> str:
     arguments = ", ".join(f"{a.name}: {_type_name(a.type)}" for a in ir.args)
     language = {"cython": "Cython", "llvm": "LLVM IR"}.get(backend, "")
     notes = [f"<p>Backend: <b>{html.escape(backend)}</b>. Arguments: <code>{html.escape(arguments)}</code>.</p>"]
+    tier = _tier_note(py_func, key)
+    if tier:
+        notes.append(f"<p>Tier: {html.escape(tier)}.</p>")
     if problem is not None:
         notes.append(f'<pre class="problem">{html.escape(str(problem))}</pre>')
     notes.append(f"<p>Yellow lines still do Python-object work after compilation ({total} object operations in "

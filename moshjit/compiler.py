@@ -18,6 +18,7 @@ import time
 import types
 import weakref
 
+from moshjit import progress
 from moshjit.artifact import Artifact
 from moshjit.context import CompileContext
 from moshjit.errors import UnsupportedError
@@ -169,6 +170,8 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
     artifact.stats["total_s"] = round(time.perf_counter() - start, 4)
     log.info("compiled %s%s with %s in %.3f s", py_function.__qualname__, describe_signature(key),
              artifact.backend, artifact.stats["total_s"])
+    progress.compiled(f"{py_function.__qualname__}{describe_signature(key)}", artifact.backend,
+                      artifact.stats["total_s"])
     return artifact
 
 

@@ -1,7 +1,8 @@
 """``@jit``: lazy, per-signature specialisation of a Python function, with cache, fallback and introspection.
 
-At the first call for a new combination of argument kinds (exact type, plus "fits in int64" for ints and
-"one character" for strs), the function is compiled for that signature and the native entry is remembered.
+Per combination of argument kinds (exact type, plus "fits in int64" for ints and "one character" for strs), the
+function is compiled for that signature and the native entry is remembered: when the signature gets hot, in the
+background (``moshjit.tiers``; it runs as plain Python until then), or at its first call with ``tier="eager"``.
 Compile failures raise ``UnsupportedError`` (file:line of the construct) unless ``fallback=True``, in which case
 the plain function runs and one ``MoshjitWarning`` says why.
 """
@@ -54,6 +55,9 @@ class PyDispatcherCore:
             return
         self.__class__ = type("Dispatcher", (type(self),), {"__call__": native, "__module__": type(self).__module__})
 
+    def _forget_recent(self):
+        """Nothing to forget: this call path remembers no signatures besides ``_entries``."""
+
 
 def _core_class():
     """The compiled call path (built once per machine with the Cython toolchain), else the Python one."""
@@ -71,8 +75,10 @@ class DispatcherBase:
     """The object ``@jit`` returns: call it like the function; inspect what was compiled."""
 
     def __init__(self, py_func, backend: str = "auto", cache: bool = True, strict: bool | None = None,
-                 fallback: bool = False, warn: bool = True):
+                 fallback: bool = False, warn: bool = True, tier: str | None = None, hot_calls: int | None = None,
+                 hot_ms: float | None = None):
         from moshjit.functions import python_function
+        from moshjit.tiers import tier_option, tiering_for
         check_options(backend, strict, fallback)
         super().__init__()                     # the call-path core: entries, arity
         self.py_func = python_function(py_func)
@@ -90,6 +96,8 @@ class DispatcherBase:
         code = self.py_func.__code__
         self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
         functools.update_wrapper(self, self.py_func)
+        self._tier_options = (tier_option(tier), hot_calls, hot_ms)
+        self._tiering = tiering_for(self, *self._tier_options)     # None: compile at the first call
 
     # ---- calling (the hot path, ``__call__``, is the core's) -----------------------------------------------------
     def _bind(self, args, kwargs) -> tuple:
@@ -102,12 +110,14 @@ class DispatcherBase:
                                        self.py_func.__qualname__)
         return tuple(self._binder(*args, **kwargs))
 
-    def _specialize(self, key: tuple):
-        """The entry for a call whose signature ``key`` has none yet (the call path asks on a miss). An error in
-        the user's code comes back as an entry raising it from the user's line, so the traceback ends there
-        rather than in the compiler (``MOSHJIT_DEBUG=1`` keeps the compiler's frames and the chained cause)."""
+    def _specialize(self, key: tuple, compile=None):
+        """The entry for a call whose signature ``key`` has none yet (the call path asks on a miss): tiered, the
+        first tier's (``moshjit.tiers``); eager, or with ``compile`` (key -> artifact) given, native code now. An
+        error in the user's code comes back as an entry raising it from the user's line, so the traceback ends
+        there rather than in the compiler (``MOSHJIT_DEBUG=1`` keeps the compiler's frames and the chained
+        cause)."""
         try:
-            return self._compile_entry(key)
+            return self._compile_entry(key, compile)
         except UnsupportedError as exc:
             if debugging() or exc.filename is None or exc.lineno is None:
                 raise
@@ -120,24 +130,41 @@ class DispatcherBase:
             line = definition_line(code.co_filename, code.co_firstlineno)
             return user_frame_raiser(exc, code.co_filename, line, self.py_func.__qualname__)
 
-    def _compile_entry(self, key: tuple):
+    def _compile_entry(self, key: tuple, compile=None):
         with self._lock:
             entry = self._entries.get(key)
-            if entry is not None:
+            if entry is not None and not (self._tiering is not None and self._tiering.provisional(key)):
                 return entry
             try:
-                artifact = self._compile(key)
+                if compile is None and self._tiering is not None:
+                    return self._tiering.first_entry(key)
+                artifact = (compile or self._compile)(key)
             except Exception as exc:            # UnsupportedError, or a backend's build failure
                 if not self.fallback:
                     raise
                 return self._fall_back(key, exc)
-            self._artifacts[key] = artifact
-            self._entries[key] = artifact.entry
-            if self.use_cache:
-                self._record(key)
-            if artifact.rebind is not None:
-                self._call_natively(artifact)
-            return artifact.entry
+            return self._install(key, artifact)
+
+    def _install(self, key: tuple, artifact):
+        """Make ``artifact`` the entry of ``key`` (replacing a tier-0 one at once); returns the entry."""
+        self._artifacts[key] = artifact
+        self._replace_entry(key, artifact.entry)
+        if self.use_cache:
+            self._record(key)
+        if artifact.rebind is not None:
+            self._call_natively(artifact)
+        if self._tiering is not None:
+            self._tiering.installed(key)
+        return artifact.entry
+
+    def _replace_entry(self, key: tuple, entry) -> None:
+        """One store, then the call path forgets its remembered entries (calls in flight finish where they are)."""
+        self._entries[key] = entry
+        self._forget_recent()
+
+    def _plain_entry(self):
+        """The plain function as an entry (which takes the bound parameter list)."""
+        return self.py_func if self._positional_count >= 0 else _rebinding_call(self.py_func)
 
     def _record(self, key: tuple) -> None:
         """Note the signature in the cache, for ``moshjit.precompile`` in the next process."""
@@ -153,8 +180,11 @@ class DispatcherBase:
     def compiled_entry(self, key: tuple):
         """The entry compiled for dispatch ``key`` (compiled now if needed): what a call from compiled code to
         this function binds to when the caller's types fix the signature."""
-        entry = self._entries.get(key)
-        return entry if entry is not None else self._compile_entry(key)
+        if self._tiering is not None:
+            from moshjit.tiers import compiling_in_background
+            if compiling_in_background():     # never block the compile thread on another function's compile
+                return self._tiering.native_entry(key)
+        return self._compile_entry(key, self._compile)
 
     def _call_natively(self, artifact) -> None:
         """The call fast path: the first specialisation whose entry checks its own argument types (LLVM)
@@ -173,8 +203,8 @@ class DispatcherBase:
             warnings.warn(f"moshjit could not compile {self.py_func.__qualname__} ({exc}); running it as plain "
                           f"Python", MoshjitWarning, stacklevel=_user_stacklevel())
         self._failed[key] = exc
-        plain = self.py_func if self._positional_count >= 0 else _rebinding_call(self.py_func)
-        self._entries[key] = plain
+        plain = self._plain_entry()
+        self._replace_entry(key, plain)
         return plain
 
     def _compile(self, key: tuple, generic: bool = False):
@@ -183,14 +213,21 @@ class DispatcherBase:
         if generic:                       # no assumptions to check, so no fallback needed
             return compiler.compile_specialization(self.py_func, key, "cython", cache,
                                                    make_dispatcher=helper_dispatcher)
-        fallback = functools.partial(self._generic_call, key)
-        generic = functools.partial(self._generic_entry, key)
-        cached = compiler.load_cached(self.py_func, key, self.backend, cache, fallback,    # native code recorded
-                                      make_dispatcher=helper_dispatcher, generic_entry=generic)   # before: no IR
+        cached = self._load_from_cache(key)      # native code recorded before: no IR
         if cached is not None:
             return cached
-        return compiler.compile_specialization(self.py_func, key, self.backend, cache, fallback=fallback,
-                                               make_dispatcher=helper_dispatcher, generic_entry=generic)
+        return compiler.compile_specialization(self.py_func, key, self.backend, cache,
+                                               fallback=functools.partial(self._generic_call, key),
+                                               make_dispatcher=helper_dispatcher,
+                                               generic_entry=functools.partial(self._generic_entry, key))
+
+    def _load_from_cache(self, key: tuple):
+        """The specialisation for ``key`` loaded from the on-disk cache (no IR is built), or None."""
+        from moshjit import compiler
+        cache = _cache() if self.use_cache else _memory_cache()
+        return compiler.load_cached(self.py_func, key, self.backend, cache,
+                                    functools.partial(self._generic_call, key), make_dispatcher=helper_dispatcher,
+                                    generic_entry=functools.partial(self._generic_entry, key))
 
     def _generic_call(self, key: tuple, *args):
         """Called by a native entry whose run-time checks failed (or that was demoted after deoptimising too
@@ -219,6 +256,9 @@ class DispatcherBase:
             out[describe_signature(key)] = {"backend": "python (fallback)", "reason": str(exc)}
         for key, artifact in self._generic.items():     # used when a native entry's run-time checks fail
             out.setdefault(describe_signature(key), {})["generic"] = dict(artifact.stats, backend=artifact.backend)
+        if self._tiering is not None:                   # where each signature runs, and since when
+            for key, spec in list(self._tiering.specializations.items()):
+                out.setdefault(describe_signature(key), {}).update(spec.describe())
         return out
 
     def compile(self, *args, **kwargs):
@@ -234,7 +274,7 @@ class DispatcherBase:
 
     def _compile_now(self, key: tuple) -> None:
         """Compile for ``key``; an error in the user's code is raised from the user's line, as a call would."""
-        entry = self._specialize(key)
+        entry = self._specialize(key, self._compile)
         if hasattr(entry, "moshjit_error"):
             entry()
 
@@ -279,7 +319,7 @@ class DispatcherBase:
         """Pickle by value: the plain function (via cloudpickle) and options, never machine code."""
         import cloudpickle
         return (_rebuild, (cloudpickle.dumps(self.py_func), self.backend, self.use_cache, self.strict,
-                           self.fallback))
+                           self.fallback, self._tier_options))
 
 
 def _rebinding_call(py_func):
@@ -303,10 +343,11 @@ def _rebinding_call(py_func):
     return call
 
 
-def _rebuild(payload: bytes, backend, cache, strict, fallback):
+def _rebuild(payload: bytes, backend, cache, strict, fallback, tier_options=(None, None, None)):
     import cloudpickle
+    tier, hot_calls, hot_ms = tier_options
     return dispatcher_class()(cloudpickle.loads(payload), backend=backend, cache=cache, strict=strict,
-                              fallback=fallback)
+                              fallback=fallback, tier=tier, hot_calls=hot_calls, hot_ms=hot_ms)
 
 
 def helper_dispatcher(callee):
@@ -376,15 +417,22 @@ def check_options(backend, strict, fallback) -> None:
 
 
 def jit(fn=None, *, backend: str = "auto", cache: bool = True, strict: bool | None = None, fallback: bool = False,
-        signatures=None):
+        signatures=None, tier: str | None = None, hot_calls: int | None = None, hot_ms: float | None = None):
     """Compile ``fn`` lazily per argument signature. Use as ``@jit``, ``@jit(...)`` or ``jit(fn)``; on a class,
     every method its body defines is jitted with these options.
+
+    Tiered (the default; ``tier="eager"`` or ``MOSHJIT_TIER=eager`` compiles at the first call instead), a
+    signature runs as plain Python until it is hot — ``hot_calls`` calls or one call of ``hot_ms`` milliseconds
+    (``MOSHJIT_HOT_CALLS``, ``MOSHJIT_HOT_MS``) — then compiles in the background; native code recorded in the
+    cache runs from the first call (see ``moshjit.tiers``).
 
     ``signatures=[(str,), ("char",), "list[float]"]`` compiles those signatures now, at decoration time (for
     services that must not compile on their first request). On a Python moshjit does not support, decorating
     raises ``UnsupportedError`` (with ``fallback=True``: warns and returns the plain function) before anything is
     built. With MOSHJIT_DISABLE=1 in the environment, returns the plain function unchanged."""
     check_options(backend, strict, fallback)
+    from moshjit.tiers import tier_option
+    tier_option(tier)
 
     def wrap(function):
         if os.environ.get("MOSHJIT_DISABLE", "") not in ("", "0"):
@@ -401,11 +449,13 @@ def jit(fn=None, *, backend: str = "auto", cache: bool = True, strict: bool | No
                 raise ValueError("moshjit.jit: signatures= names one function's argument kinds; on a class, give "
                                  "them to @jit on the method instead")
             from moshjit.classes import jit_methods
-            return jit_methods(function, jit(backend=backend, cache=cache, strict=strict, fallback=fallback))
+            return jit_methods(function, jit(backend=backend, cache=cache, strict=strict, fallback=fallback, tier=tier,
+                                                 hot_calls=hot_calls, hot_ms=hot_ms))
         bound_to = None
         if isinstance(function, types.MethodType):      # ``jit(obj.method)``: the jitted function, bound to obj
             function, bound_to = function.__func__, function.__self__
-        dispatcher = dispatcher_class()(function, backend=backend, cache=cache, strict=strict, fallback=fallback)
+        dispatcher = dispatcher_class()(function, backend=backend, cache=cache, strict=strict, fallback=fallback,
+                                        tier=tier, hot_calls=hot_calls, hot_ms=hot_ms)
         for kinds in signatures or ():
             dispatcher.compile_signature(kinds)
         return dispatcher if bound_to is None else types.MethodType(dispatcher, bound_to)

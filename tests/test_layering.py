@@ -16,7 +16,8 @@ PACKAGE_DIR = os.path.dirname(moshjit.__file__)
 # Lowest first: a module may import modules of its own layer or of layers below it.
 LAYERS = [
     ("base", ("moshjit._version", "moshjit.cpython", "moshjit.errors", "moshjit.functions", "moshjit.artifact",
-              "moshjit.cache")),
+              "moshjit.cache",
+              "moshjit.progress")),
     ("analysis", ("moshjit.analysis",)),
     ("ir", ("moshjit.ir",)),
     ("typing", ("moshjit.primitives", "moshjit.typeof", "moshjit.context")),
@@ -25,7 +26,7 @@ LAYERS = [
     ("runtime", ("moshjit.runtime",)),
     ("backends", ("moshjit.backends",)),
     ("driver", ("moshjit.compiler",)),
-    ("dispatcher", ("moshjit.dispatcher", "moshjit.classes")),
+    ("dispatcher", ("moshjit.dispatcher", "moshjit.classes", "moshjit.tiers", "moshjit.background")),
     ("tools", ("moshjit.annotate", "moshjit.info", "moshjit.notebook", "moshjit.cli", "moshjit.__main__",
                "moshjit")),
 ]

@@ -291,6 +291,11 @@ cdef class DispatcherCore:
             return self._call_bound(self._bind(args, kwargs))
         return self._call_positional(mj_tuple_items(args), len(args), args, len(args))
 
+    def _forget_recent(self):
+        """Drop the remembered signatures: after ``_entries`` changed an entry (tiering swaps native code in), the
+        next call of each signature looks its entry up again."""
+        self._recent = [None] * RECENT
+
     cdef object _call_positional(self, PyObject **argv, Py_ssize_t n, tuple args, size_t nargsf):
         """A call without keywords: a recently seen signature goes straight to its entry with ``argv`` as is."""
         cdef tuple key

@@ -10,8 +10,9 @@ import threading
 import time
 
 from moshjit.cache import DiskCache, scratch
+from moshjit.runtime import build_worker
 from moshjit.runtime.support import support_for
-from moshjit.runtime.toolchain import GENERATED_OPT, compile_to_bytes, cythonize_file, rewrite_c, with_user_frames
+from moshjit.runtime.toolchain import EXT_SUFFIX, GENERATED_OPT
 
 _lock = threading.RLock()
 
@@ -31,21 +32,23 @@ class CythonToolchain:
         self.support.ensure()
 
     def build(self, pyx_text: str, module_name: str) -> tuple[bytes, dict]:
-        """Compile a generated module; returns the shared object's bytes and the time spent per step."""
+        """Compile a generated module; returns the shared object's bytes and the time spent per step. A background
+        compile has Cython and gcc run by the build worker process, away from the program's GIL."""
         self.ensure_support()
-        timings = {}
         with scratch() as workdir:
             pyx_path = os.path.join(workdir, module_name + ".pyx")
             with open(pyx_path, "w", encoding="utf-8") as f:
                 f.write(pyx_text)
             c_path = os.path.join(workdir, module_name + ".c")
+            so_path = os.path.join(workdir, module_name + EXT_SUFFIX)
             start = time.perf_counter()
-            cythonize_file(pyx_path, module_name, c_path)
-            rewrite_c(c_path, lambda c: with_user_frames(c, module_name))
-            timings["cython_s"] = round(time.perf_counter() - start, 4)
-            start = time.perf_counter()
-            data = compile_to_bytes(c_path, workdir, module_name, GENERATED_OPT)
-            timings["cc_s"] = round(time.perf_counter() - start, 4)
+            in_worker = build_worker.active()
+            build = build_worker.build if in_worker else build_worker.build_here
+            timings = build(pyx_path, module_name, c_path, so_path, GENERATED_OPT)
+            if in_worker:
+                timings["build_worker_s"] = round(time.perf_counter() - start, 4)
+            with open(so_path, "rb") as f:
+                data = f.read()
         return data, timings
 
 

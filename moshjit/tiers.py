@@ -1,0 +1,302 @@
+"""Tiers: a jitted function runs its own bytecode in the interpreter until it is hot, then compiles in the background.
+
+Per specialisation (dispatch signature) of a tiered dispatcher, the first call
+
+1. loads native code recorded in the on-disk cache, if any: then it runs native from its first call;
+2. else runs the frontend on the function (a few ms, memoised per code object), so that a construct moshjit
+   refuses raises ``UnsupportedError`` (or falls back with a ``MoshjitWarning``) at the first call, as in eager mode;
+3. else installs a *tier-0 entry*: the plain function, behind a counter. After ``hot_calls`` calls, or one call
+   longer than ``hot_ms``, the specialisation is queued for compilation on moshjit's compile thread
+   (``moshjit.background``) and the plain function runs uncounted meanwhile. When the native entry is ready it
+   replaces the plain one in one dictionary store (calls in flight finish in the interpreter; both give CPython's
+   results). A compile that fails is never retried: strict dispatchers raise its ``UnsupportedError`` into the
+   next call of that signature, from the user's line; ``fallback=True`` ones warn once there and stay Python.
+
+There is no on-stack replacement: a loop that became hot runs natively from the function's next call.
+``tier="eager"`` (or ``MOSHJIT_TIER=eager``) keeps compiling at the first call; ``signatures=``, ``compile()`` and
+``moshjit.precompile`` are always eager.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+import weakref
+
+from moshjit.typeof import describe_signature
+
+log = logging.getLogger("moshjit")
+TIERS = ("tiered", "eager")
+DEFAULT_HOT_CALLS = 1000
+DEFAULT_HOT_MS = 20.0
+
+INTERPRETED, QUEUED, TRIAL, NATIVE, DEMOTED = "interpreter", "compiling", "trial", "native", "demoted"
+FAILING, FAILED = "failing", "failed"
+PROVISIONAL = (INTERPRETED, QUEUED, TRIAL, DEMOTED, FAILING)    # compile() and precompile make these native now
+MIN_TRIAL_CALLS = 100           # interpreted calls timed before native code is tried against them
+SLOWER = 1.1                    # native code this much slower than the interpreter per call is demoted
+
+
+def tier_option(tier) -> str | None:
+    """Check a ``jit(tier=...)`` option at decoration time."""
+    if tier is not None and tier not in TIERS:
+        raise ValueError(f"moshjit.jit: tier must be one of {', '.join(TIERS)}, not {tier!r}")
+    return tier
+
+
+def _env_number(name: str, default: float) -> float:
+    text = os.environ.get(name, "")
+    try:
+        value = float(text) if text else default
+    except ValueError:
+        log.warning("moshjit: %s=%r is not a number; using %s", name, text, default)
+        return default
+    return value if value >= 0 else default
+
+
+def tiering_for(dispatcher, tier: str | None, hot_calls: int | None, hot_ms: float | None):
+    """The tier bookkeeping of ``dispatcher``, or None when it compiles eagerly (the option, else
+    ``MOSHJIT_TIER``, else tiered)."""
+    mode = tier or os.environ.get("MOSHJIT_TIER", "") or "tiered"
+    if mode not in TIERS:
+        log.warning("moshjit: MOSHJIT_TIER=%r is not one of %s; compiling tiered", mode, ", ".join(TIERS))
+        mode = "tiered"
+    if mode == "eager":
+        return None
+    calls = hot_calls if hot_calls is not None else int(_env_number("MOSHJIT_HOT_CALLS", DEFAULT_HOT_CALLS))
+    ms = hot_ms if hot_ms is not None else _env_number("MOSHJIT_HOT_MS", DEFAULT_HOT_MS)
+    return Tiering(dispatcher, max(calls, 1), ms / 1000.0)
+
+
+class Specialization:
+    """What the tiers know about one signature: where it runs, how often it ran there, when it was promoted."""
+
+    __slots__ = ("tier", "calls", "first_call", "promoted_after_s", "native_after_s", "compile_s", "error",
+                 "interpreted_s", "timed_calls", "native_vs_interpreter")
+
+    def __init__(self, tier: str):
+        self.tier = tier
+        self.calls = self.timed_calls = 0
+        self.interpreted_s = 0.0
+        self.first_call = time.perf_counter()
+        self.promoted_after_s = self.native_after_s = self.compile_s = self.native_vs_interpreter = None
+        self.error = None
+
+    def describe(self) -> dict:
+        out = {"tier": self.tier, "interpreted_calls": self.calls}
+        for name in ("promoted_after_s", "native_after_s", "compile_s", "native_vs_interpreter"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = round(value, 4)
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+_in_compile_thread = threading.local()
+
+
+def compiling_in_background() -> bool:
+    """Whether this thread is running a background compile (then callees are never compiled synchronously)."""
+    return getattr(_in_compile_thread, "active", False)
+
+
+class Tiering:
+    """The tier-0 entries of one dispatcher, their counters, and their promotion to native code."""
+
+    def __init__(self, dispatcher, hot_calls: int, hot_seconds: float):
+        self.dispatcher = dispatcher
+        self.hot_calls = hot_calls
+        self.hot_seconds = hot_seconds
+        self.specializations: dict[tuple, Specialization] = {}
+
+    # ---- the first call of a signature (under the dispatcher's lock) ----------------------------------------
+    def first_entry(self, key: tuple):
+        """The entry for the first call of ``key``: cached native code, else a counting tier-0 entry. Raises the
+        frontend's ``UnsupportedError`` for a function moshjit refuses."""
+        dispatcher = self.dispatcher
+        artifact = dispatcher._load_from_cache(key)
+        if artifact is not None:
+            return dispatcher._install(key, artifact)
+        check_frontend(dispatcher.py_func)
+        self.specializations[key] = Specialization(INTERPRETED)
+        entry = self._counting_entry(key, dispatcher._plain_entry())
+        dispatcher._entries[key] = entry
+        return entry
+
+    def installed(self, key: tuple) -> None:
+        """Native code for ``key`` is in place now (from the background, or compiled eagerly meanwhile)."""
+        spec = self.specializations.setdefault(key, Specialization(NATIVE))
+        if spec.native_after_s is None:
+            spec.native_after_s = time.perf_counter() - spec.first_call
+        spec.tier = NATIVE
+
+    def provisional(self, key: tuple) -> bool:
+        """Whether ``key``'s entry is a stand-in (interpreted) that an eager compile should replace."""
+        spec = self.specializations.get(key)
+        return spec is not None and spec.tier in PROVISIONAL
+
+    def native_entry(self, key: tuple):
+        """For a caller compiling in the background: ``key``'s native entry if it is ready, else None (the
+        caller then calls through the dispatcher, and the callee is promoted when it gets hot itself)."""
+        spec = self.specializations.get(key)
+        if spec is None or spec.tier != NATIVE:
+            return None
+        return self.dispatcher._entries.get(key)
+
+    def _counting_entry(self, key: tuple, plain):
+        """The plain function behind a counter: hot after ``hot_calls`` calls or one call of ``hot_seconds``."""
+        spec = self.specializations[key]
+        hot_calls, hot_seconds, clock = self.hot_calls, self.hot_seconds, time.perf_counter
+
+        def interpreted(*args):
+            spec.calls += 1
+            if spec.calls >= hot_calls:
+                self.promote(key)
+                return plain(*args)
+            start = clock()
+            try:
+                return plain(*args)
+            finally:
+                took = clock() - start
+                spec.interpreted_s += took
+                spec.timed_calls += 1
+                if took >= hot_seconds:
+                    self.promote(key)
+        return interpreted
+
+    # ---- promotion ------------------------------------------------------------------------------------------
+    def promote(self, key: tuple) -> None:
+        """Queue ``key`` for compilation (once); the plain function runs uncounted until native code is ready."""
+        from moshjit import background
+        dispatcher = self.dispatcher
+        with dispatcher._lock:
+            spec = self.specializations.get(key)
+            if spec is None or spec.tier != INTERPRETED:
+                return
+            spec.tier = QUEUED
+            spec.promoted_after_s = time.perf_counter() - spec.first_call
+            dispatcher._replace_entry(key, dispatcher._plain_entry())
+        log.debug("%s%s is hot after %d interpreted calls: compiling in the background",
+                  dispatcher.py_func.__qualname__, describe_signature(key), spec.calls)
+        per_call = spec.interpreted_s / spec.timed_calls if spec.timed_calls else 0.0
+        background.submit(lambda: self._compile(key), priority=per_call)
+
+    def _compile(self, key: tuple) -> None:
+        """Run on the compile thread: compile ``key`` and swap its native entry in, or remember the failure."""
+        dispatcher = self.dispatcher
+        spec = self.specializations[key]
+        start = time.perf_counter()
+        _in_compile_thread.active = True
+        try:
+            artifact = dispatcher._compile(key)
+        except Exception as exc:                 # UnsupportedError, BuildError: reported at the next call
+            spec.compile_s = time.perf_counter() - start
+            log.info("%s%s did not compile (reported at its next call): %s", dispatcher.py_func.__qualname__,
+                     describe_signature(key), exc)
+            with dispatcher._lock:
+                spec.tier, spec.error = FAILING, str(exc)
+                dispatcher._replace_entry(key, self._failure_entry(key, exc))
+            return
+        finally:
+            _in_compile_thread.active = False
+        spec.compile_s = time.perf_counter() - start
+        with dispatcher._lock:
+            if spec.tier != QUEUED:           # compiled eagerly meanwhile (``compile()``, ``precompile``)
+                return
+            if artifact.rebind is None and spec.timed_calls >= MIN_TRIAL_CALLS:
+                dispatcher._artifacts[key] = artifact
+                if dispatcher.use_cache:
+                    dispatcher._record(key)
+                spec.tier = TRIAL
+                dispatcher._replace_entry(key, self._trial_entry(key, artifact))
+            else:
+                dispatcher._install(key, artifact)
+        log.info("%s%s compiled with %s in the background in %.3f s, %.3f s after its first call: %s",
+                 dispatcher.py_func.__qualname__, describe_signature(key), artifact.backend, spec.compile_s,
+                 time.perf_counter() - spec.first_call,
+                 "on trial against the interpreter" if spec.tier == TRIAL else "native now")
+
+    def _trial_entry(self, key: tuple, artifact):
+        """Native code behind a timer for as many calls as were timed interpreted; then kept if it is not slower
+        per call than the interpreter was (class-heavy code can be: CPython's specialising interpreter beats
+        generic C-API code), else the signature goes back to the plain function for good (``demoted``). Both
+        sides pay the same wrapper, and both are exact, so the choice only affects speed."""
+        spec, native, clock = self.specializations[key], artifact.entry, time.perf_counter
+        budget, timed = spec.timed_calls, [0, 0.0]
+
+        def trial(*args):
+            start = clock()
+            try:
+                return native(*args)
+            finally:
+                timed[1] += clock() - start
+                timed[0] += 1
+                if timed[0] >= budget:
+                    self._judge(key, artifact, timed[1] / timed[0])
+        return trial
+
+    def _judge(self, key: tuple, artifact, native_per_call: float) -> None:
+        dispatcher = self.dispatcher
+        with dispatcher._lock:
+            spec = self.specializations[key]
+            if spec.tier != TRIAL:
+                return
+            ratio = native_per_call / max(spec.interpreted_s / spec.timed_calls, 1e-9)
+            spec.native_vs_interpreter = ratio
+            if ratio <= SLOWER:
+                dispatcher._install(key, artifact)
+            else:
+                spec.tier = DEMOTED
+                dispatcher._replace_entry(key, dispatcher._plain_entry())
+        log.info("%s%s: native code takes %.2f× the interpreter's time per call: %s",
+                 dispatcher.py_func.__qualname__, describe_signature(key), ratio,
+                 "kept" if ratio <= SLOWER else "demoted to the interpreter")
+
+    def _failure_entry(self, key: tuple, exc: Exception):
+        """An entry that reports a failed background compile at the next call of ``key``, in the caller's thread,
+        exactly as an eager first call would have (raise from the user's line, or warn once and run Python), and
+        then stays what the report installs: the failure is never compiled again."""
+        dispatcher = self.dispatcher
+
+        def report(*args):
+            with dispatcher._lock:
+                if self.specializations[key].tier == FAILING:
+                    entry = dispatcher._specialize(key, _raising(exc))
+                    self.specializations[key].tier = FAILED
+                    dispatcher._replace_entry(key, entry)
+                else:                         # another thread reported it first
+                    entry = dispatcher._entries[key]
+            return entry(*args)
+        return report
+
+
+def _raising(exc: Exception):
+    def compile(key):
+        raise exc
+    return compile
+
+
+_frontend_checked = weakref.WeakKeyDictionary()    # code object -> True, or the frontend's UnsupportedError
+
+
+def check_frontend(py_func) -> None:
+    """Build the function's SSA once per code object, so the frontend's ``UnsupportedError`` comes at the first
+    call (typing and the backends may still refuse later, at the promotion)."""
+    code = py_func.__code__
+    outcome = _frontend_checked.get(code)
+    if outcome is None:
+        from moshjit.errors import UnsupportedError
+        from moshjit.frontend import build_ssa
+        try:
+            build_ssa(py_func, optimize=False)
+            outcome = True
+        except UnsupportedError as exc:
+            outcome = exc
+        except Exception as exc:          # a moshjit bug: the compile at the promotion reports it as eager mode does
+            log.debug("moshjit: frontend check of %s: %r", py_func.__qualname__, exc)
+            outcome = True
+        _frontend_checked[code] = outcome
+    if outcome is not True:
+        raise outcome.with_traceback(None)
