@@ -25,7 +25,9 @@ def check(name, condition, detail=""):
     print(f"{'ok  ' if condition else 'FAIL'} {name}{'' if condition else ': ' + str(detail)}")
 
 
-@moshjit.jit
+# Eager: the first call compiles, as the first-@jit timing needs (the default tiers would run it as plain Python
+# until it is hot; tests/test_tiers.py covers them).
+@moshjit.jit(tier="eager")
 def strip_accents(text):
     output = []
     for ch in unicodedata.normalize("NFD", text):
@@ -40,7 +42,7 @@ stats = strip_accents.stats[("str",)]
 check("  compiled by the Cython backend", stats["backend"] == "cython", stats)
 
 
-@moshjit.jit
+@moshjit.jit(tier="eager")
 def mean(xs):
     total = 0.0
     for x in xs:
