@@ -181,14 +181,39 @@ def _remove_redundant_bound_checks(fn: Function) -> None:
 def _replace_dominated_checks(fn: Function, replacements: dict) -> None:
     domtree = DominatorTree(fn.entry, Block.successors)
     checked: dict = {}           # value -> the CheckBound ops already made of it
+    after_raise: dict = {}       # block -> the blocks its handler reaches (where its checks may not have run)
+
+    def has_run(check, block) -> bool:
+        """``check`` (earlier in ``block``, or in a dominating block) completed on every path to ``block``: a
+        path that left the check's block through its exception edge — the check itself may have raised —
+        does not count, so blocks its handler reaches are excluded."""
+        if check.block is block:
+            return True
+        if not domtree.dominates(check.block, block):
+            return False
+        if check.block not in after_raise:
+            after_raise[check.block] = _reachable(check.block.handler)
+        return block not in after_raise[check.block]
+
     for block in domtree.preorder():
         for op in block.ops:
             if not isinstance(op, ops.CheckBound) or op in replacements:
                 continue
             # blocks come in dominator-tree preorder and ops in order, so a recorded check in a
-            # dominating block (or earlier in this one) has already run
-            earlier = next((c for c in checked.get(op.value, []) if domtree.dominates(c.block, block)), None)
+            # dominating block (or earlier in this one) has already run, unless an exception left its block
+            earlier = next((c for c in checked.get(op.value, []) if has_run(c, block)), None)
             if earlier is not None:
                 replacements[op] = earlier
             else:
                 checked.setdefault(op.value, []).append(op)
+
+
+def _reachable(start) -> set:
+    """The blocks reachable from ``start`` (None: none), along normal and exceptional edges."""
+    seen, pending = set(), [start] if start is not None else []
+    while pending:
+        block = pending.pop()
+        if block not in seen:
+            seen.add(block)
+            pending.extend(block.successors())
+    return seen

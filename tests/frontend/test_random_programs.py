@@ -163,6 +163,10 @@ def programs(draw):
 @settings(max_examples=120, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
 @given(source=programs(), args=st.tuples(st.integers(-4, 6), st.integers(-4, 6), st.integers(-4, 6)))
+@example(  # a check that raised into its own handler was taken there as done (constfold reused its value)
+    source="def program(a, b, c):\n    log = []\n    if check(1):\n        del b\n    try:\n        a = b\n"
+           "    finally:\n        b += 0\n    return a, b, c, log\n",
+    args=(0, 0, 1))
 @example(  # a loop folded away left a handler reachable only through a stale exception edge
     source="def program(a, b, c):\n    log = []\n    with Manager(log, False) as a:\n        w1 = 0\n"
            "        while w1 < 0:\n            w1 += 1\n            a = a\n        a = b\n    return a, b, c, log\n",

@@ -174,3 +174,43 @@ def test_bool_kept_when_used_again_or_not_right_before_the_branch():
     emit(no, ops.Return(const(0)))
     constfold(fn)
     assert b0.terminator.cond is truth and truth in b0.ops
+
+
+def test_a_check_does_not_cover_the_handler_its_own_exception_reaches():
+    fn = new_function("a")
+    b0, b1, b2, b3, guarded, handler, after = blocks(fn, 7)
+    emit(b0, ops.Branch(fn.args[0], b1, b2))
+    emit(b1, ops.Jump(b3))
+    emit(b2, ops.Jump(b3))
+    x = phi(b3, {b1: 1, b2: UNDEFINED})
+    emit(b3, ops.Jump(guarded))
+    guarded.handler = handler                         # the check itself may raise into the handler
+    first = emit(guarded, ops.CheckBound(x, "x", "local"))
+    emit(guarded, ops.Jump(after))
+    emit(handler, ops.CaughtException())
+    again = emit(handler, ops.CheckBound(x, "x", "local"))
+    emit(handler, ops.Return(again))
+    emit(after, ops.Return(first))
+    constfold(fn)
+    verify(fn)
+    assert again in handler.ops and first in guarded.ops
+
+
+def test_unbound_local_in_try_finally_after_the_passes():
+    """Found by the random-program test: ``b += 0`` in the ``finally`` reused the check made in the ``try``,
+    which is the op that raised, so the handler read a value never computed (KeyError, not UnboundLocalError)."""
+    from moshjit.frontend import build_ssa
+    from moshjit.passes.pipeline import run_passes
+    from tests.frontend.sample_support import outcome
+
+    def program(b, flag):
+        if flag:
+            del b
+        try:
+            a = b
+        finally:
+            b += 0
+        return a, b
+    ir = run_passes(build_ssa(program, optimize=False))
+    for args in ((1, False), (1, True)):
+        assert outcome(ir.run, args, {}) == outcome(program, args, {})
