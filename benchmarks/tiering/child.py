@@ -1,4 +1,4 @@
-"""Run one program of ``benchmarks/tiering/programs`` once, as plain CPython or with ``@jit`` on every def.
+"""Run one program of ``benchmarks/general/programs`` once, as plain CPython or with ``@jit`` on every def.
 
 ``python -m benchmarks.tiering.child PROGRAM ENGINE [SCALE]`` — ENGINE is ``cpython`` or ``jit``; ``jit`` wraps
 every function defined at the top level of the program and every plain method of its classes with
@@ -16,7 +16,7 @@ import sys
 import time
 import types
 
-PROGRAMS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs")
+PROGRAMS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "general", "programs")
 
 
 class StubRunner:

@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.tiering.cold_start [--programs bm_richards,...] [--engines cpython,tiered,eager,warm]``
 
-Each row runs the program (``benchmarks/tiering/programs``, pyperformance 1.14.0, sized to take 2 s or more in
+Each row runs the program (``benchmarks/general/programs``, pyperformance 1.14.0, sized to take 2 s or more in
 CPython) in a new process per engine, one engine after the other, and times the process's wall clock (start-up,
 imports, compiling and the program: what a user waits for):
 
