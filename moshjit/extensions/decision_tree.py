@@ -135,7 +135,8 @@ class Facts:
 
 # -- the tree ---------------------------------------------------------------------------------------------
 class Node:
-    pass
+    """A node of a decision tree: ``Fail``, ``Leaf``/``OrLeaf`` (a case body), ``Do`` (a step), ``If`` (a test and
+    its two subtrees) or ``Join``."""
 
 
 class Fail(Node):

@@ -75,6 +75,7 @@ class Iterator:
         self.landed = body if self.last is not None else None
 
     def next(self, low, exhausted: ir.Block) -> ir.Value:
+        """Emit the read of the next item (branching to ``exhausted`` at the end); every iterator kind defines it."""
         raise NotImplementedError
 
     def retain(self, low, times: int = 1) -> None:
