@@ -115,23 +115,9 @@ def _execute(frame: Frame, block, start: int):
                 env[current] = EVALUATORS[type(current)](current, frame)
             start = 0
             current = term = block.terminator
-            kind = type(term)
-            if kind is ops.Jump:
-                previous, block = block, term.target
-            elif kind is ops.Branch:
-                previous, block = block, (term.if_true if get(term.cond) else term.if_false)
-            elif kind is ops.ForIter:
-                try:
-                    env[term] = next(get(term.iterator))
-                    previous, block = block, term.body
-                except StopIteration:
-                    previous, block = block, term.exit
-            elif kind is ops.Return:
+            if type(term) is ops.Return:
                 return get(term.value)
-            elif kind is ops.Raise:
-                _raise(term, frame)
-            else:
-                _reraise(get(term.exc))
+            previous, block = block, _successor(term, frame)
         except BaseException as exc:
             start = 0
             if block.handler is None:
@@ -164,28 +150,33 @@ def run_generator(fn: Function, argvalues: list, env: dict | None = None):
                 else:
                     env[op] = EVALUATORS[type(op)](op, frame)
             term = block.terminator
-            kind = type(term)
-            if kind is ops.Jump:
-                previous, block = block, term.target
-            elif kind is ops.Branch:
-                previous, block = block, (term.if_true if get(term.cond) else term.if_false)
-            elif kind is ops.ForIter:
-                try:
-                    env[term] = next(get(term.iterator))
-                    previous, block = block, term.body
-                except StopIteration:
-                    previous, block = block, term.exit
-            elif kind is ops.Return:
+            if type(term) is ops.Return:
                 return get(term.value)
-            elif kind is ops.Raise:
-                _raise(term, frame)
-            else:
-                _reraise(get(term.exc))
+            previous, block = block, _successor(term, frame)
         except BaseException as exc:
             if block.handler is None:
                 raise
             frame.caught = exc
             previous, block = block, block.handler
+
+
+def _successor(term, frame: Frame):
+    """The block a terminator other than ``return`` goes to (a ``for_iter`` stores its item); raise and reraise
+    raise."""
+    kind = type(term)
+    if kind is ops.Jump:
+        return term.target
+    if kind is ops.Branch:
+        return term.if_true if frame.get(term.cond) else term.if_false
+    if kind is ops.ForIter:
+        try:
+            frame.env[term] = next(frame.get(term.iterator))
+        except StopIteration:
+            return term.exit
+        return term.body
+    if kind is ops.Raise:
+        _raise(term, frame)
+    _reraise(frame.get(term.exc))
 
 
 def _raise(term: ops.Raise, frame: Frame):
