@@ -1,7 +1,7 @@
 """Every differential sample of the frontend (tests/frontend/samples.py), compiled by the Cython backend and
 compared with CPython: same result, or same exception type, message and cause/context chain."""
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import moshjit
@@ -29,7 +29,7 @@ def test_explicit_examples(sample):
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=sample_ids())
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None)
 @given(data=st.data())
 def test_random_inputs(sample, data):
     args = data.draw(sample.args, label="args")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 import moshjit
@@ -19,8 +19,7 @@ from tests.frontend.sample_support import outcome
 from tests.frontend.test_random_programs import program_function, programs
 
 ARGS = st.tuples(st.integers(-4, 6), st.integers(-4, 6), st.integers(-4, 6))
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                                      HealthCheck.filter_too_much])
+SETTINGS = dict(deadline=None)
 # MOSHJIT_STRESS=N multiplies the examples (a longer hunt for bugs than the suite's default)
 STRESS = int(os.environ.get("MOSHJIT_STRESS", "1"))
 

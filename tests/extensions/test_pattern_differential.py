@@ -6,7 +6,7 @@ import itertools
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.extensions.helpers import run_extended
@@ -136,7 +136,7 @@ def _outcome(fn, subject):
         return ("raised", type(error), str(error))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None)
 @given(tree=_patterns(True), subjects=st.lists(_subjects(), min_size=1, max_size=6))
 def test_generated_patterns_agree_with_pep634(tree, subjects):
     compiled = _compile_pair(tree)

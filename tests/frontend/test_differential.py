@@ -3,7 +3,7 @@ CPython does (same result, or same exception type, message and cause/context cha
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import moshjit
@@ -38,7 +38,7 @@ def test_explicit_examples(sample):
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=sample_ids())
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_random_inputs(sample, data):
     args = data.draw(sample.args, label="args")

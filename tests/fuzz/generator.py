@@ -19,9 +19,11 @@ import ast
 import random
 from dataclasses import dataclass, field
 
-INT_EDGES = ["0", "1", "-1", "2", "3", "7", "-5", "255", "2**31", "2**53 + 1", "2**53 - 1", "2**62", "2**63 - 1",
-             "-2**63"]
-BIG_INTS = ["2**64", "-2**70", "10**20", "2**100 + 1", "3**41"]
+# Leaves are atoms: a sum is parenthesised, so ``{leaf} % 6`` means what it says (``2**100 + 1 % 6`` made an endless
+# ``range``).
+INT_EDGES = ["0", "1", "-1", "2", "3", "7", "-5", "255", "2**31", "(2**53 + 1)", "(2**53 - 1)", "2**62",
+             "(2**63 - 1)", "-2**63"]
+BIG_INTS = ["2**64", "-2**70", "10**20", "(2**100 + 1)", "3**41"]
 FLOAT_EDGES = ["0.0", "-0.0", "0.5", "-1.5", "2.0**53", "9007199254740993.0", "1e308", "1e-310", "math.inf",
                "-math.inf", "math.nan", "float(2**53 + 1)", "0.1", "3.0"]
 STRS = ["''", "'a'", "'ab'", "'Hello'", "'x y'", "'ß'", "'12'", "'-3'", "'  pad '", "'é'"]
@@ -207,7 +209,7 @@ class ProgramWriter:
         r, s = self.rng, self.scope
         loop_var = f"{s.prefix}k{s.counters}"
         s.counters += 1
-        bound = r.choice([str(r.randint(0, 5)), f"{self.int_expr(0)} % 6", "len(xs)"])
+        bound = r.choice([str(r.randint(0, 5)), f"({self.int_expr(0)}) % 6", "len(xs)"])
         self.emit(indent, f"for {loop_var} in range({bound}):")
         s.ints.append(loop_var)               # readable after the loop only if it ran: not kept beyond it
         s.loop_depth += 1

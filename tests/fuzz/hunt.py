@@ -12,7 +12,7 @@ import random
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from tests.fuzz.generator import census, generate
 from tests.fuzz.runner import Report, describe, run_batch
@@ -81,15 +81,18 @@ def main(argv=None) -> int:
     start = time.time()
     report, constructs, programs = Report(), Counter(), Counter()
     with ProcessPoolExecutor(options.jobs) as pool:
-        for done, ((seed, flavour, _), (part, counts, size)) in enumerate(zip(tasks, pool.map(_job, tasks)), 1):
+        futures = {pool.submit(_job, task): task for task in tasks}
+        for done, future in enumerate(as_completed(futures), 1):       # in completion order: a stopped hunt says
+            seed, flavour, _ = futures[future]                         # how far it got
+            part, counts, size = future.result()
             report.merge(part)
             constructs.update(counts)
             programs[flavour] += size
             for failure in part.failures:
                 print(f"MISMATCH (seed {seed}, {flavour})\n{describe(failure)}", flush=True)
-            if done % 25 == 0:
+            if done % 10 == 0:
                 print(f"{done}/{len(tasks)} batches, {sum(programs.values())} programs, "
-                      f"{dict(report.buckets)}", flush=True)
+                      f"{time.time() - start:.0f} s, {dict(report.buckets)}", flush=True)
     print(summary(report, constructs, programs, time.time() - start))
     return 1 if report.failures else 0
 

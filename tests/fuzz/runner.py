@@ -57,14 +57,16 @@ class Report:
 
 
 def compile_batch(source: str, flavour: str):
-    """The plain batch function and its jitted forms, one per backend (the interpreter's is its SSA's ``run``)."""
+    """The plain batch function and its jitted forms, one per backend (the interpreter's is its SSA's ``run``),
+    compiled at their first call: tiered dispatch would run the plain function until it is hot, comparing CPython
+    with itself."""
     namespace: dict = {}
     exec(compile("import math\n" + source, f"<fuzz {flavour} batch>", "exec"), namespace)
     plain = namespace["batch"]
     return plain, {"interpreter": moshjit.to_ssa(plain).run,
-                   "cython": moshjit.jit(plain, backend="cython"),
-                   "llvm": moshjit.jit(plain, backend="llvm") if flavour == "native" else None,
-                   "auto": moshjit.jit(plain)}
+                   "cython": moshjit.jit(plain, backend="cython", tier="eager"),
+                   "llvm": moshjit.jit(plain, backend="llvm", tier="eager") if flavour == "native" else None,
+                   "auto": moshjit.jit(plain, tier="eager")}
 
 
 def run_batch(programs: list[list[str]], flavour: str, argument_sets: list[tuple]) -> Report:
