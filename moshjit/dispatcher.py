@@ -48,6 +48,12 @@ class PyDispatcherCore:
             return self
         return types.MethodType(self, instance)
 
+    @staticmethod
+    def _tier0_entry(plain, hot_calls: int, hot_seconds: float, on_hot):
+        """The counting tier-0 entry of a new signature, in Python like this call path."""
+        from moshjit.tiers import PyTier0Entry
+        return PyTier0Entry(plain, hot_calls, hot_seconds, on_hot)
+
     def _use_native(self, native) -> None:
         """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
         this instance's ``__call__``, in a class of its own (unless a subclass overrides ``__call__``)."""
