@@ -177,7 +177,7 @@ class Tiering:
             return dispatcher._install(key, artifact)
         check_frontend(dispatcher.py_func)
         self.specializations[key] = Specialization(INTERPRETED)
-        entry = self._counting_entry(key, dispatcher._plain_entry())
+        entry = self._counting_entry(key, dispatcher._plain_call())
         dispatcher._entries[key] = entry
         return entry
 

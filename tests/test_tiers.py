@@ -338,6 +338,20 @@ def test_tier0_recursion_is_as_deep_as_cpythons():
         globals()["recurse"] = fn.py_func
 
 
+def test_recursion_is_as_deep_as_cpythons_after_a_fallback_too():
+    """The plain function behind a compiled call path (fallen back, compiling, demoted) recurses as deep as CPython."""
+    fn = jit(recurse, tier="eager", fallback=True)
+    _failing_compiles(fn, BuildError("no C compiler"))
+    globals()["recurse"] = fn
+    try:
+        depth = sys.getrecursionlimit() - 50
+        with pytest.warns(MoshjitWarning, match="no C compiler"):
+            assert fn(depth) == depth
+    finally:
+        globals()["recurse"] = fn.py_func
+    assert fn.stats[("int64",)]["backend"] == "python (fallback)"
+
+
 @pytest.mark.parametrize("core", range(2))
 def test_tier0_keyword_arguments(core):
     fn = _cores()[core](keywords, tier="tiered", hot_calls=1000, hot_ms=1e9)

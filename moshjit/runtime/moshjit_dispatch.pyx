@@ -341,6 +341,14 @@ cdef class DispatcherCore:
         """The counting tier-0 entry of a new signature (``Tier0Entry``, in C like this call path)."""
         return Tier0Entry(plain, hot_calls, hot_seconds, on_hot)
 
+    @staticmethod
+    def _passthrough_entry(plain):
+        """``plain`` as an entry, uncounted (a hot ``Tier0Entry``): what runs while a signature compiles, after a
+        demotion or a fallback; it gives back the recursion level this call path counted, as tier 0 does."""
+        cdef Tier0Entry entry = Tier0Entry(plain, 1, 0.0, None)
+        entry.hot = True
+        return entry
+
     def _use_native(self, native):
         """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
         the first thing a positional call tries."""
