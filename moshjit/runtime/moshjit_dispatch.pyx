@@ -305,6 +305,14 @@ cdef object exact_type(object key_item):
     return None
 
 
+cdef object call_entry(object entry, PyObject **argv, size_t nargsf):
+    """Call a signature's entry with the argument vector: a tier-0 entry directly (one C call less than through its
+    vectorcall slot), any other through vectorcall."""
+    if type(entry) is Tier0Entry:
+        return tier0_vectorcall(entry, argv, nargsf, None)
+    return mj_call_vector(entry, argv, nargsf)
+
+
 cdef class DispatcherCore:
     cdef vectorcallfunc _vectorcall        # the per-instance vectorcall slot (the type's tp_vectorcall_offset)
     cdef public dict _entries              # signature key -> entry; entries are only ever added
@@ -372,16 +380,16 @@ cdef class DispatcherCore:
             return self._call_bound(self._bind(mj_tuple_from(argv, n) if args is None else args, {}))
         entry = self._recent_entry(argv, n)
         if entry is not None:
-            return mj_call_vector(entry, argv, nargsf)
+            return call_entry(entry, argv, nargsf)
         key = self._key_of(argv, n)
         entry = self._entry_for(key)
         self._remember(key, entry)
-        return mj_call_vector(entry, argv, nargsf)
+        return call_entry(entry, argv, nargsf)
 
     cdef object _call_bound(self, tuple args):
         """A call with the parameters bound by ``_bind`` (keywords, defaults, *args)."""
         entry = self._entry_for(self._key_of(mj_tuple_items(args), len(args)))
-        return mj_call_vector(entry, mj_tuple_items(args), len(args))
+        return call_entry(entry, mj_tuple_items(args), len(args))
 
     cdef object _recent_entry(self, PyObject **argv, Py_ssize_t n):
         """The entry of a recently used signature that the arguments have, else None; allocates nothing."""
