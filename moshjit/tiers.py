@@ -7,11 +7,12 @@ Per specialisation (dispatch signature) of a tiered dispatcher, the first call
    refuses raises ``UnsupportedError`` (or falls back with a ``MoshjitWarning``) at the first call, as in eager mode;
 3. else installs a *tier-0 entry* (``moshjit_dispatch.Tier0Entry``, in C): the plain function, called through
    vectorcall with no Python frame of moshjit's, behind a counter; calls are timed by sampling (the first 32, then
-   one in 32). After ``hot_calls`` calls, or one timed call longer than ``hot_ms``, the specialisation is queued for compilation on moshjit's compile thread
-   (``moshjit.background``) and the plain function runs uncounted meanwhile. When the native entry is ready it
-   replaces the plain one in one dictionary store (calls in flight finish in the interpreter; both give CPython's
-   results). A compile that fails is never retried: strict dispatchers raise its ``UnsupportedError`` into the
-   next call of that signature, from the user's line; ``fallback=True`` ones warn once there and stay Python.
+   one in 32). After ``hot_calls`` calls, or one timed call longer than ``hot_ms``, the specialisation is queued
+   for compilation on moshjit's compile thread (``moshjit.background``) and the plain function runs uncounted
+   meanwhile. When the native entry is ready it replaces the plain one in one dictionary store (calls in flight
+   finish in the interpreter; both give CPython's results). A compile that fails is never retried: strict
+   dispatchers raise its ``UnsupportedError`` into the next call of that signature, from the user's line;
+   ``fallback=True`` ones warn once there and stay Python.
 
 There is no on-stack replacement: a loop that became hot runs natively from the function's next call.
 ``tier="eager"`` (or ``MOSHJIT_TIER=eager``) keeps compiling at the first call; ``signatures=``, ``compile()`` and
@@ -115,7 +116,7 @@ class Specialization:
 
 class PyTier0Entry:
     """``moshjit_dispatch.Tier0Entry`` in Python, for the Python call path (``PyDispatcherCore``): the same
-    counting and sampled timing, with a Python frame of its own."""
+    counting and sampled timing, with a Python frame of its own (a failed promotion is logged)."""
 
     def __init__(self, plain, hot_calls: int, hot_seconds: float, on_hot):
         self.plain, self.hot_calls, self.hot_seconds, self.on_hot = plain, hot_calls, hot_seconds, on_hot
