@@ -48,6 +48,17 @@ class PyDispatcherCore:
             return self
         return types.MethodType(self, instance)
 
+    @staticmethod
+    def _tier0_entry(plain, hot_calls: int, hot_seconds: float, on_hot):
+        """The counting tier-0 entry of a new signature, in Python like this call path."""
+        from moshjit.tiers import PyTier0Entry
+        return PyTier0Entry(plain, hot_calls, hot_seconds, on_hot)
+
+    @staticmethod
+    def _passthrough_entry(plain):
+        """``plain`` itself: this call path has no recursion level to give back."""
+        return plain
+
     def _use_native(self, native) -> None:
         """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
         this instance's ``__call__``, in a class of its own (unless a subclass overrides ``__call__``)."""
@@ -162,9 +173,13 @@ class DispatcherBase:
         self._entries[key] = entry
         self._forget_recent()
 
-    def _plain_entry(self):
-        """The plain function as an entry (which takes the bound parameter list)."""
+    def _plain_call(self):
+        """The plain function taking the bound parameter list the call path hands an entry."""
         return self.py_func if self._positional_count >= 0 else _rebinding_call(self.py_func)
+
+    def _plain_entry(self):
+        """The plain function as an uncounted entry (compiling, demoted, fallen back)."""
+        return self._passthrough_entry(self._plain_call())
 
     def _record(self, key: tuple) -> None:
         """Note the signature in the cache, for ``moshjit.precompile`` in the next process."""

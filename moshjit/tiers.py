@@ -5,12 +5,14 @@ Per specialisation (dispatch signature) of a tiered dispatcher, the first call
 1. loads native code recorded in the on-disk cache, if any: then it runs native from its first call;
 2. else runs the frontend on the function (a few ms, memoised per code object), so that a construct moshjit
    refuses raises ``UnsupportedError`` (or falls back with a ``MoshjitWarning``) at the first call, as in eager mode;
-3. else installs a *tier-0 entry*: the plain function, behind a counter. After ``hot_calls`` calls, or one call
-   longer than ``hot_ms``, the specialisation is queued for compilation on moshjit's compile thread
-   (``moshjit.background``) and the plain function runs uncounted meanwhile. When the native entry is ready it
-   replaces the plain one in one dictionary store (calls in flight finish in the interpreter; both give CPython's
-   results). A compile that fails is never retried: strict dispatchers raise its ``UnsupportedError`` into the
-   next call of that signature, from the user's line; ``fallback=True`` ones warn once there and stay Python.
+3. else installs a *tier-0 entry* (``moshjit_dispatch.Tier0Entry``, in C): the plain function, called through
+   vectorcall with no Python frame of moshjit's, behind a counter; calls are timed by sampling (the first 32, then
+   one in 32). After ``hot_calls`` calls, or one timed call longer than ``hot_ms``, the specialisation is queued
+   for compilation on moshjit's compile thread (``moshjit.background``) and the plain function runs uncounted
+   meanwhile. When the native entry is ready it replaces the plain one in one dictionary store (calls in flight
+   finish in the interpreter; both give CPython's results). A compile that fails is never retried: strict
+   dispatchers raise its ``UnsupportedError`` into the next call of that signature, from the user's line;
+   ``fallback=True`` ones warn once there and stay Python.
 
 There is no on-stack replacement: a loop that became hot runs natively from the function's next call.
 ``tier="eager"`` (or ``MOSHJIT_TIER=eager``) keeps compiling at the first call; ``signatures=``, ``compile()`` and
@@ -18,6 +20,7 @@ There is no on-stack replacement: a loop that became hot runs natively from the 
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -34,7 +37,8 @@ DEFAULT_HOT_MS = 20.0
 INTERPRETED, QUEUED, TRIAL, NATIVE, DEMOTED = "interpreter", "compiling", "trial", "native", "demoted"
 FAILING, FAILED = "failing", "failed"
 PROVISIONAL = (INTERPRETED, QUEUED, TRIAL, DEMOTED, FAILING)    # compile() and precompile make these native now
-MIN_TRIAL_CALLS = 100           # interpreted calls timed before native code is tried against them
+MIN_TRIAL_CALLS = 100           # interpreted calls (a sample of them timed) before native code is tried against them
+TIMED_FIRST, TIMED_EVERY = 32, 32   # tier 0 times its first 32 calls, then one in 32 (as moshjit_dispatch.Tier0Entry)
 SLOWER = 1.1                    # native code this much slower than the interpreter per call is demoted
 
 
@@ -70,18 +74,34 @@ def tiering_for(dispatcher, tier: str | None, hot_calls: int | None, hot_ms: flo
 
 
 class Specialization:
-    """What the tiers know about one signature: where it runs, how often it ran there, when it was promoted."""
+    """What the tiers know about one signature: where it runs, how often it ran there, when it was promoted. The
+    interpreted calls are counted and timed by its tier-0 entry (``counter``)."""
 
-    __slots__ = ("tier", "calls", "first_call", "promoted_after_s", "native_after_s", "compile_s", "error",
-                 "interpreted_s", "timed_calls", "native_vs_interpreter")
+    __slots__ = ("tier", "counter", "first_call", "promoted_after_s", "native_after_s", "compile_s", "error",
+                 "native_vs_interpreter")
 
     def __init__(self, tier: str):
         self.tier = tier
-        self.calls = self.timed_calls = 0
-        self.interpreted_s = 0.0
+        self.counter = None
         self.first_call = time.perf_counter()
         self.promoted_after_s = self.native_after_s = self.compile_s = self.native_vs_interpreter = None
         self.error = None
+
+    @property
+    def calls(self) -> int:
+        """Interpreted calls (every one is counted)."""
+        return self.counter.calls if self.counter is not None else 0
+
+    @property
+    def timed_calls(self) -> int:
+        """Interpreted calls that were timed (a sample: see ``Tier0Entry``)."""
+        return self.counter.timed_calls if self.counter is not None else 0
+
+    @property
+    def interpreted_per_call_s(self) -> float:
+        """The interpreter's mean time per call, from the timed sample (0 before any)."""
+        timed = self.timed_calls
+        return self.counter.interpreted_s / timed if timed else 0.0
 
     def describe(self) -> dict:
         out = {"tier": self.tier, "interpreted_calls": self.calls}
@@ -92,6 +112,43 @@ class Specialization:
         if self.error is not None:
             out["error"] = self.error
         return out
+
+
+class PyTier0Entry:
+    """``moshjit_dispatch.Tier0Entry`` in Python, for the Python call path (``PyDispatcherCore``): the same
+    counting and sampled timing, with a Python frame of its own (a failed promotion is logged)."""
+
+    def __init__(self, plain, hot_calls: int, hot_seconds: float, on_hot):
+        self.plain, self.hot_calls, self.hot_seconds, self.on_hot = plain, hot_calls, hot_seconds, on_hot
+        self.calls = self.timed_calls = 0
+        self.interpreted_s = 0.0
+        self.hot = False
+
+    def __call__(self, *args):
+        if self.hot:
+            return self.plain(*args)
+        self.calls += 1
+        if self.calls >= self.hot_calls:
+            self._became_hot()
+            return self.plain(*args)
+        if self.calls > TIMED_FIRST and self.calls % TIMED_EVERY:
+            return self.plain(*args)
+        start = time.perf_counter()
+        try:
+            return self.plain(*args)
+        finally:
+            took = time.perf_counter() - start
+            self.interpreted_s += took
+            self.timed_calls += 1
+            if took >= self.hot_seconds and not self.hot:
+                self._became_hot()
+
+    def _became_hot(self) -> None:
+        self.hot = True
+        try:
+            self.on_hot()
+        except Exception:                  # a moshjit bug: never raised into the user's call
+            log.exception("moshjit: promoting a hot signature failed")
 
 
 _in_compile_thread = threading.local()
@@ -121,7 +178,7 @@ class Tiering:
             return dispatcher._install(key, artifact)
         check_frontend(dispatcher.py_func)
         self.specializations[key] = Specialization(INTERPRETED)
-        entry = self._counting_entry(key, dispatcher._plain_entry())
+        entry = self._counting_entry(key, dispatcher._plain_call())
         dispatcher._entries[key] = entry
         return entry
 
@@ -146,25 +203,12 @@ class Tiering:
         return self.dispatcher._entries.get(key)
 
     def _counting_entry(self, key: tuple, plain):
-        """The plain function behind a counter: hot after ``hot_calls`` calls or one call of ``hot_seconds``."""
-        spec = self.specializations[key]
-        hot_calls, hot_seconds, clock = self.hot_calls, self.hot_seconds, time.perf_counter
-
-        def interpreted(*args):
-            spec.calls += 1
-            if spec.calls >= hot_calls:
-                self.promote(key)
-                return plain(*args)
-            start = clock()
-            try:
-                return plain(*args)
-            finally:
-                took = clock() - start
-                spec.interpreted_s += took
-                spec.timed_calls += 1
-                if took >= hot_seconds:
-                    self.promote(key)
-        return interpreted
+        """The plain function behind a counter (the call path's ``Tier0Entry``): hot after ``hot_calls`` calls or
+        one timed call of ``hot_seconds``."""
+        entry = self.dispatcher._tier0_entry(plain, self.hot_calls, self.hot_seconds,
+                                             functools.partial(self.promote, key))
+        self.specializations[key].counter = entry
+        return entry
 
     # ---- promotion ------------------------------------------------------------------------------------------
     def promote(self, key: tuple) -> None:
@@ -180,8 +224,7 @@ class Tiering:
             dispatcher._replace_entry(key, dispatcher._plain_entry())
         log.debug("%s%s is hot after %d interpreted calls: compiling in the background",
                   dispatcher.py_func.__qualname__, describe_signature(key), spec.calls)
-        per_call = spec.interpreted_s / spec.timed_calls if spec.timed_calls else 0.0
-        background.submit(lambda: self._compile(key), priority=per_call)
+        background.submit(lambda: self._compile(key), priority=spec.interpreted_per_call_s)
 
     def _compile(self, key: tuple) -> None:
         """Run on the compile thread: compile ``key`` and swap its native entry in, or remember the failure."""
@@ -205,7 +248,7 @@ class Tiering:
         with dispatcher._lock:
             if spec.tier != QUEUED:           # compiled eagerly meanwhile (``compile()``, ``precompile``)
                 return
-            if artifact.rebind is None and spec.timed_calls >= MIN_TRIAL_CALLS:
+            if artifact.rebind is None and spec.calls >= MIN_TRIAL_CALLS and spec.timed_calls:
                 dispatcher._artifacts[key] = artifact
                 if dispatcher.use_cache:
                     dispatcher._record(key)
@@ -243,7 +286,7 @@ class Tiering:
             spec = self.specializations[key]
             if spec.tier != TRIAL:
                 return
-            ratio = native_per_call / max(spec.interpreted_s / spec.timed_calls, 1e-9)
+            ratio = native_per_call / max(spec.interpreted_per_call_s, 1e-9)
             spec.native_vs_interpreter = ratio
             if ratio <= SLOWER:
                 dispatcher._install(key, artifact)

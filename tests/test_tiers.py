@@ -2,6 +2,8 @@
 
 The rest of the suite runs eagerly (``tests/conftest.py``); these tests ask for the tiers explicitly.
 """
+import os
+import sys
 import threading
 import warnings
 
@@ -10,6 +12,7 @@ import pytest
 from moshjit import MoshjitWarning, UnsupportedError, background, jit
 from moshjit.errors import BuildError
 from moshjit.runtime import build_worker
+from moshjit.typeof import describe_signature
 
 
 def sum_squares(n):
@@ -195,6 +198,17 @@ def test_background_cython_builds_run_in_the_worker_process():
     assert fn("x  yz ") == shout("x  yz ")
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="per-thread niceness is Linux's")
+def test_background_compiles_run_at_a_lower_priority_than_the_program():
+    fn = jit(shout, tier="tiered", hot_calls=1)
+    fn("a bc")
+    assert background.wait(120)
+    program = os.getpriority(os.PRIO_PROCESS, 0)
+    compile_thread = next(t for t in threading.enumerate() if t.name == "moshjit-compile")
+    assert os.getpriority(os.PRIO_PROCESS, compile_thread.native_id) == min(program + 10, 19)
+    assert os.getpriority(os.PRIO_PROCESS, build_worker._worker._process.pid) == min(program + 10, 19)
+
+
 def test_the_build_worker_reports_cython_errors(tmp_path):
     pyx = tmp_path / "broken.pyx"
     pyx.write_text("def f(:\n")
@@ -243,3 +257,143 @@ def test_native_code_slower_than_the_interpreter_is_demoted(monkeypatch, slower,
     assert [fn(t) for t in calls * 2] == [vowel_count(t) for t in calls * 2]
     stats = fn.stats[("str",)]
     assert stats["tier"] == tier and stats["native_vs_interpreter"] > 0
+
+
+# ---- the tier-0 entry: the plain function behind a counter in C, no Python frame of moshjit's ------------------
+def failing(n):
+    if n > 2:
+        raise ValueError(f"too big: {n}")
+    return n
+
+
+def recurse(n):
+    return 0 if n == 0 else 1 + recurse(n - 1)
+
+
+def keywords(a, b=2, *, c=3):
+    return (a, b, c)
+
+
+def _cores():
+    """The compiled call path and the pure-Python one, each as a dispatcher class."""
+    from moshjit import dispatcher
+    from moshjit.runtime import moshjit_dispatch
+    return [dispatcher.dispatcher_class(),
+            type("PyDispatcher", (dispatcher.DispatcherBase, dispatcher.PyDispatcherCore), {})]
+
+
+def test_tier0_is_the_compiled_entry_and_counts_every_call():
+    from moshjit.runtime import moshjit_dispatch
+    fn = jit(sum_squares, tier="tiered", hot_calls=10_000, hot_ms=1e9)
+    assert [fn(n) for n in range(200)] == [sum_squares(n) for n in range(200)]
+    assert isinstance(fn._entries[("int64",)], moshjit_dispatch.Tier0Entry)
+    stats = fn.stats[("int64",)]
+    assert stats == {"tier": "interpreter", "interpreted_calls": 200}
+    entry = fn._tiering.specializations[("int64",)].counter
+    assert 32 < entry.timed_calls < 200 and entry.interpreted_s > 0    # sampled: the first 32, then one in 32
+
+
+@pytest.mark.parametrize("core", range(2))
+def test_promotion_exactly_at_the_threshold(core):
+    fn = _cores()[core](sum_squares, tier="tiered", hot_calls=40, hot_ms=1e9)
+    for n in range(39):
+        fn(n)
+    assert fn.stats[("int64",)]["tier"] == "interpreter"
+    assert fn(39) == sum_squares(39)
+    assert fn.stats[("int64",)]["tier"] in ("compiling", "trial", "native")
+    assert fn.stats[("int64",)]["interpreted_calls"] == 40
+    assert background.wait(60)
+
+
+def _frames(call):
+    """(file name, function, line) of every frame of the traceback ``call()`` raises, and the exception."""
+    import traceback
+    with pytest.raises(Exception) as info:
+        call()
+    return [(f.filename, f.name, f.lineno) for f in traceback.extract_tb(info.value.__traceback__)], info.value
+
+
+@pytest.mark.parametrize("core", range(2))
+def test_tier0_exceptions_and_tracebacks_are_cpythons(core):
+    fn = _cores()[core](failing, tier="tiered", hot_calls=1000, hot_ms=1e9)
+    assert fn(1) == 1
+    jitted, jitted_exc = _frames(lambda: fn(5))
+    plain, plain_exc = _frames(lambda: failing(5))
+    assert type(jitted_exc) is type(plain_exc) and str(jitted_exc) == str(plain_exc)
+    if core == 0:              # the compiled call path adds no frame; the pure-Python one its own __call__'s
+        assert [frame[1] for frame in jitted] == [frame[1] for frame in plain]       # the same frames ...
+        assert jitted[2:] == plain[2:]                                              # ... from the function on
+        assert not any(os.sep + "moshjit" + os.sep in frame[0] for frame in jitted)
+
+
+def test_tier0_recursion_is_as_deep_as_cpythons():
+    fn = jit(recurse, tier="tiered", hot_calls=10**9, hot_ms=1e9)
+    globals()["recurse"] = fn
+    try:
+        depth = sys.getrecursionlimit() - 50
+        assert fn(depth) == depth
+        with pytest.raises(RecursionError):
+            fn(sys.getrecursionlimit() + 10)
+    finally:
+        globals()["recurse"] = fn.py_func
+
+
+def test_recursion_is_as_deep_as_cpythons_after_a_fallback_too():
+    """The plain function behind a compiled call path (fallen back, compiling, demoted) recurses as deep as CPython."""
+    fn = jit(recurse, tier="eager", fallback=True)
+    _failing_compiles(fn, BuildError("no C compiler"))
+    globals()["recurse"] = fn
+    try:
+        depth = sys.getrecursionlimit() - 50
+        with pytest.warns(MoshjitWarning, match="no C compiler"):
+            assert fn(depth) == depth
+    finally:
+        globals()["recurse"] = fn.py_func
+    assert fn.stats[("int64",)]["backend"] == "python (fallback)"
+
+
+@pytest.mark.parametrize("core", range(2))
+def test_tier0_keyword_arguments(core):
+    fn = _cores()[core](keywords, tier="tiered", hot_calls=1000, hot_ms=1e9)
+    assert fn(1) == keywords(1) and fn(1, c=5) == keywords(1, c=5) and fn(b=4, a=0) == keywords(b=4, a=0)
+    for bad in (lambda f: f(), lambda f: f(1, 2, 3), lambda f: f(1, d=2)):
+        with pytest.raises(TypeError) as jitted:
+            bad(fn)
+        with pytest.raises(TypeError) as plain:
+            bad(keywords)
+        assert str(jitted.value) == str(plain.value)
+
+
+def test_tier0_methods_of_a_jitted_class():
+    from moshjit.runtime import moshjit_dispatch
+
+    @jit(tier="tiered", hot_calls=1000, hot_ms=1e9)
+    class Counter:
+        def __init__(self, start):
+            self.value = start
+
+        def add(self, n):
+            self.value += n
+            return self.value
+    counter = Counter(1)
+    assert [counter.add(n) for n in range(5)] == [1, 2, 4, 7, 11]
+    add = vars(Counter)["add"]
+    assert add.stats[describe_signature((Counter, "int64"))] == {"tier": "interpreter", "interpreted_calls": 5}
+    assert isinstance(add._entries[(Counter, "int64")], moshjit_dispatch.Tier0Entry)
+    with pytest.raises(TypeError) as jitted:
+        counter.add()
+    assert "add() missing 1 required positional argument: 'n'" in str(jitted.value)
+
+
+def test_tier0_promotion_failure_is_reported_not_raised_into_the_call(monkeypatch):
+    """A moshjit bug while promoting must not turn into an exception CPython would not raise."""
+    from moshjit import tiers
+    fn = jit(sum_squares, tier="tiered", hot_calls=3, hot_ms=1e9)
+
+    def broken(self, key):
+        raise RuntimeError("moshjit bug")
+    monkeypatch.setattr(tiers.Tiering, "promote", broken)
+    reported = []
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+    assert [fn(n) for n in range(5)] == [sum_squares(n) for n in range(5)]
+    assert [str(report.exc_value) for report in reported] == ["moshjit bug"]

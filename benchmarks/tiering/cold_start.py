@@ -16,8 +16,8 @@ imports, compiling and the program: what a user waits for):
   loaded from the cache at its first call).
 
 Engines for measuring the design (not run by default): ``interpreted`` (``@jit`` tiered with thresholds nothing
-reaches: every call stays in tier 0 behind its counting, timing wrapper — the cost of the call path plus that
-wrapper, nothing compiled) and ``thread`` (tiered with ``MOSHJIT_BUILD_WORKER=0``:
+reaches: every call stays in tier 0 behind its counting entry — the cost of the call path plus tier 0,
+nothing compiled) and ``thread`` (tiered with ``MOSHJIT_BUILD_WORKER=0``:
 Cython and gcc run on the compile thread inside the program's process instead of the worker process).
 
 Results are checked equal to CPython's (where the program returns one). Machine load is printed: other work

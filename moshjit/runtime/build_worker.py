@@ -22,6 +22,23 @@ import time
 from moshjit.errors import BuildError
 
 _offloading = threading.local()
+BACKGROUND_NICENESS = 10        # added to the niceness of the compile thread, the worker and its gcc runs
+
+
+def lower_priority(worker: bool = False) -> None:
+    """Make background compiles yield the CPU to the program: they should use an idle core, not take one from the
+    program. The compile thread (Linux, where niceness is per thread; elsewhere it would lower the whole program)
+    and the worker process (``worker=True``) get ``BACKGROUND_NICENESS`` more than the program; gcc runs inherit
+    the worker's. Where that is not allowed, nothing changes."""
+    try:
+        if worker:
+            os.setpriority(os.PRIO_PROCESS, 0, min(os.getpriority(os.PRIO_PROCESS, os.getppid())
+                                                   + BACKGROUND_NICENESS, 19))
+        elif sys.platform == "linux":
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(),
+                           min(os.getpriority(os.PRIO_PROCESS, 0) + BACKGROUND_NICENESS, 19))
+    except (AttributeError, OSError):
+        pass
 
 
 @contextlib.contextmanager
@@ -109,6 +126,7 @@ def build_here(pyx_path: str, module_name: str, c_path: str, so_path: str, optim
 
 def serve() -> None:
     """The worker's loop: one JSON request per line on standard input, one reply per line (until end of input)."""
+    lower_priority(worker=True)
     replies = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)                         # what Cython or gcc print goes to standard error
     sys.stdout = sys.stderr

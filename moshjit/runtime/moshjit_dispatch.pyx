@@ -18,6 +18,8 @@ from cpython.ref cimport PyObject
 
 cdef extern from *:
     """
+    #include <time.h>
+
     /* One machine integer? The same test as key_of's range check; small ints answer from their size alone (at most
        two digits of at most 30 bits), others by conversion (exact ints cannot make it fail). */
     static int mj_fits_int64(PyObject *value) {
@@ -138,6 +140,55 @@ cdef extern from *:
         return result;
     }
 
+    /* A tier-0 entry runs the plain function, which counts its own Python frame towards the recursion limit; the
+       dispatcher's call already counted one for it (mj_enter_call), so the entry gives that back for the call's
+       duration: a recursion runs as deep at tier 0 as in CPython. */
+    #if PY_VERSION_HEX < 0x030C0000
+    #define mj_give_back_frame() (PyThreadState_Get()->recursion_remaining++)
+    #define mj_take_back_frame() (PyThreadState_Get()->recursion_remaining--)
+    #else
+    #define mj_give_back_frame() (PyThreadState_Get()->py_recursion_remaining++)
+    #define mj_take_back_frame() (PyThreadState_Get()->py_recursion_remaining--)
+    #endif
+
+    /* The Cython half of the tier-0 entries' vectorcall slot; set by mj_install_tier0 at init. */
+    static PyObject *(*mj_tier0_impl)(PyObject *, PyObject **, size_t, PyObject *);
+    static PyObject *mj_tier0_vectorcall(PyObject *self, PyObject *const *argv, size_t nargsf, PyObject *kwnames) {
+        return mj_tier0_impl(self, (PyObject **)argv, nargsf, kwnames == NULL ? Py_None : kwnames);
+    }
+    static void mj_install_tier0(PyTypeObject *kind, Py_ssize_t offset, void *impl) {
+        mj_tier0_impl = (PyObject *(*)(PyObject *, PyObject **, size_t, PyObject *))impl;
+        kind->tp_vectorcall_offset = offset;
+        kind->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+    }
+    static vectorcallfunc mj_tier0_slot(void) { return mj_tier0_vectorcall; }
+
+    static PyObject *mj_call_plain(PyObject *callable, PyObject **argv, size_t nargsf, PyObject *kwnames) {
+        PyObject *result;
+        mj_give_back_frame();
+        result = PyObject_Vectorcall(callable, argv, nargsf, kwnames == Py_None ? NULL : kwnames);
+        mj_take_back_frame();
+        return result;
+    }
+
+    /* Seconds on the clock time.perf_counter() reads (CLOCK_MONOTONIC), read without a Python call. */
+    static double mj_seconds(void) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+    }
+
+    /* Call ``hook()`` for its effect only: an exception in flight (the plain function's) is kept as it is, and
+       one from the hook is reported as unraisable, never raised into the user's call. */
+    static void mj_notify(PyObject *hook) {
+        PyObject *type, *value, *traceback, *result;
+        PyErr_Fetch(&type, &value, &traceback);
+        result = PyObject_CallNoArgs(hook);
+        if (result == NULL) PyErr_WriteUnraisable(hook);
+        else Py_DECREF(result);
+        PyErr_Restore(type, value, traceback);
+    }
+
     static void mj_install(PyTypeObject *core, Py_ssize_t offset, void *impl) {
         mj_dispatch_impl = (PyObject *(*)(PyObject *, PyObject **, size_t, PyObject *))impl;
         mj_core_tp_call = core->tp_call;
@@ -184,6 +235,11 @@ cdef extern from *:
     object PyMethod_New(object function, object instance)
     void mj_enable_vectorcall(type kind)
     vectorcallfunc mj_vectorcall_slot()
+    object mj_call_plain(object callable, PyObject **argv, size_t nargsf, object kwnames)
+    double mj_seconds()
+    void mj_notify(object hook)
+    void mj_install_tier0(type kind, Py_ssize_t offset, void *impl)
+    vectorcallfunc mj_tier0_slot()
 
 
 cdef str INT64 = "int64"
@@ -249,6 +305,14 @@ cdef object exact_type(object key_item):
     return None
 
 
+cdef object call_entry(object entry, PyObject **argv, size_t nargsf):
+    """Call a signature's entry with the argument vector: a tier-0 entry directly (one C call less than through its
+    vectorcall slot), any other through vectorcall."""
+    if type(entry) is Tier0Entry:
+        return tier0_vectorcall(entry, argv, nargsf, None)
+    return mj_call_vector(entry, argv, nargsf)
+
+
 cdef class DispatcherCore:
     cdef vectorcallfunc _vectorcall        # the per-instance vectorcall slot (the type's tp_vectorcall_offset)
     cdef public dict _entries              # signature key -> entry; entries are only ever added
@@ -280,6 +344,19 @@ cdef class DispatcherCore:
         through its instances as it does through functions."""
         mj_seal(kind)
 
+    @staticmethod
+    def _tier0_entry(plain, Py_ssize_t hot_calls, double hot_seconds, on_hot):
+        """The counting tier-0 entry of a new signature (``Tier0Entry``, in C like this call path)."""
+        return Tier0Entry(plain, hot_calls, hot_seconds, on_hot)
+
+    @staticmethod
+    def _passthrough_entry(plain):
+        """``plain`` as an entry, uncounted (a hot ``Tier0Entry``): what runs while a signature compiles, after a
+        demotion or a fallback; it gives back the recursion level this call path counted, as tier 0 does."""
+        cdef Tier0Entry entry = Tier0Entry(plain, 1, 0.0, None)
+        entry.hot = True
+        return entry
+
     def _use_native(self, native):
         """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
         the first thing a positional call tries."""
@@ -303,16 +380,16 @@ cdef class DispatcherCore:
             return self._call_bound(self._bind(mj_tuple_from(argv, n) if args is None else args, {}))
         entry = self._recent_entry(argv, n)
         if entry is not None:
-            return mj_call_vector(entry, argv, nargsf)
+            return call_entry(entry, argv, nargsf)
         key = self._key_of(argv, n)
         entry = self._entry_for(key)
         self._remember(key, entry)
-        return mj_call_vector(entry, argv, nargsf)
+        return call_entry(entry, argv, nargsf)
 
     cdef object _call_bound(self, tuple args):
         """A call with the parameters bound by ``_bind`` (keywords, defaults, *args)."""
         entry = self._entry_for(self._key_of(mj_tuple_items(args), len(args)))
-        return mj_call_vector(entry, mj_tuple_items(args), len(args))
+        return call_entry(entry, mj_tuple_items(args), len(args))
 
     cdef object _recent_entry(self, PyObject **argv, Py_ssize_t n):
         """The entry of a recently used signature that the arguments have, else None; allocates nothing."""
@@ -362,6 +439,74 @@ cdef class DispatcherCore:
         return <object>found
 
 
+
+cdef enum:
+    TIMED_FIRST = 32                      # a tier-0 entry times each of its first calls ...
+    TIMED_EVERY = 32                      # ... then one call in this many (a power of two)
+
+
+cdef class Tier0Entry:
+    """Tier 0 of one signature: the plain function, called through vectorcall with the caller's arguments (no
+    Python frame in between), behind a counter. Hot after ``hot_calls`` calls, or after a timed call of at least
+    ``hot_seconds``; calls are timed by sampling (the first ``TIMED_FIRST``, then one in ``TIMED_EVERY``), which
+    also gives the interpreter's time per call the trial compares native code against. ``on_hot()`` is called
+    once the entry is hot (the dispatcher then replaces it); calls still reaching it run the plain function
+    uncounted."""
+    cdef vectorcallfunc _vectorcall        # the per-instance vectorcall slot
+    cdef readonly object plain
+    cdef readonly Py_ssize_t calls
+    cdef readonly Py_ssize_t timed_calls
+    cdef readonly double interpreted_s
+    cdef readonly bint hot
+    cdef Py_ssize_t hot_calls
+    cdef double hot_seconds
+    cdef object on_hot
+
+    def __cinit__(self, plain, Py_ssize_t hot_calls, double hot_seconds, on_hot):
+        self._vectorcall = mj_tier0_slot()
+        self.plain = plain
+        self.hot_calls = hot_calls
+        self.hot_seconds = hot_seconds
+        self.on_hot = on_hot
+
+    def __call__(self, *args):
+        """Reached when called with an argument tuple (the call paths use vectorcall)."""
+        return tier0_vectorcall(self, mj_tuple_items(args), len(args), None)
+
+    cdef int _became_hot(self) except -1:
+        self.hot = True
+        mj_notify(self.on_hot)
+        return 0
+
+
+cdef object tier0_vectorcall(object entry, PyObject **argv, size_t nargsf, object kwnames):
+    """The tier-0 entries' vectorcall (behind ``mj_tier0_vectorcall``): count, sometimes time, call the plain
+    function with the arguments as they came."""
+    cdef Tier0Entry self = <Tier0Entry>entry
+    cdef double start, took
+    if self.hot:
+        return mj_call_plain(self.plain, argv, nargsf, kwnames)
+    self.calls += 1
+    if self.calls >= self.hot_calls:
+        self._became_hot()
+        return mj_call_plain(self.plain, argv, nargsf, kwnames)
+    if self.calls > TIMED_FIRST and self.calls & (TIMED_EVERY - 1):
+        return mj_call_plain(self.plain, argv, nargsf, kwnames)
+    start = mj_seconds()
+    try:
+        return mj_call_plain(self.plain, argv, nargsf, kwnames)
+    finally:
+        took = mj_seconds() - start
+        self.interpreted_s += took
+        self.timed_calls += 1
+        if took >= self.hot_seconds and not self.hot:
+            self._became_hot()
+
+
+cdef Py_ssize_t tier0_vectorcall_offset(Tier0Entry probe):
+    return <char *>&probe._vectorcall - <char *><PyObject *>probe
+
+
 cdef object dispatch_vectorcall(object self, PyObject **argv, size_t nargsf, object kwnames):
     """The vectorcall entry (behind ``mj_dispatch_vectorcall``): keywords are the only case that builds a tuple
     and a dict, for ``_bind``."""
@@ -384,3 +529,5 @@ cdef Py_ssize_t vectorcall_offset(DispatcherCore probe):
 
 mj_install_descriptor(DispatcherCore)
 mj_install(DispatcherCore, vectorcall_offset(DispatcherCore.__new__(DispatcherCore)), <void *>dispatch_vectorcall)
+mj_install_tier0(Tier0Entry, tier0_vectorcall_offset(Tier0Entry.__new__(Tier0Entry, None, 1, 0.0, None)),
+                 <void *>tier0_vectorcall)
