@@ -21,7 +21,9 @@ class BytecodeBlock:
         self.exceptional: BytecodeBlock | None = None
 
     def successors(self) -> list["BytecodeBlock"]:
-        return self.normal + ([self.exceptional] if self.exceptional is not None else [])
+        """Each successor once: a conditional jump whose target is also its fallthrough (the code between was a
+        folded-away ``if 0:``) has one successor, which counts it once as a predecessor."""
+        return list(dict.fromkeys(self.normal + ([self.exceptional] if self.exceptional is not None else [])))
 
     def __repr__(self):
         return f"<bytecode block @{self.start}>"

@@ -178,6 +178,11 @@ def programs(draw):
     source="def program(a, b, c):\n    log = []\n    with Manager(log, False) as a:\n        w1 = 0\n"
            "        while w1 < 0:\n            w1 += 1\n            a = a\n        a = b\n    return a, b, c, log\n",
     args=(0, 0, 0))
+@example(  # a conditional jump whose both targets were one block (``if 0:`` folded away) sealed the join early
+    source="def program(a, b, c):\n    log = []\n    if a:\n        if a:\n            a = a\n        else:\n"
+           "            a = a\n            if a:\n                if 0:\n                    return a, log\n"
+           "    return a, b, c, log\n",
+    args=(1, 0, 0))
 def test_random_program_runs_as_in_cpython(source, args):
     fn = program_function(source)
     ir = build_ssa(fn, optimize=False)
