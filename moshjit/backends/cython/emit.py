@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from moshjit.backends.cython import list_builds
+from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
 from moshjit.backends.cython.c_types import cython_type
@@ -110,6 +111,7 @@ class Emitter:
         self.uses_state = False
         self.state_ids: dict = {}
         self.cond_names: dict = {}
+        self.attribute_caches = 0           # inline caches of attribute sites: _mj_ac0, _mj_ac1, …
 
     # ---- names and references ----------------------------------------------------------------------------------
     def var(self, value) -> str:
@@ -325,11 +327,24 @@ class Emitter:
     def op_ImportFrom(self, op, depth):
         self.assign(op, f"_mj_import_from({self.ref(op.module)}, {op.name!r})", depth)
 
+    def attribute_cache(self) -> str:
+        """A new inline cache for one attribute site (``attribute_cache.py``), as a pointer argument."""
+        name = f"_mj_ac{self.attribute_caches}"
+        self.attribute_caches += 1
+        return f"&{name}"
+
     def op_LoadAttr(self, op, depth):
-        self.assign(op, f"{self.obj(op.obj)}.{op.name}", depth)
+        if isinstance(op.obj, Constant):           # a class or module constant: Cython's own lookup
+            self.assign(op, f"{self.obj(op.obj)}.{op.name}", depth)
+            return
+        self.assign(op, f"mj_attr_load({self.obj(op.obj)}, {op.name!r}, {self.attribute_cache()})", depth)
 
     def op_StoreAttr(self, op, depth):
-        self.emit(f"{self.obj(op.obj)}.{op.name} = {self.ref(op.value)}", depth)
+        if isinstance(op.obj, Constant):
+            self.emit(f"{self.obj(op.obj)}.{op.name} = {self.ref(op.value)}", depth)
+            return
+        self.emit(f"mj_attr_store({self.obj(op.obj)}, {op.name!r}, {self.obj(op.value)}, "
+                  f"{self.attribute_cache()})", depth)
 
     def op_DelAttr(self, op, depth):
         self.emit(f"del {self.obj(op.obj)}.{op.name}", depth)
@@ -813,6 +828,9 @@ class Emitter:
         sources = [self.fn.firstlineno] * len(guards) + self.source_lines
         params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
+        if self.attribute_caches:
+            out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
+            out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))
         for name in (f"_k{i}" for i in range(len(self.constants))):
             out.append(f"cdef object {name}")
         out.append("\n\ndef _mj_set_constants(tuple constants):")

@@ -1,0 +1,236 @@
+"""Attribute inline caches (``backends/cython/attribute_cache.py``) against CPython: one load site and one store
+site see every kind of attribute — instance values, ``__slots__``, class attributes shadowed or not, properties,
+data and non-data descriptors, ``__getattr__``/``__getattribute__``/``__setattr__`` overrides, deleted attributes,
+materialised instance dicts, more than four types at a site — and the classes change between calls (a property
+added, an attribute deleted, ``__class__`` assigned). Random programs of such steps run plainly and jitted on two
+fresh copies of the same world, which must end in the same observations."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as hs
+
+from tests.cython.agree import jitted
+
+
+def read_x(objs):
+    out = []
+    for o in objs:
+        try:
+            out.append(o.x)
+        except AttributeError as exc:
+            out.append(("AttributeError", str(exc)))
+    return out
+
+
+def write_x(objs, value):
+    out = []
+    for o in objs:
+        try:
+            o.x = value
+            out.append("ok")
+        except (AttributeError, TypeError) as exc:
+            out.append((type(exc).__name__, str(exc)))
+    return out
+
+
+def bump_x(o, times):
+    """A loop reading and writing one attribute (the shape of ``self.count += 1`` in a method)."""
+    for _ in range(times):
+        o.x = o.x + 1
+    return o.x
+
+
+class Recorder:
+    """A data descriptor that logs its uses, so a wrongly skipped ``__get__``/``__set__`` shows."""
+
+    def __init__(self):
+        self.log = []
+
+    def __get__(self, obj, owner=None):
+        self.log.append("get")
+        return "descriptor" if obj is not None else self
+
+    def __set__(self, obj, value):
+        self.log.append(("set", value))
+
+
+class NonData:
+    def __get__(self, obj, owner=None):
+        return "non-data"
+
+
+def make_world():
+    """Fresh classes and instances, one of each attribute kind (the same for both runs)."""
+
+    class Plain:
+        def __init__(self):
+            self.x = 1
+
+    class Missing:
+        pass
+
+    class ClassAttr:
+        x = "class"
+
+    class Shadowed:
+        x = "class"
+
+        def __init__(self):
+            self.x = "instance"
+
+    class Prop:
+        def __init__(self):
+            self._x = 5
+
+        @property
+        def x(self):
+            return self._x * 2
+
+        @x.setter
+        def x(self, value):
+            self._x = value
+
+    class ReadOnlyProp:
+        @property
+        def x(self):
+            return "read-only"
+
+    class Data:
+        x = Recorder()
+
+    class NonDataShadowed:
+        x = NonData()
+
+        def __init__(self):
+            self.__dict__["x"] = "instance over non-data"
+
+    class GetattrHook:
+        def __getattr__(self, name):
+            if name == "x":
+                return "from __getattr__"
+            raise AttributeError(name)
+
+    class GetattributeHook:
+        def __getattribute__(self, name):
+            return "from __getattribute__ " + name
+
+    class SetattrHook:
+        def __init__(self):
+            object.__setattr__(self, "x", 0)
+
+        def __setattr__(self, name, value):
+            object.__setattr__(self, name, ("hooked", value))
+
+    class Slots:
+        __slots__ = ("x", "y")
+
+        def __init__(self):
+            self.x = "slot"
+
+    class EmptySlot:
+        __slots__ = ("x",)
+
+    class Sub(Plain):
+        pass
+
+    class Materialised(Plain):
+        def __init__(self):
+            super().__init__()
+            self.__dict__                   # the instance's values become a real dict
+
+    class Wide:
+        def __init__(self):
+            for i in range(40):             # beyond the shared keys' size: a dict of its own
+                setattr(self, f"a{i}", i)
+            self.x = "wide"
+
+    class IntSub(int):
+        pass
+
+    int_sub = IntSub(7)
+    int_sub.x = "int subclass"
+    classes = [Plain, Missing, ClassAttr, Shadowed, Prop, ReadOnlyProp, Data, NonDataShadowed, GetattrHook,
+               GetattributeHook, SetattrHook, Slots, EmptySlot, Sub, Materialised, Wide]
+    objs = [cls() for cls in classes] + [int_sub]
+    return classes, objs
+
+
+def mutate(classes, objs, step: int) -> None:
+    """Change the world between calls: the steps a program may take after its methods were compiled."""
+    Plain = classes[0]
+    if step == 0:
+        Plain.x = property(lambda self: "property added later")
+    elif step == 1:
+        del objs[0].x
+    elif step == 2:
+        objs[0].__class__ = classes[3]                  # Plain → Shadowed
+    elif step == 3:
+        del classes[2].x                               # ClassAttr loses its attribute
+    elif step == 4:
+        classes[11].x = property(lambda self: "slot replaced")   # the member descriptor goes
+    elif step == 5:
+        objs[1].x = "set later"                        # Missing gets it
+    elif step == 6:
+        if isinstance(getattr(Plain, "x", None), property):
+            del Plain.x
+    elif step == 7:
+        del objs[11].x                                 # an empty slot again
+
+
+def run_program(read, write, steps) -> list:
+    classes, objs = make_world()
+    seen = []
+    for step in steps:
+        if step == "read":
+            seen.append(read(objs))
+        elif step == "write":
+            seen.append(write(objs, step))
+            seen.append(read(objs))
+        else:
+            try:
+                mutate(classes, objs, step)
+                seen.append(("mutated", step))
+            except AttributeError as exc:
+                seen.append(("mutate failed", step, str(exc)))
+    descriptor_log = vars(classes[6])["x"].log
+    return seen + [descriptor_log]
+
+
+def test_every_attribute_kind_reads_and_writes_as_cpython():
+    steps = ["read", "write", "read", "read"]
+    assert run_program(jitted(read_x), jitted(write_x), steps) == run_program(read_x, write_x, steps)
+
+
+def test_class_changes_after_compiling_are_seen():
+    steps = ["read", "read"]
+    for step in range(8):
+        steps += [step, "read", "write"]
+    assert run_program(jitted(read_x), jitted(write_x), steps) == run_program(read_x, write_x, steps)
+
+
+@settings(max_examples=25, deadline=None)
+@given(hs.lists(hs.sampled_from(["read", "write"] + list(range(8))), min_size=1, max_size=12))
+def test_random_programs_of_reads_writes_and_class_changes(steps):
+    assert run_program(jitted(read_x), jitted(write_x), steps) == run_program(read_x, write_x, steps)
+
+
+def test_store_fast_path_keeps_reference_counts_and_values():
+    import sys
+
+    class Counter:
+        def __init__(self):
+            self.x = 0
+
+    class SlotCounter:
+        __slots__ = ("x",)
+
+        def __init__(self):
+            self.x = 0
+
+    for cls in (Counter, SlotCounter):
+        plain, fast = cls(), cls()
+        big = 10 ** 30                       # a fresh int object whose reference count is checked
+        fast.x = big
+        plain.x = big
+        before = sys.getrefcount(big)
+        assert jitted(bump_x)(fast, 100) == bump_x(plain, 100) == big + 100
+        assert sys.getrefcount(big) == before - 2
