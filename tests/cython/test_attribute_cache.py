@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as hs
 
+import moshjit
 from tests.cython.agree import jitted
 
 
@@ -234,3 +235,70 @@ def test_store_fast_path_keeps_reference_counts_and_values():
         before = sys.getrefcount(big)
         assert jitted(bump_x)(fast, 100) == bump_x(plain, 100) == big + 100
         assert sys.getrefcount(big) == before - 2
+
+
+def make_shapes():
+    """A fresh class whose methods call each other through ``self`` (one copy stays plain, one gets @jit)."""
+
+    class Shape:
+        def __init__(self, w):
+            self.w = w
+
+        def area(self):
+            return self.w * self.w
+
+        def scaled(self, k):
+            return self.area() * k
+
+        def total(self, n):
+            s = 0
+            for i in range(n):
+                s += self.area() + self.scaled(i)
+            return s
+
+        def depth(self, n):
+            return 0 if n == 0 else 1 + self.depth(n - 1)
+
+    return Shape
+
+
+def shape_program(Shape) -> list:
+    """Calls between methods, with the class and the instance changed between calls as a program may."""
+    s = Shape(3)
+    seen = [s.total(4), s.depth(30)]
+    s.area = lambda: 100                               # an instance attribute shadows the method
+    seen.append(s.total(4))
+    del s.area
+    seen.append(s.total(4))
+    s.__dict__["scaled"] = lambda k: -k                # through a real instance dict
+    seen.append(s.total(4))
+    del s.__dict__["scaled"]
+    seen.append(s.total(4))
+    Shape.area = lambda self: 1                        # the class rebinds the method after compiling
+    seen.append(s.total(4))
+    Shape.__getattribute__ = lambda self, name: (lambda *a: 5) if name == "area" else object.__getattribute__(
+        self, name)
+    seen.append(s.total(4))
+    del Shape.__getattribute__
+    del Shape.area                                     # no method at all: CPython's AttributeError
+    try:
+        s.total(4)
+    except AttributeError as exc:
+        seen.append(str(exc))
+    return seen
+
+
+def test_direct_method_calls_follow_every_change_to_class_and_instance():
+    plain, fast = make_shapes(), moshjit.jit(make_shapes(), backend="cython")
+    assert shape_program(fast) == shape_program(plain)
+
+
+def test_generated_code_takes_the_fast_paths():
+    """The golden shape of the fast paths in the generated module (calls between jitted methods go direct)."""
+    Shape = moshjit.jit(make_shapes(), backend="cython")
+    Shape(2).total(3)
+    total = str(Shape.total.inspect_code())
+    assert "mj_attr_load(a_self, 'w'" in str(Shape.area.inspect_code())
+    assert "if mj_method_is(a_self, 'area', &_mj_mg0, " in total
+    assert "if mj_method_is(a_self, 'scaled', &_mj_mg1, " in total
+    assert "mj_method_is(a_self, 'depth'" not in str(Shape.depth.inspect_code())   # itself: being compiled

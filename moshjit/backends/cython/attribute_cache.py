@@ -15,6 +15,11 @@ Kinds of entry:
 - ``MJ_DICT``: no attribute of that name in the MRO: look it up in the instance ``__dict__`` directly.
 - ``MJ_GENERIC``: the generic protocol (remembered, so a site that cannot be cached does not search again).
 
+A direct method call (``method_calls.py``) is guarded by ``mj_method_is``: the receiver's type is the class the
+callee was compiled for, ``name`` still finds the same jitted method in it (cached per version tag), and the
+instance has no attribute of that name shadowing it (its shared keys, values or dict are looked at on each call, as
+CPython's ``LOAD_METHOD_WITH_VALUES`` does).
+
 The layouts read here are internal to CPython and differ per version; they are all in the ``#if`` table at the
 top of ``ATTRIBUTE_CACHE_C`` (see ``moshjit/cpython.py``). A store through ``MJ_VALUES`` only replaces an existing
 value (adding one changes the insertion order that 3.12+ keeps beside the values).
@@ -185,6 +190,44 @@ ATTRIBUTE_CACHE_C = r'''
         }
         return PyObject_SetAttr(obj, name, value);
     }
+    typedef struct { PyTypeObject *type; unsigned int version; Py_ssize_t nentries, index; } mj_method_guard;
+    /* 1 when obj.name(...) would call method, found on cls, with obj as its first argument: obj's type is cls,
+       whose lookup of name gives method, and obj has no attribute of that name of its own; else 0 (-1: the
+       instance dict lookup raised). */
+    static int mj_method_is(PyObject *obj, PyObject *name, mj_method_guard *g, PyObject *cls, PyObject *method) {
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyObject **values, *dict = NULL, *found;
+        mj_dict_keys *keys;
+        if ((PyObject *)tp != cls) return 0;
+        if (g->type != tp || g->version != tp->tp_version_tag || g->version == 0) {
+            g->type = NULL;
+            if (tp->tp_getattro != PyObject_GenericGetAttr || _PyType_Lookup(tp, name) != method
+                    || tp->tp_version_tag == 0) return 0;
+            g->type = tp;
+            g->version = tp->tp_version_tag;
+            g->nentries = -1;
+        }
+        if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
+            values = mj_values_of(obj);
+            keys = (mj_dict_keys *)((PyHeapTypeObject *)tp)->ht_cached_keys;
+            if (values != NULL && keys != NULL) {
+                if (keys->dk_nentries != g->nentries) {       /* shared keys only grow: look again when they do */
+                    g->index = mj_shared_key_index(tp, name);
+                    g->nentries = keys->dk_nentries;
+                }
+                return g->index < 0 || values[g->index] == NULL;
+            }
+            dict = mj_managed_dict_of(obj);
+        } else if (tp->tp_dictoffset > 0) {
+            dict = *(PyObject **)((char *)obj + tp->tp_dictoffset);
+        } else if (tp->tp_dictoffset < 0) {
+            return 0;
+        }
+        if (dict == NULL) return 1;
+        found = PyDict_GetItemWithError(dict, name);
+        if (found == NULL && PyErr_Occurred()) return -1;      /* raised as CPython's own lookup raises it */
+        return found == NULL;
+    }
 '''
 
 ATTRIBUTE_CACHE_DECLARATIONS = '''\
@@ -192,4 +235,7 @@ ATTRIBUTE_CACHE_DECLARATIONS = '''\
         pass
     object mj_attr_load(object, object, mj_attr_cache *)
     int mj_attr_store(object, object, object, mj_attr_cache *) except -1
+    ctypedef struct mj_method_guard:
+        pass
+    int mj_method_is(object, object, mj_method_guard *, object, object) except -1
 '''
