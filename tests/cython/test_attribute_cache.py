@@ -302,3 +302,30 @@ def test_generated_code_takes_the_fast_paths():
     assert "if mj_method_is(a_self, 'area', &_mj_mg0, " in total
     assert "if mj_method_is(a_self, 'scaled', &_mj_mg1, " in total
     assert "mj_method_is(a_self, 'depth'" not in str(Shape.depth.inspect_code())   # itself: being compiled
+
+
+def test_class_assignment_to_a_class_with_another_key_order():
+    """After ``obj.__class__ = B`` the instance's values were laid out by its old class: CPython moves them into
+    a dict, and a cached index of ``x`` in B's keys must not be applied to them."""
+
+    def make():
+        class A:
+            def __init__(self):
+                self.x = "A.x"
+                self.y = "A.y"
+
+        class B:
+            def __init__(self):
+                self.y = "B.y"
+                self.x = "B.x"
+
+        return A(), B(), B
+
+    def program(read, write):
+        a, b, B = make()
+        seen = [read([a, b])]
+        a.__class__ = B
+        seen += [read([a, b]), write([a, b], "new"), read([a, b]), vars(a)]
+        return seen
+
+    assert program(jitted(read_x), jitted(write_x)) == program(read_x, write_x)

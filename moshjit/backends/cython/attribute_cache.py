@@ -22,7 +22,7 @@ CPython's ``LOAD_METHOD_WITH_VALUES`` does).
 
 The layouts read here are internal to CPython and differ per version; they are all in the ``#if`` table at the
 top of ``ATTRIBUTE_CACHE_C`` (see ``moshjit/cpython.py``). A store through ``MJ_VALUES`` only replaces an existing
-value (adding one changes the insertion order that 3.12+ keeps beside the values).
+value (adding one changes the insertion order that 3.12+ keeps beside the values) of an instance without a dict.
 """
 
 ATTRIBUTE_CACHE_C = r'''
@@ -180,7 +180,10 @@ ATTRIBUTE_CACHE_C = r'''
                 Py_XDECREF(old);
                 return 0;
             }
-            if (e->kind == MJ_VALUES && (values = mj_values_of(obj)) != NULL && values[e->index] != NULL) {
+            /* values only, no dict sharing them (3.13 lets a dict use the inline values: a write must then go
+               through the dict, which keeps its version for watchers and guards) */
+            if (e->kind == MJ_VALUES && (values = mj_values_of(obj)) != NULL && values[e->index] != NULL
+                    && mj_managed_dict_of(obj) == NULL) {
                 old = values[e->index];
                 Py_INCREF(value);
                 values[e->index] = value;
