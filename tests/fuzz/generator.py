@@ -29,16 +29,17 @@ FLOAT_EDGES = ["0.0", "-0.0", "0.5", "-1.5", "2.0**53", "9007199254740993.0", "1
 STRS = ["''", "'a'", "'ab'", "'Hello'", "'x y'", "'ß'", "'12'", "'-3'", "'  pad '", "'é'"]
 # What each construct is, for the census (the names are what the test reports and asserts on)
 CONSTRUCTS = ("loop", "break", "continue", "try", "finally", "float_edge", "big_int", "mixed", "str", "raise",
-              "mutation", "nested_loop", "closure", "nonlocal", "generator", "genexpr", "global")
+              "mutation", "nested_loop", "closure", "nonlocal", "generator", "genexpr", "global", "attribute")
 # Scope constructs (general flavour only: they need Python objects): a nested function or lambda capturing a
-# variable, a nonlocal write, a nested generator function, a generator expression no consumer inlines, a global write.
-SCOPE_CONSTRUCTS = ("closure", "generator", "genexpr", "global")
+# variable, a nonlocal write, a nested generator function, a generator expression no consumer inlines, a global write,
+# an instance of a class the program defines whose attributes it reads and writes.
+SCOPE_CONSTRUCTS = ("closure", "generator", "genexpr", "global", "attribute")
 PLAN_PROBABILITY = {"native": {"loop": 0.85, "break": 0.45, "continue": 0.45, "float_edge": 0.6, "mixed": 0.6,
                                "raise": 0.3, "mutation": 0.5, "nested_loop": 0.35},
                     "general": {"loop": 0.8, "break": 0.4, "continue": 0.4, "try": 0.7, "finally": 0.4,
                                 "float_edge": 0.6, "big_int": 0.6, "mixed": 0.6, "str": 0.7, "raise": 0.3,
                                 "mutation": 0.5, "nested_loop": 0.3, "closure": 0.35, "generator": 0.3,
-                                "genexpr": 0.3, "global": 0.3}}
+                                "genexpr": 0.3, "global": 0.3, "attribute": 0.35}}
 
 
 @dataclass
@@ -337,6 +338,25 @@ class ProgramWriter:
         if r.random() < 0.4:
             self.emit(indent, f"del {name}")
 
+    def st_attribute(self, indent):
+        """An instance of a class the program defines (plain with a class attribute its instance shadows, with
+        ``__slots__``, or with a property), its int and float attributes updated in a loop: values read from
+        attributes are objects to the compiler, and each site sees a type whose layout it can cache."""
+        r, s = self.rng, self.scope
+        cls, obj, i = self.scope_name("K"), self.scope_name("o"), self.scope_name("i")
+        target_int, target_float = r.choice(s.ints), r.choice(s.floats)
+        kind = r.randrange(3)
+        self.emit(indent, f"class {cls}:")
+        self.emit(indent + 1, ["n = 0", "__slots__ = ('n', 'w')", "twice = property(lambda self: self.n * 2)"][kind])
+        self.emit(indent, f"{obj} = {cls}()")
+        self.emit(indent, f"{obj}.n = {self.int_expr(1)}")
+        self.emit(indent, f"{obj}.w = {self.float_expr(1)}")
+        self.emit(indent, f"for {i} in range(3):")
+        self.emit(indent + 1, f"{obj}.n = ({obj}.n + {i} * {target_int}) % 1000003")
+        self.emit(indent + 1, f"{obj}.w = {obj}.w * 0.5 + {self.float_expr(0)}")
+        self.emit(indent, f"{target_int} = {obj}.n" + (f" + {obj}.twice" if kind == 2 else ""))
+        self.emit(indent, f"{target_float} = {obj}.w")
+
     def result(self) -> str:
         """The same tuple at every return (its variables exist from the start): one native return type."""
         return "(" + ", ".join(self.results) + ",)"
@@ -396,8 +416,14 @@ def census(body: list[str], flavour: str) -> set:
     tree = ast.parse(program_source(body, flavour))
     found = set()
     loops = 0
+    in_classes = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+                  for inner in ast.walk(node) if inner is not node}
     for node in ast.walk(tree):
-        if isinstance(node, (ast.For, ast.While)):
+        if id(node) in in_classes:
+            continue
+        if isinstance(node, ast.ClassDef):
+            found.add("attribute")
+        elif isinstance(node, (ast.For, ast.While)):
             found.add("loop")
             if any(isinstance(inner, (ast.For, ast.While)) for child in node.body for inner in ast.walk(child)):
                 found.add("nested_loop")

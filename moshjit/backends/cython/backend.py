@@ -46,11 +46,12 @@ def compile(ir: Function, ctx: CompileContext) -> Artifact:
     ``ctx.fallback`` when they fail."""
     from moshjit.backends.cython.emit import split_source_map
     from moshjit.backends.cython.generate import generate_pyx
+    from moshjit.backends.cython.method_calls import direct_methods
     py_function, cache = ctx.py_function, ctx.cache
     toolchain = toolchain_for(cache)
     entry_name = entry_name_for(py_function)
     shown, constants = generate_pyx(ir, entry_name, ctx.global_assumptions, ctx.fallback,
-                                    own_lines(py_function.__code__), ctx.inlined_at)
+                                    own_lines(py_function.__code__), ctx.inlined_at, direct_methods(ir, ctx))
     text, source = split_source_map(shown)
     state = (py_function.__globals__, builtins_dict(py_function), tuple(py_function.__closure__ or ()),
              tuple(constants))

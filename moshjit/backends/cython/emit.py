@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from moshjit.backends.cython import list_builds
+from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
 from moshjit.backends.cython.c_types import cython_type
@@ -110,6 +111,9 @@ class Emitter:
         self.uses_state = False
         self.state_ids: dict = {}
         self.cond_names: dict = {}
+        self.attribute_caches = 0           # inline caches of attribute sites: _mj_ac0, _mj_ac1, …
+        self.direct_methods: dict = {}      # call_method op → (class, jitted method, compiled entry)
+        self.method_guards = 0              # guards of direct method calls: _mj_mg0, …
 
     # ---- names and references ----------------------------------------------------------------------------------
     def var(self, value) -> str:
@@ -325,11 +329,24 @@ class Emitter:
     def op_ImportFrom(self, op, depth):
         self.assign(op, f"_mj_import_from({self.ref(op.module)}, {op.name!r})", depth)
 
+    def attribute_cache(self) -> str:
+        """A new inline cache for one attribute site (``attribute_cache.py``), as a pointer argument."""
+        name = f"_mj_ac{self.attribute_caches}"
+        self.attribute_caches += 1
+        return f"&{name}"
+
     def op_LoadAttr(self, op, depth):
-        self.assign(op, f"{self.obj(op.obj)}.{op.name}", depth)
+        if isinstance(op.obj, Constant):           # a class or module constant: Cython's own lookup
+            self.assign(op, f"{self.obj(op.obj)}.{op.name}", depth)
+            return
+        self.assign(op, f"mj_attr_load({self.obj(op.obj)}, {op.name!r}, {self.attribute_cache()})", depth)
 
     def op_StoreAttr(self, op, depth):
-        self.emit(f"{self.obj(op.obj)}.{op.name} = {self.ref(op.value)}", depth)
+        if isinstance(op.obj, Constant):
+            self.emit(f"{self.obj(op.obj)}.{op.name} = {self.ref(op.value)}", depth)
+            return
+        self.emit(f"mj_attr_store({self.obj(op.obj)}, {op.name!r}, {self.obj(op.value)}, "
+                  f"{self.attribute_cache()})", depth)
 
     def op_DelAttr(self, op, depth):
         self.emit(f"del {self.obj(op.obj)}.{op.name}", depth)
@@ -404,6 +421,9 @@ class Emitter:
         if op.name == "join" and op.args and op.args[0] in self.char_buffers:
             self.assign(op, f"{self.ref(op.args[0])}.join()", depth)
             return
+        if op in self.direct_methods:
+            self.direct_method_call(op, depth)
+            return
         receiver_type = self.ctype(op.obj)
         typed = {"str": str, "list": list, "dict": dict, "set": set, "tuple": tuple}.get(receiver_type)
         if receiver_type == "Py_UCS4":
@@ -411,6 +431,17 @@ class Emitter:
         else:
             receiver = self.ref(op.obj) if typed is not None and hasattr(typed, op.name) else self.obj(op.obj)
         self.assign(op, f"{receiver}.{op.name}({self._call_args(op.args, op.kwnames)})", depth)
+
+    def direct_method_call(self, op, depth):
+        """``obj.name(args)`` straight to the compiled entry of the jitted method, when ``mj_method_is`` confirms
+        that the call would reach it (``method_calls.py``); else the generic method call."""
+        cls, method, entry = self.direct_methods[op]
+        guard = f"_mj_mg{self.method_guards}"
+        self.method_guards += 1
+        receiver, args = self.obj(op.obj), self._call_args(op.args, ())
+        direct = f"{self.constant(entry)}({receiver}{', ' if args else ''}{args})"
+        self.assign(op, f"({direct} if mj_method_is({receiver}, {op.name!r}, &{guard}, {self.constant(cls)}, "
+                        f"{self.constant(method)}) else {receiver}.{op.name}({args}))", depth)
 
     def op_CallEx(self, op, depth):
         self.assign(op, f"_mj_call_ex({self.obj(op.func)}, {self.ref(op.posargs)}, {self.ref(op.kwargs)})", depth)
@@ -813,6 +844,10 @@ class Emitter:
         sources = [self.fn.firstlineno] * len(guards) + self.source_lines
         params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
+        if self.attribute_caches or self.method_guards:
+            out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
+            out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))
+            out.extend(f"cdef mj_method_guard _mj_mg{i}" for i in range(self.method_guards))
         for name in (f"_k{i}" for i in range(len(self.constants))):
             out.append(f"cdef object {name}")
         out.append("\n\ndef _mj_set_constants(tuple constants):")
@@ -890,12 +925,13 @@ def _small_for_division(value) -> bool:
 
 
 def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, global_assumptions: dict,
-                fallback=None, own_lines=None, inlined_at=None) -> tuple[str, list]:
+                fallback=None, own_lines=None, inlined_at=None, direct_methods=None) -> tuple[str, list]:
     """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive. ``own_lines`` are the source
     lines of the function itself (lines of inlined helpers are attributed to the call that inlined them, from
     ``inlined_at``)."""
     emitter = Emitter(fn, plan, EmissionPlan(fn, plan), body, entry_name, global_assumptions, fallback)
     emitter.own_lines = own_lines
     emitter.inlined_at = inlined_at or {}
+    emitter.direct_methods = direct_methods or {}
     text = emitter.module()
     return text, emitter.constants

@@ -1,5 +1,6 @@
 """The head of every generated module: directives, C helpers for counted range loops, the runtime imports,
 and the per-module state (globals dict, builtins, closure cells, constants) set by ``_mj_setup``."""
+from moshjit.backends.cython.number_fast_paths import NUMBER_FAST_PATHS_C
 from moshjit.cpython import UNICODE_EQUAL
 
 RUNTIME_MODULE = "moshjit.runtime.moshjit_rt"
@@ -122,6 +123,7 @@ cdef extern from *:
         PyErr_SetString(PyExc_ZeroDivisionError, message);
         return -1;
     }
+MJ_NUMBER_FAST_PATHS
     /* The truth of a comparison's result (Cython owns and releases the result object itself). */
     static int mj_truth(PyObject *result) { return PyObject_IsTrue(result); }
     """
@@ -135,12 +137,13 @@ cdef extern from *:
     int mj_truth(object) except -1
     int mj_stack_check() except -1
     int mj_zero_division(const char *) except -1
-    object mj_richcompare "PyObject_RichCompare"(object, object, int)
-    # Python-object arithmetic exactly as CPython's BINARY_OP (see ``emit.python_number_op``)
-    object mj_number_add "PyNumber_Add"(object, object)
-    object mj_number_subtract "PyNumber_Subtract"(object, object)
-    object mj_number_multiply "PyNumber_Multiply"(object, object)
-    object mj_number_truedivide "PyNumber_TrueDivide"(object, object)
+    object mj_richcompare "mj_fast_richcompare"(object, object, int)
+    # Python-object arithmetic exactly as CPython's BINARY_OP (see ``emit.python_number_op``); + - * / and
+    # comparisons with the float and small-int specialisations inlined (``number_fast_paths.py``)
+    object mj_number_add "mj_fast_add"(object, object)
+    object mj_number_subtract "mj_fast_subtract"(object, object)
+    object mj_number_multiply "mj_fast_multiply"(object, object)
+    object mj_number_truedivide "mj_fast_truedivide"(object, object)
     object mj_number_floordivide "PyNumber_FloorDivide"(object, object)
     object mj_number_remainder "PyNumber_Remainder"(object, object)
     object mj_number_power "PyNumber_Power"(object, object, object)
@@ -150,10 +153,10 @@ cdef extern from *:
     object mj_number_and "PyNumber_And"(object, object)
     object mj_number_or "PyNumber_Or"(object, object)
     object mj_number_xor "PyNumber_Xor"(object, object)
-    object mj_number_inplace_add "PyNumber_InPlaceAdd"(object, object)
-    object mj_number_inplace_subtract "PyNumber_InPlaceSubtract"(object, object)
-    object mj_number_inplace_multiply "PyNumber_InPlaceMultiply"(object, object)
-    object mj_number_inplace_truedivide "PyNumber_InPlaceTrueDivide"(object, object)
+    object mj_number_inplace_add "mj_fast_inplace_add"(object, object)
+    object mj_number_inplace_subtract "mj_fast_inplace_subtract"(object, object)
+    object mj_number_inplace_multiply "mj_fast_inplace_multiply"(object, object)
+    object mj_number_inplace_truedivide "mj_fast_inplace_truedivide"(object, object)
     object mj_number_inplace_floordivide "PyNumber_InPlaceFloorDivide"(object, object)
     object mj_number_inplace_remainder "PyNumber_InPlaceRemainder"(object, object)
     object mj_number_inplace_power "PyNumber_InPlacePower"(object, object, object)
@@ -189,3 +192,4 @@ def _mj_setup(dict globals_, dict builtins_, tuple closure, tuple constants):
 # The str equality function this CPython exports (3.13 exports it without declaring it in Python.h).
 _DECLARATION = "" if UNICODE_EQUAL == "_PyUnicode_EQ" else f"int {UNICODE_EQUAL}(PyObject *, PyObject *);"
 PRELUDE = PRELUDE.replace("MJ_UNICODE_EQUAL", UNICODE_EQUAL).replace("MJ_DECLARE_UNICODE_EQUAL", _DECLARATION)
+PRELUDE = PRELUDE.replace("MJ_NUMBER_FAST_PATHS\n", NUMBER_FAST_PATHS_C.lstrip("\n"))

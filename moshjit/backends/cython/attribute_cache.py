@@ -1,0 +1,244 @@
+"""Inline caches for ``obj.name`` loads and stores in generated modules, as CPython 3.11+'s specialising
+interpreter keeps them (``LOAD_ATTR_SLOT``, ``LOAD_ATTR_INSTANCE_VALUE``, ``STORE_ATTR_INSTANCE_VALUE``, …).
+
+Each attribute site of a module owns an ``mj_attr_cache``: up to four (type, ``tp_version_tag``) entries saying
+how that type keeps the attribute. A hit reads or writes the storage directly; anything else — an unknown type,
+a changed class (every change to a class or a base gives it a new version tag), a descriptor, ``__getattr__``,
+``__getattribute__``/``__setattr__`` overrides, an attribute not set on this object — takes the generic
+``PyObject_GetAttr``/``PyObject_SetAttr``, so errors and every descriptor behave exactly as in CPython.
+
+Kinds of entry:
+
+- ``MJ_SLOT``: a ``__slots__`` member (``T_OBJECT_EX`` member descriptor without flags) at a fixed offset.
+- ``MJ_VALUES``: no attribute of that name anywhere in the type's MRO, and the instance keeps its attributes in
+  CPython's inline values whose keys are the type's shared keys: the entry holds the name's index in them.
+- ``MJ_DICT``: no attribute of that name in the MRO: look it up in the instance ``__dict__`` directly.
+- ``MJ_GENERIC``: the generic protocol (remembered, so a site that cannot be cached does not search again).
+
+A direct method call (``method_calls.py``) is guarded by ``mj_method_is``: the receiver's type is the class the
+callee was compiled for, ``name`` still finds the same jitted method in it (cached per version tag), and the
+instance has no attribute of that name shadowing it (its shared keys, values or dict are looked at on each call, as
+CPython's ``LOAD_METHOD_WITH_VALUES`` does).
+
+The layouts read here are internal to CPython and differ per version; they are all in the ``#if`` table at the
+top of ``ATTRIBUTE_CACHE_C`` (see ``moshjit/cpython.py``). A store through ``MJ_VALUES`` only replaces an existing
+value (adding one changes the insertion order that 3.12+ keeps beside the values) of an instance without a dict.
+"""
+
+ATTRIBUTE_CACHE_C = r'''
+    #include <structmember.h>
+    /* ---- what differs between CPython versions: where an instance keeps its values and its dict ---- */
+    typedef struct {                      /* the head of PyDictKeysObject (pycore_dict.h), 3.11-3.13, GIL builds */
+        Py_ssize_t dk_refcnt;
+        uint8_t dk_log2_size;
+        uint8_t dk_log2_index_bytes;
+        uint8_t dk_kind;
+        uint32_t dk_version;
+        Py_ssize_t dk_usable;
+        Py_ssize_t dk_nentries;
+        char dk_indices[];
+    } mj_dict_keys;
+    typedef struct { PyObject *me_key; PyObject *me_value; } mj_unicode_entry;
+    #define MJ_KEYS_SPLIT 2
+    #if PY_VERSION_HEX >= 0x030D0000
+    /* 3.13: values inline after the object header (Py_TPFLAGS_INLINE_VALUES), valid until a dict takes over;
+       the managed dict pointer three words before the object */
+    typedef struct { uint8_t capacity, size, embedded, valid; PyObject *values[1]; } mj_inline_values;
+    static inline PyObject **mj_values_of(PyObject *obj) {
+        mj_inline_values *v;
+        if (!(Py_TYPE(obj)->tp_flags & (1UL << 2))) return NULL;
+        v = (mj_inline_values *)((char *)obj + Py_TYPE(obj)->tp_basicsize);
+        return v->valid ? v->values : NULL;
+    }
+    static inline PyObject *mj_managed_dict_of(PyObject *obj) { return ((PyObject **)obj)[-3]; }
+    #elif PY_VERSION_HEX >= 0x030C0000
+    /* 3.12: one tagged word three words before the object: values (low bit set, stored minus one) or the dict */
+    static inline PyObject **mj_values_of(PyObject *obj) {
+        char *word = ((char **)obj)[-3];
+        return ((uintptr_t)word & 1) ? (PyObject **)(word + 1) : NULL;
+    }
+    static inline PyObject *mj_managed_dict_of(PyObject *obj) {
+        char *word = ((char **)obj)[-3];
+        return ((uintptr_t)word & 1) ? NULL : (PyObject *)word;
+    }
+    #else
+    /* 3.11: the values pointer four words before the object, the dict three words before (one is NULL) */
+    static inline PyObject **mj_values_of(PyObject *obj) {
+        PyObject **values = ((PyObject ***)obj)[-4];
+        return values;
+    }
+    static inline PyObject *mj_managed_dict_of(PyObject *obj) { return ((PyObject **)obj)[-3]; }
+    #endif
+    /* ---- the caches ---- */
+    enum { MJ_EMPTY = 0, MJ_SLOT, MJ_VALUES, MJ_DICT, MJ_GENERIC };
+    typedef struct { PyTypeObject *type; unsigned int version; int kind; Py_ssize_t index; } mj_attr_entry;
+    typedef struct { mj_attr_entry entries[4]; unsigned int next; } mj_attr_cache;
+
+    /* The instance dict of obj (borrowed, possibly NULL) when its type keeps one. */
+    static inline PyObject *mj_instance_dict(PyObject *obj) {
+        PyTypeObject *tp = Py_TYPE(obj);
+        if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) return mj_managed_dict_of(obj);
+        if (tp->tp_dictoffset > 0) return *(PyObject **)((char *)obj + tp->tp_dictoffset);
+        return NULL;
+    }
+    static inline PyObject **mj_values_of_managed(PyObject *obj) {
+        return (Py_TYPE(obj)->tp_flags & Py_TPFLAGS_MANAGED_DICT) ? mj_values_of(obj) : NULL;
+    }
+    /* The index of name in a type's shared keys, or -1. */
+    static Py_ssize_t mj_shared_key_index(PyTypeObject *tp, PyObject *name) {
+        mj_dict_keys *keys;
+        mj_unicode_entry *entries;
+        Py_ssize_t i;
+        if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) return -1;
+        keys = (mj_dict_keys *)((PyHeapTypeObject *)tp)->ht_cached_keys;
+        if (keys == NULL || keys->dk_kind != MJ_KEYS_SPLIT) return -1;
+        entries = (mj_unicode_entry *)(keys->dk_indices + ((size_t)1 << keys->dk_log2_index_bytes));
+        for (i = 0; i < keys->dk_nentries; i++) {
+            if (entries[i].me_key == name) return i;
+        }
+        return -1;
+    }
+    /* How tp keeps attribute name, for a load (store == 0) or a store; fills entry e. An MJ_GENERIC entry is
+       right whatever the type's version; the others hold for the (unique, non-zero) version they were made at. */
+    static void mj_attr_classify(mj_attr_entry *e, PyTypeObject *tp, PyObject *name, int store) {
+        PyObject *descr;
+        e->type = tp;
+        e->version = tp->tp_version_tag;
+        e->kind = MJ_GENERIC;
+        if (store ? tp->tp_setattro != PyObject_GenericSetAttr : tp->tp_getattro != PyObject_GenericGetAttr) return;
+        descr = _PyType_Lookup(tp, name);                /* gives tp a version tag if it can have one */
+        e->version = tp->tp_version_tag;
+        if (e->version == 0) return;
+        if (descr != NULL) {
+            if (Py_TYPE(descr) == &PyMemberDescr_Type) {
+                PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+                if (member->type == T_OBJECT_EX && member->flags == 0) {
+                    e->kind = MJ_SLOT;
+                    e->index = member->offset;
+                }
+            }
+            return;
+        }
+        if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
+            e->index = mj_shared_key_index(tp, name);
+            e->kind = e->index >= 0 ? MJ_VALUES : MJ_DICT;
+        } else if (tp->tp_dictoffset > 0) {
+            e->kind = MJ_DICT;
+        }
+    }
+    static mj_attr_entry *mj_attr_entry_for(mj_attr_cache *cache, PyObject *obj, PyObject *name, int store) {
+        PyTypeObject *tp = Py_TYPE(obj);
+        mj_attr_entry *e;
+        int i;
+        for (i = 0; i < 4; i++) {
+            e = &cache->entries[i];
+            if (e->type == tp && e->version == tp->tp_version_tag) return e;
+        }
+        e = &cache->entries[cache->next++ & 3];
+        mj_attr_classify(e, tp, name, store);
+        return e;
+    }
+    /* obj.name, as PyObject_GetAttr gives it (a new reference, or NULL with the exception set). */
+    static PyObject *mj_attr_load(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
+        mj_attr_entry *e = mj_attr_entry_for(cache, obj, name, 0);
+        PyObject *value = NULL, **values, *dict;
+        if (e->kind != MJ_GENERIC) {
+            switch (e->kind) {
+            case MJ_SLOT:
+                value = *(PyObject **)((char *)obj + e->index);
+                break;
+            case MJ_VALUES:
+                values = mj_values_of(obj);
+                if (values != NULL) { value = values[e->index]; break; }
+                /* fall through: the instance has a dict of its own */
+            case MJ_DICT:
+                dict = mj_instance_dict(obj);
+                if (dict != NULL) value = PyDict_GetItemWithError(dict, name);   /* borrowed */
+                if (value == NULL && PyErr_Occurred()) return NULL;
+                break;
+            }
+            if (value != NULL) { Py_INCREF(value); return value; }
+            if (e->kind == MJ_DICT && mj_values_of_managed(obj) != NULL) {
+                /* the name joined the shared keys after this entry was made: look again */
+                value = PyObject_GetAttr(obj, name);
+                mj_attr_classify(e, Py_TYPE(obj), name, 0);
+                return value;
+            }
+        }
+        return PyObject_GetAttr(obj, name);              /* missing here: the generic path raises as CPython */
+    }
+    /* obj.name = value, as PyObject_SetAttr does it (0, or -1 with the exception set). */
+    static int mj_attr_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
+        mj_attr_entry *e = mj_attr_entry_for(cache, obj, name, 1);
+        PyObject *old, **slot, **values;
+        if (e->kind != MJ_GENERIC) {
+            if (e->kind == MJ_SLOT) {
+                slot = (PyObject **)((char *)obj + e->index);
+                old = *slot;
+                Py_INCREF(value);
+                *slot = value;
+                Py_XDECREF(old);
+                return 0;
+            }
+            /* values only, no dict sharing them (3.13 lets a dict use the inline values: a write must then go
+               through the dict, which keeps its version for watchers and guards) */
+            if (e->kind == MJ_VALUES && (values = mj_values_of(obj)) != NULL && values[e->index] != NULL
+                    && mj_managed_dict_of(obj) == NULL) {
+                old = values[e->index];
+                Py_INCREF(value);
+                values[e->index] = value;
+                Py_DECREF(old);
+                return 0;
+            }
+        }
+        return PyObject_SetAttr(obj, name, value);
+    }
+    typedef struct { PyTypeObject *type; unsigned int version; Py_ssize_t nentries, index; } mj_method_guard;
+    /* 1 when obj.name(...) would call method, found on cls, with obj as its first argument: obj's type is cls,
+       whose lookup of name gives method, and obj has no attribute of that name of its own; else 0 (-1: the
+       instance dict lookup raised). */
+    static int mj_method_is(PyObject *obj, PyObject *name, mj_method_guard *g, PyObject *cls, PyObject *method) {
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyObject **values, *dict = NULL, *found;
+        mj_dict_keys *keys;
+        if ((PyObject *)tp != cls) return 0;
+        if (g->type != tp || g->version != tp->tp_version_tag || g->version == 0) {
+            g->type = NULL;
+            if (tp->tp_getattro != PyObject_GenericGetAttr || _PyType_Lookup(tp, name) != method
+                    || tp->tp_version_tag == 0) return 0;
+            g->type = tp;
+            g->version = tp->tp_version_tag;
+            g->nentries = -1;
+        }
+        if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
+            values = mj_values_of(obj);
+            keys = (mj_dict_keys *)((PyHeapTypeObject *)tp)->ht_cached_keys;
+            if (values != NULL && keys != NULL) {
+                if (keys->dk_nentries != g->nentries) {       /* shared keys only grow: look again when they do */
+                    g->index = mj_shared_key_index(tp, name);
+                    g->nentries = keys->dk_nentries;
+                }
+                return g->index < 0 || values[g->index] == NULL;
+            }
+            dict = mj_managed_dict_of(obj);
+        } else if (tp->tp_dictoffset > 0) {
+            dict = *(PyObject **)((char *)obj + tp->tp_dictoffset);
+        } else if (tp->tp_dictoffset < 0) {
+            return 0;
+        }
+        if (dict == NULL) return 1;
+        found = PyDict_GetItemWithError(dict, name);
+        if (found == NULL && PyErr_Occurred()) return -1;      /* raised as CPython's own lookup raises it */
+        return found == NULL;
+    }
+'''
+
+ATTRIBUTE_CACHE_DECLARATIONS = '''\
+    ctypedef struct mj_attr_cache:
+        pass
+    object mj_attr_load(object, object, mj_attr_cache *)
+    int mj_attr_store(object, object, object, mj_attr_cache *) except -1
+    ctypedef struct mj_method_guard:
+        pass
+    int mj_method_is(object, object, mj_method_guard *, object, object) except -1
+'''

@@ -1,0 +1,95 @@
+"""Object arithmetic and comparisons with CPython's own specialisations inlined (``BINARY_OP_ADD_FLOAT``,
+``BINARY_OP_ADD_INT``, ``COMPARE_OP_FLOAT_JUMP``, …): a value read from an attribute or a list is typed ``object``,
+and when both operands are exact floats, or ints of one machine digit, the result is computed in C as
+``float_add``/``long_add``/``float_richcompare``/… would compute it; any other operands (subclasses, big ints, a
+zero divisor, other types) go through ``PyNumber_*``/``PyObject_RichCompare``, so errors and overloads are
+CPython's.
+
+Exactness: a one-digit int (at most 30 bits) converts to double exactly, so mixed int/float operations give what
+``float_add`` computes after its own conversion; ``int / int`` of such ints divides their exact doubles once, as
+``long_true_divide``'s fast path does; products of two such ints fit in 62 bits.
+"""
+
+NUMBER_FAST_PATHS_C = r'''
+    /* One machine digit? (what differs between versions: 3.11 keeps the signed digit count in ob_size, 3.12+
+       exposes compactness; a compact int on 3.12+ is at most one 30-bit digit as well.) */
+    #if PY_VERSION_HEX >= 0x030C0000
+    static inline int mj_small_int(PyObject *v, long long *out) {
+        if (!PyLong_CheckExact(v) || !PyUnstable_Long_IsCompact((PyLongObject *)v)) return 0;
+        *out = (long long)PyUnstable_Long_CompactValue((PyLongObject *)v);
+        return 1;
+    }
+    #else
+    static inline int mj_small_int(PyObject *v, long long *out) {
+        Py_ssize_t size;
+        if (!PyLong_CheckExact(v)) return 0;
+        size = Py_SIZE(v);
+        if (size < -1 || size > 1) return 0;
+        *out = size * (long long)((PyLongObject *)v)->ob_digit[0];
+        return 1;
+    }
+    #endif
+    /* Both operands as doubles when both are exact floats or small ints, at least one a float. */
+    static inline int mj_float_operands(PyObject *a, PyObject *b, double *x, double *y) {
+        long long i;
+        int floats = 0;
+        if (PyFloat_CheckExact(a)) { *x = PyFloat_AS_DOUBLE(a); floats++; }
+        else if (mj_small_int(a, &i)) *x = (double)i;
+        else return 0;
+        if (PyFloat_CheckExact(b)) { *y = PyFloat_AS_DOUBLE(b); floats++; }
+        else if (mj_small_int(b, &i)) *y = (double)i;
+        else return 0;
+        return floats > 0;
+    }
+    #define MJ_ARITH(name, op, generic)                                                      \
+    static PyObject *name(PyObject *a, PyObject *b) {                                        \
+        long long i, j;                                                                      \
+        double x, y;                                                                         \
+        if (mj_small_int(a, &i) && mj_small_int(b, &j)) return PyLong_FromLongLong(i op j); \
+        if (mj_float_operands(a, b, &x, &y)) return PyFloat_FromDouble(x op y);              \
+        return generic(a, b);                                                                \
+    }
+    MJ_ARITH(mj_fast_add, +, PyNumber_Add)
+    MJ_ARITH(mj_fast_subtract, -, PyNumber_Subtract)
+    MJ_ARITH(mj_fast_multiply, *, PyNumber_Multiply)
+    MJ_ARITH(mj_fast_inplace_add, +, PyNumber_InPlaceAdd)
+    MJ_ARITH(mj_fast_inplace_subtract, -, PyNumber_InPlaceSubtract)
+    MJ_ARITH(mj_fast_inplace_multiply, *, PyNumber_InPlaceMultiply)
+    #define MJ_DIVIDE(name, generic)                                                         \
+    static PyObject *name(PyObject *a, PyObject *b) {                                        \
+        long long i, j;                                                                      \
+        double x, y;                                                                         \
+        if (mj_small_int(a, &i) && mj_small_int(b, &j)) {                                    \
+            if (j != 0) return PyFloat_FromDouble((double)i / (double)j);                    \
+        } else if (mj_float_operands(a, b, &x, &y) && y != 0.0) {                            \
+            return PyFloat_FromDouble(x / y);                                                \
+        }                                                                                    \
+        return generic(a, b);                                                                \
+    }
+    MJ_DIVIDE(mj_fast_truedivide, PyNumber_TrueDivide)
+    MJ_DIVIDE(mj_fast_inplace_truedivide, PyNumber_InPlaceTrueDivide)
+    static PyObject *mj_fast_richcompare(PyObject *a, PyObject *b, int op) {
+        long long i, j;
+        double x, y;
+        int truth;
+        if (mj_small_int(a, &i) && mj_small_int(b, &j)) {
+            switch (op) {
+                case Py_LT: truth = i < j; break;   case Py_LE: truth = i <= j; break;
+                case Py_EQ: truth = i == j; break;  case Py_NE: truth = i != j; break;
+                case Py_GT: truth = i > j; break;   default: truth = i >= j;
+            }
+        } else if (PyFloat_CheckExact(a) && PyFloat_CheckExact(b)) {
+            x = PyFloat_AS_DOUBLE(a);
+            y = PyFloat_AS_DOUBLE(b);
+            switch (op) {
+                case Py_LT: truth = x < y; break;   case Py_LE: truth = x <= y; break;
+                case Py_EQ: truth = x == y; break;  case Py_NE: truth = x != y; break;
+                case Py_GT: truth = x > y; break;   default: truth = x >= y;
+            }
+        } else {
+            return PyObject_RichCompare(a, b, op);
+        }
+        if (truth) Py_RETURN_TRUE;
+        Py_RETURN_FALSE;
+    }
+'''

@@ -1,0 +1,331 @@
+"""Attribute inline caches (``backends/cython/attribute_cache.py``) against CPython: one load site and one store
+site see every kind of attribute — instance values, ``__slots__``, class attributes shadowed or not, properties,
+data and non-data descriptors, ``__getattr__``/``__getattribute__``/``__setattr__`` overrides, deleted attributes,
+materialised instance dicts, more than four types at a site — and the classes change between calls (a property
+added, an attribute deleted, ``__class__`` assigned). Random programs of such steps run plainly and jitted on two
+fresh copies of the same world, which must end in the same observations."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as hs
+
+import moshjit
+from tests.cython.agree import jitted
+
+
+def read_x(objs):
+    out = []
+    for o in objs:
+        try:
+            out.append(o.x)
+        except AttributeError as exc:
+            out.append(("AttributeError", str(exc)))
+    return out
+
+
+def write_x(objs, value):
+    out = []
+    for o in objs:
+        try:
+            o.x = value
+            out.append("ok")
+        except (AttributeError, TypeError) as exc:
+            out.append((type(exc).__name__, str(exc)))
+    return out
+
+
+def bump_x(o, times):
+    """A loop reading and writing one attribute (the shape of ``self.count += 1`` in a method)."""
+    for _ in range(times):
+        o.x = o.x + 1
+    return o.x
+
+
+class Recorder:
+    """A data descriptor that logs its uses, so a wrongly skipped ``__get__``/``__set__`` shows."""
+
+    def __init__(self):
+        self.log = []
+
+    def __get__(self, obj, owner=None):
+        self.log.append("get")
+        return "descriptor" if obj is not None else self
+
+    def __set__(self, obj, value):
+        self.log.append(("set", value))
+
+
+class NonData:
+    def __get__(self, obj, owner=None):
+        return "non-data"
+
+
+def make_world():
+    """Fresh classes and instances, one of each attribute kind (the same for both runs)."""
+
+    class Plain:
+        def __init__(self):
+            self.x = 1
+
+    class Missing:
+        pass
+
+    class ClassAttr:
+        x = "class"
+
+    class Shadowed:
+        x = "class"
+
+        def __init__(self):
+            self.x = "instance"
+
+    class Prop:
+        def __init__(self):
+            self._x = 5
+
+        @property
+        def x(self):
+            return self._x * 2
+
+        @x.setter
+        def x(self, value):
+            self._x = value
+
+    class ReadOnlyProp:
+        @property
+        def x(self):
+            return "read-only"
+
+    class Data:
+        x = Recorder()
+
+    class NonDataShadowed:
+        x = NonData()
+
+        def __init__(self):
+            self.__dict__["x"] = "instance over non-data"
+
+    class GetattrHook:
+        def __getattr__(self, name):
+            if name == "x":
+                return "from __getattr__"
+            raise AttributeError(name)
+
+    class GetattributeHook:
+        def __getattribute__(self, name):
+            return "from __getattribute__ " + name
+
+    class SetattrHook:
+        def __init__(self):
+            object.__setattr__(self, "x", 0)
+
+        def __setattr__(self, name, value):
+            object.__setattr__(self, name, ("hooked", value))
+
+    class Slots:
+        __slots__ = ("x", "y")
+
+        def __init__(self):
+            self.x = "slot"
+
+    class EmptySlot:
+        __slots__ = ("x",)
+
+    class Sub(Plain):
+        pass
+
+    class Materialised(Plain):
+        def __init__(self):
+            super().__init__()
+            self.__dict__                   # the instance's values become a real dict
+
+    class Wide:
+        def __init__(self):
+            for i in range(40):             # beyond the shared keys' size: a dict of its own
+                setattr(self, f"a{i}", i)
+            self.x = "wide"
+
+    class IntSub(int):
+        pass
+
+    int_sub = IntSub(7)
+    int_sub.x = "int subclass"
+    classes = [Plain, Missing, ClassAttr, Shadowed, Prop, ReadOnlyProp, Data, NonDataShadowed, GetattrHook,
+               GetattributeHook, SetattrHook, Slots, EmptySlot, Sub, Materialised, Wide]
+    objs = [cls() for cls in classes] + [int_sub]
+    return classes, objs
+
+
+def mutate(classes, objs, step: int) -> None:
+    """Change the world between calls: the steps a program may take after its methods were compiled."""
+    Plain = classes[0]
+    if step == 0:
+        Plain.x = property(lambda self: "property added later")
+    elif step == 1:
+        del objs[0].x
+    elif step == 2:
+        objs[0].__class__ = classes[3]                  # Plain → Shadowed
+    elif step == 3:
+        del classes[2].x                               # ClassAttr loses its attribute
+    elif step == 4:
+        classes[11].x = property(lambda self: "slot replaced")   # the member descriptor goes
+    elif step == 5:
+        objs[1].x = "set later"                        # Missing gets it
+    elif step == 6:
+        if isinstance(getattr(Plain, "x", None), property):
+            del Plain.x
+    elif step == 7:
+        del objs[11].x                                 # an empty slot again
+
+
+def run_program(read, write, steps) -> list:
+    classes, objs = make_world()
+    seen = []
+    for step in steps:
+        if step == "read":
+            seen.append(read(objs))
+        elif step == "write":
+            seen.append(write(objs, step))
+            seen.append(read(objs))
+        else:
+            try:
+                mutate(classes, objs, step)
+                seen.append(("mutated", step))
+            except AttributeError as exc:
+                seen.append(("mutate failed", step, str(exc)))
+    descriptor_log = vars(classes[6])["x"].log
+    return seen + [descriptor_log]
+
+
+def test_every_attribute_kind_reads_and_writes_as_cpython():
+    steps = ["read", "write", "read", "read"]
+    assert run_program(jitted(read_x), jitted(write_x), steps) == run_program(read_x, write_x, steps)
+
+
+def test_class_changes_after_compiling_are_seen():
+    steps = ["read", "read"]
+    for step in range(8):
+        steps += [step, "read", "write"]
+    assert run_program(jitted(read_x), jitted(write_x), steps) == run_program(read_x, write_x, steps)
+
+
+@settings(max_examples=25, deadline=None)
+@given(hs.lists(hs.sampled_from(["read", "write"] + list(range(8))), min_size=1, max_size=12))
+def test_random_programs_of_reads_writes_and_class_changes(steps):
+    assert run_program(jitted(read_x), jitted(write_x), steps) == run_program(read_x, write_x, steps)
+
+
+def test_store_fast_path_keeps_reference_counts_and_values():
+    import sys
+
+    class Counter:
+        def __init__(self):
+            self.x = 0
+
+    class SlotCounter:
+        __slots__ = ("x",)
+
+        def __init__(self):
+            self.x = 0
+
+    for cls in (Counter, SlotCounter):
+        plain, fast = cls(), cls()
+        big = 10 ** 30                       # a fresh int object whose reference count is checked
+        fast.x = big
+        plain.x = big
+        before = sys.getrefcount(big)
+        assert jitted(bump_x)(fast, 100) == bump_x(plain, 100) == big + 100
+        assert sys.getrefcount(big) == before - 2
+
+
+def make_shapes():
+    """A fresh class whose methods call each other through ``self`` (one copy stays plain, one gets @jit)."""
+
+    class Shape:
+        def __init__(self, w):
+            self.w = w
+
+        def area(self):
+            return self.w * self.w
+
+        def scaled(self, k):
+            return self.area() * k
+
+        def total(self, n):
+            s = 0
+            for i in range(n):
+                s += self.area() + self.scaled(i)
+            return s
+
+        def depth(self, n):
+            return 0 if n == 0 else 1 + self.depth(n - 1)
+
+    return Shape
+
+
+def shape_program(Shape) -> list:
+    """Calls between methods, with the class and the instance changed between calls as a program may."""
+    s = Shape(3)
+    seen = [s.total(4), s.depth(30)]
+    s.area = lambda: 100                               # an instance attribute shadows the method
+    seen.append(s.total(4))
+    del s.area
+    seen.append(s.total(4))
+    s.__dict__["scaled"] = lambda k: -k                # through a real instance dict
+    seen.append(s.total(4))
+    del s.__dict__["scaled"]
+    seen.append(s.total(4))
+    Shape.area = lambda self: 1                        # the class rebinds the method after compiling
+    seen.append(s.total(4))
+    Shape.__getattribute__ = lambda self, name: (lambda *a: 5) if name == "area" else object.__getattribute__(
+        self, name)
+    seen.append(s.total(4))
+    del Shape.__getattribute__
+    del Shape.area                                     # no method at all: CPython's AttributeError
+    try:
+        s.total(4)
+    except AttributeError as exc:
+        seen.append(str(exc))
+    return seen
+
+
+def test_direct_method_calls_follow_every_change_to_class_and_instance():
+    plain, fast = make_shapes(), moshjit.jit(make_shapes(), backend="cython")
+    assert shape_program(fast) == shape_program(plain)
+
+
+def test_generated_code_takes_the_fast_paths():
+    """The golden shape of the fast paths in the generated module (calls between jitted methods go direct)."""
+    Shape = moshjit.jit(make_shapes(), backend="cython")
+    Shape(2).total(3)
+    total = str(Shape.total.inspect_code())
+    assert "mj_attr_load(a_self, 'w'" in str(Shape.area.inspect_code())
+    assert "if mj_method_is(a_self, 'area', &_mj_mg0, " in total
+    assert "if mj_method_is(a_self, 'scaled', &_mj_mg1, " in total
+    assert "mj_method_is(a_self, 'depth'" not in str(Shape.depth.inspect_code())   # itself: being compiled
+
+
+def test_class_assignment_to_a_class_with_another_key_order():
+    """After ``obj.__class__ = B`` the instance's values were laid out by its old class: CPython moves them into
+    a dict, and a cached index of ``x`` in B's keys must not be applied to them."""
+
+    def make():
+        class A:
+            def __init__(self):
+                self.x = "A.x"
+                self.y = "A.y"
+
+        class B:
+            def __init__(self):
+                self.y = "B.y"
+                self.x = "B.x"
+
+        return A(), B(), B
+
+    def program(read, write):
+        a, b, B = make()
+        seen = [read([a, b])]
+        a.__class__ = B
+        seen += [read([a, b]), write([a, b], "new"), read([a, b]), vars(a)]
+        return seen
+
+    assert program(jitted(read_x), jitted(write_x)) == program(read_x, write_x)

@@ -1,0 +1,75 @@
+"""Object arithmetic with the float and small-int specialisations inlined (``backends/cython/number_fast_paths.py``)
+against CPython: operands read from a list are typed ``object``, so every operator below runs the fast path when
+both are exact floats or one-digit ints, and the generic protocol otherwise (big ints, bools, int subclasses, zero
+divisors, strs) — same results, same result types, same errors."""
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings, strategies as hs
+
+from tests.cython.agree import jitted
+
+
+class Int(int):
+    def __add__(self, other):
+        return "Int.__add__"
+
+
+def number_ops(pair):
+    a = pair[0]
+    b = pair[1]
+    out = []
+    for k in range(12):
+        try:
+            if k == 0:
+                r = a + b
+            elif k == 1:
+                r = a - b
+            elif k == 2:
+                r = a * b
+            elif k == 3:
+                r = a / b
+            elif k == 4:
+                r = a < b
+            elif k == 5:
+                r = a <= b
+            elif k == 6:
+                r = a == b
+            elif k == 7:
+                r = a != b
+            elif k == 8:
+                r = a > b
+            elif k == 9:
+                r = a >= b
+            elif k == 10:
+                r = a
+                r += b
+                r -= b
+                r *= b
+            else:
+                r = a
+                r /= b
+        except Exception as exc:
+            r = (type(exc).__name__, str(exc))
+        out.append((type(r).__name__, repr(r)))
+    return out
+
+
+BOUNDARIES = [0, 1, -1, 2 ** 30 - 1, -(2 ** 30 - 1), 2 ** 30, -(2 ** 30), 2 ** 62, 2 ** 64, -(2 ** 70), True, False,
+              0.0, -0.0, 1.5, -2.25, math.inf, -math.inf, math.nan, 1e308, 5e-324, Int(3), None]
+numbers = hs.one_of(hs.integers(-2 ** 31, 2 ** 31), hs.integers(), hs.floats(allow_nan=True), hs.booleans(),
+                    hs.sampled_from(BOUNDARIES))
+
+
+def test_boundary_operands_behave_as_cpython():
+    fast = jitted(number_ops)
+    for a in BOUNDARIES:
+        for b in BOUNDARIES:
+            assert fast([a, b]) == number_ops([a, b]), (a, b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(numbers, numbers)
+def test_random_operands_behave_as_cpython(a, b):
+    assert jitted(number_ops)([a, b]) == number_ops([a, b])
