@@ -356,3 +356,93 @@ cdef object _mj_exception(object value, bint is_cause):
 cdef object _mj_range_check(Py_ssize_t step):
     if step == 0:
         raise ValueError("range() arg 3 must not be zero")
+
+
+# ---- structural pattern matching: CPython's match_class and match_keys (ceval.c), through the C API ----------------
+from cpython.object cimport PyTypeObject
+
+cdef extern from "Python.h":
+    unsigned long Py_TPFLAGS_HEAPTYPE
+    unsigned long _Py_TPFLAGS_MATCH_SELF
+
+cdef str _MJ_NOT_A_CLASS = ("called match pattern must be a type" if _sys.version_info < (3, 12)
+                            else "called match pattern must be a class")
+cdef object _mj_no_attribute = object()
+
+
+cdef str _mj_tp_name(object cls):
+    """``tp_name``, as CPython's messages print it with ``%s``."""
+    return (<PyTypeObject*>cls).tp_name.decode("utf-8")
+
+
+cdef object _mj_match_attribute(object subject, object cls, str name, set seen):
+    if name in seen:
+        raise TypeError(f"{_mj_tp_name(cls)}() got multiple sub-patterns for attribute {name!r}")
+    seen.add(name)
+    try:
+        return getattr(subject, name)
+    except AttributeError:
+        return _mj_no_attribute
+
+
+cdef object _mj_match_class(object subject, object cls, tuple names, Py_ssize_t count):
+    """MATCH_CLASS: the tuple of attributes ``cls(<count positional>, *names)`` reads, or None (no match)."""
+    cdef bint match_self = False
+    cdef Py_ssize_t allowed
+    if not isinstance(cls, type):
+        raise TypeError(_MJ_NOT_A_CLASS)
+    if not isinstance(subject, cls):
+        return None
+    seen = set()
+    values = []
+    if count:
+        try:
+            match_args = cls.__match_args__
+        except AttributeError:
+            match_args = ()
+            match_self = ((<PyTypeObject*>cls).tp_flags & _Py_TPFLAGS_MATCH_SELF) != 0
+        else:
+            if type(match_args) is not tuple:
+                raise TypeError(f"{_mj_tp_name(cls)}.__match_args__ must be a tuple (got "
+                                f"{_mj_tp_name(type(match_args))})")
+        allowed = 1 if match_self else len(<tuple>match_args)
+        if allowed < count:
+            raise TypeError(f"{_mj_tp_name(cls)}() accepts {allowed} positional sub-pattern"
+                            f"{'' if allowed == 1 else 's'} ({count} given)")
+        if match_self:
+            values.append(subject)
+        else:
+            for name in (<tuple>match_args)[:count]:
+                if type(name) is not str:
+                    raise TypeError(f"__match_args__ elements must be strings (got {_mj_tp_name(type(name))})")
+                value = _mj_match_attribute(subject, cls, <str>name, seen)
+                if value is _mj_no_attribute:
+                    return None
+                values.append(value)
+    for name in names:
+        value = _mj_match_attribute(subject, cls, <str>name, seen)
+        if value is _mj_no_attribute:
+            return None
+        values.append(value)
+    return tuple(values)
+
+
+cdef object _mj_match_keys(object subject, tuple keys):
+    """MATCH_KEYS: ``subject.get(key, <missing>)`` for each key, or None at the first one missing."""
+    if not keys:
+        return ()
+    get = subject.get
+    seen = set()
+    missing = object()
+    values = []
+    for key in keys:
+        if isinstance(key, set):  # PySet_Contains hashes a set key (TypeError) where ``in`` tries a frozenset
+            hash(key)
+        if key in seen:
+            raise ValueError(f"mapping pattern checks duplicate key ({key!r})")
+        seen.add(key)
+        value = get(key, missing)
+        if value is missing:
+            return None
+        values.append(value)
+    return tuple(values)
