@@ -283,8 +283,8 @@ def shape(node) -> str:
 
 def test_a_length_is_taken_once_and_lengths_are_decided_by_earlier_tests():
     assert shape(tree_of("()", "(x,)", "(a, b)", "(a, *rest)")) == (
-        "TypeOf; IsSequence? [Length; len==0? [case 0] [len==1? [Unpack; case 1] "
-        "[len==2? [Unpack; case 2] [Item; StarSlice; case 3]]]] [fail]")
+        "IsSequence? [Length; len==0? [case 0] [len==1? [Unpack; case 1] "
+        "[len==2? [Unpack; case 2] [UnpackStar; case 3]]]] [fail]")
 
 
 def test_cases_sharing_a_class_test_nest_under_it_and_the_rest_follows_as_a_join():
@@ -297,12 +297,12 @@ def test_cases_sharing_a_class_test_nest_under_it_and_the_rest_follows_as_a_join
 def test_a_test_that_later_cases_repeat_splits_instead_of_joining():
     # case 1 needs item 0 == 0 too: when case 0 fails on item 1, case 1 does not test item 0 again
     assert shape(tree_of("(0, 1)", "(0, y)")) == (
-        "TypeOf; IsSequence? [Length; len==2? [Unpack; Equals? [Equals? [case 0] [case 1]] [fail]] [fail]] [fail]")
+        "IsSequence? [Length; len==2? [Unpack; Equals? [Equals? [case 0] [case 1]] [fail]] [fail]] [fail]")
 
 
 def test_a_guard_failing_keeps_what_was_learnt():
     assert shape(tree_of("[x] and when(x)", "[y]")) == (
-        "TypeOf; IsSequence? [Length; len==1? [Unpack; Guard? [case 0] [case 1]] [fail]] [fail]")
+        "IsSequence? [Length; len==1? [Unpack; Guard? [case 0] [case 1]] [fail]] [fail]")
 
 
 def test_without_splits_no_case_is_duplicated_and_the_results_are_the_same(monkeypatch):

@@ -215,7 +215,7 @@ class ProgramWriter:
         r, s = self.rng, self.scope
         loop_var = f"{s.prefix}k{s.counters}"
         s.counters += 1
-        bound = r.choice([str(r.randint(0, 5)), f"{self.int_expr(0)} % 6", "len(xs)"])
+        bound = r.choice([str(r.randint(0, 5)), f"({self.int_expr(0)}) % 6", "len(xs)"])
         self.emit(indent, f"for {loop_var} in range({bound}):")
         s.ints.append(loop_var)               # readable after the loop only if it ran: not kept beyond it
         s.loop_depth += 1
