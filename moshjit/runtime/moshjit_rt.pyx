@@ -44,6 +44,8 @@ from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from cpython.cellobject cimport PyCell_New, PyCell_Set
 from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 cdef extern from "Python.h":
     PyObject *_mj_cell_ref "PyCell_GET"(object cell)     # borrowed; NULL when the cell is empty, no error set
@@ -189,6 +191,23 @@ cdef bint _mj_iterable(object obj):
 
 
 cdef tuple _mj_unpack_ex(object seq, Py_ssize_t before, Py_ssize_t after):
+    cdef Py_ssize_t n, i
+    cdef tuple out
+    cdef object item
+    if type(seq) is list or type(seq) is tuple:  # iterating them reads their items in order: read them directly
+        n = len(seq)
+        if n >= before + after:
+            out = PyTuple_New(before + 1 + after)
+            for i in range(before + 1 + after):
+                if i < before:
+                    item = seq[i]
+                elif i == before:
+                    item = (<list>seq)[before:n - after] if type(seq) is list else list((<tuple>seq)[before:n - after])
+                else:
+                    item = seq[n - after + i - before - 1]
+                Py_INCREF(item)
+                PyTuple_SET_ITEM(out, i, item)
+            return out
     if not _mj_iterable(seq):
         raise TypeError(f"cannot unpack non-iterable {type(seq).__name__} object")
     it = iter(seq)
