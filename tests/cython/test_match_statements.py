@@ -247,7 +247,8 @@ def test_class_patterns(subject):
 
 @pytest.mark.parametrize("kind", range(8))
 @pytest.mark.parametrize("subject", [Loud(1, 2), Loud([3]), BadArgs(), NotStrArgs(), Point(1, 2), {"k": 1},
-                                     Map(k=1), 0, [1]], ids=repr)
+                                     Map(k=1), 0, [1]],
+                         ids=["loud", "loud_list", "bad_args", "not_str_args", "point", "dict", "map", "int", "list"])
 def test_class_and_key_errors_are_cpythons(subject, kind):
     _agree(class_errors, [subject], kind)
 
