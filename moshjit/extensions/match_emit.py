@@ -1,4 +1,5 @@
-"""A decision tree → Python statements: plain ``if``s, assignments and ``try``/``except AttributeError``.
+"""A decision tree → Python statements: plain ``if``s, assignments, ``try``/``except AttributeError`` and, for a
+sequence test, a native ``match v: case [*_]:`` (CPython's MATCH_SEQUENCE opcode).
 
 Values live in hygienic temporaries (``_mj_<kind><n>``), one per key, so a value fetched on one path is
 read by name everywhere below. A test whose true branch always leaves (``return``, ``raise``, ...) is
@@ -356,7 +357,8 @@ class Emitter:
 
     def type_flags(self, occ, yes: list[str], no: list[str], flag: int) -> ast.expr:
         """``type(occ)`` is one of ``yes``, or (being none of ``no``) has ``flag`` set: CPython's check of
-        Py_TPFLAGS_SEQUENCE/MAPPING, with the common types decided by identity (their flags never change)."""
+        Py_TPFLAGS_MAPPING, with the common types decided by identity (their flags never change). The type is
+        read anyway for a mapping (an exact dict takes ``in`` and ``[]``), so this beats a native ``case {}:``."""
         builtin = self.scope.builtin
         kind = self.scope.use(("type", occ))
         flags = ast.BinOp(ast.Attribute(_name(kind), "__flags__", ast.Load()), ast.BitAnd(), ast.Constant(flag))
