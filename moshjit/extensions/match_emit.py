@@ -358,7 +358,7 @@ class Emitter:
     def type_flags(self, occ, yes: list[str], no: list[str], flag: int) -> ast.expr:
         """``type(occ)`` is one of ``yes``, or (being none of ``no``) has ``flag`` set: CPython's check of
         Py_TPFLAGS_MAPPING, with the common types decided by identity (their flags never change). The type is
-        read anyway for a mapping (an exact dict takes ``in`` and ``[]``), so this beats a native ``case {}:``."""
+        read anyway for a mapping pattern (an exact dict takes ``in`` and ``[]``), so it is not a native ``case {}:``."""
         builtin = self.scope.builtin
         kind = self.scope.use(("type", occ))
         flags = ast.BinOp(ast.Attribute(_name(kind), "__flags__", ast.Load()), ast.BitAnd(), ast.Constant(flag))
