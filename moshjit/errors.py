@@ -19,8 +19,6 @@ NEXT_STEPS = (
                   "expression)"),
     ("closure", "move the inner function to module level and pass what it captures as arguments"),
     ("class definition", "define the class at module level"),
-    ("match statement", "use the pattern-matching extension ('# moshmosh?' + '# +pattern-matching'), which "
-                        "compiles to plain tests"),
     ("no native form", "use backend='auto' (or 'cython'), which compiles Python objects"),
     ("LLVM backend", "use backend='auto' (or 'cython')"),
 )

@@ -113,16 +113,16 @@ class Facts:
 
     def cheaper(self, action: P.Step) -> P.Step:
         """The action, or one to the same effect from values already read, when the sequence's length is
-        known exactly (items counted from the end, a star list after an unpacking)."""
-        if isinstance(action, (P.StarSlice, P.Item)) and action.key[0] in ("star", "item_end"):
-            occ = action.key[1]
+        known exactly and its items were unpacked already (an item counted from the end, a star unpacking)."""
+        if isinstance(action, P.Item) and action.key[0] == "item_end" or isinstance(action, P.UnpackStar):
+            occ = action.occ if isinstance(action, P.UnpackStar) else action.key[1]
             low, high, _ = self.lengths.get(occ, (0, None, frozenset()))
             if low == high:
                 if isinstance(action, P.Item):
                     existing = ("item", occ, low - action.key[2])
                     if existing in self.done:
                         return P.Alias(action.key, existing)
-                elif all(("item", occ, i) in self.done for i in range(action.before, low - action.after)):
+                elif all(("item", occ, i) in self.done for i in range(low)):
                     return P.StarFromItems(action, low)
         return action
 
@@ -403,7 +403,7 @@ def _keys(steps: list[P.Step], facts: Facts) -> set:
         elif step.kind == "or":
             for alternative in step.alternatives:
                 keys |= _keys(alternative, facts)
-        elif isinstance(step, P.Unpack) and step.key not in facts.done:
+        elif isinstance(step, (P.Unpack, P.UnpackStar)) and step.key not in facts.done:
             keys.add(("items", step.occ))  # reading a sequence's items again is worth a split
         elif step.kind in ("guard", "action", "bind") or isinstance(step, _CLASS_LEVEL):
             continue

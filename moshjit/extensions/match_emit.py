@@ -1,4 +1,5 @@
-"""A decision tree → Python statements: plain ``if``s, assignments and ``try``/``except AttributeError``.
+"""A decision tree → Python statements: plain ``if``s, assignments, ``try``/``except AttributeError`` and, for a
+sequence test, a native ``match v: case [*_]:`` (CPython's MATCH_SEQUENCE opcode).
 
 Values live in hygienic temporaries (``_mj_<kind><n>``), one per key, so a value fetched on one path is
 read by name everywhere below. A test whose true branch always leaves (``return``, ``raise``, ...) is
@@ -14,7 +15,6 @@ import copy
 from moshjit.extensions import decision_tree as T
 from moshjit.extensions import patterns as P
 
-_TPFLAGS_SEQUENCE = 1 << 5
 _TPFLAGS_MAPPING = 1 << 6
 
 
@@ -257,6 +257,8 @@ class Emitter:
 
     def test(self, node: T.If, fall: bool) -> list[ast.stmt]:
         step, scope = node.step, self.scope
+        if isinstance(step, P.IsSequence):
+            return self.sequence_test(node, fall)
         prefix: list[ast.stmt] = []
         if step.kind == "fetch":
             prefix, condition = self.fetch(step)
@@ -274,6 +276,15 @@ class Emitter:
             condition = self.condition(step)
         yes, no = self.node(node.yes, fall), self.node(node.no, fall)
         return prefix + self.branch(condition, yes, no, falls(node.yes, fall))
+
+    def sequence_test(self, node: T.If, fall: bool) -> list[ast.stmt]:
+        """``match v: case [*_]: ... case _: ...``: CPython's own MATCH_SEQUENCE (the type's sequence flag), one
+        opcode where a Python-level test needs ``type(v)`` and comparisons."""
+        yes, no = self.node(node.yes, fall), self.node(node.no, fall)
+        cases = [ast.match_case(ast.MatchSequence([ast.MatchStar(None)]), None, yes or [ast.Pass()])]
+        if no:
+            cases.append(ast.match_case(ast.MatchAs(None, None), None, no))
+        return [ast.Match(self.scope.value(node.step.occ), cases)]
 
     def attributes(self, node: T.If, fall: bool) -> list[ast.stmt]:
         """``try: v = o.a ... except AttributeError`` around the loads of consecutive attribute groups that fail
@@ -317,9 +328,6 @@ class Emitter:
     # -- steps ----------------------------------------------------------------------------------------
     def condition(self, step: P.Step) -> ast.expr:
         scope, builtin = self.scope, self.scope.builtin
-        if isinstance(step, P.IsSequence):  # list/tuple first, then a few immutable types that never are
-            first, second = ("list", "tuple") if step.lists_first else ("tuple", "list")
-            return self.type_flags(step.occ, [first, second], ["int", "str", "dict"], _TPFLAGS_SEQUENCE)
         if isinstance(step, P.IsMapping):
             return self.type_flags(step.occ, ["dict"], ["list", "tuple", "int", "str"], _TPFLAGS_MAPPING)
         if isinstance(step, P.IsExactDict):
@@ -349,7 +357,8 @@ class Emitter:
 
     def type_flags(self, occ, yes: list[str], no: list[str], flag: int) -> ast.expr:
         """``type(occ)`` is one of ``yes``, or (being none of ``no``) has ``flag`` set: CPython's check of
-        Py_TPFLAGS_SEQUENCE/MAPPING, with the common types decided by identity (their flags never change)."""
+        Py_TPFLAGS_MAPPING, with the common types decided by identity (their flags never change). The type is
+        read anyway for a mapping pattern (an exact dict takes ``in`` and ``[]``), so it is not a native ``case {}:``."""
         builtin = self.scope.builtin
         kind = self.scope.use(("type", occ))
         flags = ast.BinOp(ast.Attribute(_name(kind), "__flags__", ast.Load()), ast.BitAnd(), ast.Constant(flag))
@@ -401,30 +410,22 @@ class Emitter:
                 return [ast.Assign([target(step.key)], _name(scope.use(step.existing)))]
             scope.alias_name(step.key, scope.use(step.existing))
             return []
-        if isinstance(step, P.StarFromItems):  # [v1, v2, ...] from the items unpacked already
-            star = step.slice
-            middle = [scope.value(("item", star.occ, i)) for i in range(star.before, step.length - star.after)]
-            return [ast.Assign([target(star.star)], ast.List(middle, ast.Load()))]
         if isinstance(step, P.Unpack):
             targets = [target(item) for item in step.provides]
             return [ast.Assign([ast.Tuple(targets, ast.Store())], scope.value(step.occ))]
-        if isinstance(step, P.StarSlice):  # list: a slice; tuple: list(slice); others: the items iterated once
-            kind, length = _name(scope.use(("type", step.occ))), _name(scope.use(("len", step.occ)))
-            stop = ast.BinOp(length, ast.Sub(), ast.Constant(step.after)) if step.after else None
-            bounds = ast.Slice(ast.Constant(step.before) if step.before else None, stop)
-
-            def sliced(value):
-                return ast.Subscript(value, copy.deepcopy(bounds), ast.Load())
-
-            value = scope.value(step.occ)
-            as_list = sliced(value)
-            as_tuple = scope.call(builtin("list"), sliced(copy.deepcopy(value)))
-            general = sliced(scope.call(builtin("list"), scope.call(builtin("iter"), copy.deepcopy(value))))
-            first, second = (("list", as_list), ("tuple", as_tuple)) if step.lists_first else (
-                ("tuple", as_tuple), ("list", as_list))
-            choice = ast.IfExp(_is(kind, builtin(first[0])), first[1],
-                               ast.IfExp(_is(copy.deepcopy(kind), builtin(second[0])), second[1], general))
-            return [ast.Assign([target(step.star)], choice)]
+        if isinstance(step, P.StarFromItems):  # the values of the items unpacked already, the star as a list
+            stmts = []
+            for key, existing in step.sources.items():
+                if key in direct:
+                    stmts.append(ast.Assign([target(key)], _name(scope.use(existing))))
+                else:
+                    scope.alias_name(key, scope.use(existing))
+            middle = [scope.value(item) for item in step.middle]
+            return stmts + [ast.Assign([target(step.unpack.star)], ast.List(middle, ast.Load()))]
+        if isinstance(step, P.UnpackStar):
+            targets = [target(item) for item in step.provides]
+            targets[step.before] = ast.Starred(targets[step.before], ast.Store())
+            return [ast.Assign([ast.Tuple(targets, ast.Store())], scope.value(step.occ))]
         if isinstance(step, P.Item):
             kind, parent, index = step.occ
             if kind == "item":

@@ -55,23 +55,28 @@ class Unpack(_Action):
         self.provides = tuple(("item", occ, i) for i in range(count))
 
 
-class StarSlice(_Action):
-    """The list a named star binds: the items between ``before`` and ``after`` (a slice, for lists and
-    tuples, else the items read by iterating)."""
+class UnpackStar(_Action):
+    """``v0, ..., *star, ..., vk = occ`` once its length is known to be at least ``before + after`` (CPython's
+    UNPACK_EX, for patterns with a named star: the sequence is iterated once). Its values have keys of their
+    own: an item read by iterating need not be the one a subscript reads (CPython subscripts for ``*_``)."""
 
-    def __init__(self, occ, before, after, lists_first: bool):
-        self.occ, self.before, self.after, self.lists_first = occ, before, after, lists_first
-        self.star = ("star", occ, before, after)
-        self.key = self.star
-        self.provides = (self.star,)
+    def __init__(self, occ, before, after):
+        self.occ, self.before, self.after = occ, before, after
+        self.key = ("unpack_star", occ, before, after)
+        self.provides = tuple(("unpacked", occ, before, after, i) for i in range(before + 1 + after))
+        self.star = self.provides[before]
 
 
 class StarFromItems(_Action):
-    """A ``StarSlice`` of a sequence whose length is known exactly and whose middle items were all read (by
-    an ``Unpack``): the list is built from them rather than by reading the sequence again."""
+    """An ``UnpackStar`` of a sequence whose length is known exactly and whose items an ``Unpack`` read already
+    (by iterating too): its values are those items, the star list built from them, the sequence not read again."""
 
-    def __init__(self, star: StarSlice, length: int):
-        self.slice, self.length, self.key, self.provides = star, length, star.key, star.provides
+    def __init__(self, unpack: UnpackStar, length: int):
+        self.unpack, self.length, self.key, self.provides = unpack, length, unpack.key, unpack.provides
+        items = [("item", unpack.occ, i) for i in range(length)]
+        self.middle = items[unpack.before:length - unpack.after]
+        self.sources = dict(zip(unpack.provides[:unpack.before], items[:unpack.before]))
+        self.sources.update(zip(unpack.provides[unpack.before + 1:], items[length - unpack.after:]))
 
 
 class Alias(_Action):
@@ -175,8 +180,10 @@ class _Test(Step):
 
 
 class IsSequence(_Test):
-    def __init__(self, occ, lists_first):
-        self.occ, self.lists_first, self.key = occ, lists_first, ("seq", occ)
+    """Py_TPFLAGS_SEQUENCE (CPython's MATCH_SEQUENCE), emitted as a native ``match occ: case [*_]:``."""
+
+    def __init__(self, occ):
+        self.occ, self.key = occ, ("seq", occ)
 
 
 class IsMapping(_Test):
@@ -452,26 +459,27 @@ class CaseCompiler:
                 raise self.context.error(node.elts[i], "a starred sub-pattern must be a name (*rest) or *_")
         size = len(node.elts)
         fixed = size - len(stars)
-        steps: list[Step] = [TypeOf(occ), IsSequence(occ, isinstance(node, ast.List)), Length(occ),
-                             LengthIs(occ, fixed, at_least=bool(stars))]
+        steps: list[Step] = [IsSequence(occ), Length(occ), LengthIs(occ, fixed, at_least=bool(stars))]
         if not stars:  # unpacked at once, then matched in order (CPython's UNPACK_SEQUENCE)
             if not all(is_wildcard(element) for element in node.elts):
                 steps.append(Unpack(occ, size))
                 for i, element in enumerate(node.elts):
                     append_steps(steps, self.pattern(element, ("item", occ, i), names))
             return steps
-        # With a star, the items needed are read by index and the star list sliced (CPython: UNPACK_EX, or
-        # indexing for '*_'), each item then matched.
         star = stars[0]
+        name = node.elts[star].value.id
+        if name != "_":  # CPython's UNPACK_EX: every item at once, then each matched in order
+            unpack = UnpackStar(occ, star, size - star - 1)
+            append_steps(steps, [unpack])
+            for i, element in enumerate(node.elts):
+                if i == star:
+                    append_steps(steps, self.bind(element, names, name, unpack.star))
+                else:
+                    append_steps(steps, self.pattern(element, unpack.provides[i], names))
+            return steps
+        # With '*_', the items needed are read by index (CPython's subscripts), each then matched.
         for i, element in enumerate(node.elts):
-            if i == star:
-                name = element.value.id
-                if name != "_":
-                    slice_ = StarSlice(occ, star, size - star - 1, isinstance(node, ast.List))
-                    append_steps(steps, [slice_])
-                    append_steps(steps, self.bind(element, names, name, slice_.star))
-                continue
-            if is_wildcard(element):
+            if i == star or is_wildcard(element):
                 continue
             item = ("item", occ, i) if i < star else ("item_end", occ, size - i)
             append_steps(steps, [Item(item)])

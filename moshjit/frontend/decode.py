@@ -63,6 +63,8 @@ NEUTRAL_OPS = frozenset({
     "RAISE_VARARGS", "RERAISE", "PUSH_EXC_INFO", "POP_EXCEPT", "CHECK_EXC_MATCH", "BEFORE_WITH", "WITH_EXCEPT_START",
     # generators (generator functions, and generator expressions inlined into their consumer)
     "RETURN_GENERATOR", "YIELD_VALUE",
+    # structural pattern matching
+    "MATCH_SEQUENCE", "MATCH_MAPPING", "MATCH_CLASS", "MATCH_KEYS", "GET_LEN",
 })
 """The instruction set every table decodes to and ``translate.py`` simulates (one ``op_<NAME>`` method each)."""
 

@@ -6,7 +6,7 @@ version's "What's new" for bytecode.
 from __future__ import annotations
 
 from moshjit.frontend.opcode_rules import (binary_op, call, compare, contains_op, drop, fixed, format_value, is_op,
-                                           kw_names, load_global, passthrough)
+                                           kw_names, load_global, passthrough, same)
 
 # Opcodes whose neutral form has the same name and meaning (operand: see ``opcode_rules.OPERANDS``).
 PASSTHROUGH = (
@@ -44,6 +44,9 @@ RULES = {
     **{op: fixed("JUMP", None) for op in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT")},
     "FOR_ITER": fixed("FOR_ITER", None),
     "LOAD_BUILD_CLASS": fixed("LOAD_BUILD_CLASS", None),
+    # structural pattern matching: GET_LEN is len() of the top of the stack, which it keeps
+    "MATCH_SEQUENCE": fixed("MATCH_SEQUENCE", None), "MATCH_MAPPING": fixed("MATCH_MAPPING", None),
+    "MATCH_KEYS": fixed("MATCH_KEYS", None), "MATCH_CLASS": same("MATCH_CLASS"), "GET_LEN": fixed("GET_LEN", None),
 }
 
 # What each opcode that moshjit refuses means to a user. YIELD_VALUE and RETURN_GENERATOR also have rules: they
@@ -57,8 +60,6 @@ CONSTRUCTS = {
     "DELETE_NAME": "module- or class-level code", "LOAD_CLASSDEREF": "class body code",
     "SETUP_ANNOTATIONS": "annotations in a body",
     "IMPORT_STAR": "from ... import *", "PRINT_EXPR": "interactive expression statement",
-    "MATCH_CLASS": "match statement", "MATCH_MAPPING": "match statement", "MATCH_SEQUENCE": "match statement",
-    "MATCH_KEYS": "match statement", "GET_LEN": "match statement",
     "CHECK_EG_MATCH": "except* (exception groups)", "PREP_RERAISE_STAR": "except* (exception groups)",
 }
 

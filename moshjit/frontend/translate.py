@@ -728,6 +728,24 @@ class CodeUnit:
         for i in reversed(range(before + 1 + after)):
             self.push(self.emit(ops.ExtractItem(unpack, i)))
 
+    # structural pattern matching: the subject stays on the stack under each test's result
+    def op_MATCH_SEQUENCE(self, ins, bb):
+        self.push(self.emit(ops.MatchSequence(self.stack[-1])))
+
+    def op_MATCH_MAPPING(self, ins, bb):
+        self.push(self.emit(ops.MatchMapping(self.stack[-1])))
+
+    def op_GET_LEN(self, ins, bb):
+        """len() of the top of the stack (PyObject_Length, as the builtin: same errors)."""
+        self.push(self.emit(ops.Call(Constant(len), [self.stack[-1]], ())))
+
+    def op_MATCH_KEYS(self, ins, bb):
+        self.push(self.emit(ops.MatchKeys(self.stack[-2], self.stack[-1])))
+
+    def op_MATCH_CLASS(self, ins, bb):
+        names, cls, subject = self.pop(), self.pop(), self.pop()
+        self.push(self.emit(ops.MatchClass(subject, cls, names, ins.arg)))
+
     # imports
     def op_IMPORT_NAME(self, ins, bb):
         fromlist, level = self.pop(), self.pop()

@@ -263,6 +263,21 @@ GetIter = _op("GetIter", ("obj",))
 Yield = _op("Yield", ("value",), doc="Suspend the generator, producing value; the result is what send() passes in "
                                       "(None for next()); an exception thrown in with throw() or close() raises here.")
 
+# ---- structural pattern matching (PEP 634; CPython's MATCH_* opcodes) --------------------------------------------
+MatchSequence = _op("MatchSequence", ("subject",), (), can_raise=False, side_effects=False,
+                    doc="Whether type(subject) has Py_TPFLAGS_SEQUENCE (list, tuple, collections.abc.Sequence "
+                        "registrations; never str, bytes, bytearray): MATCH_SEQUENCE.")
+MatchMapping = _op("MatchMapping", ("subject",), (), can_raise=False, side_effects=False,
+                   doc="Whether type(subject) has Py_TPFLAGS_MAPPING (dict, collections.abc.Mapping "
+                       "registrations): MATCH_MAPPING.")
+MatchClass = _op("MatchClass", ("subject", "cls", "names"), ("count",),
+                 doc="MATCH_CLASS: if subject is an instance of cls, the tuple of its ``count`` positional "
+                     "attributes (named by cls.__match_args__) then those named in the tuple ``names``; None when "
+                     "it is not an instance or an attribute is missing; CPython's TypeErrors otherwise.")
+MatchKeys = _op("MatchKeys", ("subject", "keys"), (),
+                doc="MATCH_KEYS: the tuple of subject.get(key, <missing>) for each key of the tuple ``keys``, "
+                    "or None as soon as one is missing; ValueError for a key checked twice.")
+
 # ---- exceptions and context managers ----------------------------------------------------------------------------
 CaughtException = _op("CaughtException", (), (), can_raise=False,
                       doc="First op of a handler block: the exception being propagated to it.")

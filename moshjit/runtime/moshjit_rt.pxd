@@ -41,3 +41,20 @@ cdef bint _mj_is_int64(object value)
 cdef object _mj_call_ex(object func, object args, object kwargs)
 cdef bint _mj_iterable(object obj)
 cdef object _mj_exception(object value, bint is_cause)
+cdef object _mj_match_class(object subject, object cls, tuple names, Py_ssize_t count)
+cdef object _mj_match_keys(object subject, tuple keys)
+
+cdef extern from "Python.h":
+    unsigned long PyType_GetFlags(type)
+    unsigned long Py_TPFLAGS_SEQUENCE
+    unsigned long Py_TPFLAGS_MAPPING
+
+
+cdef inline bint _mj_match_sequence(object subject) noexcept:
+    """MATCH_SEQUENCE: the type's Py_TPFLAGS_SEQUENCE bit."""
+    return (PyType_GetFlags(type(subject)) & Py_TPFLAGS_SEQUENCE) != 0
+
+
+cdef inline bint _mj_match_mapping(object subject) noexcept:
+    """MATCH_MAPPING: the type's Py_TPFLAGS_MAPPING bit."""
+    return (PyType_GetFlags(type(subject)) & Py_TPFLAGS_MAPPING) != 0

@@ -44,6 +44,8 @@ from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from cpython.cellobject cimport PyCell_New, PyCell_Set
 from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 cdef extern from "Python.h":
     PyObject *_mj_cell_ref "PyCell_GET"(object cell)     # borrowed; NULL when the cell is empty, no error set
@@ -189,6 +191,23 @@ cdef bint _mj_iterable(object obj):
 
 
 cdef tuple _mj_unpack_ex(object seq, Py_ssize_t before, Py_ssize_t after):
+    cdef Py_ssize_t n, i
+    cdef tuple out
+    cdef object item
+    if type(seq) is list or type(seq) is tuple:  # iterating them reads their items in order: read them directly
+        n = len(seq)
+        if n >= before + after:
+            out = PyTuple_New(before + 1 + after)
+            for i in range(before + 1 + after):
+                if i < before:
+                    item = seq[i]
+                elif i == before:
+                    item = (<list>seq)[before:n - after] if type(seq) is list else list((<tuple>seq)[before:n - after])
+                else:
+                    item = seq[n - after + i - before - 1]
+                Py_INCREF(item)
+                PyTuple_SET_ITEM(out, i, item)
+            return out
     if not _mj_iterable(seq):
         raise TypeError(f"cannot unpack non-iterable {type(seq).__name__} object")
     it = iter(seq)
@@ -356,3 +375,93 @@ cdef object _mj_exception(object value, bint is_cause):
 cdef object _mj_range_check(Py_ssize_t step):
     if step == 0:
         raise ValueError("range() arg 3 must not be zero")
+
+
+# ---- structural pattern matching: CPython's match_class and match_keys (ceval.c), through the C API ----------------
+from cpython.object cimport PyTypeObject
+
+cdef extern from "Python.h":
+    unsigned long Py_TPFLAGS_HEAPTYPE
+    unsigned long _Py_TPFLAGS_MATCH_SELF
+
+cdef str _MJ_NOT_A_CLASS = ("called match pattern must be a type" if _sys.version_info < (3, 12)
+                            else "called match pattern must be a class")
+cdef object _mj_no_attribute = object()
+
+
+cdef str _mj_tp_name(object cls):
+    """``tp_name``, as CPython's messages print it with ``%s``."""
+    return (<PyTypeObject*>cls).tp_name.decode("utf-8")
+
+
+cdef object _mj_match_attribute(object subject, object cls, str name, set seen):
+    if name in seen:
+        raise TypeError(f"{_mj_tp_name(cls)}() got multiple sub-patterns for attribute {name!r}")
+    seen.add(name)
+    try:
+        return getattr(subject, name)
+    except AttributeError:
+        return _mj_no_attribute
+
+
+cdef object _mj_match_class(object subject, object cls, tuple names, Py_ssize_t count):
+    """MATCH_CLASS: the tuple of attributes ``cls(<count positional>, *names)`` reads, or None (no match)."""
+    cdef bint match_self = False
+    cdef Py_ssize_t allowed
+    if not isinstance(cls, type):
+        raise TypeError(_MJ_NOT_A_CLASS)
+    if not isinstance(subject, cls):
+        return None
+    seen = set()
+    values = []
+    if count:
+        try:
+            match_args = cls.__match_args__
+        except AttributeError:
+            match_args = ()
+            match_self = ((<PyTypeObject*>cls).tp_flags & _Py_TPFLAGS_MATCH_SELF) != 0
+        else:
+            if type(match_args) is not tuple:
+                raise TypeError(f"{_mj_tp_name(cls)}.__match_args__ must be a tuple (got "
+                                f"{_mj_tp_name(type(match_args))})")
+        allowed = 1 if match_self else len(<tuple>match_args)
+        if allowed < count:
+            raise TypeError(f"{_mj_tp_name(cls)}() accepts {allowed} positional sub-pattern"
+                            f"{'' if allowed == 1 else 's'} ({count} given)")
+        if match_self:
+            values.append(subject)
+        else:
+            for name in (<tuple>match_args)[:count]:
+                if type(name) is not str:
+                    raise TypeError(f"__match_args__ elements must be strings (got {_mj_tp_name(type(name))})")
+                value = _mj_match_attribute(subject, cls, <str>name, seen)
+                if value is _mj_no_attribute:
+                    return None
+                values.append(value)
+    for name in names:
+        value = _mj_match_attribute(subject, cls, <str>name, seen)
+        if value is _mj_no_attribute:
+            return None
+        values.append(value)
+    return tuple(values)
+
+
+cdef object _mj_match_keys(object subject, tuple keys):
+    """MATCH_KEYS: ``subject.get(key, <missing>)`` for each key, or None at the first one missing."""
+    if not keys:
+        return ()
+    get = subject.get
+    seen = set()
+    missing = object()
+    values = []
+    for key in keys:
+        if isinstance(key, set):  # PySet_Contains hashes a set key (TypeError) where ``in`` tries a frozenset
+            hash(key)
+        if key in seen:
+            raise ValueError(f"mapping pattern checks duplicate key ({key!r})")
+        seen.add(key)
+        value = get(key, missing)
+        if value is missing:
+            return None
+        values.append(value)
+    return tuple(values)

@@ -283,8 +283,8 @@ def shape(node) -> str:
 
 def test_a_length_is_taken_once_and_lengths_are_decided_by_earlier_tests():
     assert shape(tree_of("()", "(x,)", "(a, b)", "(a, *rest)")) == (
-        "TypeOf; IsSequence? [Length; len==0? [case 0] [len==1? [Unpack; case 1] "
-        "[len==2? [Unpack; case 2] [Item; StarSlice; case 3]]]] [fail]")
+        "IsSequence? [Length; len==0? [case 0] [len==1? [Unpack; case 1] "
+        "[len==2? [Unpack; case 2] [UnpackStar; case 3]]]] [fail]")
 
 
 def test_cases_sharing_a_class_test_nest_under_it_and_the_rest_follows_as_a_join():
@@ -297,12 +297,12 @@ def test_cases_sharing_a_class_test_nest_under_it_and_the_rest_follows_as_a_join
 def test_a_test_that_later_cases_repeat_splits_instead_of_joining():
     # case 1 needs item 0 == 0 too: when case 0 fails on item 1, case 1 does not test item 0 again
     assert shape(tree_of("(0, 1)", "(0, y)")) == (
-        "TypeOf; IsSequence? [Length; len==2? [Unpack; Equals? [Equals? [case 0] [case 1]] [fail]] [fail]] [fail]")
+        "IsSequence? [Length; len==2? [Unpack; Equals? [Equals? [case 0] [case 1]] [fail]] [fail]] [fail]")
 
 
 def test_a_guard_failing_keeps_what_was_learnt():
     assert shape(tree_of("[x] and when(x)", "[y]")) == (
-        "TypeOf; IsSequence? [Length; len==1? [Unpack; Guard? [case 0] [case 1]] [fail]] [fail]")
+        "IsSequence? [Length; len==1? [Unpack; Guard? [case 0] [case 1]] [fail]] [fail]")
 
 
 def test_without_splits_no_case_is_duplicated_and_the_results_are_the_same(monkeypatch):
@@ -467,3 +467,36 @@ def test_a_callee_that_is_not_a_class_raises_cpythons_type_error():
     """, active=PM)
     with pytest.raises(TypeError, match="called match pattern must be a type"):
         ns["f"](1, (int, str))
+
+
+def test_a_sequence_test_is_cpythons_match_sequence_and_a_named_star_unpacks_once():
+    tree = _generated("""
+        def f(s):
+            with match(s):
+                if [a, [b, *rest]]:
+                    return (a, b, rest)
+                if (a, *_, z):
+                    return (a, z)
+    """)
+    matches = [node for node in ast.walk(tree) if isinstance(node, ast.Match)]
+    assert len(matches) == 2  # the subject, then its second item: one native sequence test each
+    for match in matches:
+        pattern = match.cases[0].pattern
+        assert isinstance(pattern, ast.MatchSequence) and ast.unparse(pattern) == "[*_]"
+        assert len(match.cases) == 1 or ast.unparse(match.cases[1].pattern) == "_"
+    text = ast.unparse(tree)
+    assert "type(" not in text and "__flags__" not in text
+    assert "b, *rest = " in text  # UNPACK_EX, as CPython for a named star
+    assert "z = s[_mj_v1 - 1]" in text  # with '*_' the last item is read by index from the length, as CPython
+    ns = run_extended(textwrap.dedent("""
+        def f(s):
+            with match(s):
+                if [a, [b, *rest]]:
+                    return (a, b, rest)
+                if (a, *_, z):
+                    return (a, z)
+                if _:
+                    return None
+    """), active=PM)
+    assert ns["f"]([1, (2, 3, 4)]) == (1, 2, [3, 4]) and ns["f"]((1, 2, 3)) == (1, 3)
+    assert ns["f"]("ab") is None and ns["f"](b"ab") is None and ns["f"](bytearray(b"ab")) is None

@@ -35,27 +35,6 @@ def except_star(x):
     return x
 
 
-def match_sequence(x):
-    match x:
-        case [a, b]:  # unsupported: match statement
-            return a + b
-    return None
-
-
-def match_class(x):
-    match x:
-        case int(y):  # unsupported: match statement
-            return y
-    return None
-
-
-def match_mapping(x):
-    match x:
-        case {"k": v}:  # unsupported: match statement
-            return v
-    return None
-
-
 def calls_locals(x):
     y = x + 1
     return locals()  # unsupported: locals()

@@ -29,11 +29,16 @@ FLOAT_EDGES = ["0.0", "-0.0", "0.5", "-1.5", "2.0**53", "9007199254740993.0", "1
 STRS = ["''", "'a'", "'ab'", "'Hello'", "'x y'", "'ß'", "'12'", "'-3'", "'  pad '", "'é'"]
 # What each construct is, for the census (the names are what the test reports and asserts on)
 CONSTRUCTS = ("loop", "break", "continue", "try", "finally", "float_edge", "big_int", "mixed", "str", "raise",
-              "mutation", "nested_loop", "closure", "nonlocal", "generator", "genexpr", "global", "attribute")
+              "mutation", "nested_loop", "closure", "nonlocal", "generator", "genexpr", "global", "attribute", "match",
+              "match_sequence", "match_mapping", "match_class")
 # Scope constructs (general flavour only: they need Python objects): a nested function or lambda capturing a
 # variable, a nonlocal write, a nested generator function, a generator expression no consumer inlines, a global write,
-# an instance of a class the program defines whose attributes it reads and writes.
-SCOPE_CONSTRUCTS = ("closure", "generator", "genexpr", "global", "attribute")
+# an instance of a class the program defines whose attributes it reads and writes, a match statement.
+SCOPE_CONSTRUCTS = ("closure", "generator", "genexpr", "global", "attribute", "match")
+MATCH_PROBABILITY = 0.5
+# A match statement (general flavour: the LLVM backend refuses the MATCH_* opcodes) over the list, a tuple of an int
+# and a float, a dict or an int, its sequence, mapping and class patterns counted apart in the census. It draws from
+# a random stream of its own (``ProgramWriter.match_rng``), so the programs of a seed stay what they were without it.
 PLAN_PROBABILITY = {"native": {"loop": 0.85, "break": 0.45, "continue": 0.45, "float_edge": 0.6, "mixed": 0.6,
                                "raise": 0.3, "mutation": 0.5, "nested_loop": 0.35},
                     "general": {"loop": 0.8, "break": 0.4, "continue": 0.4, "try": 0.7, "finally": 0.4,
@@ -64,6 +69,9 @@ class ProgramWriter:
         self.flavour = flavour
         self.scope = Scope(prefix, flavour, rng)
         self.plan = {name for name, p in PLAN_PROBABILITY[flavour].items() if rng.random() < p}
+        self.match_rng = random.Random(hash(rng.getstate()[1]))      # getstate() does not advance ``rng``
+        if flavour == "general" and self.match_rng.random() < MATCH_PROBABILITY:
+            self.plan.add("match")
         self.lines: list[str] = []
         self.promised_loop = False
 
@@ -357,6 +365,36 @@ class ProgramWriter:
         self.emit(indent, f"{target_int} = {obj}.n" + (f" + {obj}.twice" if kind == 2 else ""))
         self.emit(indent, f"{target_float} = {obj}.w")
 
+    def st_match(self, indent):
+        """A match statement whose cases capture into names of their own (read in that case only) and write a
+        variable of the program; literal, or, as, star, guard, sequence, mapping and class patterns."""
+        r, s = self.match_rng, self.scope
+        name = self.scope_name("m")
+        e, f, rest, y = (f"{name}_{part}" for part in ("e", "f", "r", "y"))
+        target = r.choice(s.ints)
+        lit = r.choice(["0", "1", "2", "-1", "7"])
+        int_value = r.choice(s.ints + ["a", "b"])
+        subjects = {
+            "xs": ("xs", [f"[]", f"[{lit}, *_]", f"[{e}]", f"[{e}, {f}]", f"[{e}, *{rest}] if {e} > {lit}",
+                          f"[*{rest}, {e}]", f"({lit} | 3) as {e}", f"[{e}, {f}, *_]"]),
+            "pair": (f"({int_value}, {r.choice(s.floats)})",
+                     [f"(0, _)", f"({e}, {y}) if {e} > {lit}", f"(int({e}), float({y}))", f"(1 | 2 | 3, {y})",
+                      f"[{e}, *{rest}]", f"({e}, _)"]),
+            "dict": (f"{{'k': {int_value}, 'n': len(xs), 'z': {lit}}}",
+                     [f"{{'k': 0}}", f"{{'k': {e}, 'n': {f}}} if {e} > {f}", f"{{'k': {e}, **{rest}}}",
+                      f"{{'q': {e}}}", f"{{'k': int({e}), 'z': {f}}}"]),
+            "int": (int_value, [f"bool()", f"int({e}) if {e} > {lit}", f"0 | 1 | -1", f"{e} if {e} < {lit}",
+                                f"float({y})", f"str()"]),
+        }
+        subject, patterns = subjects[r.choice(list(subjects))]
+        uses = {e: e, f: f, rest: f"len({rest})", y: f"int({y} % 7.0)"}
+        self.emit(indent, f"match {subject}:")
+        for pattern in r.sample(patterns, r.randint(2, min(4, len(patterns)))) + (["_"] if r.random() < 0.6 else []):
+            bound = [uses[n] for n in (e, f, rest, y) if n in pattern.split(" if ")[0]]
+            value = " + ".join(bound + [r.choice(s.ints + INT_EDGES[:8])])
+            self.emit(indent + 1, f"case {pattern}:")
+            self.emit(indent + 2, f"{target} = ({value}) % 1000003")
+
     def result(self) -> str:
         """The same tuple at every return (its variables exist from the start): one native return type."""
         return "(" + ", ".join(self.results) + ",)"
@@ -455,6 +493,14 @@ def census(body: list[str], flavour: str) -> set:
             found.add("global")
         elif isinstance(node, (ast.Assign, ast.Call)) and _holds_generator_expression(node):
             found.add("genexpr")
+        elif isinstance(node, ast.Match):
+            found.add("match")
+        elif isinstance(node, ast.MatchSequence):
+            found.add("match_sequence")
+        elif isinstance(node, ast.MatchMapping):
+            found.add("match_mapping")
+        elif isinstance(node, ast.MatchClass):
+            found.add("match_class")
     text = "\n".join(body)
     if any(edge in text for edge in ("math.nan", "math.inf", "-0.0", "2.0**53", "9007199254740993.0",
                                      "float(2**53 + 1)", "1e308", "1e-310")):

@@ -588,6 +588,19 @@ class Emitter:
         exc = self.ref(op.exc)
         self.assign(op, f"{self.obj(op.exit)}(type({exc}), {exc}, {exc}.__traceback__)", depth)
 
+    def op_MatchSequence(self, op, depth):
+        self.assign(op, f"_mj_match_sequence({self.obj(op.subject)})", depth)
+
+    def op_MatchMapping(self, op, depth):
+        self.assign(op, f"_mj_match_mapping({self.obj(op.subject)})", depth)
+
+    def op_MatchClass(self, op, depth):
+        self.assign(op, f"_mj_match_class({self.obj(op.subject)}, {self.ref(op.cls)}, {self.ref(op.names)}, "
+                        f"{op.count})", depth)
+
+    def op_MatchKeys(self, op, depth):
+        self.assign(op, f"_mj_match_keys({self.obj(op.subject)}, {self.ref(op.keys)})", depth)
+
     # ---- terminators -----------------------------------------------------------------------------------------
     def terminator_prelude(self, term, depth: int) -> None:
         """The part of a terminator that can raise, run inside the block's ``try`` when it has one."""

@@ -570,6 +570,10 @@ OP_LOWERING.update(dict.fromkeys(native_list_ops.OPS, _lower_by_kind))     # eve
 
 # Ops with no native form: a function using one is not native ('auto' gives it to the Cython backend).
 REFUSED_OPS = {
+    ops.MatchSequence: "match statements are left to the Cython backend",
+    ops.MatchMapping: "match statements are left to the Cython backend",
+    ops.MatchClass: "class patterns read Python attributes",
+    ops.MatchKeys: "mapping patterns call the mapping's get method",
     ops.LoadDeref: "closure cells are Python objects",
     ops.Yield: "generators are Python objects",
     ops.StoreGlobal: "global writes change the module dict whose globals the native entry reads once",
