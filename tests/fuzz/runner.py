@@ -2,7 +2,7 @@
 LLVM backend and ``auto``, and classify every difference.
 
 A difference is an *outcome* that is not CPython's: the returned value (float bits, exact types), the exception
-(type and message), or the list argument after the call (mutation). Every difference fails, except a NaN whose
+(type, message and its ``__cause__``/``__context__`` chain), or the list argument after the call (mutation). Every difference fails, except a NaN whose
 sign alone differs after an operation on two NaNs (``only_nan_signs_differ``). An ``OverflowError`` from LLVM or
 ``auto`` where CPython makes a big int is a failure like any other: the LLVM backend deoptimises there.
 """
@@ -31,13 +31,21 @@ def canonical(value):
     return (type(value).__name__, repr(value))
 
 
+def exception_chain(exc: BaseException | None, depth: int = 0):
+    """Type, message, ``__suppress_context__`` and (a few levels of) the cause and context chain of an exception."""
+    if exc is None or depth > 3:
+        return None
+    return (type(exc).__name__, str(exc), exc.__suppress_context__,
+            exception_chain(exc.__cause__, depth + 1), exception_chain(exc.__context__, depth + 1))
+
+
 def outcome(fn, args):
     """(what the call gave, the list argument afterwards), on copies of the arguments."""
     args = copy.deepcopy(args)
     try:
         result = ("ok", canonical(fn(*args)))
     except Exception as exc:             # the oracle's exceptions are results too
-        result = ("raise", type(exc).__name__, str(exc))
+        result = ("raise", exception_chain(exc))
     return result, canonical(args[-1])
 
 

@@ -674,8 +674,8 @@ class Emitter:
             else:
                 exc, cause = f"_mj_exception({self.ref(term.exc)}, False)", f"_mj_exception({self.ref(term.cause)}, True)"
                 self.emit(f"raise {exc} from {cause}", depth)
-        elif isinstance(term, ops.Reraise):
-            self.emit(f"raise {self.ref(term.exc)}", depth)
+        elif isinstance(term, ops.Reraise):   # mj_reraised never returns; `raise` tells Cython the block ends
+            self.emit(f"raise mj_reraised({self.ref(term.exc)})", depth)
 
     # ---- statements ------------------------------------------------------------------------------------------
     def statements(self, stmts: list, depth: int) -> None:

@@ -127,6 +127,16 @@ cdef extern from *:
 MJ_NUMBER_FAST_PATHS
     /* The truth of a comparison's result (Cython owns and releases the result object itself). */
     static int mj_truth(PyObject *result) { return PyObject_IsTrue(result); }
+    /* RERAISE: make exc the raised exception again, unchanged. Cython's `raise exc` (PyErr_SetObject) would
+       re-chain exc.__context__ to the exception being handled at that point, which CPython's RERAISE never does.
+       Returns NULL, so the caller's error path runs (and adds its traceback entry, as the interpreter does). */
+    static PyObject *mj_reraised(PyObject *exc) {
+        PyObject *tb = PyException_GetTraceback(exc);
+        Py_INCREF(Py_TYPE(exc));
+        Py_INCREF(exc);
+        PyErr_Restore((PyObject *)Py_TYPE(exc), exc, tb);
+        return NULL;
+    }
     """
     int mj_str_cmp(object, object, int) except -1
     size_t mj_range_len(Py_ssize_t, Py_ssize_t, Py_ssize_t)
@@ -136,6 +146,7 @@ MJ_NUMBER_FAST_PATHS
     bint mj_cmp_int_float(Py_ssize_t, double, int)
     bint mj_cmp_float_int(double, Py_ssize_t, int)
     int mj_truth(object) except -1
+    object mj_reraised(object)
     int mj_stack_check() except -1
     int mj_zero_division(const char *) except -1
     object mj_richcompare "mj_fast_richcompare"(object, object, int)
