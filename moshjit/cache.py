@@ -18,6 +18,7 @@ import stat
 import struct
 import sys
 import tempfile
+import threading
 import types
 import warnings
 
@@ -45,6 +46,19 @@ def _private_dir(path: str) -> bool:
         return False
     return (stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and os.access(path, os.W_OK | os.X_OK)
             and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+
+
+class _EntryLock:
+    """This process's hold on one entry's lock file: a re-entrant thread lock, the ``flock``ed fd, the depth."""
+
+    def __init__(self):
+        self.thread_lock = threading.RLock()
+        self.fd = -1
+        self.depth = 0
+
+
+_entry_locks: dict[str, _EntryLock] = {}
+_entry_locks_guard = threading.Lock()
 
 
 class DiskCache:
@@ -77,15 +91,28 @@ class DiskCache:
 
     @contextlib.contextmanager
     def lock(self, namespace: str, key: str):
-        """An exclusive lock per entry, so two processes never build or write the same entry at once."""
+        """An exclusive lock per entry, so two processes never build or write the same entry at once. Within a
+        process it is a re-entrant thread lock around one ``flock``: two ``flock``s on one file from one process
+        exclude each other, so a thread taking the lock again would wait for itself forever."""
         path = os.path.join(self.directory(namespace), f"{key}.lock")
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+        with _entry_locks_guard:
+            entry = _entry_locks.setdefault(path, _EntryLock())
+        with entry.thread_lock:
+            if entry.depth == 0:
+                entry.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+                try:
+                    fcntl.flock(entry.fd, fcntl.LOCK_EX)
+                except BaseException:
+                    os.close(entry.fd)
+                    raise
+            entry.depth += 1
+            try:
+                yield
+            finally:
+                entry.depth -= 1
+                if entry.depth == 0:
+                    fcntl.flock(entry.fd, fcntl.LOCK_UN)
+                    os.close(entry.fd)
 
     def load(self, namespace: str, key: str, ext: str) -> tuple[str, dict] | None:
         """(artifact path, metadata) of a valid entry, else None (a bad entry is reported once)."""

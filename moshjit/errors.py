@@ -150,6 +150,10 @@ class BuildError(RuntimeError):
     is no C compiler to run."""
 
 
+class BuildCancelled(BuildError):
+    """A build that was under way when moshjit's build worker was stopped at interpreter exit: nothing failed."""
+
+
 class MoshjitWarning(UserWarning):
     """Emitted when a jitted function falls back to the plain Python function."""
 

@@ -27,6 +27,7 @@ import threading
 import time
 import weakref
 
+from moshjit.errors import BuildCancelled
 from moshjit.typeof import describe_signature
 
 log = logging.getLogger("moshjit")
@@ -234,6 +235,9 @@ class Tiering:
         _in_compile_thread.active = True
         try:
             artifact = dispatcher._compile(key)
+        except BuildCancelled as exc:            # the interpreter is exiting: no next call to report it to
+            log.debug("%s%s: %s", dispatcher.py_func.__qualname__, describe_signature(key), exc)
+            return
         except Exception as exc:                 # UnsupportedError, BuildError: reported at the next call
             spec.compile_s = time.perf_counter() - start
             log.info("%s%s did not compile (reported at its next call): %s", dispatcher.py_func.__qualname__,

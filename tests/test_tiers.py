@@ -2,15 +2,17 @@
 
 The rest of the suite runs eagerly (``tests/conftest.py``); these tests ask for the tiers explicitly.
 """
+import logging
 import os
 import sys
 import threading
+import time
 import warnings
 
 import pytest
 
 from moshjit import MoshjitWarning, UnsupportedError, background, jit
-from moshjit.errors import BuildError
+from moshjit.errors import BuildCancelled, BuildError
 from moshjit.runtime import build_worker
 from moshjit.typeof import describe_signature
 
@@ -397,3 +399,39 @@ def test_tier0_promotion_failure_is_reported_not_raised_into_the_call(monkeypatc
     monkeypatch.setattr(sys, "unraisablehook", reported.append)
     assert [fn(n) for n in range(5)] == [sum_squares(n) for n in range(5)]
     assert [str(report.exc_value) for report in reported] == ["moshjit bug"]
+
+
+
+def test_stopping_the_build_worker_mid_build_cancels_the_build(tmp_path):
+    """At exit the worker is stopped; the build it was running ends in BuildCancelled, not a BuildError to report."""
+    pyx = tmp_path / "slow.pyx"
+    pyx.write_text("".join(f"def f{i}(x):\n    return [x * k for k in range({i})]\n" for i in range(300)))
+    worker = build_worker.BuildWorker()
+    outcome = []
+
+    def build():
+        try:
+            worker.build(str(pyx), "slow", str(tmp_path / "slow.c"), str(tmp_path / "slow.so"), "-O2")
+        except BuildError as exc:
+            outcome.append(exc)
+    thread = threading.Thread(target=build)
+    thread.start()
+    while worker._process is None:
+        time.sleep(0.001)
+    worker.stop()
+    thread.join(120)
+    assert len(outcome) == 1 and isinstance(outcome[0], BuildCancelled), outcome
+
+
+def test_a_cancelled_background_compile_is_not_reported_as_a_failure(monkeypatch, caplog):
+    fn = jit(sum_squares, tier="tiered", hot_calls=1)
+
+    def cancelled(key):
+        raise BuildCancelled("sum_squares was still being built when the interpreter exited")
+    monkeypatch.setattr(fn, "_compile", cancelled)
+    with caplog.at_level(logging.DEBUG, logger="moshjit"):
+        fn(3)
+        assert background.wait(60)
+    assert fn(4) == sum_squares(4)
+    assert not any(r.levelno >= logging.INFO and "did not compile" in r.getMessage() for r in caplog.records)
+    assert any("still being built" in r.getMessage() for r in caplog.records)

@@ -13,13 +13,16 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
+import logging
 import os
 import subprocess
 import sys
 import threading
 import time
 
-from moshjit.errors import BuildError
+from moshjit.errors import BuildCancelled, BuildError
+
+log = logging.getLogger("moshjit")
 
 _offloading = threading.local()
 BACKGROUND_NICENESS = 10        # added to the niceness of the compile thread, the worker and its gcc runs
@@ -37,8 +40,8 @@ def lower_priority(worker: bool = False) -> None:
         elif sys.platform == "linux":
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(),
                            min(os.getpriority(os.PRIO_PROCESS, 0) + BACKGROUND_NICENESS, 19))
-    except (AttributeError, OSError):
-        pass
+    except (AttributeError, OSError) as exc:
+        log.debug("background compiles keep the program's priority: %s", exc)
 
 
 @contextlib.contextmanager
@@ -62,10 +65,12 @@ class BuildWorker:
     def __init__(self):
         self._process = None
         self._lock = threading.Lock()
+        self._stopped = False
         atexit.register(self.stop)
 
     def stop(self) -> None:
         """End the worker (at exit: a module still being built is not needed any more)."""
+        self._stopped = True
         process, self._process = self._process, None
         if process is not None and process.poll() is None:
             process.kill()
@@ -88,6 +93,8 @@ class BuildWorker:
                 line = ""
             if not line:
                 self._process = None
+                if self._stopped:
+                    raise BuildCancelled(f"{module_name} was still being built when the interpreter exited")
                 raise BuildError(f"moshjit's build worker exited (status {process.poll()}) while building "
                                  f"{module_name}")
         reply = json.loads(line)

@@ -352,6 +352,24 @@ def test_the_entry_lock_is_exclusive(cache):
     assert order == ["first", "second"]
 
 
+def test_the_entry_lock_is_reentrant_in_one_thread_and_shared_by_cache_objects(cache):
+    """Taking an entry's lock again on the same thread (through any DiskCache of the same root) must not wait for
+    itself; the lock file is released once the outermost hold ends, so another process can take it."""
+    done = []
+
+    def nested():
+        with cache.lock("ns", "k"), DiskCache(cache.root).lock("ns", "k"):
+            done.append("inner")
+    thread = threading.Thread(target=nested, daemon=True)
+    thread.start()
+    thread.join(20)
+    assert done == ["inner"]
+    probe = ("import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR); "
+             "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB); print('free')")
+    lock_file = os.path.join(cache.directory("ns"), "k.lock")
+    assert subprocess.run([sys.executable, "-c", probe, lock_file], capture_output=True, text=True).stdout == "free\n"
+
+
 def test_scratch_directories_of_killed_processes_are_swept(tmp_path, monkeypatch):
     from moshjit.cache import scratch, scratch_directory
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
