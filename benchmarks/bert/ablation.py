@@ -18,7 +18,10 @@ slower in one process than in the next, so ratios from separate processes are no
 - ``str views``: slices probed against a dict are built as strs (no ``MjStrView``);
 - ``native dict index``: dicts get no native index (a run-time switch of ``moshjit_text``, set while this
   variant runs): lookups and view probes go to the dict itself (a view is built as a str first);
-- ``list builds``: ``a + b`` and ``[x] * n`` build their intermediate lists as CPython does.
+- ``list builds``: ``a + b`` and ``[x] * n`` build their intermediate lists as CPython does;
+- ``found keys``: an accepted view is built as a new str instead of being the dict key its probe found, and strs
+  whose hash is known are looked up in the native index instead of the dict (a run-time switch of
+  ``moshjit_text``, set while this variant runs).
 
     python -m benchmarks.bert.ablation [--limit 3000] [--rounds 7]
 """
@@ -40,8 +43,9 @@ STEPS = {
     "without str views": "str views",
     "without native dict index": "native dict index",
     "without list builds": "list builds",
+    "without found keys": "found keys",
 }
-RUN_TIME_STEPS = ("native dict index",)          # switched off while the variant runs, not while it compiles
+RUN_TIME_STEPS = ("native dict index", "found keys")          # switched off while the variant runs, not while it compiles
 
 
 def _objects_only(original):
@@ -60,13 +64,15 @@ def switched_off(step):
     if step is None:
         yield
         return
-    if step == "native dict index":
+    if step in RUN_TIME_STEPS:
         from moshjit.runtime import moshjit_text
-        previous = moshjit_text.enable_vocab_indexes(False)
+        switch = {"native dict index": moshjit_text.enable_vocab_indexes,
+                  "found keys": moshjit_text.enable_found_keys}[step]
+        previous = switch(False)
         try:
             yield
         finally:
-            moshjit_text.enable_vocab_indexes(previous)
+            switch(previous)
         return
     if step == "category codes":
         saved = list(pipeline.PIPELINE)

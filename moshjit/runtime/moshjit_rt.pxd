@@ -2,11 +2,17 @@
 cimport cython
 
 
+cdef enum:
+    MJ_INLINE_CHARS = 40      # code points a CharBuffer holds before it allocates (words are shorter)
+
+
 @cython.final
 cdef class CharBuffer:
     cdef Py_UCS4 *data
     cdef Py_ssize_t length
     cdef Py_ssize_t capacity
+    cdef unsigned int bits    # the bitwise or of the code points: bounds the largest, picks the result's kind
+    cdef Py_UCS4 inline_data[MJ_INLINE_CHARS]
     cdef int append(self, Py_UCS4 ch) except -1
     cdef str join(self)
 

@@ -42,6 +42,7 @@ cdef Py_ssize_t mj_category_code(Py_UCS4 ch) noexcept:
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from libc.string cimport memcpy
 from cpython.cellobject cimport PyCell_New, PyCell_Set
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
@@ -55,35 +56,74 @@ cdef extern from "Python.h":
     int PyUnicode_4BYTE_KIND
 
 
+cdef extern from *:
+    """
+    /* The str of n code points whose bitwise or is bits, exactly as CPython builds it from them: the kind is the
+       smallest that holds every code point (or-ing keeps each power-of-two threshold: all below 2**k iff the or
+       is), and an empty or one-character result is CPython's shared object, as PyUnicode_FromKindAndData gives. */
+    static PyObject *mj_chars_to_str(const Py_UCS4 *data, Py_ssize_t n, unsigned int bits) {
+        PyObject *s;
+        Py_ssize_t i;
+        if (n <= 1) return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, data, n);
+        s = PyUnicode_New(n, bits > 0xFFFF ? 0x10FFFF : bits);
+        if (s == NULL) return NULL;
+        switch (PyUnicode_KIND(s)) {
+        case PyUnicode_1BYTE_KIND: {
+            Py_UCS1 *out = PyUnicode_1BYTE_DATA(s);
+            for (i = 0; i < n; i++) out[i] = (Py_UCS1)data[i];
+            break;
+        }
+        case PyUnicode_2BYTE_KIND: {
+            Py_UCS2 *out = PyUnicode_2BYTE_DATA(s);
+            for (i = 0; i < n; i++) out[i] = (Py_UCS2)data[i];
+            break;
+        }
+        default:
+            memcpy(PyUnicode_4BYTE_DATA(s), data, (size_t)n * sizeof(Py_UCS4));
+        }
+        return s;
+    }
+    """
+    object mj_chars_to_str(const Py_UCS4 *data, Py_ssize_t n, unsigned int bits)
+
+
 @cython.final
+@cython.freelist(16)
 cdef class CharBuffer:
     """A list of characters that is only appended to, tested, measured and joined: kept as a Py_UCS4 array
-    so no one-character string object is made per character."""
+    so no one-character string object is made per character. Short contents stay in the object itself and
+    freed buffers are kept for reuse (one per word in the BERT pipeline: no allocation but the result's)."""
 
     def __cinit__(self):
-        self.capacity = 64
+        self.data = self.inline_data
+        self.capacity = MJ_INLINE_CHARS
         self.length = 0
-        self.data = <Py_UCS4 *>PyMem_Malloc(self.capacity * sizeof(Py_UCS4))
-        if self.data is NULL:
-            raise MemoryError()
+        self.bits = 0
 
     def __dealloc__(self):
-        PyMem_Free(self.data)
+        if self.data != self.inline_data:
+            PyMem_Free(self.data)
 
     cdef int append(self, Py_UCS4 ch) except -1:
         cdef Py_UCS4 *grown
         if self.length == self.capacity:
-            grown = <Py_UCS4 *>PyMem_Realloc(self.data, 2 * self.capacity * sizeof(Py_UCS4))
+            if self.data == self.inline_data:
+                grown = <Py_UCS4 *>PyMem_Malloc(2 * self.capacity * sizeof(Py_UCS4))
+                if grown is not NULL:
+                    memcpy(grown, self.data, self.length * sizeof(Py_UCS4))
+            else:
+                grown = <Py_UCS4 *>PyMem_Realloc(self.data, 2 * self.capacity * sizeof(Py_UCS4))
             if grown is NULL:
                 raise MemoryError()
             self.data = grown
             self.capacity *= 2
         self.data[self.length] = ch
+        self.bits |= <unsigned int>ch
         self.length += 1
         return 0
 
     cdef str join(self):
-        return <str>PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.data, self.length)
+        return <str>mj_chars_to_str(self.data, self.length, self.bits)
 
 
 UNBOUND = object()

@@ -45,6 +45,7 @@ cdef extern from *:
         Py_ssize_t max_length; /* of any key: longer probes miss without hashing */
         uint8_t *tags;         /* per slot: 0 empty, else 8 bits of the key's hash (misses rarely leave this) */
         MjKeyAt *keys;         /* per slot: a hit reads the key's copy in the arena, never the key object */
+        PyObject **key_objects;/* per slot: the key itself (borrowed, as the values), read only by mj_view_str */
         char *arena;           /* every key's code points, in its own kind, packed */
     } MjVocab;
 
@@ -122,8 +123,8 @@ cdef extern from *:
     }
 
     static void mj_vocab_free_tables(MjVocab *t) {
-        PyMem_Free(t->tags); PyMem_Free(t->keys); PyMem_Free(t->arena);
-        t->tags = NULL; t->keys = NULL; t->arena = NULL;
+        PyMem_Free(t->tags); PyMem_Free(t->keys); PyMem_Free(t->key_objects); PyMem_Free(t->arena);
+        t->tags = NULL; t->keys = NULL; t->key_objects = NULL; t->arena = NULL;
     }
 
     static void mj_vocab_clear(MjVocab *t) {
@@ -147,10 +148,11 @@ cdef extern from *:
         while (size < 2 * n) size *= 2;
         t->tags = (uint8_t *)PyMem_Calloc((size_t)size, 1);
         t->keys = (MjKeyAt *)PyMem_Malloc((size_t)size * sizeof(MjKeyAt));
+        t->key_objects = (PyObject **)PyMem_Malloc((size_t)size * sizeof(PyObject *));
         t->arena = (char *)PyMem_Malloc(arena ? arena : 1);
         t->mask = size - 1;
         t->max_length = 0;
-        if (t->tags == NULL || t->keys == NULL || t->arena == NULL) {
+        if (t->tags == NULL || t->keys == NULL || t->key_objects == NULL || t->arena == NULL) {
             mj_vocab_free_tables(t);
             PyErr_NoMemory();
             return -1;
@@ -167,6 +169,7 @@ cdef extern from *:
             t->keys[i].offset = (uint32_t)arena;
             t->keys[i].length_kind = (uint32_t)(length << 3 | kind);
             t->keys[i].value = value;
+            t->key_objects[i] = key;
             memcpy(t->arena + arena, PyUnicode_DATA(key), (size_t)length * kind);
             arena += (size_t)length * kind;
         }
@@ -206,10 +209,46 @@ cdef extern from *:
         return t->tags != NULL ? t : NULL;
     }
 
+    /* The key of the last view probe that hit (a strong reference, so it is valid whatever happens to the dict
+       since). Building a view that equals it gives this key instead of a new str: the data model lets an
+       operation on immutable values return any existing object of the same type and value, and the key is an
+       exact str with its hash already computed (a later lookup of it is one identity test in CPython's dict).
+       Where CPython itself returns a particular object (the whole base, an empty or one-character str) the view
+       is built as CPython builds it. */
+    static PyObject *mj_found_key = NULL;
+    static int mj_found_keys_enabled = 1;       /* switched off only to measure what this gains */
+
+    static inline void mj_remember_found(PyObject *key) {
+        Py_INCREF(key);
+        Py_XSETREF(mj_found_key, key);    /* the old one is an exact str: freeing it runs no Python code */
+    }
+
+    /* mj_found_key when it equals prefix + base[start:stop] and CPython would build a new str for that, else
+       NULL (borrowed). */
+    static PyObject *mj_found_key_for(PyObject *prefix, PyObject *base, Py_ssize_t start, Py_ssize_t stop) {
+        PyObject *key = mj_found_key;
+        Py_ssize_t plen = prefix ? PyUnicode_GET_LENGTH(prefix) : 0, n = stop - start;
+        int kkind;
+        const void *kdata;
+        if (key == NULL || !mj_found_keys_enabled || n < 1 || plen + n < 2 || PyUnicode_GET_LENGTH(key) != plen + n) return NULL;
+        if (plen == 0 && (prefix != NULL || (start == 0 && stop == PyUnicode_GET_LENGTH(base)))) return NULL;
+        kkind = PyUnicode_KIND(key);
+        kdata = PyUnicode_DATA(key);
+        if (plen && !mj_same(kkind, kdata, 0, PyUnicode_KIND(prefix), PyUnicode_DATA(prefix), 0, plen)) return NULL;
+        if (!mj_same(kkind, kdata, plen, PyUnicode_KIND(base), PyUnicode_DATA(base), start, n)) return NULL;
+        return key;
+    }
+
+    /* A str's hash already computed (then CPython's dict finds one of its own keys by identity, no hashing). */
+    static inline int mj_hash_cached(PyObject *s) {
+        return mj_found_keys_enabled && ((PyASCIIObject *)s)->hash != -1;
+    }
+
     /* Drop every index (for tests). */
     static void mj_vocab_forget(void) {
         int i;
         for (i = 0; i < MJ_VOCAB_CACHE; i++) mj_vocab_clear(&mj_vocabs[i]);
+        Py_CLEAR(mj_found_key);
     }
 
     /* How many indexes are built now (for tests and introspection). */
@@ -223,11 +262,16 @@ cdef extern from *:
         PyObject *value
     ctypedef struct MjVocab:
         MjKeyAt *keys
+        PyObject **key_objects
     MjVocab *mj_vocab_for(object d)
     Py_ssize_t mj_vocab_find(MjVocab *t, PyObject *prefix, PyObject *base, Py_ssize_t start, Py_ssize_t stop)
     Py_ssize_t mj_vocab_count()
     void mj_vocab_forget()
+    void mj_remember_found(PyObject *key)
+    PyObject *mj_found_key_for(PyObject *prefix, PyObject *base, Py_ssize_t start, Py_ssize_t stop)
+    bint mj_hash_cached(object s)
     int mj_vocab_enabled
+    int mj_found_keys_enabled
 
 cdef extern from "Python.h":
     object PyUnicode_Substring(object s, Py_ssize_t start, Py_ssize_t end)
@@ -235,7 +279,11 @@ cdef extern from "Python.h":
 
 
 cdef str mj_view_str(MjStrView view):
-    """The str a view stands for, built as CPython builds it: the slice, then ``prefix + slice``."""
+    """The str a view stands for: the key the last hitting probe found when it is equal (see ``mj_found_key``),
+    else built as CPython builds it: the slice, then ``prefix + slice``."""
+    cdef PyObject *found = mj_found_key_for(view.prefix, view.base, view.start, view.stop)
+    if found != NULL:
+        return <str>found
     part = PyUnicode_Substring(<object>view.base, view.start, view.stop)
     if view.prefix == NULL:
         return <str>part
@@ -245,17 +293,22 @@ cdef str mj_view_str(MjStrView view):
 cdef bint mj_view_in_dict(dict d, MjStrView view) except -1:
     """``view in d``."""
     cdef MjVocab *t
+    cdef Py_ssize_t i
     if type(d) is dict:
         t = mj_vocab_for(d)
         if t != NULL:
-            return mj_vocab_find(t, view.prefix, view.base, view.start, view.stop) >= 0
+            i = mj_vocab_find(t, view.prefix, view.base, view.start, view.stop)
+            if i < 0:
+                return False
+            mj_remember_found(t.key_objects[i])
+            return True
     return mj_view_str(view) in d
 
 
 cdef bint mj_str_in_dict(dict d, str key) except -1:
     """``key in d``."""
     cdef MjVocab *t
-    if type(d) is dict and type(key) is str:
+    if type(d) is dict and type(key) is str and not mj_hash_cached(key):
         t = mj_vocab_for(d)
         if t != NULL:
             return mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key)) >= 0
@@ -266,7 +319,7 @@ cdef object mj_dict_get_str(dict d, str key, object default):
     """``d.get(key, default)``."""
     cdef MjVocab *t
     cdef Py_ssize_t i
-    if type(d) is dict and type(key) is str:
+    if type(d) is dict and type(key) is str and not mj_hash_cached(key):
         t = mj_vocab_for(d)
         if t != NULL:
             i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
@@ -278,7 +331,7 @@ cdef object mj_dict_getitem_str(dict d, str key):
     """``d[key]`` (a miss raises the dict's own KeyError)."""
     cdef MjVocab *t
     cdef Py_ssize_t i
-    if type(d) is dict and type(key) is str:
+    if type(d) is dict and type(key) is str and not mj_hash_cached(key):
         t = mj_vocab_for(d)
         if t != NULL:
             i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
@@ -305,4 +358,13 @@ def enable_vocab_indexes(bint enabled):
     mj_vocab_enabled = enabled
     if not enabled:
         mj_vocab_forget()
+    return bool(previous)
+
+
+def enable_found_keys(bint enabled):
+    """Whether a view equal to the key its probe just found is that key, and strs with a computed hash are looked
+    up in the dict itself (on by default; the ablation benchmark switches it off). Returns the previous setting."""
+    global mj_found_keys_enabled
+    previous = mj_found_keys_enabled
+    mj_found_keys_enabled = enabled
     return bool(previous)

@@ -262,3 +262,49 @@ def test_slice_bounds_as_cpython_adjusts_them(a, b):
     vocab = {"ab": 1, "b": 2, "c": 3, "#b": 4, "abc": 5, "bc": 6, "#": 7}
     for word in ["abc", "a😀bc", "", "b"]:
         same(bounds, word, vocab, a, b)
+
+
+def pieces_with_types(text, vocab):
+    """The accepted pieces, each with its type (a str, never a subclass or a view)."""
+    return [[(piece, type(piece)) for piece in pieces] if pieces else pieces
+            for pieces in longest_match(text, vocab)]
+
+
+def test_an_accepted_piece_is_the_key_its_probe_found():
+    """Where CPython builds a new str for an accepted piece, the compiled code gives the dict's equal key (an exact
+    str with its hash computed: the data model allows any existing equal immutable object); where CPython gives
+    a particular object (the whole word, a one-character str) it gives that one."""
+    from moshjit.runtime import moshjit_text
+    vocab = {key: i for i, key in enumerate(["[UNK]", "un", "##aff", "##able", "able", "a", "##b", "b", "é漢",
+                                             "##漢😀", "漢"])}
+    words = " ".join(["unaffable", "able", "b", "ab", "é漢漢😀", "漢"] * 40)
+    moshjit_text.forget_vocab_indexes()
+    assert jitted(longest_match)(words, vocab) == longest_match(words, vocab)     # builds the index
+    keys = {key: key for key in vocab}
+    got = jitted(longest_match)(words, vocab)
+    assert got == longest_match(words, vocab)
+    pieces = [piece for word in got for piece in word]
+    assert all(piece is keys[piece] for piece in pieces if piece in ("un", "##aff", "##able", "##b", "é漢", "##漢😀"))
+    assert all(type(piece) is str for piece in pieces)
+    previous = moshjit_text.enable_found_keys(False)
+    try:
+        fresh = [piece for word in jitted(longest_match)(words, vocab) for piece in word]
+    finally:
+        moshjit_text.enable_found_keys(previous)
+    assert fresh == pieces and not any(piece is keys[piece] for piece in fresh if len(piece) > 1 and piece != "able")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet=ALPHABET + "\u0301\x00 ", min_size=1, max_size=8), max_size=30),
+       st.sets(st.text(alphabet=ALPHABET + "#\u0301", min_size=1, max_size=5), max_size=30))
+def test_accepted_pieces_equal_cpythons_after_the_dict_changes(words, keys):
+    """Pieces given as found keys are equal to CPython's and exact strs, also once the key's dict has changed
+    (the found key is held, never borrowed from the dict) and for str-subclass keys."""
+    vocab = {key: i for i, key in enumerate(sorted(keys))}
+    text = " ".join(words * 3)
+    same(pieces_with_types, text, vocab)
+    for key in sorted(keys)[::2]:
+        del vocab[key]
+    same(pieces_with_types, text, vocab)
+    vocab.update({Loud(key.upper()): -1 for key in sorted(keys)[1::3]})
+    same(pieces_with_types, text, vocab)
