@@ -104,6 +104,28 @@ def sequences_pep(s):
             return ("first", a)
         case _:
             return ("other",)
+
+def iterated_then_indexed(s):
+    with match(s):
+        if [a, b] and when(a == b):
+            return ("same", a)
+        if [a, *_, z]:
+            return ("ends", a, z)
+        if [a, *_]:
+            return ("first", a)
+        if _:
+            return ("other",)
+
+def iterated_then_indexed_pep(s):
+    match s:
+        case [a, b] if a == b:
+            return ("same", a)
+        case [a, *_, z]:
+            return ("ends", a, z)
+        case [a, *_]:
+            return ("first", a)
+        case _:
+            return ("other",)
 '''
 
 
@@ -246,6 +268,13 @@ class ShortList(list):
 ], ids=lambda subject: type(subject).__name__)
 def test_sequences_decided_by_type_then_by_flags(ns, subject):
     _agree(ns, "sequences", [subject])
+
+
+@pytest.mark.parametrize("subject", [Items([1, 2]), Items([3, 3]), Items([1, 2, 3]), Items([4]), [1, 2], [3, 3], (5,)],
+                         ids=lambda s: f"Items{s.items}" if isinstance(s, Items) else repr(s))
+def test_items_read_by_iterating_are_not_reused_where_cpython_indexes(ns, subject):
+    # ``[a, b]`` unpacks (iterates) and fails in its guard; ``[a, *_, z]`` then indexes s[0] and s[len - 1]
+    _agree(ns, "iterated_then_indexed", [subject])
 
 
 def test_a_sequence_type_registered_later_is_seen(ns):
