@@ -336,7 +336,7 @@ class Emitter:
         return f"&{name}"
 
     def op_LoadAttr(self, op, depth):
-        if isinstance(op.obj, Constant):           # a class or module constant: Cython's own lookup
+        if isinstance(op.obj, Constant) and type(op.obj.value) is not type:  # a module: Cython's own lookup
             self.assign(op, f"{self.obj(op.obj)}.{op.name}", depth)
             return
         self.assign(op, f"mj_attr_load({self.obj(op.obj)}, {op.name!r}, {self.attribute_cache()})", depth)
