@@ -98,6 +98,7 @@ class Emitter:
         self.inline_slices = decided.inline_slices
         self.iteration = decided.iteration
         self.folded = decided.folded
+        self.extracted_with_source: set = set()  # ExtractItems an inline star unpacking emitted itself
         self.char_buffers = decided.char_buffers
         self.views = decided.views
         self.list_builds = decided.list_builds
@@ -188,7 +189,7 @@ class Emitter:
             self.emit(expr, depth)
 
     def op_code(self, op, depth: int) -> None:
-        if op in self.folded or op in self.inline_slices:
+        if op in self.folded or op in self.inline_slices or op in self.extracted_with_source:
             return
         self.at(op)
         if op in self.list_builds.roots:
@@ -544,7 +545,34 @@ class Emitter:
                 and {id(user) for user in users} == {id(item) for item in following})
 
     def op_UnpackEx(self, op, depth):
-        self.assign(op, f"_mj_unpack_ex({self.ref(op.source)}, {op.before}, {op.after})", depth)
+        """``a, *rest, z = source``: when its items are read right after it, an exact list or tuple long enough
+        has them read in place (its items in order, ``rest`` a new list, as UNPACK_EX's iteration gives them);
+        anything else, a short one included (for the error), through ``_mj_unpack_ex``."""
+        source, before, after = self.ref(op.source), op.before, op.after
+        helper = f"_mj_unpack_ex({source}, {before}, {after})"
+        if not source.isidentifier() or not self._items_read_at_once(op):
+            self.assign(op, helper, depth)
+            return
+        block = op.block.ops
+        items = block[block.index(op) + 1:block.index(op) + 1 + len(self.users[op])]
+        obj, length = f"(<object>{source})", f"{self.var(op)}_n"
+        self.decls[length] = "Py_ssize_t"
+        self.emit(f"if (type({obj}) is list or type({obj}) is tuple) and len({obj}) >= {before + after}:", depth)
+        self.emit(f"{length} = len({obj})", depth + 1)
+        for item in items:
+            if item.index < before:
+                expr = f"{obj}[{item.index}]"
+            elif item.index == before:
+                expr = (f"(<list>{obj})[{before}:{length} - {after}] if type({obj}) is list else "
+                        f"list((<tuple>{obj})[{before}:{length} - {after}])")
+            else:
+                expr = f"{obj}[{length} - {after + before + 1 - item.index}]"
+            self.assign(item, expr, depth + 1)
+        self.emit("else:", depth)
+        self.assign(op, helper, depth + 1)
+        for item in items:
+            self.assign(item, f"{self.var(op)}[{item.index}]", depth + 1)
+        self.extracted_with_source.update(items)
 
     def op_ExtractItem(self, op, depth):
         self.assign(op, f"{self.ref(op.source)}[{op.index}]", depth)
