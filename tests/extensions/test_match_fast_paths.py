@@ -330,3 +330,42 @@ class Shrinking(dict):
 ], ids=lambda subject: type(subject).__name__)
 def test_mappings_read_by_in_and_getitem_only_when_exactly_a_dict(ns, subject):
     _agree(ns, "mappings", [subject])
+
+
+GENERAL_PATH = '''
+import collections
+
+class Keys:
+    FROZEN = frozenset({1})
+    MUTABLE = {1}
+
+def general(s):
+    with match(s):
+        if collections.OrderedDict(a, b):
+            return ("two", a, b)
+        if {Keys.FROZEN: v}:
+            return ("frozen key", v)
+        if {Keys.MUTABLE: v}:
+            return ("set key", v)
+        if _:
+            return ("other",)
+
+def general_pep(s):
+    match s:
+        case collections.OrderedDict(a, b):
+            return ("two", a, b)
+        case {Keys.FROZEN: v}:
+            return ("frozen key", v)
+        case {Keys.MUTABLE: v}:
+            return ("set key", v)
+        case _:
+            return ("other",)
+'''
+
+
+@pytest.mark.parametrize("subject", [collections.OrderedDict(), {frozenset({1}): 2}, {2: 3}, 5],
+                         ids=lambda s: type(s).__name__ + str(len(s)) if hasattr(s, "__len__") else repr(s))
+def test_the_general_path_raises_cpythons_errors_word_for_word(subject):
+    """A static type outside builtins is named with its module (``collections.OrderedDict() accepts ...``) and a
+    set used as a key raises when looked up, as CPython's MATCH_CLASS/MATCH_KEYS do (``match_reference.py``)."""
+    _agree(run_extended(GENERAL_PATH, active={"pattern-matching": {}}, filename="<general>"), "general", [subject])
