@@ -104,6 +104,14 @@ def star_last(s):
     return init, last
 
 
+def star_from_a_built_list(xs, i):
+    """The source dies at the unpacking: an item may get its variable (the fuzzer found one clobbered)."""
+    first, *middle, last = [255, *xs, i]
+    *init, end = (i, first, -2 ** 63)
+    middle.append(end)
+    return first, middle, last, init, end
+
+
 class ReversedIteration(list):
     """A list whose iteration disagrees with its items: unpacking must iterate it, not index it."""
 
@@ -121,6 +129,11 @@ def test_star_unpacking_of_exact_lists_and_tuples_and_anything_else(items, kind)
     source = list(items)
     if len(source) >= 3:
         assert jitted(star_middle)(source)[2] is not source and source == list(items)
+
+
+@given(st.lists(ints, max_size=5), ints)
+def test_star_unpacking_of_a_list_built_just_before(xs, i):
+    assert outcome(jitted(star_from_a_built_list), (list(xs), i)) == outcome(star_from_a_built_list, (list(xs), i))
 
 
 def test_star_unpacking_reads_exact_lists_and_tuples_in_place():

@@ -559,7 +559,8 @@ class Emitter:
         self.decls[length] = "Py_ssize_t"
         self.emit(f"if (type({obj}) is list or type({obj}) is tuple) and len({obj}) >= {before + after}:", depth)
         self.emit(f"{length} = len({obj})", depth + 1)
-        for item in items:
+        # the source is dead after the unpacking, so an item may have been given its variable: assign that one last
+        for item in sorted(items, key=lambda item: self.var(item) == source):
             if item.index < before:
                 expr = f"{obj}[{item.index}]"
             elif item.index == before:
