@@ -16,7 +16,7 @@ PACKAGE_DIR = os.path.dirname(moshjit.__file__)
 # Lowest first: a module may import modules of its own layer or of layers below it.
 LAYERS = [
     ("base", ("moshjit._version", "moshjit.cpython", "moshjit.errors", "moshjit.functions", "moshjit.artifact",
-              "moshjit.cache",
+              "moshjit.cache", "moshjit.match_reference",
               "moshjit.progress")),
     ("analysis", ("moshjit.analysis",)),
     ("ir", ("moshjit.ir",)),
@@ -32,7 +32,7 @@ LAYERS = [
 ]
 # Beside the pipeline: the syntax extensions touch only source text.
 EXTENSIONS = "moshjit.extensions"
-EXTENSIONS_MAY_IMPORT = ("moshjit.extensions", "moshjit._version", "moshjit.errors")
+EXTENSIONS_MAY_IMPORT = ("moshjit.extensions", "moshjit._version", "moshjit.errors", "moshjit.match_reference")
 BACKENDS = ("moshjit.backends.cython", "moshjit.backends.llvm")
 _PYX_IMPORT = re.compile(r"^\s*(?:from\s+(moshjit(?:\.\w+)*)\s+c?import\b|c?import\s+(moshjit(?:\.\w+)*))",
                          re.MULTILINE)

@@ -122,7 +122,7 @@ class Facts:
                     existing = ("item", occ, low - action.key[2])
                     if existing in self.done:
                         return P.Alias(action.key, existing)
-                elif all(("item", occ, i) in self.done for i in range(low)):
+                elif all(("iter", occ, i) in self.done for i in range(low)):
                     return P.StarFromItems(action, low)
         return action
 

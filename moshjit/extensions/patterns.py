@@ -48,11 +48,12 @@ class Length(_Action):
 
 class Unpack(_Action):
     """``v0, ..., vk = occ`` once its length is known to be k (CPython's UNPACK_SEQUENCE), for patterns
-    without a star."""
+    without a star. Its values are keyed ``("iter", occ, i)``, apart from the ``("item", occ, i)`` a subscript
+    reads for ``*_`` patterns: a sequence's iteration and indexing may disagree."""
 
     def __init__(self, occ, count):
         self.occ, self.count, self.key = occ, count, ("unpack", occ, count)
-        self.provides = tuple(("item", occ, i) for i in range(count))
+        self.provides = tuple(("iter", occ, i) for i in range(count))
 
 
 class UnpackStar(_Action):
@@ -73,7 +74,7 @@ class StarFromItems(_Action):
 
     def __init__(self, unpack: UnpackStar, length: int):
         self.unpack, self.length, self.key, self.provides = unpack, length, unpack.key, unpack.provides
-        items = [("item", unpack.occ, i) for i in range(length)]
+        items = [("iter", unpack.occ, i) for i in range(length)]
         self.middle = items[unpack.before:length - unpack.after]
         self.sources = dict(zip(unpack.provides[:unpack.before], items[:unpack.before]))
         self.sources.update(zip(unpack.provides[unpack.before + 1:], items[length - unpack.after:]))
@@ -464,7 +465,7 @@ class CaseCompiler:
             if not all(is_wildcard(element) for element in node.elts):
                 steps.append(Unpack(occ, size))
                 for i, element in enumerate(node.elts):
-                    append_steps(steps, self.pattern(element, ("item", occ, i), names))
+                    append_steps(steps, self.pattern(element, ("iter", occ, i), names))
             return steps
         star = stars[0]
         name = node.elts[star].value.id

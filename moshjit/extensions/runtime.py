@@ -9,17 +9,9 @@ from __future__ import annotations
 
 import reprlib
 
-_MATCH_SELF = 1 << 22  # CPython's _Py_TPFLAGS_MATCH_SELF: int(x), str(x), ... match the subject itself
+from moshjit import match_reference
 
-
-class _NoMatchArgs:
-    """The value generated code holds for a class without ``__match_args__``."""
-
-    def __repr__(self) -> str:
-        return "NO_MATCH_ARGS"
-
-
-NO_MATCH_ARGS = _NoMatchArgs()
+NO_MATCH_ARGS = match_reference.NO_MATCH_ARGS
 MISSING = object()  # what generated code passes as ``get``'s default: no mapping holds it
 
 
@@ -47,7 +39,7 @@ def class_kind(pattern, has_keywords: bool) -> bool:
     if _is_recogniser(pattern, has_keywords):
         return False
     if not isinstance(pattern, type):
-        raise TypeError("called match pattern must be a type")
+        raise TypeError(match_reference.NOT_A_CLASS)
     return True
 
 
@@ -55,31 +47,7 @@ def class_attrs(cls: type, subject, positional: int, keyword_names: tuple[str, .
     """The sub-values of ``cls(p1..pn, k1=.., ...)`` for a subject already known to be an instance, exactly as
     CPython's MATCH_CLASS finds them: the n names from ``match_args`` (``cls.__match_args__`` as read by the
     caller, or NO_MATCH_ARGS) then the keywords; None if an attribute is missing."""
-    values = []
-    seen: set[str] = set()
-    if positional:
-        match_self = False
-        if match_args is NO_MATCH_ARGS:
-            match_args = ()
-            match_self = bool(cls.__flags__ & _MATCH_SELF)
-        elif type(match_args) is not tuple:
-            raise TypeError(f"{cls.__name__}.__match_args__ must be a tuple (got {type(match_args).__name__})")
-        allowed = 1 if match_self else len(match_args)
-        if allowed < positional:
-            raise TypeError(f"{cls.__name__}() accepts {allowed} positional sub-pattern"
-                            f"{'' if allowed == 1 else 's'} ({positional} given)")
-        if match_self:
-            values.append(subject)
-        else:
-            for name in match_args[:positional]:
-                if type(name) is not str:
-                    raise TypeError(f"__match_args__ elements must be strings (got {type(name).__name__})")
-                if not _fetch(cls, subject, name, seen, values):
-                    return None
-    for name in keyword_names:
-        if not _fetch(cls, subject, name, seen, values):
-            return None
-    return tuple(values)
+    return match_reference.class_values(subject, cls, match_args, keyword_names, positional)
 
 
 def args_guard(match_args, names: tuple[str, ...], namespace: dict, site: str) -> bool:
@@ -92,17 +60,6 @@ def args_guard(match_args, names: tuple[str, ...], namespace: dict, site: str) -
         if type(given) is not str or given != expected:
             return False
     namespace[site] = match_args
-    return True
-
-
-def _fetch(cls, subject, name, seen, values) -> bool:
-    if name in seen:
-        raise TypeError(f"{cls.__name__}() got multiple sub-patterns for attribute {name!r}")
-    seen.add(name)
-    value = getattr(subject, name, MISSING)
-    if value is MISSING:
-        return False
-    values.append(value)
     return True
 
 
@@ -119,21 +76,7 @@ def recognise(pattern, positional: int, subject):
     return found
 
 
-def match_keys(mapping, keys: tuple):
-    """The values of ``keys`` in ``mapping`` (through its ``get``), or None if one is missing, as CPython's
-    MATCH_KEYS: a key equal to an earlier one raises ValueError."""
-    get = mapping.get
-    seen = set()
-    values = []
-    for key in keys:
-        if key in seen:
-            raise ValueError(f"mapping pattern checks duplicate key ({key!r})")
-        seen.add(key)
-        value = get(key, MISSING)
-        if value is MISSING:
-            return None
-        values.append(value)
-    return tuple(values)
+match_keys = match_reference.match_keys  # (mapping, keys): the values, or None if one is missing
 
 
 def _not_rewritten(what: str):

@@ -19,7 +19,8 @@ import sys
 import types
 from typing import TYPE_CHECKING
 
-from moshjit.ir import match_protocol, ops
+from moshjit import match_reference
+from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Constant
 
 if TYPE_CHECKING:
@@ -545,11 +546,11 @@ EVALUATORS = {
     ops.CheckExcMatch: _check_exc_match,
     ops.BeforeWith: _before_with,
     ops.WithExceptStart: _with_except_start,
-    ops.MatchSequence: lambda op, f: match_protocol.match_sequence(f.get(op.subject)),
-    ops.MatchMapping: lambda op, f: match_protocol.match_mapping(f.get(op.subject)),
-    ops.MatchClass: lambda op, f: match_protocol.match_class(f.get(op.subject), f.get(op.cls), f.get(op.names),
+    ops.MatchSequence: lambda op, f: match_reference.match_sequence(f.get(op.subject)),
+    ops.MatchMapping: lambda op, f: match_reference.match_mapping(f.get(op.subject)),
+    ops.MatchClass: lambda op, f: match_reference.match_class(f.get(op.subject), f.get(op.cls), f.get(op.names),
                                                              op.count),
-    ops.MatchKeys: lambda op, f: match_protocol.match_keys(f.get(op.subject), f.get(op.keys)),
+    ops.MatchKeys: lambda op, f: match_reference.match_keys(f.get(op.subject), f.get(op.keys)),
 }
 
 _missing_rows = [cls.__name__ for cls in ops.OP_CLASSES if cls not in EVALUATORS]

@@ -255,6 +255,8 @@ UnpackSequence.can_raise = lambda self: not (
     isinstance(self.source, (BuildTuple, BuildList)) and len(self.source.items) == self.count
     or isinstance(self.source, Constant) and isinstance(self.source.value, tuple)
     and len(self.source.value) == self.count)
+# Unpacking a display or constant tuple of the right length iterates nothing a user wrote: no effect to keep.
+UnpackSequence.has_side_effects = UnpackSequence.can_raise
 ExtractItem = _op("ExtractItem", ("source",), ("index",), can_raise=False, side_effects=False,
                   doc="Item ``index`` of a multi-result op.")
 

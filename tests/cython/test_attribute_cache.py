@@ -147,12 +147,33 @@ def make_world():
     class IntSub(int):
         pass
 
+    class Meta(type):
+        x = "from the metaclass"
+
+    class WithMeta(metaclass=Meta):
+        pass
+
+    class Inherits(ClassAttr):
+        pass
+
     int_sub = IntSub(7)
     int_sub.x = "int subclass"
     classes = [Plain, Missing, ClassAttr, Shadowed, Prop, ReadOnlyProp, Data, NonDataShadowed, GetattrHook,
-               GetattributeHook, SetattrHook, Slots, EmptySlot, Sub, Materialised, Wide]
+               GetattributeHook, SetattrHook, Slots, EmptySlot, Sub, Materialised, Wide, Inherits, WithMeta]
     objs = [cls() for cls in classes] + [int_sub]
     return classes, objs
+
+
+def class_targets(classes) -> list:
+    """Classes read as objects themselves (``C.x``): a plain class attribute, one inherited, a data descriptor
+    (its ``__get__(None, C)``), a member descriptor, a property, none at all, one found on the metaclass."""
+    ClassAttr, Data, Slots, Plain, Missing, Inherits = (classes[i] for i in (2, 6, 11, 0, 1, 16))
+    return [ClassAttr, Inherits, Data, Slots, Plain, Missing, classes[17], type]
+
+
+def _comparable(values: list) -> list:
+    """A read's values, descriptors (distinct objects in each world) by their type's name."""
+    return [v if isinstance(v, (str, int, tuple, type(None))) else type(v).__name__ for v in values]
 
 
 def mutate(classes, objs, step: int) -> None:
@@ -175,6 +196,10 @@ def mutate(classes, objs, step: int) -> None:
             del Plain.x
     elif step == 7:
         del objs[11].x                                 # an empty slot again
+    elif step == 8:
+        classes[2].x = ("class", "again")              # ClassAttr (and Inherits through it) reassigned
+    elif step == 9:
+        classes[16].x = "own"                          # Inherits gets its own, shadowing the base's
 
 
 def run_program(read, write, steps) -> list:
@@ -182,10 +207,10 @@ def run_program(read, write, steps) -> list:
     seen = []
     for step in steps:
         if step == "read":
-            seen.append(read(objs))
+            seen.append(_comparable(read(objs + class_targets(classes))))
         elif step == "write":
             seen.append(write(objs, step))
-            seen.append(read(objs))
+            seen.append(_comparable(read(objs + class_targets(classes))))
         else:
             try:
                 mutate(classes, objs, step)
@@ -203,13 +228,13 @@ def test_every_attribute_kind_reads_and_writes_as_cpython():
 
 def test_class_changes_after_compiling_are_seen():
     steps = ["read", "read"]
-    for step in range(8):
+    for step in range(10):
         steps += [step, "read", "write"]
     assert run_program(jitted(read_x), jitted(write_x), steps) == run_program(read_x, write_x, steps)
 
 
 @settings(max_examples=25, deadline=None)
-@given(hs.lists(hs.sampled_from(["read", "write"] + list(range(8))), min_size=1, max_size=12))
+@given(hs.lists(hs.sampled_from(["read", "write"] + list(range(10))), min_size=1, max_size=12))
 def test_random_programs_of_reads_writes_and_class_changes(steps):
     assert run_program(jitted(read_x), jitted(write_x), steps) == run_program(read_x, write_x, steps)
 
@@ -329,3 +354,62 @@ def test_class_assignment_to_a_class_with_another_key_order():
         return seen
 
     assert program(jitted(read_x), jitted(write_x)) == program(read_x, write_x)
+
+
+def read_class_value(cls):
+    return cls.value
+
+
+def test_a_cached_class_attribute_whose_type_gains_get_becomes_a_descriptor():
+    """A class attribute cached by the class's version tag: giving the value's own type ``__get__`` changes no
+    version of the class, and the next load must call it as CPython does."""
+
+    def world():
+        class Value:
+            pass
+
+        class Holder:
+            value = Value()
+
+        return Value, Holder
+
+    def program(read):
+        Value, Holder = world()
+        seen = [type(read(Holder)).__name__, type(read(Holder)).__name__]
+        Value.__get__ = lambda self, obj, owner: ("got", obj, owner.__name__)
+        seen += [read(Holder), read(Holder)]
+        del Value.__get__
+        Holder.value = "reassigned"
+        return seen + [read(Holder)]
+
+    assert program(jitted(read_class_value)) == program(read_class_value)
+
+
+class Limits:
+    LIMIT = 3
+
+
+def read_limit():
+    try:
+        return Limits.LIMIT
+    except AttributeError as exc:
+        return ("AttributeError", str(exc))
+
+
+def test_a_class_known_when_compiling_sees_its_attribute_change():
+    """``Limits`` is a constant of the compiled code; its attribute is read through the class cache."""
+    fast = jitted(read_limit)
+
+    def program(read):
+        seen = [read(), read()]
+        Limits.LIMIT = (4,)
+        seen.append(read())
+        del Limits.LIMIT
+        seen.append(read())
+        Limits.LIMIT = property(lambda self: "a property read from the class is the property itself")
+        seen.append(type(read()).__name__)
+        Limits.LIMIT = 3
+        return seen + [read()]
+
+    assert program(fast) == program(read_limit)
+    assert "mj_attr_load(" in str(fast.inspect_code())

@@ -86,3 +86,56 @@ def test_early_exit_and_unpacking(xs, t):
 def test_loops_with_exceptions(n):
     for fn in (samples.t_with_loop, samples.t_break_finally, samples.t_nested_loops, samples.t_while):
         assert outcome(jitted(fn), (n,)) == outcome(fn, (n,))
+
+
+def star_first(s):
+    first, *rest = s
+    return first, rest
+
+
+def star_middle(s):
+    a, b, *middle, z = s
+    return a, b, middle, z
+
+
+def star_last(s):
+    *init, last = s
+    init.append("appended")            # the star list is a new list, not a view of the source
+    return init, last
+
+
+def star_from_a_built_list(xs, i):
+    """The source dies at the unpacking: an item may get its variable (the fuzzer found one clobbered)."""
+    first, *middle, last = [255, *xs, i]
+    *init, end = (i, first, -2 ** 63)
+    middle.append(end)
+    return first, middle, last, init, end
+
+
+class ReversedIteration(list):
+    """A list whose iteration disagrees with its items: unpacking must iterate it, not index it."""
+
+    def __iter__(self):
+        return iter(list(reversed(self)))
+
+
+@given(st.lists(ints, max_size=6), st.sampled_from([list, tuple, ReversedIteration, iter, str]))
+def test_star_unpacking_of_exact_lists_and_tuples_and_anything_else(items, kind):
+    def subject():
+        return "".join(map(str, items)) if kind is str else kind(items)
+
+    for fn in (star_first, star_middle, star_last):
+        assert outcome(jitted(fn), (subject(),)) == outcome(fn, (subject(),))
+    source = list(items)
+    if len(source) >= 3:
+        assert jitted(star_middle)(source)[2] is not source and source == list(items)
+
+
+@given(st.lists(ints, max_size=5), ints)
+def test_star_unpacking_of_a_list_built_just_before(xs, i):
+    assert outcome(jitted(star_from_a_built_list), (list(xs), i)) == outcome(star_from_a_built_list, (list(xs), i))
+
+
+def test_star_unpacking_reads_exact_lists_and_tuples_in_place():
+    code = str(jitted(star_middle).inspect_code())
+    assert "is list or type(" in code and "_mj_unpack_ex(" in code     # the inline read, the general path kept

@@ -104,6 +104,28 @@ def sequences_pep(s):
             return ("first", a)
         case _:
             return ("other",)
+
+def iterated_then_indexed(s):
+    with match(s):
+        if [a, b] and when(a == b):
+            return ("same", a)
+        if [a, *_, z]:
+            return ("ends", a, z)
+        if [a, *_]:
+            return ("first", a)
+        if _:
+            return ("other",)
+
+def iterated_then_indexed_pep(s):
+    match s:
+        case [a, b] if a == b:
+            return ("same", a)
+        case [a, *_, z]:
+            return ("ends", a, z)
+        case [a, *_]:
+            return ("first", a)
+        case _:
+            return ("other",)
 '''
 
 
@@ -248,6 +270,13 @@ def test_sequences_decided_by_type_then_by_flags(ns, subject):
     _agree(ns, "sequences", [subject])
 
 
+@pytest.mark.parametrize("subject", [Items([1, 2]), Items([3, 3]), Items([1, 2, 3]), Items([4]), [1, 2], [3, 3], (5,)],
+                         ids=lambda s: f"Items{s.items}" if isinstance(s, Items) else repr(s))
+def test_items_read_by_iterating_are_not_reused_where_cpython_indexes(ns, subject):
+    # ``[a, b]`` unpacks (iterates) and fails in its guard; ``[a, *_, z]`` then indexes s[0] and s[len - 1]
+    _agree(ns, "iterated_then_indexed", [subject])
+
+
 def test_a_sequence_type_registered_later_is_seen(ns):
     class Late:
         def __len__(self):
@@ -301,3 +330,42 @@ class Shrinking(dict):
 ], ids=lambda subject: type(subject).__name__)
 def test_mappings_read_by_in_and_getitem_only_when_exactly_a_dict(ns, subject):
     _agree(ns, "mappings", [subject])
+
+
+GENERAL_PATH = '''
+import collections
+
+class Keys:
+    FROZEN = frozenset({1})
+    MUTABLE = {1}
+
+def general(s):
+    with match(s):
+        if collections.OrderedDict(a, b):
+            return ("two", a, b)
+        if {Keys.FROZEN: v}:
+            return ("frozen key", v)
+        if {Keys.MUTABLE: v}:
+            return ("set key", v)
+        if _:
+            return ("other",)
+
+def general_pep(s):
+    match s:
+        case collections.OrderedDict(a, b):
+            return ("two", a, b)
+        case {Keys.FROZEN: v}:
+            return ("frozen key", v)
+        case {Keys.MUTABLE: v}:
+            return ("set key", v)
+        case _:
+            return ("other",)
+'''
+
+
+@pytest.mark.parametrize("subject", [collections.OrderedDict(), {frozenset({1}): 2}, {2: 3}, 5],
+                         ids=lambda s: type(s).__name__ + str(len(s)) if hasattr(s, "__len__") else repr(s))
+def test_the_general_path_raises_cpythons_errors_word_for_word(subject):
+    """A static type outside builtins is named with its module (``collections.OrderedDict() accepts ...``) and a
+    set used as a key raises when looked up, as CPython's MATCH_CLASS/MATCH_KEYS do (``match_reference.py``)."""
+    _agree(run_extended(GENERAL_PATH, active={"pattern-matching": {}}, filename="<general>"), "general", [subject])

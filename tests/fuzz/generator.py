@@ -30,12 +30,14 @@ STRS = ["''", "'a'", "'ab'", "'Hello'", "'x y'", "'ß'", "'12'", "'-3'", "'  pad
 # What each construct is, for the census (the names are what the test reports and asserts on)
 CONSTRUCTS = ("loop", "break", "continue", "try", "finally", "float_edge", "big_int", "mixed", "str", "raise",
               "mutation", "nested_loop", "closure", "nonlocal", "generator", "genexpr", "global", "attribute", "match",
-              "match_sequence", "match_mapping", "match_class")
+              "match_sequence", "match_mapping", "match_class", "star_unpack", "class_attribute")
 # Scope constructs (general flavour only: they need Python objects): a nested function or lambda capturing a
 # variable, a nonlocal write, a nested generator function, a generator expression no consumer inlines, a global write,
-# an instance of a class the program defines whose attributes it reads and writes, a match statement.
-SCOPE_CONSTRUCTS = ("closure", "generator", "genexpr", "global", "attribute", "match")
+# an instance of a class the program defines whose attributes it reads and writes (and, for a plain class attribute,
+# the class itself), a match statement, a starred unpacking of a list and of a tuple.
+SCOPE_CONSTRUCTS = ("closure", "generator", "genexpr", "global", "attribute", "match", "star_unpack")
 MATCH_PROBABILITY = 0.5
+STAR_UNPACK_PROBABILITY = 0.35  # drawn from a stream of its own too (``ProgramWriter.unpack_rng``)
 # A match statement (general flavour: the LLVM backend refuses the MATCH_* opcodes) over the list, a tuple of an int
 # and a float, a dict or an int, its sequence, mapping and class patterns counted apart in the census. It draws from
 # a random stream of its own (``ProgramWriter.match_rng``), so the programs of a seed stay what they were without it.
@@ -72,6 +74,9 @@ class ProgramWriter:
         self.match_rng = random.Random(hash(rng.getstate()[1]))      # getstate() does not advance ``rng``
         if flavour == "general" and self.match_rng.random() < MATCH_PROBABILITY:
             self.plan.add("match")
+        self.unpack_rng = random.Random(hash(rng.getstate()[1]) ^ 0x5EED)
+        if flavour == "general" and self.unpack_rng.random() < STAR_UNPACK_PROBABILITY:
+            self.plan.add("star_unpack")
         self.lines: list[str] = []
         self.promised_loop = False
 
@@ -362,8 +367,23 @@ class ProgramWriter:
         self.emit(indent, f"for {i} in range(3):")
         self.emit(indent + 1, f"{obj}.n = ({obj}.n + {i} * {target_int}) % 1000003")
         self.emit(indent + 1, f"{obj}.w = {obj}.w * 0.5 + {self.float_expr(0)}")
-        self.emit(indent, f"{target_int} = {obj}.n" + (f" + {obj}.twice" if kind == 2 else ""))
+        if kind == 0:                     # the class attribute read from the class, which changes in the loop
+            self.emit(indent + 1, f"{cls}.n = {cls}.n + {i}")
+        self.emit(indent, f"{target_int} = {obj}.n" + (f" + {obj}.twice" if kind == 2 else "")
+                  + (f" + {cls}.n" if kind == 0 else ""))
         self.emit(indent, f"{target_float} = {obj}.w")
+
+    def st_star_unpack(self, indent):
+        """``first, *middle, last`` from a list (of at least two items) and ``*init, last`` from a tuple: items
+        read in order, the star a new list (the compiled code reads exact lists and tuples in place)."""
+        u, s = self.unpack_rng, self.scope
+        first, middle, last = self.scope_name("u"), self.scope_name("u"), self.scope_name("u")
+        init, end = self.scope_name("u"), self.scope_name("u")
+        target = u.choice(s.ints)
+        self.emit(indent, f"{first}, *{middle}, {last} = [{u.choice(INT_EDGES)}, *xs, {u.choice(s.ints)}]")
+        self.emit(indent, f"*{init}, {end} = ({u.choice(s.ints)}, {first}, {u.choice(INT_EDGES)})")
+        self.emit(indent, f"{middle}.append({end})")
+        self.emit(indent, f"{target} = ({target} + {first} - {last} + len({middle}) + sum({init})) % 1000003")
 
     def st_match(self, indent):
         """A match statement whose cases capture into names of their own (read in that case only) and write a
@@ -456,11 +476,17 @@ def census(body: list[str], flavour: str) -> set:
     loops = 0
     in_classes = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
                   for inner in ast.walk(node) if inner is not node}
+    classes = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
     for node in ast.walk(tree):
         if id(node) in in_classes:
             continue
         if isinstance(node, ast.ClassDef):
             found.add("attribute")
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in classes:
+            found.add("class_attribute")
+        elif isinstance(node, ast.Assign) and any(isinstance(target, ast.Tuple) and any(
+                isinstance(item, ast.Starred) for item in target.elts) for target in node.targets):
+            found.add("star_unpack")
         elif isinstance(node, (ast.For, ast.While)):
             found.add("loop")
             if any(isinstance(inner, (ast.For, ast.While)) for child in node.body for inner in ast.walk(child)):

@@ -29,7 +29,8 @@ MINIMUM_SHARE = {
     "general": {"loop": 0.75, "break": 0.25, "continue": 0.25, "try": 0.6, "finally": 0.2, "float_edge": 0.45,
                 "big_int": 0.45, "mixed": 0.4, "str": 0.6, "raise": 0.25, "mutation": 0.4, "closure": 0.25,
                 "nonlocal": 0.15, "generator": 0.2, "genexpr": 0.2, "global": 0.2, "attribute": 0.25, "match": 0.4,
-                "match_sequence": 0.2, "match_mapping": 0.08, "match_class": 0.15},
+                "match_sequence": 0.2, "match_mapping": 0.08, "match_class": 0.15, "star_unpack": 0.25,
+                "class_attribute": 0.07},
 }
 
 
@@ -50,7 +51,7 @@ def test_generated_programs_contain_the_constructs_claimed(flavour):
     if flavour == "native":
         assert shares["try"] == shares["str"] == shares["big_int"] == 0      # so the LLVM backend takes them
         assert not any(shares[name] for name in ("closure", "nonlocal", "generator", "genexpr", "global",
-                                                 "attribute", "match"))
+                                                 "attribute", "match", "star_unpack", "class_attribute"))
 
 
 def seeds(flavour):

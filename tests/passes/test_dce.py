@@ -54,3 +54,16 @@ def test_ops_that_may_raise_or_act_are_kept_even_when_unused():
     verify(fn)
     assert b0.ops == raising + [target] + acting
     assert not any(op in b0.ops for op in pure)
+
+
+def test_unpacking_a_constant_or_display_of_the_right_length_goes_when_unused():
+    fn = new_function("a")
+    (b0,) = blocks(fn, 1)
+    dead = [emit(b0, ops.UnpackSequence(const(("k",)), 1)), emit(b0, ops.UnpackSequence(
+        emit(b0, ops.BuildTuple([fn.args[0], fn.args[0]])), 2))]
+    kept = [emit(b0, ops.UnpackSequence(fn.args[0], 1)), emit(b0, ops.UnpackSequence(const(("k",)), 2))]
+    emit(b0, ops.Return(const(None)))
+    dce(fn)
+    verify(fn)
+    assert b0.ops == kept    # an unknown iterable may run code; a wrong length raises ValueError
+    assert not any(op in b0.ops for op in dead)

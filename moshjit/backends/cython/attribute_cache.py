@@ -14,6 +14,10 @@ Kinds of entry:
   CPython's inline values whose keys are the type's shared keys: the entry holds the name's index in them.
 - ``MJ_DICT``: no attribute of that name in the MRO: look it up in the instance ``__dict__`` directly.
 - ``MJ_GENERIC``: the generic protocol (remembered, so a site that cannot be cached does not search again).
+- ``MJ_CLASS``: a load from a class itself (``C.__match_args__``, ``C.LIMIT``) whose metaclass is exactly
+  ``type`` and whose attribute ``type`` does not define: the value found in the class's MRO, kept (borrowed: the
+  class's dicts hold it while its version tag stays) for that class and version, and used only while its type
+  has no ``__get__`` — what ``type.__getattribute__`` returns then, so CPython 3.12's ``LOAD_ATTR_CLASS`` in C.
 
 A direct method call (``method_calls.py``) is guarded by ``mj_method_is``: the receiver's type is the class the
 callee was compiled for, ``name`` still finds the same jitted method in it (cached per version tag), and the
@@ -70,7 +74,7 @@ ATTRIBUTE_CACHE_C = r'''
     static inline PyObject *mj_managed_dict_of(PyObject *obj) { return ((PyObject **)obj)[-3]; }
     #endif
     /* ---- the caches ---- */
-    enum { MJ_EMPTY = 0, MJ_SLOT, MJ_VALUES, MJ_DICT, MJ_GENERIC };
+    enum { MJ_EMPTY = 0, MJ_SLOT, MJ_VALUES, MJ_DICT, MJ_GENERIC, MJ_CLASS };
     typedef struct { PyTypeObject *type; unsigned int version; int kind; Py_ssize_t index; } mj_attr_entry;
     typedef struct { mj_attr_entry entries[4]; unsigned int next; } mj_attr_cache;
 
@@ -132,16 +136,44 @@ ATTRIBUTE_CACHE_C = r'''
         int i;
         for (i = 0; i < 4; i++) {
             e = &cache->entries[i];
-            if (e->type == tp && e->version == tp->tp_version_tag) return e;
+            if (e->type == tp && e->version == tp->tp_version_tag && e->kind != MJ_CLASS) return e;
         }
         e = &cache->entries[cache->next++ & 3];
         mj_attr_classify(e, tp, name, store);
         return e;
     }
+    /* cls.name for a class whose metaclass is exactly type (a new reference, or NULL with the exception set). */
+    static PyObject *mj_class_attr_load(PyTypeObject *cls, PyObject *name, mj_attr_cache *cache) {
+        mj_attr_entry *e;
+        PyObject *value;
+        int i;
+        for (i = 0; i < 4; i++) {
+            e = &cache->entries[i];
+            if (e->type == cls && e->kind == MJ_CLASS && e->version == cls->tp_version_tag && e->version != 0) {
+                value = (PyObject *)e->index;
+                if (Py_TYPE(value)->tp_descr_get != NULL) break;    /* its type gained __get__: the generic way */
+                Py_INCREF(value);
+                return value;
+            }
+        }
+        value = PyObject_GetAttr((PyObject *)cls, name);
+        /* cached only when that was the plain MRO value: no attribute of type's own, no descriptor */
+        if (value != NULL && cls->tp_version_tag != 0 && Py_TYPE(value)->tp_descr_get == NULL
+                && _PyType_Lookup(&PyType_Type, name) == NULL && _PyType_Lookup(cls, name) == value) {
+            e = &cache->entries[cache->next++ & 3];
+            e->type = cls;
+            e->version = cls->tp_version_tag;
+            e->kind = MJ_CLASS;
+            e->index = (Py_ssize_t)value;
+        }
+        return value;
+    }
     /* obj.name, as PyObject_GetAttr gives it (a new reference, or NULL with the exception set). */
     static PyObject *mj_attr_load(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
-        mj_attr_entry *e = mj_attr_entry_for(cache, obj, name, 0);
+        mj_attr_entry *e;
         PyObject *value = NULL, **values, *dict;
+        if (Py_IS_TYPE(obj, &PyType_Type)) return mj_class_attr_load((PyTypeObject *)obj, name, cache);
+        e = mj_attr_entry_for(cache, obj, name, 0);
         if (e->kind != MJ_GENERIC) {
             switch (e->kind) {
             case MJ_SLOT:

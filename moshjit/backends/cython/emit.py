@@ -98,6 +98,7 @@ class Emitter:
         self.inline_slices = decided.inline_slices
         self.iteration = decided.iteration
         self.folded = decided.folded
+        self.extracted_with_source: set = set()  # ExtractItems an inline star unpacking emitted itself
         self.char_buffers = decided.char_buffers
         self.views = decided.views
         self.list_builds = decided.list_builds
@@ -188,7 +189,7 @@ class Emitter:
             self.emit(expr, depth)
 
     def op_code(self, op, depth: int) -> None:
-        if op in self.folded or op in self.inline_slices:
+        if op in self.folded or op in self.inline_slices or op in self.extracted_with_source:
             return
         self.at(op)
         if op in self.list_builds.roots:
@@ -336,7 +337,7 @@ class Emitter:
         return f"&{name}"
 
     def op_LoadAttr(self, op, depth):
-        if isinstance(op.obj, Constant):           # a class or module constant: Cython's own lookup
+        if isinstance(op.obj, Constant) and type(op.obj.value) is not type:  # a module: Cython's own lookup
             self.assign(op, f"{self.obj(op.obj)}.{op.name}", depth)
             return
         self.assign(op, f"mj_attr_load({self.obj(op.obj)}, {op.name!r}, {self.attribute_cache()})", depth)
@@ -544,7 +545,35 @@ class Emitter:
                 and {id(user) for user in users} == {id(item) for item in following})
 
     def op_UnpackEx(self, op, depth):
-        self.assign(op, f"_mj_unpack_ex({self.ref(op.source)}, {op.before}, {op.after})", depth)
+        """``a, *rest, z = source``: when its items are read right after it, an exact list or tuple long enough
+        has them read in place (its items in order, ``rest`` a new list, as UNPACK_EX's iteration gives them);
+        anything else, a short one included (for the error), through ``_mj_unpack_ex``."""
+        source, before, after = self.ref(op.source), op.before, op.after
+        helper = f"_mj_unpack_ex({source}, {before}, {after})"
+        if not source.isidentifier() or not self._items_read_at_once(op):
+            self.assign(op, helper, depth)
+            return
+        block = op.block.ops
+        items = block[block.index(op) + 1:block.index(op) + 1 + len(self.users[op])]
+        obj, length = f"(<object>{source})", f"{self.var(op)}_n"
+        self.decls[length] = "Py_ssize_t"
+        self.emit(f"if (type({obj}) is list or type({obj}) is tuple) and len({obj}) >= {before + after}:", depth)
+        self.emit(f"{length} = len({obj})", depth + 1)
+        # the source is dead after the unpacking, so an item may have been given its variable: assign that one last
+        for item in sorted(items, key=lambda item: self.var(item) == source):
+            if item.index < before:
+                expr = f"{obj}[{item.index}]"
+            elif item.index == before:
+                expr = (f"(<list>{obj})[{before}:{length} - {after}] if type({obj}) is list else "
+                        f"list((<tuple>{obj})[{before}:{length} - {after}])")
+            else:
+                expr = f"{obj}[{length} - {after + before + 1 - item.index}]"
+            self.assign(item, expr, depth + 1)
+        self.emit("else:", depth)
+        self.assign(op, helper, depth + 1)
+        for item in items:
+            self.assign(item, f"{self.var(op)}[{item.index}]", depth + 1)
+        self.extracted_with_source.update(items)
 
     def op_ExtractItem(self, op, depth):
         self.assign(op, f"{self.ref(op.source)}[{op.index}]", depth)

@@ -1,8 +1,10 @@
-"""CPython's ``MATCH_CLASS`` and ``MATCH_KEYS`` in Python, for the reference interpreter: the same lookups in
-the same order and the same errors, word for word (``match_class`` and ``match_keys`` in CPython's ceval.c).
+"""CPython's ``MATCH_CLASS`` and ``MATCH_KEYS`` in Python: the one reference for both users of it, the reference
+interpreter (``ir/interpreter.py``, for the ``MATCH_*`` ops) and the pattern-matching rewrite's general path
+(``extensions/runtime.py``). The same lookups in the same order and the same errors, word for word
+(``match_class`` and ``match_keys`` in CPython's ceval.c).
 
 The Cython backend's runtime (``moshjit_rt.pyx``: ``_mj_match_class``, ``_mj_match_keys``) mirrors these through
-the C API; the differential tests compare both with CPython's own ``match``.
+the C API for speed; the differential tests compare all of them with CPython's own ``match``.
 """
 from __future__ import annotations
 
@@ -47,19 +49,41 @@ def _attribute(subject, cls: type, name: str, seen: set):
         return _NO_ATTRIBUTE
 
 
+class _NoMatchArgs:
+    """What ``read_match_args`` gives for a class without ``__match_args__``."""
+
+    def __repr__(self) -> str:
+        return "NO_MATCH_ARGS"
+
+
+NO_MATCH_ARGS = _NoMatchArgs()
+
+
+def read_match_args(cls: type):
+    """``cls.__match_args__``, or NO_MATCH_ARGS when it has none."""
+    try:
+        return cls.__match_args__
+    except AttributeError:
+        return NO_MATCH_ARGS
+
+
 def match_class(subject, cls, names: tuple, count: int):
     """The attributes ``cls(<count positional>, *names)`` reads from ``subject``, or None: no match."""
     if not isinstance(cls, type):
         raise TypeError(NOT_A_CLASS)
     if not isinstance(subject, cls):
         return None
+    return class_values(subject, cls, read_match_args(cls) if count else NO_MATCH_ARGS, names, count)
+
+
+def class_values(subject, cls: type, match_args, names: tuple, count: int):
+    """``match_class`` for a subject known to be an instance of ``cls`` whose ``__match_args__`` the caller read
+    (or NO_MATCH_ARGS; not read at all when ``count`` is 0)."""
     seen: set = set()
     values = []
     if count:
         match_self = False
-        try:
-            match_args = cls.__match_args__
-        except AttributeError:
+        if match_args is NO_MATCH_ARGS:
             match_args = ()
             match_self = bool(cls.__flags__ & MATCH_SELF)
         else:
