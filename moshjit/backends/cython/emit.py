@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from moshjit.backends.cython import list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
 from moshjit.backends.cython import method_sites
+from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
 from moshjit.backends.cython.c_types import cython_type
@@ -116,6 +117,7 @@ class Emitter:
         self.direct_methods: dict = {}      # call_method op → (class, jitted method, compiled entry)
         self.method_guards = 0              # guards of direct method calls: _mj_mg0, …
         self.method_sites = 0               # inline caches of method calls on any receiver: _mj_ms0, …
+        self.global_caches = 0              # inline caches of module-global reads: _mj_gc0, …
 
     # ---- names and references ----------------------------------------------------------------------------------
     def var(self, value) -> str:
@@ -287,7 +289,9 @@ class Emitter:
         return self.ctype(value) == "str"
 
     def op_LoadGlobal(self, op, depth):
-        self.assign(op, f"_mj_load_global(_g, _b, {op.name!r})", depth)
+        cache = f"_mj_gc{self.global_caches}"
+        self.global_caches += 1
+        self.assign(op, f"mj_global_load(_g, _b, {op.name!r}, &{cache})", depth)
 
     def op_StoreGlobal(self, op, depth):
         self.emit(f"_g[{op.name!r}] = {self.obj(op.value)}", depth)
@@ -870,10 +874,13 @@ class Emitter:
         sources = [self.fn.firstlineno] * len(guards) + self.source_lines
         params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
-        if self.attribute_caches or self.method_guards or self.method_sites:
+        if self.attribute_caches or self.method_guards or self.method_sites or self.global_caches:
             out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))
             out.extend(f"cdef mj_method_guard _mj_mg{i}" for i in range(self.method_guards))
+        if self.global_caches:
+            out.append(f"cdef extern from *:\n    \"\"\"{GLOBAL_CACHE_C}    \"\"\"\n{GLOBAL_CACHE_DECLARATIONS}")
+            out.extend(f"cdef mj_global_cache _mj_gc{i}" for i in range(self.global_caches))
         if self.method_sites:
             out.append(f"cdef extern from *:\n    \"\"\"{method_sites.METHOD_SITES_C}{method_sites.site_call_macros()}"
                        f"    \"\"\"\n{method_sites.METHOD_SITES_DECLARATIONS}")
