@@ -150,6 +150,35 @@ def check_engine(engine, batches, expected, vocab, explainer):
     return False, f"WRONG: {wrong} of {len(batches)} batches differ from CPython"
 
 
+def class_style_reference(results, batches, vocab, expected):
+    """The plain class-style tokenizer's output, and how many rows of it differ from the pipeline's."""
+    plain = next((r.engine for r in results if r.engine.name == "classes-cpython" and r.engine.run), None)
+    if plain is None:
+        return None
+    got = run_all(plain.run, batches, vocab)
+    rows = sum(unpadded_row(ours, row) != unpadded_row(theirs, row)
+               for ours, theirs, texts in zip(expected, got, batches) for row in range(len(texts)))
+    return got, rows
+
+
+def check_class_style(engine, batches, vocab, reference):
+    """The class-style engines: the plain one is their reference; the jitted one must equal it exactly."""
+    if reference is None:
+        return False, "not timed: needs the classes-cpython engine as its reference"
+    expected, rows_differing_from_pipeline = reference
+    if engine.name == "classes-cpython":
+        return True, (f"the class-style reference ({rows_differing_from_pipeline:,} rows differ from pipeline.py: "
+                      f"Google's tokenizer, see benchmarks/bert/google/class_style.py)")
+    try:
+        got = run_all(engine.run, batches, vocab)
+    except Exception as error:
+        return False, f"FAILED: {type(error).__name__}: {engines.first_line(error)}"
+    if got == expected:
+        return True, "equal to classes-cpython"
+    wrong = sum(ours != theirs for ours, theirs in zip(expected, got))
+    return False, f"WRONG: {wrong} of {len(batches)} batches differ from classes-cpython"
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Timing
 # ---------------------------------------------------------------------------------------------------------------
@@ -421,9 +450,12 @@ def run_benchmark(args, command):
     expected = run_all(pipeline.encode_batch, batches, vocab)
     tokens = real_tokens(expected)
     explainer = verify.DifferenceExplainer(vocab)
+    class_reference = class_style_reference(results, batches, vocab, expected)
     for result in tqdm(results, desc="checking outputs"):
         if result.engine.name == "cpython":
             result.correct, result.check = True, "the reference"
+        elif result.engine.name in engines.CLASS_ENGINES and result.engine.run is not None:
+            result.correct, result.check = check_class_style(result.engine, batches, vocab, class_reference)
         elif result.engine.run is not None:
             result.correct, result.check = check_engine(result.engine, batches, expected, vocab, explainer)
             result.later = engines.later_specializations(result.engine)

@@ -11,7 +11,10 @@
   are built from its padded ids (it returns ids only). It is not exact on this corpus: it is timed anyway, and
   the table says how many rows differ;
 - ``numba``: a copy with ``numba.njit`` on every function; each one Numba refuses goes back to plain Python
-  (as a user would remove the decorator), with a short reason, until the rest compiles.
+  (as a user would remove the decorator), with a short reason, until the rest compiles;
+- ``classes-cpython`` / ``classes-jit``: Google's class-style tokenizer (``google/tokenization.py``, unchanged),
+  plain and with ``moshjit.jit`` on its classes and functions (``google/class_style.py``). It is not the
+  pipeline (a few rows differ), so ``classes-jit`` is checked against ``classes-cpython``.
 
 Building an engine includes its first call on a few sample texts, timed: that is its compile (or cache-load)
 time. An engine that cannot run says why in ``unavailable`` instead of raising.
@@ -29,7 +32,8 @@ from dataclasses import dataclass, field
 from benchmarks.bert import data, pipeline
 
 ENGINE_NAMES = ("cpython", "jit-auto", "jit-cython", "jit-llvm", "cython-file", "tokenizers", "nanotoken",
-                "flash-tokenizer", "numba")
+                "flash-tokenizer", "numba", "classes-cpython", "classes-jit")
+CLASS_ENGINES = ("classes-cpython", "classes-jit")  # checked against classes-cpython, not the pipeline
 APPROXIMATE_ENGINES = ("flash-tokenizer",)         # timed even though some rows differ (the table says how many)
 LABELS = {
     "cpython": "CPython (plain pipeline.py)",
@@ -41,6 +45,8 @@ LABELS = {
     "nanotoken": "nanotoken (Rust, 1 thread)",
     "flash-tokenizer": "flash-tokenizer (C++, 1 process)",
     "numba": "Numba @njit where it compiles",
+    "classes-cpython": "CPython, Google's class-style tokenization.py",
+    "classes-jit": "jit(cls) on Google's class-style tokenization.py",
 }
 NUMBA_CACHE_ENV = "NUMBA_CACHE_DIR"
 
@@ -338,6 +344,28 @@ def numba_engine(vocab, sample, cache=True, progress=None, functions=None):
                            "not reached": sorted(set(plain) - set(samples))})
 
 
+def class_style_engine(name, vocab, sample, cache=True):
+    """Google's ``FullTokenizer`` on the default vocab.txt: plain, or jitted (its first call compiles)."""
+    from benchmarks.bert.google import class_style
+
+    vocab_file = data.fetch_vocab()
+    if name == "classes-cpython":
+        module = class_style.tokenization_copy("bert_google_tokenization")
+    else:
+        module = class_style.jitted_tokenization("auto", cache)
+    if module.load_vocab(vocab_file) != vocab:
+        return Engine(name, unavailable="the class-style tokenizer runs on the default vocab.txt only")
+    encode_batch = class_style.batch_encoder(module, vocab_file)
+    if name == "classes-cpython":
+        return Engine(name, encode_batch)
+    from moshjit import UnsupportedError
+    try:
+        seconds = timed_first_call(encode_batch, sample, vocab)
+    except UnsupportedError as error:
+        return Engine(name, unavailable=f"not available: {first_line(error)}")
+    return Engine(name, encode_batch, first_call_s=seconds, first_call_kind="compile")
+
+
 def build_engine(name, vocab, sample, cache=True, progress=None, numba_functions=None):
     """The engine called ``name`` (see ``ENGINE_NAMES``), with its first call done."""
     if name == "cpython":
@@ -354,4 +382,6 @@ def build_engine(name, vocab, sample, cache=True, progress=None, numba_functions
         return flash_engine(vocab, sample)
     if name == "numba":
         return numba_engine(vocab, sample, cache, progress, numba_functions)
+    if name in CLASS_ENGINES:
+        return class_style_engine(name, vocab, sample, cache)
     raise ValueError(f"unknown engine {name!r}; choose from {', '.join(ENGINE_NAMES)}")

@@ -250,6 +250,13 @@ cdef Py_ssize_t MAX_TYPED_TUPLE = _MAX_TYPED_TUPLE     # the one definition live
 cdef enum:
     RECENT = 8                            # signatures remembered per dispatcher for the allocation-free check (a
                                           # match over tuples of 0..6 items sees 7 signatures in turn)
+    LAST_ARGS = 8                         # the last signature's C copy holds at most this many arguments
+    KIND_EXACT = 0                        # how the last signature's arguments are checked: type alone, ...
+    KIND_INT64 = 1                        # ... an int that fits 64 bits, a bigger one,
+    KIND_BIGINT = 2
+    KIND_CHAR = 3                         # ... a one-character str, another str
+    KIND_STR = 4
+    KIND_NONE = 5                         # (a typed tuple or an array: not kept in the C copy)
 
 cdef object array_key(object value, type kind):
     """``moshjit.typeof.array_key``: the one definition of how NumPy arrays are keyed."""
@@ -305,6 +312,30 @@ cdef object exact_type(object key_item):
     return None
 
 
+cdef char last_kind(object key_item):
+    """How the C copy of the last signature checks an argument of kind ``key_item``."""
+    if key_item is INT64:
+        return KIND_INT64
+    if key_item is int:
+        return KIND_BIGINT
+    if key_item is CHAR:
+        return KIND_CHAR
+    if key_item is str:
+        return KIND_STR
+    return KIND_EXACT if exact_type(key_item) is not None else KIND_NONE
+
+
+cdef inline bint has_last_kind(PyObject *value, PyObject *kind_type, char kind):
+    """Whether ``value`` has the kind (``kind_type``, ``kind``) the C copy of the last signature holds."""
+    if mj_type_of(value) != kind_type:
+        return False
+    if kind == KIND_EXACT:
+        return True
+    if kind == KIND_INT64 or kind == KIND_BIGINT:
+        return mj_fits_int64(<object>value) == (kind == KIND_INT64)
+    return (mj_str_length(value) == 1) == (kind == KIND_CHAR)
+
+
 cdef object call_entry(object entry, PyObject **argv, size_t nargsf):
     """Call a signature's entry with the argument vector: a tier-0 entry directly (one C call less than through its
     vectorcall slot), any other through vectorcall."""
@@ -321,6 +352,10 @@ cdef class DispatcherCore:
     cdef list _recent                      # RECENT slots, each (entry, key, exact types of key) or None
     cdef Py_ssize_t _recent_hit            # the slot that matched last (checked first)
     cdef Py_ssize_t _recent_next           # the slot the next new signature goes to
+    cdef object _last_entry                # the last signature's entry when it is native code, else None ...
+    cdef Py_ssize_t _last_n                # ... and that signature in C: per argument its type and kind
+    cdef PyObject *_last_types[LAST_ARGS]  # (borrowed: the key in _recent holds the types)
+    cdef char _last_kinds[LAST_ARGS]
 
     def __cinit__(self, *args, **kwargs):
         self._vectorcall = mj_vectorcall_slot()
@@ -372,18 +407,52 @@ cdef class DispatcherCore:
         """Drop the remembered signatures: after ``_entries`` changed an entry (tiering swaps native code in), the
         next call of each signature looks its entry up again."""
         self._recent = [None] * RECENT
+        self._last_entry = None
+
+    cdef inline object _last_match(self, PyObject **argv, Py_ssize_t n):
+        """The last signature's entry if the arguments have that signature (compared in C), else None."""
+        cdef Py_ssize_t i
+        if self._last_entry is None or n != self._last_n:
+            return None
+        for i in range(n):
+            if not has_last_kind(argv[i], self._last_types[i], self._last_kinds[i]):
+                return None
+        return self._last_entry
+
+    cdef int _keep_last(self, tuple key, object entry) except -1:
+        """Copy a signature whose entry is native code into the C fields ``_last_match`` reads (a tier-0 entry is
+        replaced once hot, and typed tuples and arrays need the full check: those are not kept)."""
+        cdef Py_ssize_t i, n = len(key)
+        cdef char kind
+        self._last_entry = None
+        if n > LAST_ARGS or type(entry) is Tier0Entry:
+            return 0
+        for i in range(n):
+            kind = last_kind(key[i])
+            if kind == KIND_NONE:
+                return 0
+            self._last_kinds[i] = kind
+            self._last_types[i] = <PyObject *>(int if kind == KIND_INT64 else str if kind == KIND_CHAR else key[i])
+        self._last_n = n
+        self._last_entry = entry
+        return 0
 
     cdef object _call_positional(self, PyObject **argv, Py_ssize_t n, tuple args, size_t nargsf):
         """A call without keywords: a recently seen signature goes straight to its entry with ``argv`` as is."""
         cdef tuple key
         if n != self._positional_count:
             return self._call_bound(self._bind(mj_tuple_from(argv, n) if args is None else args, {}))
+        entry = self._last_match(argv, n)
+        if entry is not None:
+            return mj_call_vector(entry, argv, nargsf)
         entry = self._recent_entry(argv, n)
         if entry is not None:
+            self._keep_last(<tuple>mj_item(<PyObject *>self._recent[self._recent_hit], 1), entry)
             return call_entry(entry, argv, nargsf)
         key = self._key_of(argv, n)
         entry = self._entry_for(key)
         self._remember(key, entry)
+        self._keep_last(key, entry)
         return call_entry(entry, argv, nargsf)
 
     cdef object _call_bound(self, tuple args):

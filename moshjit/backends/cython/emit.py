@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from moshjit.backends.cython import list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
+from moshjit.backends.cython import method_sites
+from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
 from moshjit.backends.cython.c_types import cython_type
@@ -115,6 +117,8 @@ class Emitter:
         self.attribute_caches = 0           # inline caches of attribute sites: _mj_ac0, _mj_ac1, …
         self.direct_methods: dict = {}      # call_method op → (class, jitted method, compiled entry)
         self.method_guards = 0              # guards of direct method calls: _mj_mg0, …
+        self.method_sites = 0               # inline caches of method calls on any receiver: _mj_ms0, …
+        self.global_caches = 0              # inline caches of module-global reads: _mj_gc0, …
 
     # ---- names and references ----------------------------------------------------------------------------------
     def var(self, value) -> str:
@@ -286,7 +290,9 @@ class Emitter:
         return self.ctype(value) == "str"
 
     def op_LoadGlobal(self, op, depth):
-        self.assign(op, f"_mj_load_global(_g, _b, {op.name!r})", depth)
+        cache = f"_mj_gc{self.global_caches}"
+        self.global_caches += 1
+        self.assign(op, f"mj_global_load(_g, _b, {op.name!r}, &{cache})", depth)
 
     def op_StoreGlobal(self, op, depth):
         self.emit(f"_g[{op.name!r}] = {self.obj(op.value)}", depth)
@@ -426,6 +432,9 @@ class Emitter:
             self.direct_method_call(op, depth)
             return
         receiver_type = self.ctype(op.obj)
+        if method_sites.takes_site(op, receiver_type):
+            self.method_site_call(op, depth)
+            return
         typed = {"str": str, "list": list, "dict": dict, "set": set, "tuple": tuple}.get(receiver_type)
         if receiver_type == "Py_UCS4":
             receiver = self.ref(op.obj) if op.name in _CYTHON_CHAR_METHODS else self.obj(op.obj)
@@ -443,6 +452,14 @@ class Emitter:
         direct = f"{self.constant(entry)}({receiver}{', ' if args else ''}{args})"
         self.assign(op, f"({direct} if mj_method_is({receiver}, {op.name!r}, &{guard}, {self.constant(cls)}, "
                         f"{self.constant(method)}) else {receiver}.{op.name}({args}))", depth)
+
+    def method_site_call(self, op, depth):
+        """``obj.name(args)`` through the site's inline cache (``method_sites.py``): straight to a jitted method's
+        compiled entry when the receiver's type and the arguments' kinds are the ones seen before."""
+        site = f"_mj_ms{self.method_sites}"
+        self.method_sites += 1
+        args = [self.obj(op.obj)] + [self.obj(a) for a in op.args]
+        self.assign(op, f"mj_site_call{len(args)}({op.name!r}, &{site}, {', '.join(args)})", depth)
 
     def op_CallEx(self, op, depth):
         self.assign(op, f"_mj_call_ex({self.obj(op.func)}, {self.ref(op.posargs)}, {self.ref(op.kwargs)})", depth)
@@ -886,10 +903,18 @@ class Emitter:
         sources = [self.fn.firstlineno] * len(guards) + self.source_lines
         params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
-        if self.attribute_caches or self.method_guards:
+        if self.attribute_caches or self.method_guards or self.method_sites or self.global_caches:
             out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))
             out.extend(f"cdef mj_method_guard _mj_mg{i}" for i in range(self.method_guards))
+        if self.global_caches:
+            out.append(f"cdef extern from *:\n    \"\"\"{GLOBAL_CACHE_C}    \"\"\"\n{GLOBAL_CACHE_DECLARATIONS}")
+            out.extend(f"cdef mj_global_cache _mj_gc{i}" for i in range(self.global_caches))
+        if self.method_sites:
+            out.append(f"cdef extern from *:\n    \"\"\"{method_sites.METHOD_SITES_C}{method_sites.site_call_macros()}"
+                       f"    \"\"\"\n{method_sites.METHOD_SITES_DECLARATIONS}")
+            out.extend(f"cdef mj_method_site _mj_ms{i}" for i in range(self.method_sites))
+            out.append(method_sites.METHOD_SITES_INIT)
         for name in (f"_k{i}" for i in range(len(self.constants))):
             out.append(f"cdef object {name}")
         out.append("\n\ndef _mj_set_constants(tuple constants):")

@@ -1,0 +1,94 @@
+"""Method calls, plain against jitted, measured side by side in one run (interleaved rounds, best and median).
+
+    python -m benchmarks.method_calls [--rounds 31] [--number 20000]
+
+Rows:
+- from Python, ``p.grow(1)``: the plain method; the same class under ``jit(cls)``; its compiled entry called
+  directly as ``entry(p, 1)`` (no dispatch at all);
+- from jitted code, ``o.grow(1)`` on receivers read from a list of three classes (the receiver is not a parameter,
+  so the call goes through a method site, ``backends/cython/method_sites.py``): a plain loop over plain classes
+  under CPython against the jitted loop over the jitted classes (ns per call, loop included).
+
+Eager compilation (``MOSHJIT_TIER=eager`` semantics: the first call compiles), ``backend="cython"``.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import timeit
+
+from benchmarks.steady_state import compile_at_first_call
+
+
+def make_classes():
+    """Three classes with a ``grow`` method each (fresh objects, so plain and jitted copies do not share)."""
+    class Circle:
+        def __init__(self):
+            self.size = 1
+
+        def grow(self, k):
+            return self.size + k
+
+    class Rect(Circle):
+        def grow(self, k):
+            return self.size * 2 + k
+
+    class Point(Circle):
+        def grow(self, k):
+            return k
+
+    return Circle, Rect, Point
+
+
+def grow_all(shapes, k):
+    total = 0
+    for shape in shapes:
+        total += shape.grow(k)
+    return total
+
+
+def best_and_median(timers, calls: int, rounds: int, number: int) -> list[tuple[float, float]]:
+    """(best, median) ns per call of each timer over interleaved rounds (each round times all of them once)."""
+    times = [[] for _ in timers]
+    for _ in range(rounds):
+        for t, out in zip(timers, times):
+            out.append(t.timeit(number=number) / (number * calls) * 1e9)
+    return [(min(out), statistics.median(out)) for out in times]
+
+
+def main() -> None:
+    compile_at_first_call()              # steady-state speed: see benchmarks/steady_state.py
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=31)
+    parser.add_argument("--number", type=int, default=20_000)
+    options = parser.parse_args()
+    from moshjit import dispatcher, jit
+
+    plain_classes = make_classes()
+    jitted_classes = [jit(cls, backend="cython") for cls in make_classes()]
+    plain, fast = plain_classes[0](), jitted_classes[0]()
+    assert plain.grow(1) == fast.grow(1)
+    entry = vars(jitted_classes[0])["grow"]._entries[(jitted_classes[0], "int64")]
+    rows = best_and_median([timeit.Timer("p.grow(1)", globals={"p": plain}),
+                            timeit.Timer("p.grow(1)", globals={"p": fast}),
+                            timeit.Timer("f(p, 1)", globals={"f": entry, "p": fast})],
+                           1, options.rounds, options.number)
+    print(f"ns per call: best / median of {options.rounds} interleaved rounds of {options.number}")
+    for name, (best, median) in zip(["plain method p.grow(1)", "jit(cls) method p.grow(1)",
+                                     "its compiled entry entry(p, 1)"], rows):
+        print(f"{name:<40}{best:>8.1f}{median:>8.1f}")
+
+    shapes_plain = [cls() for cls in plain_classes] * 100
+    shapes_fast = [cls() for cls in jitted_classes] * 100
+    loop = jit(grow_all, backend="cython")
+    assert loop(shapes_fast, 1) == grow_all(shapes_plain, 1)
+    assert dispatcher.key_of(shapes_fast) is list
+    rows = best_and_median([timeit.Timer("f(s, 1)", globals={"f": grow_all, "s": shapes_plain}),
+                            timeit.Timer("f(s, 1)", globals={"f": loop, "s": shapes_fast})],
+                           len(shapes_plain), options.rounds, max(1, options.number // 100))
+    for name, (best, median) in zip(["loop of o.grow(1), 3 classes: CPython", "the same, all jitted"], rows):
+        print(f"{name:<40}{best:>8.1f}{median:>8.1f}")
+
+
+if __name__ == "__main__":
+    main()

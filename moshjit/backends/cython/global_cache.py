@@ -1,0 +1,68 @@
+"""Inline caches for reads of module globals in generated modules, as CPython's ``LOAD_GLOBAL_MODULE`` keeps them.
+
+Each global-read site owns an ``mj_global_cache``: the module dict's keys object it last found the name in and the
+name's index in its entries. While the dict still uses that keys object (a dict with unicode keys, no split values)
+and the entry at that index still has the name with a value, the value is read there directly: no hash, no probe.
+A value change keeps the keys object and index (only the value is read); adding or removing names may give the
+dict another keys object, and then, or when the entry no longer holds the name, the site looks the name up as
+``_mj_load_global`` does (globals, then builtins, else ``NameError``) and remembers where it found it. Pointer
+equality alone is never trusted: the entry's key must be the very name object, so a keys object freed and another
+allocated at the same address cannot give a wrong value. The layout read (``mj_dict_keys``) is the one in
+``attribute_cache.py``.
+"""
+from __future__ import annotations
+
+GLOBAL_CACHE_C = r'''
+    typedef struct { void *keys; Py_ssize_t index; } mj_global_cache;
+    #define MJ_KEYS_UNICODE 1
+
+    /* The entries of a unicode-keys table (the layout mj_shared_key_index reads too). */
+    static inline mj_unicode_entry *mj_unicode_entries(mj_dict_keys *keys) {
+        return (mj_unicode_entry *)(keys->dk_indices + ((size_t)1 << keys->dk_log2_index_bytes));
+    }
+
+    /* globals[name], else builtins[name], else NameError — a new reference, or NULL with the exception set. */
+    static PyObject *mj_global_load(PyObject *globals, PyObject *builtins, PyObject *name, mj_global_cache *c) {
+        PyDictObject *dict = (PyDictObject *)globals;
+        mj_dict_keys *keys = (mj_dict_keys *)dict->ma_keys;
+        PyObject *value, *exc_type, *exc_value, *exc_tb;
+        mj_unicode_entry *entries;
+        Py_ssize_t i;
+        if ((void *)keys == c->keys && dict->ma_values == NULL && keys->dk_kind == MJ_KEYS_UNICODE
+                && c->index < keys->dk_nentries) {
+            mj_unicode_entry *e = &mj_unicode_entries(keys)[c->index];
+            if (e->me_key == name && e->me_value != NULL) {
+                Py_INCREF(e->me_value);
+                return e->me_value;
+            }
+        }
+        value = PyDict_GetItemWithError(globals, name);                 /* borrowed */
+        if (value != NULL) {
+            c->keys = NULL;
+            if (dict->ma_values == NULL && keys->dk_kind == MJ_KEYS_UNICODE) {
+                entries = mj_unicode_entries(keys);
+                for (i = 0; i < keys->dk_nentries; i++) {
+                    if (entries[i].me_key == name) { c->keys = keys; c->index = i; break; }
+                }
+            }
+            Py_INCREF(value);
+            return value;
+        }
+        if (PyErr_Occurred()) return NULL;
+        value = PyDict_GetItemWithError(builtins, name);
+        if (value != NULL) { Py_INCREF(value); return value; }
+        if (PyErr_Occurred()) return NULL;
+        PyErr_Format(PyExc_NameError, "name '%U' is not defined", name);
+        PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
+        PyErr_NormalizeException(&exc_type, &exc_value, &exc_tb);
+        if (exc_value != NULL && PyObject_SetAttrString(exc_value, "name", name) < 0) PyErr_Clear();
+        PyErr_Restore(exc_type, exc_value, exc_tb);
+        return NULL;
+    }
+'''
+
+GLOBAL_CACHE_DECLARATIONS = '''\
+    ctypedef struct mj_global_cache:
+        pass
+    object mj_global_load(object, object, object, mj_global_cache *)
+'''

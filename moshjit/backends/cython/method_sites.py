@@ -1,0 +1,250 @@
+"""Method calls on any receiver: ``obj.name(args)`` where nothing fixes ``obj``'s class at compile time (an
+attribute load, a list item, a local), through a per-call-site inline cache.
+
+Each such site of a generated module owns an ``mj_method_site``. It remembers up to four receiver types and, for
+each whose ``name`` is a jitted method (a ``DispatcherCore`` whose call and binding are the core's own), the
+method itself; ``mj_method_is`` (``attribute_cache.py``) confirms on every call that the type is unchanged (its
+version tag) and that the instance has no attribute of that name shadowing the method. Per type the site keeps the
+compiled entries it picked for up to two argument signatures (each argument's exact type, ints split by "fits in
+int64" and strs by "one character", as ``moshjit.typeof.key_of`` splits them), so a call whose arguments have a
+signature seen before goes straight to that entry: no bound method, no method lookup, no signature search in the
+dispatcher. A new signature is looked up in the dispatcher's ``_entries``; tier-0 entries (which the dispatcher
+replaces once hot), typed tuples, arrays, more than ``MJ_SITE_ARGS`` arguments or a different arity go through
+the dispatcher's own vectorcall. Anything else — another type, a plain method, a ``__getattribute__`` override, a
+shadowing instance attribute, a class changed after the site was filled — takes ``PyObject_VectorcallMethod``,
+CPython's own ``obj.name(args)``.
+
+A cached entry is a compiled specialisation of the method for exactly those argument kinds, so it stays correct
+even if the dispatcher later installs another one for the same kinds. The call counts one level of recursion, as
+the dispatcher's own call does.
+"""
+from __future__ import annotations
+
+MAX_SITE_ARGS = 8                # receiver included
+
+METHOD_SITES_C = r'''
+    #define MJ_SITE_ARGS 8
+    enum { MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR };
+    typedef struct {
+        PyObject *entry;                           /* strong; NULL: empty */
+        Py_ssize_t n;
+        PyTypeObject *types[MJ_SITE_ARGS];
+        char kinds[MJ_SITE_ARGS];
+    } mj_site_signature;
+    typedef struct {
+        mj_method_guard guard;
+        PyTypeObject *type;                        /* a receiver type the site saw */
+        unsigned int version;                      /* its version tag then (0: empty) */
+        PyObject *method;                          /* strong: the jitted method found on it, or NULL (generic) */
+        mj_site_signature signatures[2];
+        unsigned int next;
+    } mj_site_receiver;
+    typedef struct {
+        mj_site_receiver receivers[4];             /* polymorphic sites: up to four receiver types */
+        unsigned int next;
+    } mj_method_site;
+
+    static PyTypeObject *mj_site_core_type = NULL;    /* moshjit_dispatch.DispatcherCore */
+    static PyTypeObject *mj_site_tier0_type = NULL;   /* moshjit_dispatch.Tier0Entry */
+    static PyObject *mj_site_int64 = NULL, *mj_site_char = NULL, *mj_site_entries = NULL, *mj_site_arity = NULL;
+
+    /* What the generated module passes in at import (None when the compiled call path is missing: every site is
+       then generic). */
+    static int mj_method_sites_init(PyObject *core, PyObject *tier0) {
+        if (core == Py_None || tier0 == Py_None) return 0;
+        mj_site_int64 = PyUnicode_InternFromString("int64");
+        mj_site_char = PyUnicode_InternFromString("char");
+        mj_site_entries = PyUnicode_InternFromString("_entries");
+        mj_site_arity = PyUnicode_InternFromString("_positional_count");
+        if (!mj_site_int64 || !mj_site_char || !mj_site_entries || !mj_site_arity) return -1;
+        Py_INCREF(core);
+        Py_INCREF(tier0);
+        mj_site_core_type = (PyTypeObject *)core;
+        mj_site_tier0_type = (PyTypeObject *)tier0;
+        return 0;
+    }
+
+    #if PY_VERSION_HEX < 0x030C0000
+    #define mj_site_enter() Py_EnterRecursiveCall(" while calling a Python object")
+    #define mj_site_leave() Py_LeaveRecursiveCall()
+    #else
+    static int mj_site_enter(void) {                  /* counted as a Python frame, as moshjit_dispatch does */
+        PyThreadState *tstate = PyThreadState_Get();
+        if (tstate->py_recursion_remaining-- <= 0) {
+            tstate->py_recursion_remaining++;
+            PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
+            return -1;
+        }
+        return 0;
+    }
+    static void mj_site_leave(void) { PyThreadState_Get()->py_recursion_remaining++; }
+    #endif
+
+    /* A jitted method: an instance of the compiled call path that calls and binds as the core does. */
+    static int mj_site_is_jitted(PyObject *descr) {
+        PyTypeObject *kind = Py_TYPE(descr);
+        return mj_site_core_type != NULL && PyType_IsSubtype(kind, mj_site_core_type)
+            && kind->tp_call == mj_site_core_type->tp_call && kind->tp_descr_get == mj_site_core_type->tp_descr_get
+            && (kind->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR);
+    }
+
+    /* The dispatch kind of one argument as (type, refinement); 0 if it cannot be checked by type alone. */
+    static int mj_site_kind(PyObject *value, char *kind) {
+        PyTypeObject *tp = Py_TYPE(value);
+        int overflow;
+        if (tp == &PyLong_Type) {
+            PyLong_AsLongLongAndOverflow(value, &overflow);
+            *kind = overflow ? MJ_KIND_BIGINT : MJ_KIND_INT64;
+        } else if (tp == &PyUnicode_Type) {
+            *kind = PyUnicode_GET_LENGTH(value) == 1 ? MJ_KIND_CHAR : MJ_KIND_STR;
+        } else if (tp == &PyTuple_Type) {
+            return 0;
+        } else {
+            const char *name = tp->tp_name, *dot;
+            if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) && (dot = strrchr(name, '.')) != NULL) name = dot + 1;
+            if (strcmp(name, "ndarray") == 0) return 0;
+            *kind = MJ_KIND_EXACT;
+        }
+        return 1;
+    }
+
+    static int mj_site_matches(mj_site_signature *s, PyObject **argv, Py_ssize_t n) {
+        Py_ssize_t i;
+        char kind;
+        if (s->entry == NULL || s->n != n) return 0;
+        for (i = 0; i < n; i++) {
+            if (Py_TYPE(argv[i]) != s->types[i]) return 0;
+            if (s->kinds[i] != MJ_KIND_EXACT) {
+                mj_site_kind(argv[i], &kind);
+                if (kind != s->kinds[i]) return 0;
+            }
+        }
+        return 1;
+    }
+
+    /* The compiled entry of method for these arguments' signature, remembered in a free or the older slot; NULL
+       without an exception when there is none to remember (new signature, tier 0, uncheckable arguments). */
+    static PyObject *mj_site_fill(mj_site_receiver *site, PyObject *method, PyObject **argv, Py_ssize_t n) {
+        PyObject *key, *entries, *entry, *arity;
+        mj_site_signature *s;
+        char kinds[MJ_SITE_ARGS];
+        Py_ssize_t i, positional;
+        if (n > MJ_SITE_ARGS) return NULL;
+        for (i = 0; i < n; i++)
+            if (!mj_site_kind(argv[i], &kinds[i])) return NULL;
+        if ((arity = PyObject_GetAttr(method, mj_site_arity)) == NULL) return NULL;
+        positional = PyLong_AsSsize_t(arity);
+        Py_DECREF(arity);
+        if (positional != n) { PyErr_Clear(); return NULL; }
+        if ((key = PyTuple_New(n)) == NULL) return NULL;
+        for (i = 0; i < n; i++) {
+            PyObject *item = kinds[i] == MJ_KIND_INT64 ? mj_site_int64 : kinds[i] == MJ_KIND_CHAR ? mj_site_char
+                             : (PyObject *)Py_TYPE(argv[i]);
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(key, i, item);
+        }
+        entries = PyObject_GetAttr(method, mj_site_entries);
+        entry = entries != NULL && PyDict_Check(entries) ? PyDict_GetItemWithError(entries, key) : NULL;
+        Py_XDECREF(entries);
+        Py_DECREF(key);
+        if (entry == NULL || Py_TYPE(entry) == mj_site_tier0_type) { PyErr_Clear(); return NULL; }
+        s = &site->signatures[site->next++ & 1];
+        Py_INCREF(entry);
+        Py_XSETREF(s->entry, entry);
+        s->n = n;
+        for (i = 0; i < n; i++) { s->types[i] = Py_TYPE(argv[i]); s->kinds[i] = kinds[i]; }
+        return entry;
+    }
+
+    static void mj_site_forget(mj_site_receiver *site) {
+        Py_CLEAR(site->method);
+        Py_CLEAR(site->signatures[0].entry);
+        Py_CLEAR(site->signatures[1].entry);
+        site->guard.type = NULL;
+    }
+
+    /* The site's record of the receiver type tp: found, or made in place of the oldest one. */
+    static mj_site_receiver *mj_site_receiver_for(mj_method_site *sites, PyTypeObject *tp, PyObject *name) {
+        mj_site_receiver *site;
+        PyObject *descr;
+        int i;
+        for (i = 0; i < 4; i++) {
+            site = &sites->receivers[i];
+            if (site->type == tp && site->version == tp->tp_version_tag && site->version != 0) return site;
+        }
+        site = &sites->receivers[sites->next++ & 3];
+        mj_site_forget(site);
+        site->type = tp;
+        site->version = 0;
+        if (tp->tp_getattro == PyObject_GenericGetAttr) {
+            descr = _PyType_Lookup(tp, name);                /* borrowed; gives tp a version tag if it can */
+            site->version = tp->tp_version_tag;
+            if (descr != NULL && mj_site_is_jitted(descr)) {
+                Py_INCREF(descr);
+                site->method = descr;
+            }
+        }
+        return site;
+    }
+
+    /* argv[0].name(*argv[1:n]) (a new reference, or NULL with the exception set), as CPython calls it. */
+    static PyObject *mj_site_call(PyObject *name, mj_method_site *sites, PyObject **argv, Py_ssize_t n) {
+        PyTypeObject *tp = Py_TYPE(argv[0]);
+        mj_site_receiver *site = mj_site_receiver_for(sites, tp, name);
+        PyObject *entry = NULL, *result;
+        int is;
+        if (site->method == NULL) goto generic;
+        is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp, site->method);
+        if (is < 0) return NULL;
+        if (!is) goto generic;
+        if (mj_site_matches(&site->signatures[0], argv, n)) entry = site->signatures[0].entry;
+        else if (mj_site_matches(&site->signatures[1], argv, n)) entry = site->signatures[1].entry;
+        else {
+            entry = mj_site_fill(site, site->method, argv, n);
+            if (entry == NULL) {
+                if (PyErr_Occurred()) return NULL;
+                return PyObject_Vectorcall(site->method, argv, n, NULL);  /* the dispatcher picks or compiles */
+            }
+        }
+        if (mj_site_enter()) return NULL;
+        Py_INCREF(entry);                                /* the site may be refilled while the call runs */
+        result = PyObject_Vectorcall(entry, argv, n, NULL);
+        Py_DECREF(entry);
+        mj_site_leave();
+        return result;
+    generic:
+        return PyObject_VectorcallMethod(name, argv, n, NULL);
+    }
+'''
+
+
+def site_call_macros() -> str:
+    """``mj_site_call<n>(name, site, a0, …)``: the call with its arguments as a C array (receiver first)."""
+    lines = []
+    for n in range(1, MAX_SITE_ARGS + 1):
+        params = ", ".join(f"a{i}" for i in range(n))
+        lines.append(f"    #define mj_site_call{n}(name, site, {params}) "
+                     f"mj_site_call(name, site, (PyObject *[]){{{params}}}, {n})")
+    return "\n".join(lines) + "\n"
+
+
+METHOD_SITES_DECLARATIONS = '''\
+    ctypedef struct mj_method_site:
+        pass
+    int mj_method_sites_init(object, object) except -1
+''' + "".join(f"    object mj_site_call{n}(object, mj_method_site *{', object' * n})\n"
+              for n in range(1, MAX_SITE_ARGS + 1))
+
+METHOD_SITES_INIT = '''\
+try:
+    from moshjit.runtime.moshjit_dispatch import DispatcherCore as _MJ_DispatcherCore, Tier0Entry as _MJ_Tier0Entry
+except ImportError:                  # no compiled call path: every method site takes the generic call
+    _MJ_DispatcherCore = _MJ_Tier0Entry = None
+mj_method_sites_init(_MJ_DispatcherCore, _MJ_Tier0Entry)
+'''
+
+
+def takes_site(op, receiver_ctype: str) -> bool:
+    """Whether ``obj.name(args)`` goes through a method site: a receiver of no known type, positional arguments
+    only, at most ``MAX_SITE_ARGS`` with the receiver."""
+    return receiver_ctype == "object" and not op.kwnames and 1 + len(op.args) <= MAX_SITE_ARGS

@@ -1,0 +1,86 @@
+"""Global-read inline caches (``backends/cython/global_cache.py``) against CPython: one site reads a module global
+while the module dict changes under it — the value replaced (also by another type), the name deleted
+(``NameError``) or deleted and added back (another entry index), names added until the dict is resized (a new keys
+object), holes left by deletions — in random orders, in two fresh module namespaces, one plain and one jitted."""
+from __future__ import annotations
+
+import types
+
+from hypothesis import given, settings, strategies as hs
+
+import moshjit
+
+SOURCE = '''
+def read():
+    try:
+        return ("ok", target)
+    except NameError as exc:
+        return ("NameError", str(exc), exc.name)
+'''
+
+
+def namespace(jitted: bool):
+    module = types.ModuleType("global_cache_world")
+    exec(compile(SOURCE, "<global_cache_world>", "exec"), vars(module))
+    module.target = 1
+    if jitted:
+        module.read = moshjit.jit(module.read, backend="cython")
+    return module
+
+
+WORLDS = {True: namespace(True), False: namespace(False)}     # one each: the jitted read compiles once
+
+
+def reset(module):
+    g = vars(module)
+    for name in [n for n in g if n.startswith("filler_")]:
+        del g[name]
+    g["target"] = 1
+    return module
+
+
+def step(module, action: int, counter: list) -> None:
+    g = vars(module)
+    counter[0] += 1
+    if action == 0:
+        g["target"] = counter[0]                       # a new value, same keys
+    elif action == 1:
+        g.pop("target", None)                          # gone: NameError
+    elif action == 2:
+        for i in range(40):                            # many new names: the keys object is replaced
+            g[f"filler_{counter[0]}_{i}"] = i
+    elif action == 3:
+        g["target"] = f"a str {counter[0]}"            # another type (the specialisation's guard sees it)
+    elif action == 4:
+        g.pop("target", None)                          # deleted, then added back: a new entry index
+        g["target"] = -counter[0]
+    elif action == 5:
+        g["target"] = counter[0]
+        for name in [n for n in g if n.startswith("filler_")][:30]:
+            del g[name]                                 # deletions leave holes; indexes stay
+
+
+def run(actions, jitted: bool) -> list:
+    module, counter, seen = reset(WORLDS[jitted]), [0], []
+    for action in actions:
+        seen.append(module.read())
+        step(module, action, counter)
+    seen.append(module.read())
+    return seen
+
+
+def test_every_change_of_the_module_dict_is_seen():
+    actions = [0, 0, 1, 0, 2, 0, 3, 4, 5, 1, 2, 0]
+    assert run(actions, True) == run(actions, False)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.lists(hs.integers(min_value=0, max_value=5), max_size=15))
+def test_random_changes(actions):
+    assert run(actions, True) == run(actions, False)
+
+
+def test_generated_code_reads_globals_through_a_cache():
+    module = reset(WORLDS[True])
+    module.read()
+    assert "mj_global_load(_g, _b, 'target', &_mj_gc" in str(module.read.inspect_code())

@@ -1,0 +1,234 @@
+"""Method calls on any receiver through per-site inline caches (``backends/cython/method_sites.py``) against
+CPython: one call site ``o.m(k)`` whose receivers are list items sees jitted methods, subclasses overriding them
+(jitted or plain), a ``__getattribute__`` override, ``__slots__``, more than four receiver types, and arguments of
+every dispatch kind; between calls the world changes (a method monkey-patched with a plain or a jitted function, an
+instance attribute shadowing the method and then deleted, a method added to a subclass, ``__class__`` assigned).
+Random programs of such steps run plainly and jitted on two fresh copies of the same world, which must end in the
+same observations."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as hs
+
+import moshjit
+from tests.cython.agree import jitted
+
+
+def call_each(objs, ks):
+    """The site under test: ``o.m(k)`` for receivers read from a list, arguments of several kinds."""
+    out = []
+    for k in ks:
+        for o in objs:
+            try:
+                out.append(o.m(k))
+            except (TypeError, AttributeError, ValueError) as exc:
+                out.append((type(exc).__name__, str(exc)))
+    return out
+
+
+def call_without_argument(objs):
+    out = []
+    for o in objs:
+        try:
+            out.append(o.m())
+        except TypeError as exc:
+            out.append(("TypeError", str(exc)))
+    return out
+
+
+def call_with_two(objs, k):
+    """A second site: two arguments, the second a float."""
+    return [o.n(k, 0.5) for o in objs]
+
+
+def make_world(jit_classes: bool):
+    """Fresh classes (jitted with ``jit(cls)`` or not) and objects; returns (classes, objects)."""
+    decorate = moshjit.jit if jit_classes else (lambda c: c)
+
+    @decorate
+    class Base:
+        def __init__(self, v):
+            self.v = v
+
+        def m(self, k):
+            if k == "boom":
+                raise ValueError("boom " + str(self.v))
+            return ("Base.m", self.v, k)
+
+        def n(self, k, f):
+            return self.v * f + len(str(k))
+
+    @decorate
+    class Sub(Base):
+        def m(self, k):
+            return ("Sub.m", self.v, k)
+
+    class PlainSub(Base):
+        def m(self, k):
+            return ("PlainSub.m", self.v, k)
+
+    class Slotted:
+        __slots__ = ("v",)
+
+        def __init__(self, v):
+            self.v = v
+
+        def m(self, k):
+            return ("Slotted.m", self.v, k)
+
+        def n(self, k, f):
+            return -f
+
+    if jit_classes:                  # only the method the sites call (each specialisation costs a C compile)
+        Slotted.m = moshjit.jit(Slotted.m)
+
+    class Intercepting(Base):
+        def __getattribute__(self, name):
+            if name == "m":
+                return lambda k: ("intercepted", k)
+            return object.__getattribute__(self, name)
+
+    class Other(Base):
+        pass
+
+    class Sixth(Other):
+        def m(self, k):
+            return ("Sixth.m", k)
+
+    classes = [Base, Sub, PlainSub, Slotted, Intercepting, Other, Sixth]
+    objs = [Base(1), Sub(2), PlainSub(3), Slotted(4), Intercepting(5), Other(6), Sixth(7), Base(8)]
+    return classes, objs
+
+
+def _replacement(self, k):
+    return ("patched", self.v, k)
+
+
+def mutate(classes, objs, step: int, jit_classes: bool) -> None:
+    Base, Sub, PlainSub, Slotted, Intercepting, Other, Sixth = classes
+    if step == 0:
+        Base.m = _replacement                                        # monkey-patched with a plain function
+    elif step == 1:
+        Base.m = moshjit.jit(_replacement) if jit_classes else _replacement     # ... or a jitted one
+    elif step == 2:
+        objs[0].m = lambda k: ("instance attribute", k)             # shadows the method
+    elif step == 3:
+        vars(objs[0]).pop("m", None)                                 # the method shows again
+    elif step == 4:
+        Other.m = lambda self, k: ("Other.m added", k)               # a subclass gains an override
+    elif step == 5:
+        objs[-1].__class__ = Sub                                     # an object changes class
+    elif step == 6:
+        del Sub.m                                                    # an override removed: Base.m again
+    elif step == 7:
+        Base.n = lambda self, k, f: ("n patched", k, f)
+
+
+ARGUMENTS = [3, 2 ** 70, "boom"]     # int64, big int, str (Base.m raises on it)
+
+
+def run_program(steps, jit_classes: bool, calls) -> list:
+    classes, objs = make_world(jit_classes)
+    seen = []
+    for step in steps:
+        if isinstance(step, str):
+            seen.append(calls[step](objs))
+        else:
+            try:
+                mutate(classes, objs, step, jit_classes)
+                seen.append("ok")
+            except AttributeError as exc:       # deleting twice
+                seen.append(("AttributeError", str(exc)))
+    return seen
+
+
+def programs(fns):
+    return {
+        "m": lambda objs: fns[0](objs, ARGUMENTS),
+        **{f"m{i}": (lambda objs, i=i: fns[0](objs, ARGUMENTS[i:i + 1])) for i in range(len(ARGUMENTS))},
+        "none": lambda objs: fns[1](objs),
+        "n": lambda objs: fns[2](objs[:4] + objs[5:], 7),
+    }
+
+
+PLAIN = programs([call_each, call_without_argument, call_with_two])
+JITTED = programs([jitted(call_each), jitted(call_without_argument), jitted(call_with_two)])
+
+
+def agree(steps):
+    assert run_program(steps, True, JITTED) == run_program(steps, False, PLAIN)
+
+
+@pytest.mark.parametrize("program", ["m0", "m1", "m2", "none", "n", "m"])    # one argument kind at a time first
+def test_every_receiver_kind_and_argument_kind_calls_as_cpython(program):
+    agree([program])
+
+
+def test_class_and_instance_changes_after_the_site_filled_are_seen():
+    for step in range(8):
+        agree(["m0", "n", step, "m0", "n", "none"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(hs.lists(hs.sampled_from(list(PLAIN) + list(range(8))), min_size=1, max_size=12))
+def test_random_programs_of_calls_and_class_changes(steps):
+    agree(steps)
+
+
+def test_a_jitted_method_called_through_a_site_runs_its_compiled_entry():
+    @moshjit.jit(backend="cython")
+    class Counter:
+        def __init__(self):
+            self.calls = 0
+
+        def bump(self, k):
+            self.calls += k
+            return self.calls
+
+    objs = [Counter(), Counter()]
+    site = jitted(call_bump)
+    assert site(objs, 2) == [2, 2] and site(objs, 3) == [5, 5]
+    assert "mj_site_call2('bump', &_mj_ms0, " in str(site.inspect_code())
+    assert len(vars(Counter)["bump"].signatures) == 1          # one specialisation, reached from the site
+    try:                                                         # a typed tuple: the dispatcher's own path
+        site(objs, (1, 2))
+    except TypeError as exc:
+        assert str(exc) == "unsupported operand type(s) for +=: 'int' and 'tuple'"
+    else:
+        raise AssertionError("no TypeError")
+
+
+def call_bump(objs, k):
+    return [o.bump(k) for o in objs]
+
+
+def make_chain(jit_class: bool):
+    class Node:
+        def down(self, depth):
+            """Recursion through a site: the receiver is an attribute, not a parameter."""
+            return depth if depth == 0 else self.child.down(depth - 1)
+
+    if jit_class:
+        Node = moshjit.jit(backend="cython")(Node)
+    node = Node()
+    node.child = node
+    return node
+
+
+def test_recursion_through_sites_stops_as_cpython_stops():
+    import sys
+
+    plain, fast = make_chain(False), make_chain(True)
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(300)
+        assert fast.down(100) == plain.down(100) == 0
+        for node in (plain, fast):
+            try:
+                node.down(10 ** 6)
+            except RecursionError as exc:
+                assert "maximum recursion depth exceeded" in str(exc)
+            else:
+                raise AssertionError("no RecursionError")
+    finally:
+        sys.setrecursionlimit(limit)
