@@ -28,6 +28,8 @@ def canonical(value):
         return ("float", struct.pack("<d", value).hex() if value == value else ("nan", math.copysign(1, value)))
     if isinstance(value, (tuple, list)):
         return (type(value).__name__, tuple(canonical(v) for v in value))
+    if type(value) is int:             # hex: repr of an int over 4,300 digits raises (sys.set_int_max_str_digits)
+        return ("int", hex(value))
     return (type(value).__name__, repr(value))
 
 

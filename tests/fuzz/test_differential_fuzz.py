@@ -92,3 +92,29 @@ def test_cpython_itself_gives_two_signs_for_a_nan_times_a_nan():
         return a * b
     signs = {math.copysign(1.0, multiply(-math.nan, math.nan)) for _ in range(32)}
     assert signs == {1.0, -1.0}
+
+
+def test_outcomes_compare_ints_of_any_size_and_whole_exception_chains():
+    """The runner's own comparison: a list argument holding an int beyond the 4,300-digit str limit (a generated
+    program made one) is compared exactly, and exceptions differing only in their ``__context__`` differ."""
+    from tests.fuzz.runner import outcome
+
+    def grow(items):
+        items.append(7 ** 6000)
+        return len(items)
+    assert outcome(grow, ([],)) == outcome(grow, ([],))
+    def grow_other(items):
+        items.append(7 ** 6000 + 1)
+        return len(items)
+    assert outcome(grow, ([],)) != outcome(grow_other, ([],))          # the same result; the lists differ
+
+    def chained(items):
+        try:
+            raise KeyError("inner")
+        except KeyError:
+            raise ValueError("outer")
+
+    def unchained(items):
+        raise ValueError("outer")
+    assert outcome(chained, ([],))[0][0] == "raise"
+    assert outcome(chained, ([],)) != outcome(unchained, ([],))
