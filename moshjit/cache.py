@@ -61,6 +61,17 @@ _entry_locks: dict[str, _EntryLock] = {}
 _entry_locks_guard = threading.Lock()
 
 
+def _forget_entry_locks_in_child() -> None:
+    """A forked child starts with no holds: the threads that held them are not in it (their ``flock``s stay the
+    parent's, released when the parent unlocks), so inherited thread locks would make it wait forever."""
+    global _entry_locks, _entry_locks_guard
+    _entry_locks, _entry_locks_guard = {}, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_entry_locks_in_child)
+
+
 class DiskCache:
     """Entries are ``<root>/<namespace>/<key>.<ext>`` plus ``<key>.json`` (checksum and facts)."""
 

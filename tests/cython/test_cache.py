@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 import warnings
 
 import pytest
@@ -398,3 +399,39 @@ def test_an_entry_path_taken_by_a_directory_is_replaced(cache):
     assert load_warnings(cache) == (None, [])                           # reported once per process
     stored(cache)
     assert load_warnings(cache)[0][0] == path
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+def test_a_child_forked_while_a_thread_holds_an_entry_lock_can_take_it_once_released(cache):
+    """The holding thread is not in the child: the child must not wait on its thread lock forever."""
+    held, release = threading.Event(), threading.Event()
+
+    def holder():
+        with cache.lock("ns", "forked"):
+            held.set()
+            release.wait(30)
+    thread = threading.Thread(target=holder)
+    thread.start()
+    held.wait(30)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)     # fork with threads: what the test is about
+        pid = os.fork()
+    if pid == 0:
+        try:
+            with cache.lock("ns", "forked"):                     # waits for the parent's flock, then takes it
+                os._exit(0)
+        finally:
+            os._exit(1)
+    release.set()
+    thread.join(30)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        raise AssertionError("the forked child waited for a lock no thread of it holds")
+    assert os.waitstatus_to_exitcode(status) == 0
