@@ -476,15 +476,20 @@ def test_a_callee_that_is_not_a_class_raises_cpythons_type_error():
     assert str(rewritten.value) == str(cpython.value)
 
 
+NESTED_STAR_SEQUENCES = """
+    def f(s):
+        with match(s):
+            if [a, [b, *rest]]:
+                return (a, b, rest)
+            if (a, *_, z):
+                return (a, z)
+            if _:
+                return None
+"""
+
+
 def test_a_sequence_test_is_cpythons_match_sequence_and_a_named_star_unpacks_once():
-    tree = _generated("""
-        def f(s):
-            with match(s):
-                if [a, [b, *rest]]:
-                    return (a, b, rest)
-                if (a, *_, z):
-                    return (a, z)
-    """)
+    tree = _generated(NESTED_STAR_SEQUENCES)
     matches = [node for node in ast.walk(tree) if isinstance(node, ast.Match)]
     assert len(matches) == 2  # the subject, then its second item: one native sequence test each
     for match in matches:
@@ -495,15 +500,6 @@ def test_a_sequence_test_is_cpythons_match_sequence_and_a_named_star_unpacks_onc
     assert "type(" not in text and "__flags__" not in text
     assert "b, *rest = " in text  # UNPACK_EX, as CPython for a named star
     assert "z = s[_mj_v1 - 1]" in text  # with '*_' the last item is read by index from the length, as CPython
-    ns = run_extended(textwrap.dedent("""
-        def f(s):
-            with match(s):
-                if [a, [b, *rest]]:
-                    return (a, b, rest)
-                if (a, *_, z):
-                    return (a, z)
-                if _:
-                    return None
-    """), active=PM)
+    ns = run_extended(textwrap.dedent(NESTED_STAR_SEQUENCES), active=PM)
     assert ns["f"]([1, (2, 3, 4)]) == (1, 2, [3, 4]) and ns["f"]((1, 2, 3)) == (1, 3)
     assert ns["f"]("ab") is None and ns["f"](b"ab") is None and ns["f"](bytearray(b"ab")) is None
