@@ -19,6 +19,9 @@ class Artifact:
     rebind: Callable | None = None
     # The argument types the code was compiled for, when the backend refined the key's (LLVM's list items).
     arg_types: list | None = None
+    # The names bound when compiling (``moshjit.bindings``): the very tuple the entry checks and hands to the
+    # dispatcher's rebound handler, so the dispatcher tells a current specialisation from a stale one.
+    bindings: tuple = ()
 
 
 class Listing(str):

@@ -42,9 +42,11 @@ class DriverContext(CompileContext):
     """
 
     def __init__(self, py_function, key: tuple = (), backend: str = "auto", cache=None, fallback=None,
-                 assume_globals: bool = False, make_dispatcher=None, generic_entry=None):
-        super().__init__(py_function, key, backend, cache, fallback, assume_globals, generic_entry)
+                 assume_globals: bool = False, make_dispatcher=None, generic_entry=None, on_rebound=None,
+                 volatile_globals: frozenset = frozenset()):
+        super().__init__(py_function, key, backend, cache, fallback, assume_globals, generic_entry, on_rebound)
         self.make_dispatcher = make_dispatcher
+        self.volatile_globals = volatile_globals
 
     def inlinable_ssa(self, callee, stack):
         from moshjit.frontend import build_ssa
@@ -73,21 +75,28 @@ class DriverContext(CompileContext):
     def callee_return_type(self, py_function, arg_types):
         """Inferred on the callee's own typed SSA (interprocedural, memoised; recursion and failures give
         ``object``). Sound because the callee's specialisation for the run-time argument kinds is typed from
-        types at least as precise as these."""
+        types at least as precise as these — and while the names the callee bound hold: they join this
+        compilation's bindings (a memo whose bindings no longer hold is inferred again)."""
+        from moshjit.bindings import first_rebound
         from moshjit.passes.typeinfer import returned_type
-        key = (py_function.__code__, id(py_function.__globals__), tuple(arg_types))
-        if key in _return_types:
-            return _return_types[key]
+        key = (py_function.__code__, id(py_function.__globals__), tuple(arg_types), self.volatile_globals)
+        known = _return_types.get(key)
+        if known is not None and first_rebound(known[1]) is None:
+            self.bindings.extend(known[1])
+            return known[0]
         if key in _return_types_in_progress or len(_return_types_in_progress) > 8:
             return OBJECT
         _return_types_in_progress.add(key)
+        bindings: list = []
         try:
-            result = returned_type(self.typed_callee(py_function, list(arg_types))[0])
+            typed, callee_ctx = self.typed_callee(py_function, list(arg_types))
+            result, bindings = returned_type(typed), callee_ctx.bindings
         except Exception:                 # the callee may be uncompilable: it will run as Python
             result = OBJECT
         finally:
             _return_types_in_progress.discard(key)
-        _return_types[key] = result
+        _return_types[key] = (result, bindings)
+        self.bindings.extend(bindings)
         return result
 
     def typed_callee(self, py_function, arg_types):
@@ -141,7 +150,8 @@ def typed_ssa(py_function: types.FunctionType, arg_types: list[MType], ctx: Comp
 
 
 def compile_specialization(py_function, key: tuple, backend_name: str, cache, fallback=None,
-                           assume_globals: bool = True, make_dispatcher=None, generic_entry=None) -> Artifact:
+                           assume_globals: bool = True, make_dispatcher=None, generic_entry=None, on_rebound=None,
+                           volatile_globals: frozenset = frozenset()) -> Artifact:
     """Compile ``py_function`` for argument kinds ``key`` with ``backend_name`` ('auto', 'cython' or 'llvm').
 
     'auto' asks the LLVM backend first (it takes the function when every value has a native type) and uses
@@ -149,13 +159,15 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
     run-time check fails (a list argument holding a non-int, a data global rebound to another type); it goes
     back to the dispatcher, which uses a specialisation compiled with ``assume_globals=False``; ``generic_entry``
     gives that specialisation's entry (native code that keeps deoptimising hands its calls to it).
+    ``on_rebound`` gets the call (with the entry's bindings first) when a name bound when compiling was rebound
+    since; ``volatile_globals`` are names found rebound before, never bound again (``moshjit.bindings``).
     """
     from moshjit.ir.printer import format_function
     from moshjit.passes.direct_calls import bind_direct_calls
     start = time.perf_counter()
     ctx = DriverContext(py_function, key, backend_name, cache, fallback,
                         assume_globals=assume_globals and fallback is not None, make_dispatcher=make_dispatcher,
-                        generic_entry=generic_entry)
+                        generic_entry=generic_entry, on_rebound=on_rebound, volatile_globals=volatile_globals)
     ir = typed_ssa(py_function, [type_of_key(k) for k in key], ctx, assume_globals=ctx.assume_globals)
     ir_text = format_function(ir)
     frontend_s = time.perf_counter() - start
@@ -176,11 +188,11 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
 
 
 def load_cached(py_function, key: tuple, backend_name: str, cache, fallback,
-                make_dispatcher=None, generic_entry=None) -> Artifact | None:
+                make_dispatcher=None, generic_entry=None, on_rebound=None) -> Artifact | None:
     """Native code recorded in the cache for ``py_function`` and ``key``, loaded without building any IR (asked
     before the frontend is even imported), or None."""
     ctx = DriverContext(py_function, key, backend_name, cache, fallback, make_dispatcher=make_dispatcher,
-                        generic_entry=generic_entry)
+                        generic_entry=generic_entry, on_rebound=on_rebound)
     for name in ("llvm", "cython") if backend_name == "auto" else (backend_name,):
         artifact = backend(name).load_cached(ctx)
         if artifact is not None:

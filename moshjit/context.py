@@ -24,7 +24,7 @@ class CompileContext:
     """The request (function, dispatch key, backend, options), the services, and the results of passes."""
 
     def __init__(self, py_function: types.FunctionType | None = None, key: tuple = (), backend: str = "auto",
-                 cache=None, fallback=None, assume_globals: bool = False, generic_entry=None):
+                 cache=None, fallback=None, assume_globals: bool = False, generic_entry=None, on_rebound=None):
         self.py_function = py_function
         self.key = key                      # dispatch kinds of the arguments (``moshjit.typeof``)
         self.backend = backend              # 'auto', 'cython' or 'llvm'
@@ -33,8 +33,12 @@ class CompileContext:
         self.generic_entry = generic_entry  # () -> the entry of this key's specialisation without assumptions
                                             # (compiled on first use), what ``fallback`` calls; None: unknown
         self.assume_globals = assume_globals  # may types of data globals be assumed (checked on entry)?
+        self.on_rebound = on_rebound        # (bindings, *args): what an entry calls when a name it bound was rebound
         # Results handed on by passes:
         self.resolved_globals: dict[str, object] = {}       # resolve_globals, inline: name → object bound
+        self.bindings: list = []            # resolve_globals, inline: where each bound name was found
+                                            # (``moshjit.bindings.Binding``), checked by the compiled entry
+        self.volatile_globals: frozenset[str] = frozenset()  # names found rebound before: never bound again
         self.global_assumptions: dict[str, MType] = {}      # global_types: data global → assumed type
         self.inlined_at: dict = {}          # inline: an op of an inlined body → the line of the call it replaced
         # Every object whose identity or contents the compiled code bakes in (functions, modules, classes resolved;
@@ -50,8 +54,9 @@ class CompileContext:
         """A context for building a callee's SSA within this compilation (same services and options)."""
         child = copy.copy(self)
         child.py_function, child.key, child.fallback, child.assume_globals = py_function, (), None, False
-        child.resolved_globals, child.global_assumptions = {}, {}     # ``dependencies`` stays shared
-        return child
+        child.on_rebound = None
+        child.resolved_globals, child.global_assumptions, child.bindings = {}, {}, []
+        return child                        # ``dependencies`` and ``volatile_globals`` stay shared
 
     # ---- services: the driver's subclass answers these ------------------------------------------------------------
     def inlinable_ssa(self, callee: types.FunctionType, stack: tuple) -> Function | None:

@@ -101,6 +101,8 @@ class DispatcherBase:
         self._artifacts: dict[tuple, object] = {}
         self._failed: dict[tuple, Exception] = {}
         self._generic: dict[tuple, object] = {}
+        self._volatile: frozenset[str] = frozenset()     # names found rebound: compiled code reads them at run time
+        self._rebinds: dict[str, int] = {}                # name -> how often a specialisation found it rebound
         self._lock = threading.RLock()
         self._binder = None
         self._native_used = False
@@ -225,16 +227,19 @@ class DispatcherBase:
     def _compile(self, key: tuple, generic: bool = False):
         from moshjit import compiler          # cheap: it imports the frontend and the backends when it needs them
         cache = _cache() if self.use_cache else _memory_cache()
+        rebound = functools.partial(self._rebound_call, key)
         if generic:                       # no assumptions to check, so no fallback needed
             return compiler.compile_specialization(self.py_func, key, "cython", cache,
-                                                   make_dispatcher=helper_dispatcher)
+                                                   make_dispatcher=helper_dispatcher, on_rebound=rebound,
+                                                   volatile_globals=self._volatile)
         cached = self._load_from_cache(key)      # native code recorded before: no IR
         if cached is not None:
             return cached
         return compiler.compile_specialization(self.py_func, key, self.backend, cache,
                                                fallback=functools.partial(self._generic_call, key),
                                                make_dispatcher=helper_dispatcher,
-                                               generic_entry=functools.partial(self._generic_entry, key))
+                                               generic_entry=functools.partial(self._generic_entry, key),
+                                               on_rebound=rebound, volatile_globals=self._volatile)
 
     def _load_from_cache(self, key: tuple):
         """The specialisation for ``key`` loaded from the on-disk cache (no IR is built), or None."""
@@ -242,12 +247,51 @@ class DispatcherBase:
         cache = _cache() if self.use_cache else _memory_cache()
         return compiler.load_cached(self.py_func, key, self.backend, cache,
                                     functools.partial(self._generic_call, key), make_dispatcher=helper_dispatcher,
-                                    generic_entry=functools.partial(self._generic_entry, key))
+                                    generic_entry=functools.partial(self._generic_entry, key),
+                                    on_rebound=functools.partial(self._rebound_call, key))
 
     def _generic_call(self, key: tuple, *args):
         """Called by a native entry whose run-time checks failed (or that was demoted after deoptimising too
         often): run a specialisation without assumptions."""
         return self._generic_entry(key)(*args)
+
+    def _rebound_call(self, key: tuple, bindings, *args):
+        """Called by an entry that found a name it bound when compiling (a helper, a module, a class) rebound:
+        the specialisations of ``key`` compiled with it are dropped and compiled anew, and the call runs there.
+        A name rebound a second time is never bound again (it is read at run time), unless only native code will
+        do (``backend='llvm'``: that reads no Python object, so each rebinding compiles, or loads, again). An
+        entry already dropped (a stale direct call from other compiled code) only forwards the call; a check
+        that found nothing rebound (a race) runs the specialisation without assumptions."""
+        from moshjit.bindings import first_rebound
+        with self._lock:
+            label = first_rebound(bindings)
+            current = [a for a in (self._artifacts.get(key), self._generic.get(key)) if a is not None]
+            if label is None:
+                entry = self._generic_entry(key)
+            else:
+                if any(a.bindings is bindings for a in current):
+                    self._drop_for_rebinding(key, label)
+                entry = self._compile_entry(key, self._compile)
+        return entry(*args)
+
+    def _drop_for_rebinding(self, key: tuple, label: str) -> None:
+        self._rebinds[label] = self._rebinds.get(label, 0) + 1
+        if self._rebinds[label] > 1 and self.backend != "llvm":
+            self._volatile = self._volatile | {label}
+        log.info("moshjit: %s: %s was rebound; compiling %s again%s", self.py_func.__qualname__, label,
+                 describe_signature(key), " without binding it" if label in self._volatile else "")
+        self._artifacts.pop(key, None)
+        self._generic.pop(key, None)
+        self._entries.pop(key, None)
+        self._forget_recent()
+        self._stop_calling_natively()
+
+    def _stop_calling_natively(self) -> None:
+        """Undo ``_call_natively``: the native entry made the call path may be one that was dropped."""
+        if self._native_used:
+            self._native_used = False
+            if "__call__" in type(self).__dict__ and type(self).__name__ == "Dispatcher":
+                self.__class__ = type(self).__bases__[0]
 
     def _generic_entry(self, key: tuple):
         """The entry of the specialisation without assumptions for ``key`` (Cython, Python ints), compiled once."""

@@ -115,6 +115,7 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
                 continue
             body, callee_ctx = found
             ctx.resolved_globals.update(callee_ctx.resolved_globals)
+            ctx.bindings.extend(callee_ctx.bindings)
             ctx.record_dependency(callee)            # its code and defaults are now part of the caller
             block = _splice(fn, block, index - 1, op, body, values, ctx.inlined_at)
             index = 0

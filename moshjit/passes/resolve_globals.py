@@ -7,7 +7,9 @@ type inference and the backends can see which function is called. Other globals 
 counters) stay ``load_global`` and are read at call time, so rebinding them is seen. A name the function itself
 assigns or deletes (``global`` statement) is never resolved, nor a closure cell the function writes or hands to a
 nested function (``nonlocal``): either may rebind it between two reads. What was resolved is recorded in the compile
-context's ``resolved_globals`` and ``dependencies``.
+context's ``resolved_globals`` and ``dependencies``, and where each name was found in ``bindings``: compiled entries
+check on every call that those names still hold (``moshjit.bindings``). A name in ``ctx.volatile_globals`` (found
+rebound after an earlier compile) is never resolved again.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import builtins
 import types
 from typing import TYPE_CHECKING
 
+from moshjit.bindings import MISSING, Binding
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
@@ -42,6 +45,8 @@ def written_globals(fn: Function) -> set[str]:
 def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function:
     """Replace resolvable loads by constants; what was bound is recorded in ``ctx.resolved_globals``."""
     resolved: dict = ctx.resolved_globals if ctx is not None else {}
+    bindings: list = ctx.bindings if ctx is not None else []
+    volatile = ctx.volatile_globals if ctx is not None else frozenset()
     replacements: dict = {}
     builtins_ = _builtins_of(fn)
     written = written_globals(fn)
@@ -50,12 +55,13 @@ def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function
         kept = []
         for op in block.ops:
             op.map_operands(lambda v: replacements.get(v, v))
-            value = _resolve(op, fn, builtins_)
-            if value is not None and is_resolvable(value[1]) and not (
+            found = _resolve(op, fn, builtins_)
+            if found is not None and is_resolvable(found.value) and found.label not in volatile and not (
                     isinstance(op, ops.LoadGlobal) and op.name in written
                     or isinstance(op, ops.LoadDeref) and op.index in shared_cells):
-                name, obj = value
+                name, obj = found.label, found.value
                 resolved[name] = obj
+                bindings.append(found)
                 if ctx is not None:
                     ctx.record_dependency(obj)
                 if isinstance(op, ops.CallMethod):        # module.function(...): a call of the function
@@ -73,23 +79,18 @@ def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function
     return fn
 
 
-_MISSING = object()
-
-
-def _resolve(op, fn: Function, builtins_: dict):
-    """(qualified name, object) for a resolvable load, else None."""
+def _resolve(op, fn: Function, builtins_: dict) -> Binding | None:
+    """Where a load finds its object now (a ``Binding``), else None. A module attribute is resolved only when the
+    module's ``__dict__`` holds it (not one its ``__getattr__`` makes), so the entry check can look it up."""
     if isinstance(op, ops.LoadGlobal):
-        value = fn.globals.get(op.name, _MISSING)
-        if value is _MISSING:
-            value = builtins_.get(op.name, _MISSING)
-        return None if value is _MISSING else (op.name, value)
-    if isinstance(op, ops.LoadDeref) and op.index < len(fn.closure):
-        try:
-            return (f"<closure>.{op.name}", fn.closure[op.index].cell_contents)
-        except ValueError:            # an empty cell: reading it raises at run time
-            return None
-    if isinstance(op, (ops.LoadAttr, ops.CallMethod)) and isinstance(op.obj, Constant) \
+        binding = Binding(fn.globals, op.name, None, builtins_, op.name)
+    elif isinstance(op, ops.LoadDeref) and op.index < len(fn.closure):
+        binding = Binding(fn.closure[op.index], op.name, None, None, f"<closure>.{op.name}")
+    elif isinstance(op, (ops.LoadAttr, ops.CallMethod)) and isinstance(op.obj, Constant) \
             and isinstance(op.obj.value, types.ModuleType):
-        value = getattr(op.obj.value, op.name, _MISSING)
-        return None if value is _MISSING else (f"{op.obj.value.__name__}.{op.name}", value)
-    return None
+        module = op.obj.value
+        binding = Binding(module.__dict__, op.name, None, None, f"{module.__name__}.{op.name}")
+    else:
+        return None
+    value = binding.current()          # an empty cell or a missing name: the load raises at run time
+    return None if value is MISSING else binding._replace(value=value)

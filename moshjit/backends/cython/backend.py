@@ -43,15 +43,19 @@ def load_cached(ctx: CompileContext) -> None:
 def compile(ir: Function, ctx: CompileContext) -> Artifact:
     """The Cython artifact of ``ir``, built (or loaded from the cache) and bound to the function's state.
     Type assumptions about globals (``ctx.global_assumptions``) are checked on entry and hand the call to
-    ``ctx.fallback`` when they fail."""
+    ``ctx.fallback`` when they fail; the names bound when compiling (``ctx.bindings``) are checked too, and hand
+    the call to ``ctx.on_rebound`` when one was rebound."""
     from moshjit.backends.cython.emit import split_source_map
     from moshjit.backends.cython.generate import generate_pyx
     from moshjit.backends.cython.method_calls import direct_methods
     py_function, cache = ctx.py_function, ctx.cache
     toolchain = toolchain_for(cache)
     entry_name = entry_name_for(py_function)
+    from moshjit.bindings import unique
+    bindings = tuple(unique(ctx.bindings)) if ctx.on_rebound is not None else ()
     shown, constants = generate_pyx(ir, entry_name, ctx.global_assumptions, ctx.fallback,
-                                    own_lines(py_function.__code__), ctx.inlined_at, direct_methods(ir, ctx))
+                                    own_lines(py_function.__code__), ctx.inlined_at, direct_methods(ir, ctx),
+                                    bindings, ctx.on_rebound)
     text, source = split_source_map(shown)
     state = (py_function.__globals__, builtins_dict(py_function), tuple(py_function.__closure__ or ()),
              tuple(constants))
@@ -75,7 +79,7 @@ def compile(ir: Function, ctx: CompileContext) -> Artifact:
                 module._mj_set_source(*where)
                 _module_states[module_name] = state_ids
                 break
-    return Artifact(getattr(module, entry_name), "cython", shown, "", stats)
+    return Artifact(getattr(module, entry_name), "cython", shown, "", stats, bindings=bindings)
 
 
 def _load_or_build(toolchain: CythonToolchain, cache: DiskCache, key: str, module_name: str, text: str,

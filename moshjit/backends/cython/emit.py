@@ -15,7 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from moshjit.backends.cython import list_builds
+from moshjit.backends.cython import binding_guard, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
 from moshjit.backends.cython import method_sites
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
@@ -119,6 +119,9 @@ class Emitter:
         self.method_guards = 0              # guards of direct method calls: _mj_mg0, …
         self.method_sites = 0               # inline caches of method calls on any receiver: _mj_ms0, …
         self.global_caches = 0              # inline caches of module-global reads: _mj_gc0, …
+        self.bindings: tuple = ()           # names bound when compiling, checked on entry (``binding_guard``)
+        self.on_rebound = None              # what the entry calls when one of them no longer holds
+        self.bindings_constant = None       # the constant holding them, once the check is emitted
 
     # ---- names and references ----------------------------------------------------------------------------------
     def var(self, value) -> str:
@@ -895,19 +898,29 @@ class Emitter:
         args = ", ".join(self.var(a) for a in self.fn.args)
         return [f"    if {' or '.join(checks)}:", f"        return {self.constant(self.fallback)}({args})"]
 
+    def binding_guards(self) -> list[str]:
+        """The entry's check that the names bound when compiling still hold (none without a handler)."""
+        if not self.bindings or self.on_rebound is None:
+            return []
+        args = ", ".join(self.var(a) for a in self.fn.args)
+        self.bindings_constant = self.constant(self.bindings)
+        return binding_guard.entry_lines(self.bindings_constant, self.constant(self.on_rebound), args,
+                                         self.fn.generator)
+
     def module(self) -> str:
         self.source_line = self.fn.firstlineno
-        guards = self.assumption_guards()
+        guards = self.binding_guards() + self.assumption_guards()
         self.statements(self.body, 1)
         body_lines = guards + self.lines
         sources = [self.fn.firstlineno] * len(guards) + self.source_lines
         params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
-        if self.attribute_caches or self.method_guards or self.method_sites or self.global_caches:
+        needs_dict_layout = self.bindings_constant is not None
+        if self.attribute_caches or self.method_guards or self.method_sites or self.global_caches or needs_dict_layout:
             out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))
             out.extend(f"cdef mj_method_guard _mj_mg{i}" for i in range(self.method_guards))
-        if self.global_caches:
+        if self.global_caches or needs_dict_layout:
             out.append(f"cdef extern from *:\n    \"\"\"{GLOBAL_CACHE_C}    \"\"\"\n{GLOBAL_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_global_cache _mj_gc{i}" for i in range(self.global_caches))
         if self.method_sites:
@@ -915,6 +928,8 @@ class Emitter:
                        f"    \"\"\"\n{method_sites.METHOD_SITES_DECLARATIONS}")
             out.extend(f"cdef mj_method_site _mj_ms{i}" for i in range(self.method_sites))
             out.append(method_sites.METHOD_SITES_INIT)
+        if self.bindings_constant is not None:
+            out.extend(binding_guard.module_declarations(self.bindings))
         for name in (f"_k{i}" for i in range(len(self.constants))):
             out.append(f"cdef object {name}")
         out.append("\n\ndef _mj_set_constants(tuple constants):")
@@ -992,13 +1007,16 @@ def _small_for_division(value) -> bool:
 
 
 def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, global_assumptions: dict,
-                fallback=None, own_lines=None, inlined_at=None, direct_methods=None) -> tuple[str, list]:
+                fallback=None, own_lines=None, inlined_at=None, direct_methods=None, bindings=(),
+                on_rebound=None) -> tuple[str, list]:
     """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive. ``own_lines`` are the source
     lines of the function itself (lines of inlined helpers are attributed to the call that inlined them, from
-    ``inlined_at``)."""
+    ``inlined_at``); ``bindings`` the names bound when compiling, checked on entry, and ``on_rebound`` what gets
+    the call when one no longer holds."""
     emitter = Emitter(fn, plan, EmissionPlan(fn, plan), body, entry_name, global_assumptions, fallback)
     emitter.own_lines = own_lines
     emitter.inlined_at = inlined_at or {}
     emitter.direct_methods = direct_methods or {}
+    emitter.bindings, emitter.on_rebound = bindings, on_rebound
     text = emitter.module()
     return text, emitter.constants

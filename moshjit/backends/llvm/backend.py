@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
+from types import CellType
 
 from moshjit.artifact import Artifact
 from moshjit.context import CompileContext
@@ -54,7 +55,7 @@ def compile(ir, ctx: CompileContext):
     artifact = _load(known, ctx, index, start) if known and known["native"] else None
     if known is None or known["native"] and artifact is None:
         known = _decide(ir, ctx, index, required)
-        if known.get("cacheable", True) and _key_covers_dependencies(ctx):
+        if known.get("cacheable", True) and known.get("bindings", []) is not None and _key_covers_dependencies(ctx):
             store.record(cache, index, {k: v for k, v in known.items() if k != "artifact"})
         artifact = known.get("artifact")
     if not known["native"]:
@@ -131,8 +132,10 @@ def _compile_candidate(ir, ctx: CompileContext, index, arg_types, positions) -> 
 
 def _load(known: dict, ctx: CompileContext, index, start):
     """The artifact recorded in the index: its shared object loaded, no compiling (None if it is gone)."""
+    from moshjit.backends.llvm import binding_check
     from moshjit.backends.llvm.engine import NAMESPACE, SUFFIX, load_library, make_builtin
     from moshjit.backends.llvm.types_json import decode_type
+    from moshjit.functions import builtins_dict
     from moshjit.backends.llvm.variants import ItemKindDispatch
     py_function, fallback = ctx.py_function, ctx.fallback
     found = ctx.cache.load(NAMESPACE, known["so_key"], SUFFIX)
@@ -147,9 +150,12 @@ def _load(known: dict, ctx: CompileContext, index, start):
             target = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions,
                                       fallback)
             on_demote = (target.forget(tuple(arg_types[i] for i in positions)),)
+        bindings = binding_check.rebuild(known["bindings"], py_function, builtins_dict(py_function))
+        if bindings is None:          # a name it bound is gone: compile anew
+            return None
         library = load_library(found[0])
         entry = make_builtin(library, known["method_def"], target, py_function.__module__, py_function,
-                             known["globals"])
+                             known["globals"], bindings, _rebound_handler(ctx))
         if positions:
             target.variants[tuple(arg_types[i] for i in positions)] = entry
     except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:   # a record that does not fit it
@@ -180,11 +186,11 @@ def _variant(ctx: CompileContext, index, arg_types, positions, kinds):
         types[position] = kind
     try:
         variant_ir, variant_ctx = ctx.typed_callee(ctx.py_function, types)
-        artifact, facts = _compile(variant_ir, variant_ctx, ctx.py_function, types, ctx.fallback)
+        artifact, facts = _compile(variant_ir, variant_ctx, ctx.py_function, types, ctx.fallback, rebound_ctx=ctx)
     except (NotNative, UnsupportedError) as problem:
         store.record(cache, variant_index, {"native": False, "reason": str(problem), "line": None})
         return None
-    if _key_covers_dependencies(ctx):
+    if facts["bindings"] is not None and _key_covers_dependencies(ctx):
         store.record(cache, variant_index, dict(facts, native=True, positions=[]))
     return artifact.entry
 
@@ -226,32 +232,48 @@ def _decided_at_run_time(kind) -> bool:
     return kind is list or is_plain_array_key(kind)
 
 
-def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback, on_demote=()):
+def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback, on_demote=(), rebound_ctx=None):
     """(Artifact, index facts) of ``ir`` (typed in ``ctx``) compiled natively for ``arg_types``; raises
-    NotNative. ``on_demote``: what else to do when the specialisation is demoted (see ``resume``)."""
+    NotNative. ``on_demote``: what else to do when the specialisation is demoted (see ``resume``);
+    ``rebound_ctx``: the context whose ``on_rebound`` handles a rebound name (``ctx`` itself by default)."""
+    from moshjit.backends.llvm import binding_check
     from moshjit.backends.llvm.engine import load_library, make_builtin, shared_object, toolchain
     from moshjit.backends.llvm.module import build_module
     from moshjit.backends.llvm.native_types import CallGraph
     from moshjit.backends.llvm.types_json import encode_type
+    from moshjit.bindings import unique
+    from moshjit.functions import builtins_dict
     from moshjit.ir.printer import format_function
     start = time.perf_counter()
     tools = toolchain()
     graph = CallGraph(ctx)
     root = graph.infer(py_function, arg_types, ir=ir, ctx=ctx)
-    text, method_def, global_names, deopt, state = build_module(graph, root, tools.triple, tools.data_layout)
+    bindings = unique(b for sig in graph.order if sig.ctx is not None for b in sig.ctx.bindings)
+    kinds = [(isinstance(b.namespace, CellType), b.then is not None) for b in bindings]
+    text, method_def, global_names, deopt, state = build_module(graph, root, tools.triple, tools.data_layout, kinds)
     lowered = time.perf_counter()
     stats = {"backend": "llvm", "lower_s": round(lowered - start, 4)}
     path, so_key = shared_object(text, ctx.cache, stats)
     library = load_library(path)
-    entry = make_builtin(library, method_def, fallback, py_function.__module__, py_function, global_names)
+    entry = make_builtin(library, method_def, fallback, py_function.__module__, py_function, global_names, bindings,
+                         _rebound_handler(rebound_ctx or ctx))
     stats["llvm_s"] = round(time.perf_counter() - lowered, 4)
     ir_text = format_function(ir)
     facts = {"so_key": so_key, "method_def": method_def, "code_text": text, "ir_text": ir_text,
              "arg_types": [encode_type(t) for t in arg_types], "globals": global_names, "deopt": deopt,
-             "state": state}
+             "state": state, "bindings": binding_check.describe(bindings, py_function, builtins_dict(py_function))}
     if deopt:
         _register_deopt(library, facts, ctx, arg_types, stats, on_demote)
     return _artifact(entry, text, ir_text, stats, facts["arg_types"]), facts
+
+
+def _rebound_handler(ctx: CompileContext):
+    """What the entry calls, bindings first, when a name it bound was rebound: the dispatcher's handler (without
+    one, the fallback: its specialisation checks its own bindings)."""
+    if ctx.on_rebound is not None:
+        return ctx.on_rebound
+    fallback = ctx.fallback
+    return lambda _bindings, *args: fallback(*args)
 
 
 def _register_deopt(library, facts: dict, ctx: CompileContext, arg_types, stats: dict, on_demote) -> None:
@@ -267,6 +289,8 @@ def _artifact(entry, code_text: str, ir_text: str, stats: dict, arg_types: list)
     """An LLVM artifact: its entry is a builtin that can be re-made with another fallback (``rebind``), so the
     dispatcher can install it as its own call path. ``arg_types`` (JSON-encoded) are the native argument types."""
     from moshjit.backends.llvm.engine import rebind
+    from moshjit.backends.llvm.binding_check import BINDINGS_AT
     from moshjit.backends.llvm.types_json import decode_type
+    bindings = entry.__self__[BINDINGS_AT] if type(entry.__self__) is tuple else ()
     return Artifact(entry, "llvm", code_text, ir_text, stats, rebind=functools.partial(rebind, entry),
-                    arg_types=[decode_type(t) for t in arg_types])
+                    arg_types=[decode_type(t) for t in arg_types], bindings=bindings)

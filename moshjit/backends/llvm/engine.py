@@ -128,12 +128,14 @@ def load_library(path: str) -> ctypes.CDLL:
 
 
 def make_builtin(library: ctypes.CDLL, method_def_symbol: str, fallback, module_name: str | None, py_function=None,
-                 global_names=()):
+                 global_names=(), bindings=(), on_rebound=None):
     """A builtin function object for the PyMethodDef ``method_def_symbol``, calling ``fallback`` on a miss; an
-    entry reading module globals gets ``(fallback, py_function's globals, *names)`` as its ``self``."""
+    entry reading module globals or checking bindings gets ``(fallback, py_function's globals, bindings,
+    on_rebound, *names)`` as its ``self`` (``entry.BINDINGS_AT``)."""
     target = fallback
-    if global_names:
-        target = (fallback, py_function.__globals__, *(sys.intern(name) for name in global_names))
+    if global_names or bindings:
+        target = (fallback, py_function.__globals__, tuple(bindings), on_rebound,
+                  *(sys.intern(name) for name in global_names))
     return _new_builtin(ctypes.addressof(ctypes.c_char.in_dll(library, method_def_symbol)), target, module_name)
 
 

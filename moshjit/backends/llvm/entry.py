@@ -4,9 +4,10 @@ It checks every argument against the specialisation's types (exact int fitting i
 lists and tuples item by item, C-contiguous NumPy buffers of the right item format), unboxes them, calls the
 native body and boxes the result. When a check fails (or keywords are passed) it calls the fallback the builtin
 was created with, with the original arguments, so a type miss is never an error. The builtin's ``self`` is that
-fallback — or, when the function reads module globals, ``(fallback, module globals dict, name, ...)``: each
-global is looked up, checked against the type assumed when compiling (a miss again means the fallback) and
-passed to the native body.
+fallback — or, when the function reads module globals or bound names when compiling, ``(fallback, module globals
+dict, bindings, rebound handler, name, ...)``: the bindings are checked first (``binding_check``: a name rebound
+since hands the call to the handler), then each global is looked up, checked against the type assumed when
+compiling (a miss again means the fallback) and passed to the native body.
 A native body that deoptimised returns "failed" with its result in ``@mj_deopt_value``: the entry returns that.
 When the module can deoptimise, the entry also reads its state flag first: a demoted specialisation (see
 ``resume``) sends every call to the fallback.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from moshjit.backends.llvm import binding_check
 from moshjit.backends.llvm.containers import box
 from moshjit.backends.llvm.lower import NotNative, return_repr
 from moshjit.backends.llvm.native_types import Signature
@@ -31,6 +33,7 @@ PYBUF_WRITABLE, PYBUF_FORMAT, PYBUF_C_CONTIGUOUS = 0x0001, 0x0004, 0x0038
 # NumPy's buffer format characters per dtype (native byte order; 'l' and 'q' are both 64-bit here)
 ARRAY_FORMATS = {"int32": b"i", "int64": b"lq", "float32": b"f", "float64": b"d"}
 ITEM_SIZES = {"int32": 4, "int64": 8, "float32": 4, "float64": 8}
+BINDINGS_AT, NAMES_AT = binding_check.BINDINGS_AT, binding_check.NAMES_AT
 
 
 class EntryContext:
@@ -64,8 +67,9 @@ class EntryContext:
 
 
 def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Function, name: str,
-               global_reads=(), can_deoptimize: bool = False) -> str:
-    """Emit the entry for ``sig`` and its PyMethodDef; returns the PyMethodDef's symbol."""
+               global_reads=(), can_deoptimize: bool = False, binding_kinds=()) -> str:
+    """Emit the entry for ``sig`` and its PyMethodDef; returns the PyMethodDef's symbol. ``binding_kinds``: per
+    name bound when compiling, (closure cell?, builtins behind its dict?)."""
     kind = ir.FunctionType(PTR, [PTR, PTR, I64, PTR])
     entry = ir.Function(module, kind, f"{sig.symbol}_entry")
     self_, args, nargs, kwnames = entry.args
@@ -111,6 +115,13 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
         native = b.icmp_unsigned("==", b.load(runtime.module_state(), typ=I8), ir.Constant(I8, 0))
         call_shape = b.and_(call_shape, native)
     require(call_shape)
+    if binding_kinds:
+        rebound = entry.append_basic_block("rebound")
+        binding_check.emit_check(b, runtime, self_, binding_kinds, BINDINGS_AT, rebound)
+        go_on = b.block
+        b.position_at_end(rebound)
+        binding_check.emit_rebound(b, runtime, self_, BINDINGS_AT, BINDINGS_AT + 1, args, len(sig.arg_types))
+        b.position_at_end(go_on)
     unboxed = []
     for position, arg_type in enumerate(sig.arg_types):
         obj = b.load(b.gep(args, [ir.Constant(I64, position)], source_etype=PTR), typ=PTR)
@@ -126,7 +137,7 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
     if global_reads:
         namespace = runtime.call(b, "mj_tuple_item", self_, ir.Constant(I64, 1))
         for position, (_, kind) in enumerate(global_reads):
-            key = runtime.call(b, "mj_tuple_item", self_, ir.Constant(I64, 2 + position))
+            key = runtime.call(b, "mj_tuple_item", self_, ir.Constant(I64, NAMES_AT + position))
             obj = runtime.call(b, "PyDict_GetItemWithError", namespace, key)
             require(b.icmp_unsigned("!=", obj, ir.Constant(PTR, None)))
             representation = repr_of(kind)
@@ -159,7 +170,7 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
         context.decref(result, result_repr)
         b.ret(boxed)
     b.position_at_end(fallback)
-    if global_reads:
+    if global_reads or binding_kinds:
         self_ = runtime.call(b, "mj_tuple_item", self_, ir.Constant(I64, 0))
     b.ret(runtime.call(b, "PyObject_Vectorcall", self_, args, nargs, kwnames))
 

@@ -24,6 +24,8 @@ PY_BUFFER_SIZE = 80                 # sizeof(Py_buffer)
 PY_BUFFER_BUF, PY_BUFFER_ITEMSIZE, PY_BUFFER_NDIM, PY_BUFFER_FORMAT, PY_BUFFER_SHAPE = 0, 24, 36, 40, 48
 METH_FASTCALL, METH_KEYWORDS = 0x80, 0x02
 CFUNCTION_METHOD_DEF = 16           # PyCFunctionObject.m_ml
+DICT_VERSION_TAG = 24               # PyDictObject.ma_version_tag (3.11-3.13): changes with every write to the dict
+CELL_CONTENTS = 16                  # PyCellObject.ob_ref
 
 
 def check_layout() -> None:
@@ -47,7 +49,13 @@ def _layout_holds() -> bool:
     items = [10.5, (7, 8)]
     items.append(-(2 ** 40))
     pointer = ctypes.c_void_p
+    written = {"a": 1}
+    before = word(written, DICT_VERSION_TAG, ctypes.c_uint64)
+    written["a"] = 2
+    cell = (lambda: items).__closure__[0]
     return (word(items, OB_TYPE, pointer) == id(list) and word(items, OB_SIZE) == 3
+            and word(written, DICT_VERSION_TAG, ctypes.c_uint64) not in (0, before)
+            and word(cell, CELL_CONTENTS, pointer) == id(items)
             and word(items, LIST_ALLOCATED) >= 3
             and pointer.from_address(word(items, LIST_ITEMS, pointer)).value == id(items[0])
             and word(items[1], TUPLE_ITEMS, pointer) == id(items[1][0])

@@ -10,10 +10,11 @@ from moshjit.backends.llvm.native_types import CallGraph, Signature
 from moshjit.backends.llvm.runtime import Runtime
 
 
-def build_module(graph: CallGraph, root: Signature, triple: str, data_layout: str):
+def build_module(graph: CallGraph, root: Signature, triple: str, data_layout: str, binding_kinds=()):
     """(LLVM IR text, PyMethodDef symbol of the entry, names of the module globals the entry reads, the
     deoptimisation table as JSON or None when the module cannot deoptimise, the symbol of its state flag).
-    Raises NotNative for anything without a native form."""
+    Raises NotNative for anything without a native form. ``binding_kinds``: what the entry checks of the names bound
+    when compiling (``entry.emit_entry``)."""
     module = ir.Module(name=root.symbol)
     module.triple = triple
     module.data_layout = data_layout
@@ -35,5 +36,6 @@ def build_module(graph: CallGraph, root: Signature, triple: str, data_layout: st
     runtime.finish()
     deopt = table.to_json()
     method_def = emit_entry(module, runtime, root, symbols[(root.py_function, root.arg_types)][1],
-                            root.py_function.__name__, reads[root.symbol], can_deoptimize=deopt is not None)
+                            root.py_function.__name__, reads[root.symbol], can_deoptimize=deopt is not None,
+                            binding_kinds=binding_kinds)
     return str(module), method_def, [name for name, _ in reads[root.symbol]], deopt, f"{root.symbol}_state"

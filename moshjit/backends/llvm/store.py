@@ -46,7 +46,7 @@ def index_key(py_function, key: tuple) -> str:
 
 # The fields of a record, by whether the function is native: what ``backend`` reads from it.
 NATIVE_FIELDS = {"so_key": str, "method_def": str, "code_text": str, "ir_text": str, "arg_types": list,
-                 "globals": list, "positions": list}
+                 "globals": list, "positions": list, "bindings": list}
 REFUSED_FIELDS = {"reason": str}
 
 

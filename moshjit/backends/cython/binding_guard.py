@@ -1,0 +1,136 @@
+"""The entry check of a generated module: the names ``resolve_globals`` bound still name the same objects.
+
+The module is handed its bindings (``moshjit.bindings.Binding`` tuples) as a constant. The first call looks each name
+up and notes where it was found: the dict's keys object and the entry index, as CPython's ``LOAD_GLOBAL`` caches
+keep them (for a builtin, also that the globals dict had no such key: its keys object and entry count). Every call
+then checks, per binding, that the entry there is still the very name with the very value (a closure cell: its
+content), which needs no hashing and is untouched by writes to other names (a module-level loop variable is one);
+anything moved makes it look everything up again. A binding that no longer holds hands the call to the
+dispatcher's ``rebound`` handler (compiled again without that name; a generator delegates to what it returns).
+"""
+from __future__ import annotations
+
+BINDINGS_C = r'''
+    /* Where a binding was last seen: the dict's keys object and the name's entry index (-1: absent from the
+       dict, which had ``nentries`` entries, and found in ``then`` at ``then_index``). keys NULL: look up. */
+    typedef struct {
+        void *keys, *then_keys;
+        Py_ssize_t index, nentries, then_index;
+    } mj_binding_seen;
+    typedef struct { int valid; mj_binding_seen seen[%(bindings)d]; } mj_bindings;
+
+    /* d's entry ``index`` (keys object ``keys``) is the name with the value: then d[name] is value. */
+    static inline int mj_binding_entry_is(PyObject *d, void *keys, Py_ssize_t index, PyObject *name,
+                                          PyObject *value) {
+        PyDictObject *dict = (PyDictObject *)d;
+        mj_dict_keys *k = (mj_dict_keys *)dict->ma_keys;
+        mj_unicode_entry *e;
+        if ((void *)k != keys || keys == NULL || dict->ma_values != NULL || index >= k->dk_nentries) return 0;
+        e = &mj_unicode_entries(k)[index];
+        return e->me_key == name && e->me_value == value;
+    }
+
+    /* No key was added to d since it had ``nentries`` entries in the keys object ``keys`` (a compact table only
+       appends; growing it makes a new keys object). */
+    static inline int mj_binding_still_absent(PyObject *d, void *keys, Py_ssize_t nentries) {
+        PyDictObject *dict = (PyDictObject *)d;
+        return keys != NULL && (void *)dict->ma_keys == keys && dict->ma_values == NULL
+               && ((mj_dict_keys *)keys)->dk_nentries == nentries;
+    }
+
+    /* The index of the entry holding the very object ``name`` in d's unicode table (keys NULL if none). */
+    static void mj_binding_locate(PyObject *d, PyObject *name, void **keys, Py_ssize_t *index) {
+        PyDictObject *dict = (PyDictObject *)d;
+        mj_dict_keys *k = (mj_dict_keys *)dict->ma_keys;
+        mj_unicode_entry *entries;
+        Py_ssize_t i;
+        *keys = NULL;
+        if (dict->ma_values != NULL || k->dk_kind != MJ_KEYS_UNICODE) return;
+        entries = mj_unicode_entries(k);
+        for (i = 0; i < k->dk_nentries; i++) {
+            if (entries[i].me_key == name) { *keys = (void *)k; *index = i; return; }
+        }
+    }
+
+    /* Look every binding (namespace, name, value, then, label) up; 1 when all hold (and where they are noted). */
+    static int mj_bindings_refresh(mj_bindings *b, PyObject *bindings) {
+        Py_ssize_t i;
+        b->valid = 0;
+        for (i = 0; i < PyTuple_GET_SIZE(bindings); i++) {
+            PyObject *binding = PyTuple_GET_ITEM(bindings, i);
+            PyObject *ns = PyTuple_GET_ITEM(binding, 0), *name = PyTuple_GET_ITEM(binding, 1);
+            PyObject *value = PyTuple_GET_ITEM(binding, 2), *then = PyTuple_GET_ITEM(binding, 3), *found;
+            mj_binding_seen *seen = &b->seen[i];
+            if (PyCell_Check(ns)) {
+                if (PyCell_GET(ns) != value) return 0;
+                continue;
+            }
+            found = PyDict_GetItemWithError(ns, name);
+            if (found == NULL && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+            if (found != NULL) {
+                if (found != value) return 0;
+                mj_binding_locate(ns, name, &seen->keys, &seen->index);
+                continue;
+            }
+            if (then == Py_None) return 0;
+            seen->index = -1;
+            seen->keys = NULL;
+            if (((PyDictObject *)ns)->ma_values == NULL
+                    && ((mj_dict_keys *)((PyDictObject *)ns)->ma_keys)->dk_kind == MJ_KEYS_UNICODE) {
+                seen->keys = ((PyDictObject *)ns)->ma_keys;
+                seen->nentries = ((mj_dict_keys *)seen->keys)->dk_nentries;
+            }
+            found = PyDict_GetItemWithError(then, name);
+            if (found == NULL && PyErr_Occurred()) PyErr_Clear();
+            if (found != value) return 0;
+            mj_binding_locate(then, name, &seen->then_keys, &seen->then_index);
+            if (seen->then_keys == NULL) seen->keys = NULL;
+        }
+        b->valid = 1;
+        return 1;
+    }
+
+    /* Every binding still holds: checked where each was seen (no hashing); anything moved: looked up again. */
+    static inline int mj_bindings_hold(mj_bindings *b, PyObject *bindings) {
+        Py_ssize_t i;
+        if (!b->valid) return mj_bindings_refresh(b, bindings);
+        for (i = 0; i < PyTuple_GET_SIZE(bindings); i++) {
+            PyObject *binding = PyTuple_GET_ITEM(bindings, i);
+            PyObject *ns = PyTuple_GET_ITEM(binding, 0), *name = PyTuple_GET_ITEM(binding, 1);
+            PyObject *value = PyTuple_GET_ITEM(binding, 2);
+            mj_binding_seen *seen = &b->seen[i];
+            if (PyCell_Check(ns)) {
+                if (PyCell_GET(ns) != value) return 0;
+            } else if (seen->index >= 0) {
+                if (!mj_binding_entry_is(ns, seen->keys, seen->index, name, value))
+                    return mj_bindings_refresh(b, bindings);
+            } else if (!mj_binding_still_absent(ns, seen->keys, seen->nentries)
+                       || !mj_binding_entry_is(PyTuple_GET_ITEM(binding, 3), seen->then_keys, seen->then_index,
+                                               name, value)) {
+                return mj_bindings_refresh(b, bindings);
+            }
+        }
+        return 1;
+    }
+'''
+
+BINDINGS_DECLARATIONS = '''\
+    ctypedef struct mj_bindings:
+        pass
+    bint mj_bindings_hold(mj_bindings *, object)
+'''
+
+
+def module_declarations(bindings) -> list[str]:
+    """The C helpers, sized for ``bindings``, and the module's guard state (needs ``attribute_cache``'s and
+    ``global_cache``'s C: the dict layout). The first call looks everything up."""
+    sizes = {"bindings": len(bindings)}
+    return [f"cdef extern from *:\n    \"\"\"{BINDINGS_C % sizes}    \"\"\"\n{BINDINGS_DECLARATIONS}",
+            "cdef mj_bindings _mj_bindings"]
+
+
+def entry_lines(bindings_constant: str, handler_constant: str, args: str, generator: bool) -> list[str]:
+    """The entry's check: a binding that no longer holds hands the call to the dispatcher's handler."""
+    call = f"{handler_constant}({bindings_constant}{', ' if args else ''}{args})"
+    return [f"    if not mj_bindings_hold(&_mj_bindings, {bindings_constant}):",
+            f"        return (yield from {call})" if generator else f"        return {call}"]

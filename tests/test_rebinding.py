@@ -1,0 +1,199 @@
+"""Names bound when compiling (``moshjit.bindings``) rebound later, against CPython, on every backend: a helper
+function, a builtin shadowed by a global and un-shadowed again, a module attribute, a closure cell written by the
+outer function, a generator's helper — in random orders (hypothesis), in module namespaces of their own, one plain
+and one jitted per backend. Writes to other globals between calls (a module-level loop variable) must not make the
+jitted function compile again."""
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+from hypothesis import given, settings, strategies as hs
+
+import moshjit
+
+SOURCE = '''
+import rebinding_helpers
+
+def helper(x):
+    return x + 1
+
+def other_helper(x):
+    return x * 10
+
+def sized(xs):
+    return len(xs) + helper(len(xs))
+
+def through_module(x):
+    return rebinding_helpers.scale(x) + 1
+
+def numbers(n):
+    total = 0
+    for i in range(n):
+        total += helper(i)
+    return total
+
+def produce(n):
+    for i in range(n):
+        yield helper(i)
+
+def make_counter():
+    step = helper
+    def counted(x):
+        return step(x) * 2
+    def rebind(new):
+        nonlocal step
+        step = new
+    return counted, rebind
+'''
+
+HELPERS = types.ModuleType("rebinding_helpers")
+exec("def scale(x):\n    return x * 3\n\ndef double(x):\n    return x * 2\n", vars(HELPERS))
+sys.modules["rebinding_helpers"] = HELPERS
+ORIGINAL_SCALE = HELPERS.scale
+
+BACKENDS = ("cython", "llvm", "auto")
+JITTED = ("sized", "through_module", "numbers", "produce")
+
+
+def world(backend: str | None):
+    module = types.ModuleType(f"rebinding_world_{backend}")
+    exec(compile(SOURCE, f"<rebinding_world_{backend}>", "exec"), vars(module))
+    module.counted, module.rebind_step = module.make_counter()
+    if backend is not None:
+        chosen = "cython" if backend == "llvm" else backend     # LLVM takes the numeric ones only
+        for name in JITTED:
+            setattr(module, name, moshjit.jit(getattr(module, name), backend=chosen))
+        module.numbers = moshjit.jit(module.numbers.py_func, backend=backend)
+        module.counted = moshjit.jit(module.counted, backend=chosen)
+    return module
+
+
+def calls(module) -> list:
+    out = []
+    for run in (lambda: module.sized([1, 2, 3]), lambda: module.through_module(4), lambda: module.numbers(5),
+                lambda: list(module.produce(3)), lambda: module.counted(6)):
+        try:
+            out.append(("ok", run()))
+        except Exception as exc:                          # noqa: BLE001 - compared with CPython's
+            out.append((type(exc).__name__, str(exc)))
+    return out
+
+
+ACTIONS = ("helper_other", "helper_back", "shadow_len", "unshadow_len", "module_attr", "module_attr_back",
+           "cell", "other_global", "lambda_helper")
+
+
+def act(module, action: str, counter: list) -> None:
+    g = vars(module)
+    counter[0] += 1
+    if action == "helper_other":
+        g["helper"] = g["other_helper"]
+    elif action == "helper_back":
+        g["helper"] = g["__helper__"]
+    elif action == "shadow_len":
+        g["len"] = lambda xs: 100
+    elif action == "unshadow_len":
+        g.pop("len", None)
+    elif action == "module_attr":
+        HELPERS.scale = HELPERS.double
+    elif action == "module_attr_back":
+        HELPERS.scale = ORIGINAL_SCALE
+    elif action == "cell":
+        module.rebind_step(g["other_helper"] if counter[0] % 2 else g["__helper__"])
+    elif action == "other_global":
+        g["loop_variable"] = counter[0]                   # what `for i in ...:` at module level does
+    elif action == "lambda_helper":
+        g["helper"] = lambda x, k=counter[0]: x - k
+
+
+def reset(module) -> None:
+    g = vars(module)
+    g.setdefault("__helper__", g["helper"])
+    g["helper"] = g["__helper__"]
+    g.pop("len", None)
+    module.rebind_step(g["__helper__"])
+    HELPERS.scale = ORIGINAL_SCALE
+
+
+@pytest.fixture(scope="module")
+def worlds():
+    made = {backend: world(backend) for backend in (None,) + BACKENDS}
+    for module in made.values():
+        reset(module)
+    yield made
+    HELPERS.scale = ORIGINAL_SCALE
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_each_rebinding_is_seen(worlds, backend):
+    plain, jitted = worlds[None], worlds[backend]
+    for module in (plain, jitted):
+        reset(module)
+    assert calls(jitted) == calls(plain)
+    for action in ACTIONS:
+        counters = [0], [0]
+        act(plain, action, counters[0])
+        act(jitted, action, counters[1])
+        assert calls(jitted) == calls(plain), action
+        HELPERS.scale = ORIGINAL_SCALE
+
+
+@settings(max_examples=25, deadline=None)
+@given(hs.lists(hs.sampled_from(ACTIONS), max_size=8), hs.sampled_from(BACKENDS))
+def test_random_rebindings_match_cpython(worlds, actions, backend):
+    plain, jitted = worlds[None], worlds[backend]
+    for module in (plain, jitted):
+        reset(module)
+    counters = [0], [0]
+    for action in actions:
+        act(plain, action, counters[0])
+        act(jitted, action, counters[1])
+        assert calls(jitted) == calls(plain), actions
+    HELPERS.scale = ORIGINAL_SCALE
+
+
+def test_writes_to_other_globals_do_not_recompile():
+    module = world(None)
+    g = vars(module)
+    module.numbers = moshjit.jit(module.numbers, backend="cython")
+    module.numbers(3)
+    compiled = list(module.numbers._artifacts.values())
+    for i in range(50):
+        g["loop_variable"] = i                      # a module-level loop's variable, rebound at every call
+        g[f"new_name_{i}"] = i                      # new names too: the dict grows, its keys object changes
+        assert module.numbers(3) == 6
+    assert list(module.numbers._artifacts.values()) == compiled
+    assert not module.numbers._volatile
+
+
+def test_a_name_rebound_twice_is_read_at_run_time():
+    module = world(None)
+    g = vars(module)
+    module.numbers = moshjit.jit(module.numbers, backend="cython")
+    assert module.numbers(3) == 6
+    g["helper"] = lambda x: x
+    assert module.numbers(3) == 3                   # compiled again, binding the new helper
+    assert not module.numbers._volatile
+    g["helper"] = lambda x: 2 * x
+    assert module.numbers(3) == 6                   # compiled again, `helper` now read at each call
+    assert module.numbers._volatile == {"helper"}
+    recompiled = module.numbers.inspect_code()
+    for k in range(5):                             # no more compiles: each call reads the current helper
+        g["helper"] = lambda x, k=k: k
+        assert module.numbers(3) == 3 * k
+    assert module.numbers.inspect_code() == recompiled
+
+
+def test_a_stale_direct_call_still_sees_the_new_binding():
+    """A caller compiled before the callee was recompiled holds the old entry: it forwards to the new one."""
+    module = world(None)
+    g = vars(module)
+    exec("def caller(x):\n    return numbers(x) + 1\n", g)
+    module.numbers = moshjit.jit(module.numbers, backend="cython")
+    caller = moshjit.jit(g["caller"], backend="cython")
+    assert caller(3) == 7
+    g["helper"] = lambda x: 0
+    assert caller(3) == 1
+    assert module.numbers(3) == 0
