@@ -197,3 +197,16 @@ def test_a_stale_direct_call_still_sees_the_new_binding():
     g["helper"] = lambda x: 0
     assert caller(3) == 1
     assert module.numbers(3) == 0
+
+
+def test_the_generated_entries_show_the_check():
+    module = world(None)
+    cython = moshjit.jit(module.numbers, backend="cython")
+    native = moshjit.jit(module.numbers, backend="llvm")
+    assert cython(4) == native(4) == module.numbers(4)
+    assert "if not mj_bindings_hold(&_mj_bindings, " in cython.inspect_code()
+    code = native.inspect_code()
+    assert "binding.look_up" in code and "_binding0_tag" in code
+    plain_data = moshjit.jit(module.other_helper, backend="cython")     # binds nothing: no check
+    plain_data(2)
+    assert "mj_bindings_hold(" not in plain_data.inspect_code()

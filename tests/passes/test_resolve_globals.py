@@ -1,0 +1,82 @@
+"""``resolve_globals`` on hand-built IR: which loads become constants, and where each bound name was found
+(``ctx.bindings``: the globals dict with the builtins behind it, a module's dict, a closure cell); data globals and
+names the context marks volatile stay loads."""
+from __future__ import annotations
+
+import builtins
+import math
+import types
+
+from moshjit.context import CompileContext
+from moshjit.ir import ops
+from moshjit.ir.ops import Constant
+from moshjit.ir.verifier import verify
+from moshjit.passes.resolve_globals import resolve_globals
+from tests.ir.handmade import blocks, emit, new_function
+
+
+def helper(x):
+    return x
+
+
+def _function():
+    """Loads of a helper, a builtin, a module attribute and a data global, all kept alive by a tuple."""
+    fn = new_function("a")
+    fn.globals.update({"helper": helper, "math": math, "N": 3, "__builtins__": builtins})
+    (entry,) = blocks(fn, 1)
+    loads = [emit(entry, ops.LoadGlobal("helper")), emit(entry, ops.LoadGlobal("len")),
+             emit(entry, ops.LoadAttr(Constant(math), "sqrt")), emit(entry, ops.LoadGlobal("N"))]
+    emit(entry, ops.Return(emit(entry, ops.BuildTuple(loads))))
+    return fn, loads
+
+
+def _returned(fn) -> list:
+    return fn.blocks[0].terminator.value.items
+
+
+def test_functions_modules_and_builtins_become_constants_and_bindings():
+    fn, loads = _function()
+    ctx = CompileContext()
+    resolve_globals(fn, ctx)
+    verify(fn)
+    values = [v.value if isinstance(v, Constant) else v for v in _returned(fn)]
+    assert values[:3] == [helper, len, math.sqrt] and values[3] is loads[3]
+    bound = {b.label: b for b in ctx.bindings}
+    assert set(bound) == {"helper", "len", "math.sqrt"}
+    assert bound["helper"].namespace is fn.globals and bound["helper"].then is builtins.__dict__
+    assert bound["len"].namespace is fn.globals and bound["len"].value is len
+    assert bound["math.sqrt"].namespace is math.__dict__ and bound["math.sqrt"].then is None
+    assert all(b.holds() for b in ctx.bindings)
+    fn.globals["len"] = lambda xs: 0                 # a global shadowing the builtin
+    assert not bound["len"].holds() and bound["helper"].holds()
+
+
+def test_volatile_names_stay_loads():
+    fn, loads = _function()
+    ctx = CompileContext()
+    ctx.volatile_globals = frozenset({"helper", "math.sqrt"})
+    resolve_globals(fn, ctx)
+    returned = _returned(fn)
+    assert returned[0] is loads[0] and returned[2] is loads[2] and isinstance(returned[1], Constant)
+    assert [b.label for b in ctx.bindings] == ["len"]
+
+
+def test_a_closure_cell_binding_follows_the_cell():
+    def outer():
+        target = helper
+
+        def inner():
+            return target
+        return inner
+    inner = outer()
+    fn = new_function()
+    fn.closure = inner.__closure__
+    (entry,) = blocks(fn, 1)
+    emit(entry, ops.Return(emit(entry, ops.LoadDeref("target", 0))))
+    ctx = CompileContext()
+    resolve_globals(fn, ctx)
+    (binding,) = ctx.bindings
+    assert isinstance(binding.namespace, types.CellType) and binding.label == "<closure>.target"
+    assert binding.holds()
+    inner.__closure__[0].cell_contents = len
+    assert not binding.holds()
