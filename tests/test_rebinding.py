@@ -210,3 +210,45 @@ def test_the_generated_entries_show_the_check():
     plain_data = moshjit.jit(module.other_helper, backend="cython")     # binds nothing: no check
     plain_data(2)
     assert "mj_bindings_hold(" not in plain_data.inspect_code()
+
+
+MID_CALL = '''
+def impl(x):
+    return x + 1
+
+def install():
+    global impl
+    impl = lambda x: x * 100
+
+def run(x):
+    before = impl(x)
+    install()
+    return before, impl(x)
+'''
+
+
+@pytest.mark.parametrize("backend", ["cython", "auto"])
+def test_a_name_another_function_of_the_module_writes_is_never_bound(backend):
+    """``install()`` rebinds ``impl`` during the call, after the entry's check: names written by any function of
+    the module are read at run time."""
+    plain, jitted = ({"__name__": f"mid_call_{i}"} for i in range(2))
+    for g in (plain, jitted):
+        exec(MID_CALL, g)
+    run = moshjit.jit(jitted["run"], backend=backend)
+    assert run(2) == plain["run"](2) == (3, 200)
+    assert "impl" not in {b.label for b in run._artifacts[next(iter(run._artifacts))].bindings}
+
+
+def test_written_in_module_reads_functions_methods_and_jitted_ones():
+    from moshjit.passes.resolve_globals import written_in_module
+    g = {"__name__": "writers"}
+    exec("def a():\n    global A\n    A = 1\n"
+         "class K:\n    def m(self):\n        global B\n        del B\n"
+         "    @staticmethod\n    def s():\n        def inner():\n            global C\n            C = 2\n"
+         "    @property\n    def p(self):\n        global D\n        D = 3\n", g)
+    exec("def w():\n    global W\n    W = 5\n", g)
+    g["w"] = moshjit.jit(g["w"])                                  # jitted: its plain function counts
+    elsewhere = {"__name__": "elsewhere"}
+    exec("def e():\n    global E\n    E = 4\n", elsewhere)
+    g["e"] = elsewhere["e"]                                       # writes another module's globals
+    assert written_in_module(g) == {"A", "B", "C", "D", "W"}

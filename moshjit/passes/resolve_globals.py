@@ -6,7 +6,9 @@ compiler did not know ``math`` is a module — a ``call`` of the constant), so t
 type inference and the backends can see which function is called. Other globals (data: vocabularies, tables,
 counters) stay ``load_global`` and are read at call time, so rebinding them is seen. A name the function itself
 assigns or deletes (``global`` statement) is never resolved, nor a closure cell the function writes or hands to a
-nested function (``nonlocal``): either may rebind it between two reads. What was resolved is recorded in the compile
+nested function (``nonlocal``): either may rebind it between two reads — nor a name any function of the same module
+writes (``global`` in another function: a call may run it, and the entry's check comes before). What was resolved
+is recorded in the compile
 context's ``resolved_globals`` and ``dependencies``, and where each name was found in ``bindings``: compiled entries
 check on every call that those names still hold (``moshjit.bindings``). A name in ``ctx.volatile_globals`` (found
 rebound after an earlier compile) is never resolved again.
@@ -14,7 +16,9 @@ rebound after an earlier compile) is never resolved again.
 from __future__ import annotations
 
 import builtins
+import dis
 import types
+import weakref
 from typing import TYPE_CHECKING
 
 from moshjit.bindings import MISSING, Binding
@@ -42,6 +46,58 @@ def written_globals(fn: Function) -> set[str]:
     return {op.name for block in fn.blocks for op in block.ops if isinstance(op, (ops.StoreGlobal, ops.DeleteGlobal))}
 
 
+_STORES = ("STORE_GLOBAL", "DELETE_GLOBAL")
+_stored_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # code -> globals it writes
+
+
+def _stores_of(code: types.CodeType) -> frozenset:
+    """The globals ``code`` and the code nested in it (inner functions, lambdas, comprehensions) write."""
+    found = _stored_names.get(code)
+    if found is None:
+        names = {i.argval for i in dis.get_instructions(code) if i.opname in _STORES}
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                names |= _stores_of(const)
+        found = _stored_names[code] = frozenset(names)
+    return found
+
+
+def _plain(value):
+    """``value`` if it is a Python function, the one behind it if it is jitted or a static/class method."""
+    if isinstance(value, types.FunctionType):
+        return value
+    if isinstance(value, (staticmethod, classmethod)):
+        return _plain(value.__func__)
+    try:                                   # no __getattr__ of the object runs
+        inner = object.__getattribute__(value, "__dict__").get("py_func")
+    except Exception:                      # noqa: BLE001 - anything without a plain __dict__ is not jitted
+        return None
+    return inner if isinstance(inner, types.FunctionType) else None
+
+
+def _functions_of(value):
+    """The Python functions behind a module global: itself, a jitted function's, a class's methods (read from the
+    class's own ``__dict__``: nothing of the class or of an object runs)."""
+    if isinstance(value, type):
+        for member in vars(value).values():
+            members = (member.fget, member.fset, member.fdel) if isinstance(member, property) else (member,)
+            yield from filter(None, map(_plain, members))
+    elif not isinstance(value, types.ModuleType):
+        function = _plain(value)
+        if function is not None:
+            yield function
+
+
+def written_in_module(namespace: dict) -> frozenset:
+    """The globals of ``namespace`` that functions defined there (and their classes' methods) write."""
+    names: set = set()
+    for value in list(namespace.values()):
+        for function in _functions_of(value):
+            if function.__globals__ is namespace:
+                names |= _stores_of(function.__code__)
+    return frozenset(names)
+
+
 def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function:
     """Replace resolvable loads by constants; what was bound is recorded in ``ctx.resolved_globals``."""
     resolved: dict = ctx.resolved_globals if ctx is not None else {}
@@ -49,7 +105,7 @@ def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function
     volatile = ctx.volatile_globals if ctx is not None else frozenset()
     replacements: dict = {}
     builtins_ = _builtins_of(fn)
-    written = written_globals(fn)
+    written = written_globals(fn) | written_in_module(fn.globals)
     shared_cells = {op.index for block in fn.blocks for op in block.ops if isinstance(op, ops.LoadCell)}
     for block in fn.blocks:
         kept = []
