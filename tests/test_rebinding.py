@@ -206,7 +206,7 @@ def test_the_generated_entries_show_the_check():
     assert cython(4) == native(4) == module.numbers(4)
     assert "if not mj_bindings_hold(&_mj_bindings, " in cython.inspect_code()
     code = native.inspect_code()
-    assert "binding.look_up" in code and "_binding0_tag" in code
+    assert "binding.look_up" in code and "mj_binding_entry_is" in code and "_binding0_0" in code
     plain_data = moshjit.jit(module.other_helper, backend="cython")     # binds nothing: no check
     plain_data(2)
     assert "mj_bindings_hold(" not in plain_data.inspect_code()
@@ -252,3 +252,25 @@ def test_written_in_module_reads_functions_methods_and_jitted_ones():
     exec("def e():\n    global E\n    E = 4\n", elsewhere)
     g["e"] = elsewhere["e"]                                       # writes another module's globals
     assert written_in_module(g) == {"A", "B", "C", "D", "W"}
+
+
+def test_bindings_described_in_the_llvm_index_are_found_again_as_the_same_keys():
+    """The LLVM index records where each binding lives; loaded in another process (here: rebuilt from the JSON
+    text) each name must be the very key object of its dict, which the entry's check compares."""
+    import json
+
+    from moshjit.backends.llvm import binding_check
+    from moshjit.bindings import Binding
+    from moshjit.functions import builtins_dict
+    module = world(None)
+    fn = module.through_module
+    builtins_ = builtins_dict(fn)
+    made = [Binding(fn.__globals__, "helper", module.helper, builtins_, "helper"),
+            Binding(fn.__globals__, "len", len, builtins_, "len"),
+            Binding(vars(HELPERS), "scale", HELPERS.scale, None, "rebinding_helpers.scale")]
+    described = json.loads(json.dumps(binding_check.describe(made, fn, builtins_)))
+    rebuilt = binding_check.rebuild(described, fn, builtins_)
+    assert [b.value for b in rebuilt] == [b.value for b in made]
+    for binding in rebuilt:
+        where = binding.namespace if binding.name in binding.namespace else binding.then
+        assert any(key is binding.name for key in where)

@@ -3,8 +3,8 @@
 The entry's ``self`` tuple carries the bindings (``moshjit.bindings.Binding`` tuples) and the dispatcher's
 ``rebound`` handler. On every call each name is looked up where it was found (a dict: ``PyDict_GetItemWithError``,
 then the builtins for a builtin; a closure cell: its content) and compared with the object bound; a difference hands
-the call, bindings first, to the handler; while a dict's ``ma_version_tag`` has not moved since the last lookup,
-nothing in it was rebound and its names are not looked up again. Another process loads the code without IR, so the index records where
+the call, bindings first, to the handler; where each name was last found (the dict's keys object and entry index)
+is remembered, so the names are not looked up again while those entries still hold them. Another process loads the code without IR, so the index records where
 each binding lives (``describe``) and the loader finds it again (``rebuild``): the function's globals, builtins or
 closure cell, or a module's ``__dict__``; code whose bindings cannot be described that way is not recorded.
 Loading needs no llvmlite: only the emitting functions import it.
@@ -59,7 +59,10 @@ def rebuild(described: list, py_function, builtins_: dict) -> list | None:
             if module is None:
                 return None
             namespace = module.__dict__
-        binding = Binding(namespace, item["name"], None, builtins_ if item["then"] else None, item["label"])
+        # interned, as the names in code objects and the keys of module dicts are: the entry check compares the
+        # very key object
+        binding = Binding(namespace, sys.intern(item["name"]), None, builtins_ if item["then"] else None,
+                          item["label"])
         value = binding.current()
         if value is MISSING:
             return None
@@ -67,65 +70,168 @@ def rebuild(described: list, py_function, builtins_: dict) -> list | None:
     return out
 
 
-def emit_check(b, runtime, self_, kinds, bindings_at: int, rebound) -> None:
-    """Branch to ``rebound`` unless every binding still holds; ``kinds`` says per binding whether it is a closure
-    cell and whether a miss in its dict goes on to the builtins. A dict binding is looked up only when the dict's
-    ``ma_version_tag`` (and the builtins') moved since the last lookup that found it holding: each binding keeps
-    the tags read before that lookup in module globals of its own."""
+def _helpers(runtime):
+    """The module's internal helpers reading a dict's table as ``binding_guard``'s C does (layouts: ``layout``)."""
     import llvmlite.ir as ir
 
-    from moshjit.backends.llvm.layout import CELL_CONTENTS, DICT_VERSION_TAG
+    from moshjit.backends.llvm import layout
+    from moshjit.backends.llvm.reprs import I1, I8, I64, PTR
+
+    def at(b, pointer, offset, kind):
+        return b.load(b.gep(pointer, [ir.Constant(I64, offset)], source_etype=I8), typ=kind)
+
+    def entries(b, keys):
+        log2 = b.zext(at(b, keys, layout.KEYS_LOG2_INDEX_BYTES, I8), I64)
+        start = b.add(ir.Constant(I64, layout.KEYS_INDICES), b.shl(ir.Constant(I64, 1), log2))
+        return b.gep(keys, [start], source_etype=I8)
+
+    def entry_at(b, keys, index):
+        offset = b.mul(index, ir.Constant(I64, layout.UNICODE_ENTRY_SIZE))
+        return b.gep(entries(b, keys), [offset], source_etype=I8)
+
+    def combined_table(b, dict_):
+        """(keys object, whether it is a unicode table read directly: no split values)."""
+        keys = at(b, dict_, layout.DICT_KEYS, PTR)
+        plain = b.icmp_unsigned("==", at(b, dict_, layout.DICT_VALUES, PTR), ir.Constant(PTR, None))
+        return keys, plain
+
+    def build_entry_is(b, dict_, keys, index, name, value):
+        """dict's entry ``index`` in the keys object ``keys`` holds the very name with the very value."""
+        no = b.function.append_basic_block("no")
+        live = b.function.append_basic_block("live")
+        read = b.function.append_basic_block("read")
+        current, plain = combined_table(b, dict_)
+        same = b.and_(b.icmp_unsigned("==", current, keys), b.icmp_unsigned("!=", keys, ir.Constant(PTR, None)))
+        b.cbranch(b.and_(b.and_(same, plain), b.icmp_signed(">=", index, ir.Constant(I64, 0))), live, no)
+        b.position_at_end(live)
+        b.cbranch(b.icmp_signed("<", index, at(b, keys, layout.KEYS_NENTRIES, I64)), read, no)
+        b.position_at_end(read)
+        entry = entry_at(b, keys, index)
+        found_key, found_value = at(b, entry, 0, PTR), at(b, entry, 8, PTR)
+        b.ret(b.and_(b.icmp_unsigned("==", found_key, name), b.icmp_unsigned("==", found_value, value)))
+        b.position_at_end(no)
+        b.ret(ir.Constant(I1, 0))
+
+    def build_still_absent(b, dict_, keys, nentries):
+        """No key was added to dict since its keys object ``keys`` had ``nentries`` entries."""
+        no = b.function.append_basic_block("no")
+        live = b.function.append_basic_block("live")
+        current, plain = combined_table(b, dict_)
+        same = b.and_(b.icmp_unsigned("==", current, keys), b.icmp_unsigned("!=", keys, ir.Constant(PTR, None)))
+        b.cbranch(b.and_(same, plain), live, no)
+        b.position_at_end(live)
+        b.ret(b.icmp_signed("==", at(b, keys, layout.KEYS_NENTRIES, I64), nentries))
+        b.position_at_end(no)
+        b.ret(ir.Constant(I1, 0))
+
+    def build_locate(b, dict_, name, keys_out, index_out):
+        """Store the keys object and the index of the entry holding the very object ``name`` (keys NULL if
+        the table is not read directly or no entry holds it)."""
+        done = b.function.append_basic_block("done")
+        scan = b.function.append_basic_block("scan")
+        step = b.function.append_basic_block("step")
+        hit = b.function.append_basic_block("hit")
+        b.store(ir.Constant(PTR, None), keys_out)
+        keys, plain = combined_table(b, dict_)
+        unicode = b.icmp_unsigned("==", at(b, keys, layout.KEYS_KIND, I8), ir.Constant(I8, layout.KEYS_UNICODE))
+        count = at(b, keys, layout.KEYS_NENTRIES, I64)
+        start = b.block
+        b.cbranch(b.and_(plain, unicode), scan, done)
+        b.position_at_end(scan)
+        index = b.phi(I64)
+        index.add_incoming(ir.Constant(I64, 0), start)
+        b.cbranch(b.icmp_signed("<", index, count), step, done)
+        b.position_at_end(step)
+        following = b.add(index, ir.Constant(I64, 1))
+        index.add_incoming(following, step)
+        b.cbranch(b.icmp_unsigned("==", at(b, entry_at(b, keys, index), 0, PTR), name), hit, scan)
+        b.position_at_end(hit)
+        b.store(keys, keys_out)
+        b.store(index, index_out)
+        b.branch(done)
+        b.position_at_end(done)
+        b.ret_void()
+
+    entry_is = runtime.helper("mj_binding_entry_is", ir.FunctionType(I1, (PTR, PTR, I64, PTR, PTR)), build_entry_is)
+    still_absent = runtime.helper("mj_binding_still_absent", ir.FunctionType(I1, (PTR, PTR, I64)), build_still_absent)
+    locate = runtime.helper("mj_binding_locate", ir.FunctionType(ir.VoidType(), (PTR, PTR, PTR, PTR)), build_locate)
+    return entry_is, still_absent, locate, combined_table, at
+
+
+def emit_check(b, runtime, self_, kinds, bindings_at: int, rebound) -> None:
+    """Branch to ``rebound`` unless every binding still holds; ``kinds`` says per binding whether it is a closure
+    cell and whether a miss in its dict goes on to the builtins. Each dict binding remembers (module globals of
+    its own) where it was last found — the keys object and entry index, as ``LOAD_GLOBAL``'s caches do; for a
+    builtin also that the globals had no such key (keys object, entry count) — and is looked up again only when
+    that moved; writes to other names (a module-level loop variable) move nothing."""
+    import llvmlite.ir as ir
+
+    from moshjit.backends.llvm import layout
     from moshjit.backends.llvm.reprs import I64, PTR
 
-    def word(pointer, offset, kind):
-        return b.load(b.gep(pointer, [ir.Constant(I64, offset)], source_etype=ir.IntType(8)), typ=kind)
-
-    def tag_slot(name):
-        slot = ir.GlobalVariable(b.module, I64, f"{b.function.name}_{name}")
-        slot.initializer = ir.Constant(I64, 0)          # no dict has version 0: the first call looks up
-        slot.linkage = "internal"
-        return slot
-
+    entry_is, still_absent, locate, combined_table, at = _helpers(runtime)
+    # Per binding, six module globals: the keys object and index where it was found; for a builtin, the globals'
+    # keys object and entry count then, and the builtins' keys object and index.
     bindings = runtime.call(b, "mj_tuple_item", self_, ir.Constant(I64, bindings_at))
+
+    def state_of(position):
+        fields = []
+        for i, kind in enumerate((PTR, I64, PTR, I64, PTR, I64)):
+            slot = ir.GlobalVariable(b.module, kind, f"{b.function.name}_binding{position}_{i}")
+            slot.initializer = ir.Constant(kind, None)         # keys NULL: the first call looks up
+            slot.linkage = "internal"
+            fields.append(slot)
+        return fields
+
     for position, (is_cell, then) in enumerate(kinds):
         binding = runtime.call(b, "mj_tuple_item", bindings, ir.Constant(I64, position))
         namespace = runtime.call(b, "mj_tuple_item", binding, ir.Constant(I64, 0))
         expected = runtime.call(b, "mj_tuple_item", binding, ir.Constant(I64, 2))
         holds = b.function.append_basic_block("binding.holds")
         if is_cell:
-            b.cbranch(b.icmp_unsigned("==", word(namespace, CELL_CONTENTS, PTR), expected), holds, rebound)
+            b.cbranch(b.icmp_unsigned("==", at(b, namespace, layout.CELL_CONTENTS, PTR), expected), holds, rebound)
             b.position_at_end(holds)
             continue
-        builtins_ = runtime.call(b, "mj_tuple_item", binding, ir.Constant(I64, 3)) if then else None
-        slots = [tag_slot(f"binding{position}_tag")] + ([tag_slot(f"binding{position}_builtins_tag")] if then else [])
-        tags = [word(namespace, DICT_VERSION_TAG, I64)] + ([word(builtins_, DICT_VERSION_TAG, I64)] if then else [])
-        unchanged = None
-        for tag, slot in zip(tags, slots):
-            same = b.icmp_unsigned("==", tag, b.load(slot, typ=I64))
-            unchanged = same if unchanged is None else b.and_(unchanged, same)
-        look_up = b.function.append_basic_block("binding.look_up")
-        b.cbranch(unchanged, holds, look_up)
-        b.position_at_end(look_up)
         name = runtime.call(b, "mj_tuple_item", binding, ir.Constant(I64, 1))
-        found = runtime.call(b, "PyDict_GetItemWithError", namespace, name)
+        builtins_ = runtime.call(b, "mj_tuple_item", binding, ir.Constant(I64, 3)) if then else None
+        state = state_of(position)
+        look_up = b.function.append_basic_block("binding.look_up")
+        in_globals = b.call(entry_is, [namespace, b.load(state[0], typ=PTR), b.load(state[1], typ=I64),
+                                       name, expected])
         if then:
-            in_dict = b.block
-            look_further = b.function.append_basic_block("binding.builtins")
-            joined = b.function.append_basic_block("binding.found")
-            b.cbranch(b.icmp_unsigned("==", found, ir.Constant(PTR, None)), look_further, joined)
-            b.position_at_end(look_further)
-            further = runtime.call(b, "PyDict_GetItemWithError", builtins_, name)
-            b.branch(joined)
-            b.position_at_end(joined)
-            merged = b.phi(PTR)
-            merged.add_incoming(found, in_dict)
-            merged.add_incoming(further, look_further)
-            found = merged
+            absent = b.function.append_basic_block("binding.absent")
+            b.cbranch(in_globals, holds, absent)
+            b.position_at_end(absent)
+            still = b.call(still_absent, [namespace, b.load(state[2], typ=PTR),
+                                          b.load(state[3], typ=I64)])
+            in_builtins = b.call(entry_is, [builtins_, b.load(state[4], typ=PTR),
+                                            b.load(state[5], typ=I64), name, expected])
+            b.cbranch(b.and_(still, in_builtins), holds, look_up)
+        else:
+            b.cbranch(in_globals, holds, look_up)
+        b.position_at_end(look_up)
+        found = runtime.call(b, "PyDict_GetItemWithError", namespace, name)
+        found_here = b.icmp_unsigned("!=", found, ir.Constant(PTR, None))
         record = b.function.append_basic_block("binding.record")
-        b.cbranch(b.icmp_unsigned("==", found, expected), record, rebound)
+        if then:
+            further = b.function.append_basic_block("binding.builtins")
+            b.cbranch(b.and_(found_here, b.icmp_unsigned("==", found, expected)), record, further)
+            b.position_at_end(further)
+            in_builtins = runtime.call(b, "PyDict_GetItemWithError", builtins_, name)
+            record_absent = b.function.append_basic_block("binding.record_absent")
+            b.cbranch(b.and_(b.icmp_unsigned("==", found, ir.Constant(PTR, None)),
+                             b.icmp_unsigned("==", in_builtins, expected)), record_absent, rebound)
+            b.position_at_end(record_absent)
+            keys, plain = combined_table(b, namespace)
+            b.store(ir.Constant(PTR, None), state[0])
+            b.store(b.select(plain, keys, ir.Constant(PTR, None)), state[2])
+            b.store(at(b, keys, layout.KEYS_NENTRIES, I64), state[3])
+            b.call(locate, [builtins_, name, state[4], state[5]])
+            b.branch(holds)
+        else:
+            b.cbranch(b.icmp_unsigned("==", found, expected), record, rebound)
         b.position_at_end(record)
-        for tag, slot in zip(tags, slots):
-            b.store(tag, slot)
+        b.call(locate, [namespace, name, state[0], state[1]])
         b.branch(holds)
         b.position_at_end(holds)
 

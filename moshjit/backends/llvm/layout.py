@@ -24,8 +24,12 @@ PY_BUFFER_SIZE = 80                 # sizeof(Py_buffer)
 PY_BUFFER_BUF, PY_BUFFER_ITEMSIZE, PY_BUFFER_NDIM, PY_BUFFER_FORMAT, PY_BUFFER_SHAPE = 0, 24, 36, 40, 48
 METH_FASTCALL, METH_KEYWORDS = 0x80, 0x02
 CFUNCTION_METHOD_DEF = 16           # PyCFunctionObject.m_ml
-DICT_VERSION_TAG = 24               # PyDictObject.ma_version_tag (3.11-3.13): changes with every write to the dict
 CELL_CONTENTS = 16                  # PyCellObject.ob_ref
+# A dict (3.11-3.13, GIL builds): ma_keys, ma_values (NULL: a combined table); its keys object's head (pycore_dict.h:
+# dk_log2_index_bytes, dk_kind (1: unicode keys), dk_nentries, the index table, then the entries: key, value).
+DICT_KEYS, DICT_VALUES = 32, 40
+KEYS_LOG2_INDEX_BYTES, KEYS_KIND, KEYS_NENTRIES, KEYS_INDICES, KEYS_UNICODE = 9, 10, 24, 32, 1
+UNICODE_ENTRY_SIZE = 16
 
 
 def check_layout() -> None:
@@ -49,18 +53,30 @@ def _layout_holds() -> bool:
     items = [10.5, (7, 8)]
     items.append(-(2 ** 40))
     pointer = ctypes.c_void_p
-    written = {"a": 1}
-    before = word(written, DICT_VERSION_TAG, ctypes.c_uint64)
-    written["a"] = 2
     cell = (lambda: items).__closure__[0]
     return (word(items, OB_TYPE, pointer) == id(list) and word(items, OB_SIZE) == 3
-            and word(written, DICT_VERSION_TAG, ctypes.c_uint64) not in (0, before)
-            and word(cell, CELL_CONTENTS, pointer) == id(items)
+            and _dict_layout_holds(word, pointer) and word(cell, CELL_CONTENTS, pointer) == id(items)
             and word(items, LIST_ALLOCATED) >= 3
             and pointer.from_address(word(items, LIST_ITEMS, pointer)).value == id(items[0])
             and word(items[1], TUPLE_ITEMS, pointer) == id(items[1][0])
             and word(items[0], FLOAT_VALUE, ctypes.c_double) == 10.5
             and all(_read_int(word, value) == value for value in (0, 1, -1, 2 ** 30 + 5, items[2])))
+
+
+def _dict_layout_holds(word, pointer) -> bool:
+    """A dict's second entry read through the keys object as ``binding_check`` reads it."""
+    import ctypes
+    value = object()
+    names = {"first": 1, "second": value}
+    keys = word(names, DICT_KEYS, pointer)
+    if not keys or word(names, DICT_VALUES, pointer):
+        return False
+    read = lambda offset, kind: kind.from_address(keys + offset).value          # noqa: E731
+    entries = keys + KEYS_INDICES + (1 << read(KEYS_LOG2_INDEX_BYTES, ctypes.c_uint8))
+    second = entries + UNICODE_ENTRY_SIZE
+    return (read(KEYS_KIND, ctypes.c_uint8) == KEYS_UNICODE and read(KEYS_NENTRIES, ctypes.c_ssize_t) == 2
+            and pointer.from_address(second).value == id("second")
+            and pointer.from_address(second + 8).value == id(value))
 
 
 def _read_int(word, value: int) -> int:
