@@ -82,7 +82,7 @@ def calls(module) -> list:
 
 
 ACTIONS = ("helper_other", "helper_back", "shadow_len", "unshadow_len", "module_attr", "module_attr_back",
-           "cell", "other_global", "lambda_helper")
+           "cell", "other_global", "lambda_helper", "grow")
 
 
 def act(module, action: str, counter: list) -> None:
@@ -106,6 +106,9 @@ def act(module, action: str, counter: list) -> None:
         g["loop_variable"] = counter[0]                   # what `for i in ...:` at module level does
     elif action == "lambda_helper":
         g["helper"] = lambda x, k=counter[0]: x - k
+    elif action == "grow":                                 # a new keys object: every entry moves
+        for i in range(40):
+            g[f"filler_{counter[0]}_{i}"] = i
 
 
 def reset(module) -> None:
@@ -113,6 +116,8 @@ def reset(module) -> None:
     g.setdefault("__helper__", g["helper"])
     g["helper"] = g["__helper__"]
     g.pop("len", None)
+    for name in [n for n in g if n.startswith("filler_")]:
+        del g[name]
     module.rebind_step(g["__helper__"])
     HELPERS.scale = ORIGINAL_SCALE
 
