@@ -50,17 +50,32 @@ def class_attrs(cls: type, subject, positional: int, keyword_names: tuple[str, .
     return match_reference.class_values(subject, cls, match_args, keyword_names, positional)
 
 
-def args_guard(match_args, names: tuple[str, ...], namespace: dict, site: str) -> bool:
-    """Whether ``match_args`` (a class's ``__match_args__``) starts with exactly ``names`` as CPython would use
-    them (a tuple of exact strings); if so it is remembered in the module global ``site``, which generated code
-    compares by identity first, so each tuple object is examined once."""
-    if type(match_args) is not tuple or len(match_args) < len(names):
+class PyArgsSite:
+    """``moshjit.runtime.moshjit_match.ArgsSite`` in Python, for an installation without its compiled runtime:
+    ``in`` admits nothing (it cannot see a class's version tag), so every match reads ``__match_args__``."""
+
+    def __init__(self, guess: tuple[str, ...]):
+        self.guess = guess
+
+    def __contains__(self, cls) -> bool:
         return False
-    for given, expected in zip(match_args, names):
-        if type(given) is not str or given != expected:
-            return False
-    namespace[site] = match_args
-    return True
+
+    def accepts(self, match_args) -> bool:
+        """Whether ``match_args`` is the guess: an exact tuple of exact strings (as CPython would use them)."""
+        return (type(match_args) is tuple and len(match_args) == len(self.guess)
+                and all(type(given) is str and given == expected for given, expected in zip(match_args, self.guess)))
+
+    def read(self, cls):
+        """``cls.__match_args__`` read as CPython's MATCH_CLASS reads it: True if it is the guess, else
+        ``(value,)`` (NO_MATCH_ARGS if it is missing)."""
+        value = match_reference.read_match_args(cls)
+        return True if self.accepts(value) else (value,)
+
+
+try:
+    from moshjit.runtime.moshjit_match import ArgsSite
+except ImportError:  # the runtime's compiled modules are not built
+    ArgsSite = PyArgsSite
 
 
 def recognise(pattern, positional: int, subject):
