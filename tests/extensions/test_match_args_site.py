@@ -158,7 +158,12 @@ class Point(Base):
     __match_args__ = ("x", "y")
 
 @dataclass
-class Flipping(metaclass=Meta):
+class Flipping:
+    x: object
+    y: object
+
+@dataclass
+class MetaFlipping(metaclass=Meta):  # what a change rebinds the name Flipping to (the rewrite guessed Flipping's)
     x: object
     y: object
 
@@ -219,6 +224,10 @@ def _change_unrelated_attribute(ns):
     ns["Point"].note = "changed"
 
 
+def _rebind_to_a_metaclass_class(ns):
+    ns["Flipping"] = ns["MetaFlipping"]
+
+
 def _flip_metaclass(ns):
     ns["Meta"].flip = True
 
@@ -234,7 +243,8 @@ def _restore_point_match_args(ns):
 @pytest.mark.parametrize("changes", [
     [_change_point_match_args, _restore_point_match_args], [_change_base_match_args],
     [_delete_point_match_args, _change_base_match_args, _restore_point_match_args],
-    [_change_unrelated_attribute], [_flip_metaclass], [_flip_metaclass, _change_point_match_args],
+    [_change_unrelated_attribute], [_rebind_to_a_metaclass_class, _flip_metaclass],
+    [_rebind_to_a_metaclass_class, _flip_metaclass, _change_point_match_args],
 ], ids=lambda changes: "+".join(change.__name__.lstrip("_") for change in changes))
 def test_changes_between_matches_are_seen_at_the_next_match(changes):
     ns = run_extended(SOURCE, active={"pattern-matching": {}}, filename="<sites>")
