@@ -1,7 +1,8 @@
-"""What rewritten code needs at run time: the no-match error and the general path of class and mapping patterns.
+"""What rewritten code needs at run time: the no-match error, the ``__match_args__`` guard of class patterns
+(``ArgsSite``) and the general path of class and mapping patterns.
 
-A rewritten module imports this module once, under a hygienic name; the fast paths of generated code
-never call into it. The helpers reproduce CPython's ``MATCH_CLASS``/``MATCH_KEYS`` exactly, errors and
+A rewritten module imports this module once, under a hygienic name; of it, the fast paths of generated code
+use only the ``ArgsSite`` objects it made at import (``C in site``). The helpers reproduce CPython's ``MATCH_CLASS``/``MATCH_KEYS`` exactly, errors and
 messages included, for class patterns whose class the rewrite could not know and mapping patterns with
 non-literal keys, plus Moshmosh's ``__match__`` recognisers.
 """
