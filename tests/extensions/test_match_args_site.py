@@ -182,6 +182,22 @@ def ours(s):
         if _:
             return ("other",)
 
+def boxed(box):  # for @jit: one compiled specialisation (a list) for every subject
+    s = box[0]
+    with match(s):
+        if Point(0, y):
+            return ("on the y axis", y)
+        if Point(x, y):
+            return ("point", x, y)
+        if Flipping(x, 1):
+            return ("flipping, second is one", x)
+        if Flipping(x, y):
+            return ("flipping", x, y)
+        if Base(x, y):
+            return ("base", x, y)
+        if _:
+            return ("other",)
+
 def theirs(s):
     match s:
         case Point(0, y):
@@ -206,10 +222,13 @@ def _outcome(fn, subject):
         return ("raised", type(error).__name__, str(error))
 
 
-def _agree(ns):
+def _agree(ns, compiled=None):
     subjects = [ns["Point"](0, 1), ns["Point"](2, 3), ns["Flipping"](4, 1), ns["Flipping"](5, 6), ns["Base"](7, 8), 9]
     for subject in subjects:
-        assert _outcome(ns["ours"], subject) == _outcome(ns["theirs"], subject), subject
+        expected = _outcome(ns["theirs"], subject)
+        assert _outcome(ns["ours"], subject) == expected, subject
+        if compiled is not None:
+            assert _outcome(compiled, [subject]) == expected, subject
 
 
 def _change_base_match_args(ns):
@@ -255,3 +274,19 @@ def test_changes_between_matches_are_seen_at_the_next_match(changes):
         change(ns)
         _agree(ns)
         _agree(ns)
+
+
+def test_the_compiled_guard_sees_the_same_changes():
+    """Under ``@jit`` the guard is the same ``in`` and ``read`` (compiled calls of the site)."""
+    import moshjit
+    ns = run_extended(SOURCE, active={"pattern-matching": {}}, filename="<sites-jit>")
+    compiled = moshjit.jit(ns["boxed"], strict=True)
+    _agree(ns, compiled)
+    _agree(ns, compiled)
+    # (not rebinding a name: compiled code takes module globals as they were when it was compiled)
+    for change in (_change_point_match_args, _restore_point_match_args, _change_base_match_args,
+                   _change_unrelated_attribute, _delete_point_match_args):
+        change(ns)
+        _agree(ns, compiled)
+        _agree(ns, compiled)
+    assert compiled.signatures == [("list",)]
