@@ -57,6 +57,10 @@ cdef class ArgsSite:
         self.admitted_class = None
         self.admitted_tag = 0
 
+    def __reduce__(self):
+        """A copy in another process starts afresh: a class and version tag mean nothing there."""
+        return ArgsSite, (self.guess,)
+
     def __contains__(self, cls):
         """True only if ``cls`` is the class last admitted and still has the version tag it had then."""
         return (cls is self.admitted_class and self.admitted_tag != 0

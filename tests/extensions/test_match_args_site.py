@@ -290,3 +290,14 @@ def test_the_compiled_guard_sees_the_same_changes():
         _agree(ns, compiled)
         _agree(ns, compiled)
     assert compiled.signatures == [("list",)]
+
+
+def test_a_pickled_site_starts_afresh(site_class):
+    """A class's version tag means nothing in another process: a copy admits nothing until it reads."""
+    import pickle
+
+    site = site_class(("x", "y"))
+    site.read(Point := type("Point", (), {"__match_args__": ("x", "y")}))
+    site.read(Point)
+    copy = pickle.loads(pickle.dumps(site))
+    assert type(copy) is site_class and copy.guess == ("x", "y") and Point not in copy
