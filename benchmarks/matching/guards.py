@@ -13,7 +13,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from moshjit.extensions.runtime import ArgsSite
+from moshjit.extensions.runtime import NO_MATCH_ARGS, ArgsSite
 
 
 @dataclass
@@ -31,7 +31,7 @@ def no_guard(node):
         return node.value
 
 
-SITE = ArgsSite(("value",))
+SITE = ArgsSite(("value",), NO_MATCH_ARGS)
 SITE.read(Num)
 SITE.read(Num)  # admitted at its second read (the first gives the class a version tag)
 

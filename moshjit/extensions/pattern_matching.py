@@ -114,8 +114,12 @@ class _MatchRewriter(ast.NodeTransformer):
         return self.slots[key]
 
     def slot_list(self) -> list[ast.stmt]:
-        site_class = ast.Attribute(_name(self.runtime()), "ArgsSite", ast.Load()) if self.slots else None
-        return [ast.Assign([_name(name, store=True)], ast.Call(site_class, [ast.Constant(guess)], []))
+        if not self.slots:
+            return []
+        runtime = self.runtime()
+        missing = ast.Attribute(_name(runtime), "NO_MATCH_ARGS", ast.Load())
+        return [ast.Assign([_name(name, store=True)], ast.Call(ast.Attribute(_name(runtime), "ArgsSite", ast.Load()),
+                                                                [ast.Constant(guess), missing], []))
                 for (_, guess), name in self.slots.items()]
 
     # -- scopes ---------------------------------------------------------------------------------------

@@ -55,8 +55,8 @@ class PyArgsSite:
     """``moshjit.runtime.moshjit_match.ArgsSite`` in Python, for an installation without its compiled runtime:
     ``in`` admits nothing (it cannot see a class's version tag), so every match reads ``__match_args__``."""
 
-    def __init__(self, guess: tuple[str, ...]):
-        self.guess = guess
+    def __init__(self, guess: tuple[str, ...], missing):
+        self.guess, self.missing = guess, missing
 
     def __contains__(self, cls) -> bool:
         return False
@@ -68,8 +68,11 @@ class PyArgsSite:
 
     def read(self, cls):
         """``cls.__match_args__`` read as CPython's MATCH_CLASS reads it: True if it is the guess, else
-        ``(value,)`` (NO_MATCH_ARGS if it is missing)."""
-        value = match_reference.read_match_args(cls)
+        ``(value,)`` (``missing`` if there is none)."""
+        try:
+            value = cls.__match_args__
+        except AttributeError:
+            value = self.missing
         return True if self.accepts(value) else (value,)
 
 

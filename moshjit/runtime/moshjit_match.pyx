@@ -39,27 +39,27 @@ cdef extern from *:
     bint mj_plain_class_value(object cls, object name, object value)
     object mj_read_match_args(object cls, object name, object missing)
 
-from moshjit import match_reference
-
 cdef str MATCH_ARGS = "__match_args__"
-cdef object NO_MATCH_ARGS = match_reference.NO_MATCH_ARGS
 
 
 cdef class ArgsSite:
-    """The guard of one class pattern site: ``guess`` is the ``__match_args__`` the rewrite read from the source."""
+    """The guard of one class's patterns: ``guess`` is the ``__match_args__`` the rewrite read from the source,
+    ``missing`` what a read gives for a class without one (``match_reference.NO_MATCH_ARGS``)."""
 
     cdef readonly tuple guess
+    cdef readonly object missing
     cdef object admitted_class
     cdef unsigned int admitted_tag
 
-    def __init__(self, tuple guess):
+    def __init__(self, tuple guess, missing):
         self.guess = guess
+        self.missing = missing
         self.admitted_class = None
         self.admitted_tag = 0
 
     def __reduce__(self):
         """A copy in another process starts afresh: a class and version tag mean nothing there."""
-        return ArgsSite, (self.guess,)
+        return ArgsSite, (self.guess, self.missing)
 
     def __contains__(self, cls):
         """True only if ``cls`` is the class last admitted and still has the version tag it had then."""
@@ -79,10 +79,10 @@ cdef class ArgsSite:
 
     def read(self, cls):
         """``cls.__match_args__`` read as CPython's MATCH_CLASS reads it: True if it is the guess (remembered for
-        ``in`` when the read could not observe anything), else ``(value,)`` (NO_MATCH_ARGS if it is missing)."""
+        ``in`` when the read could not observe anything), else ``(value,)`` (``missing`` if there is none)."""
         cdef unsigned int before = mj_plain_class_tag(cls)
-        value = mj_read_match_args(cls, MATCH_ARGS, NO_MATCH_ARGS)
-        if value is NO_MATCH_ARGS or not self.accepts(value):
+        value = mj_read_match_args(cls, MATCH_ARGS, self.missing)
+        if value is self.missing or not self.accepts(value):
             return (value,)
         if before != 0 and mj_plain_class_tag(cls) == before and mj_plain_class_value(cls, MATCH_ARGS, value):
             self.admitted_class = cls

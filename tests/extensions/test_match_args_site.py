@@ -34,7 +34,7 @@ def test_a_read_admits_the_class_until_it_or_a_base_changes(site_class):
     class Point(Base):
         __match_args__ = ("x", "y")
 
-    site = site_class(("x", "y"))
+    site = site_class(("x", "y"), match_reference.NO_MATCH_ARGS)
 
     def admitted(cls) -> bool:
         """Reads until a read admits ``cls`` (one gives the class a version tag, the next admits it)."""
@@ -62,7 +62,7 @@ def test_a_value_other_than_the_guess_is_returned_for_the_general_path(site_clas
     class Point:
         __match_args__ = value
 
-    site = site_class(("x", "y"))
+    site = site_class(("x", "y"), match_reference.NO_MATCH_ARGS)
     assert site.read(Point) == (value,) and Point not in site
     assert site.accepts(value) is False
 
@@ -73,7 +73,7 @@ def test_str_and_tuple_subclasses_are_not_the_guess(site_class):
 
     class Names(tuple):
         pass
-    site = site_class(("x", "y"))
+    site = site_class(("x", "y"), match_reference.NO_MATCH_ARGS)
     assert site.accepts(("x", "y")) is True
     assert site.accepts((Name("x"), "y")) is False and site.accepts(Names(("x", "y"))) is False
 
@@ -81,7 +81,7 @@ def test_str_and_tuple_subclasses_are_not_the_guess(site_class):
 def test_a_missing_match_args_reads_as_cpython_does(site_class):
     class Plain:
         pass
-    assert site_class(("x",)).read(Plain) == (match_reference.NO_MATCH_ARGS,)
+    assert site_class(("x",), match_reference.NO_MATCH_ARGS).read(Plain) == (match_reference.NO_MATCH_ARGS,)
 
 
 def test_a_metaclass_is_read_at_every_match(site_class):
@@ -96,7 +96,7 @@ def test_a_metaclass_is_read_at_every_match(site_class):
     class Point(metaclass=Meta):
         __match_args__ = ("x", "y")
 
-    site = site_class(("x", "y"))
+    site = site_class(("x", "y"), match_reference.NO_MATCH_ARGS)
     for _ in range(3):
         assert Point not in site and site.read(Point) is True
     assert len(reads) == 3
@@ -119,7 +119,7 @@ def test_a_descriptor_is_called_at_every_read(site_class):
     class Described:
         __match_args__ = Names()  # a descriptor in the class's own dict: its __get__ runs at each read
 
-    site = site_class(("x", "y"))
+    site = site_class(("x", "y"), match_reference.NO_MATCH_ARGS)
     for cls in (Point, Described, Point, Described):
         assert site.read(cls) is True and cls not in site
     assert calls == [Meta, Described, Meta, Described]
@@ -136,7 +136,7 @@ def test_errors_other_than_attribute_error_propagate(site_class):
         pass
 
     with pytest.raises(KeyError, match="computed"):
-        site_class(("x",)).read(Point)
+        site_class(("x",), match_reference.NO_MATCH_ARGS).read(Point)
 
 
 SOURCE = '''
@@ -296,8 +296,9 @@ def test_a_pickled_site_starts_afresh(site_class):
     """A class's version tag means nothing in another process: a copy admits nothing until it reads."""
     import pickle
 
-    site = site_class(("x", "y"))
+    site = site_class(("x", "y"), match_reference.NO_MATCH_ARGS)
     site.read(Point := type("Point", (), {"__match_args__": ("x", "y")}))
     site.read(Point)
     copy = pickle.loads(pickle.dumps(site))
     assert type(copy) is site_class and copy.guess == ("x", "y") and Point not in copy
+    assert copy.missing is match_reference.NO_MATCH_ARGS
