@@ -1,7 +1,8 @@
 """What a positional class pattern's ``__match_args__`` guard costs: the compiled ``ArgsSite`` the rewrite uses,
-against the ways of checking it that plain Python offers. Each variant is ``isinstance`` plus one attribute load, as in ``if Num(v): return v``, with
-only the guard differing; the first is the floor (no guard, not exact: a reassigned ``__match_args__`` would
-go unnoticed). Times are CPU ns per call, best of interleaved passes.
+against the ways of checking it that plain Python offers. Each variant is ``isinstance`` plus one attribute
+load, as in ``if Num(v): return v``, with only the guard differing; the first is the floor (no guard, not
+exact: a reassigned ``__match_args__`` would go unnoticed). Times are CPU ns per call, best of interleaved
+passes.
 
     python -m benchmarks.matching.guards [--calls N] [--repeats N]
 """
@@ -82,7 +83,8 @@ def global_identity_only(node):
             return node.value
 
 
-VARIANTS = [no_guard, site_guard, read_and_identity, getattr_guard, class_dict_guard, instance_guard, global_identity_only]
+VARIANTS = [no_guard, site_guard, read_and_identity, getattr_guard, class_dict_guard, instance_guard,
+            global_identity_only]
 
 
 def measure(calls: int, repeats: int) -> dict[str, float]:

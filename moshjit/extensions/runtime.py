@@ -2,9 +2,9 @@
 (``ArgsSite``) and the general path of class and mapping patterns.
 
 A rewritten module imports this module once, under a hygienic name; of it, the fast paths of generated code
-use only the ``ArgsSite`` objects it made at import (``C in site``). The helpers reproduce CPython's ``MATCH_CLASS``/``MATCH_KEYS`` exactly, errors and
-messages included, for class patterns whose class the rewrite could not know and mapping patterns with
-non-literal keys, plus Moshmosh's ``__match__`` recognisers.
+use only the ``ArgsSite`` objects made at the module's import (``C in site``). The helpers reproduce CPython's
+``MATCH_CLASS``/``MATCH_KEYS`` exactly, errors and messages included, for class patterns whose class the
+rewrite could not know and mapping patterns with non-literal keys, plus Moshmosh's ``__match__`` recognisers.
 """
 from __future__ import annotations
 

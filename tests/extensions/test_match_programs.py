@@ -6,8 +6,8 @@ side effects, nested class/sequence/mapping patterns, classes with custom, reord
 and is run on generated subjects, with the classes changed between some of them (``__match_args__``
 reassigned, an attribute of a class or base set, the name ``Point`` rebound to a class whose metaclass
 computes ``__match_args__``, that metaclass's answer changed). Both must return the same thing (or raise the
-same exception) and call the guards in the same order with the same values. A separate test checks that the generator produces the
-constructs it claims to cover, in the proportions claimed.
+same exception) and call the guards in the same order with the same values. Separate tests check that the
+generators produce the constructs and changes they claim to cover, in the proportions claimed.
 """
 from __future__ import annotations
 
