@@ -14,7 +14,7 @@ from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNTIME_MODULES = ("moshjit.runtime.moshjit_cyshared", "moshjit.runtime.moshjit_rt",
-                   "moshjit.runtime.moshjit_text", "moshjit.runtime.moshjit_dispatch")
+                   "moshjit.runtime.moshjit_text", "moshjit.runtime.moshjit_dispatch", "moshjit.runtime.moshjit_match")
 
 
 class BuildRuntime(build_ext):

@@ -55,6 +55,9 @@ class _NoMatchArgs:
     def __repr__(self) -> str:
         return "NO_MATCH_ARGS"
 
+    def __reduce__(self) -> str:
+        return "NO_MATCH_ARGS"  # the one instance, also after pickling (a rewritten module's ArgsSite holds it)
+
 
 NO_MATCH_ARGS = _NoMatchArgs()
 

@@ -30,9 +30,11 @@ LAYERS = [
     ("tools", ("moshjit.annotate", "moshjit.info", "moshjit.notebook", "moshjit.cli", "moshjit.__main__",
                "moshjit")),
 ]
-# Beside the pipeline: the syntax extensions touch only source text.
+# Beside the pipeline: the syntax extensions touch only source text (their run time also uses the compiled
+# ``__match_args__`` guard of class patterns, which itself imports nothing of moshjit).
 EXTENSIONS = "moshjit.extensions"
-EXTENSIONS_MAY_IMPORT = ("moshjit.extensions", "moshjit._version", "moshjit.errors", "moshjit.match_reference")
+EXTENSIONS_MAY_IMPORT = ("moshjit.extensions", "moshjit._version", "moshjit.errors", "moshjit.match_reference",
+                         "moshjit.runtime.moshjit_match")
 BACKENDS = ("moshjit.backends.cython", "moshjit.backends.llvm")
 _PYX_IMPORT = re.compile(r"^\s*(?:from\s+(moshjit(?:\.\w+)*)\s+c?import\b|c?import\s+(moshjit(?:\.\w+)*))",
                          re.MULTILINE)

@@ -1,7 +1,8 @@
-"""What a positional class pattern's ``__match_args__`` guard costs, against the ways of checking it that plain
-Python offers. Each variant is ``isinstance`` plus one attribute load, as in ``if Num(v): return v``, with
-only the guard differing; the first is the floor (no guard, not exact: a reassigned ``__match_args__`` would
-go unnoticed). Times are CPU ns per call, best of interleaved passes.
+"""What a positional class pattern's ``__match_args__`` guard costs: the compiled ``ArgsSite`` the rewrite uses,
+against the ways of checking it that plain Python offers. Each variant is ``isinstance`` plus one attribute
+load, as in ``if Num(v): return v``, with only the guard differing; the first is the floor (no guard, not
+exact: a reassigned ``__match_args__`` would go unnoticed). Times are CPU ns per call, best of interleaved
+passes.
 
     python -m benchmarks.matching.guards [--calls N] [--repeats N]
 """
@@ -12,6 +13,8 @@ import gc
 import sys
 import time
 from dataclasses import dataclass
+
+from moshjit.extensions.runtime import NO_MATCH_ARGS, ArgsSite
 
 
 @dataclass
@@ -29,8 +32,20 @@ def no_guard(node):
         return node.value
 
 
-def generated_guard(node):
-    """What the rewrite emits: the class attribute read (a missing one is a sentinel), then identity."""
+SITE = ArgsSite(("value",), NO_MATCH_ARGS)
+SITE.read(Num)
+SITE.read(Num)  # admitted at its second read (the first gives the class a version tag)
+
+
+def site_guard(node):
+    """What the rewrite emits: the class's ``ArgsSite`` (its class and version tag), read only when that fails."""
+    if isinstance(node, Num):
+        if Num in SITE or SITE.read(Num) is True:
+            return node.value
+
+
+def read_and_identity(node):
+    """What the rewrite emitted before the ``ArgsSite``: the class attribute read, then identity."""
     if isinstance(node, Num):
         try:
             match_args = Num.__match_args__
@@ -68,7 +83,8 @@ def global_identity_only(node):
             return node.value
 
 
-VARIANTS = [no_guard, generated_guard, getattr_guard, class_dict_guard, instance_guard, global_identity_only]
+VARIANTS = [no_guard, site_guard, read_and_identity, getattr_guard, class_dict_guard, instance_guard,
+            global_identity_only]
 
 
 def measure(calls: int, repeats: int) -> dict[str, float]:

@@ -104,12 +104,11 @@ class Scope:
     defined since a mark. So a function has as many temporaries as its deepest path needs, not one per
     value (each local costs CPython time on every call)."""
 
-    def __init__(self, fresh, builtin, runtime: str, subject: ast.expr, class_exprs: dict, dynamic: set, slot,
-                 namespace):
+    def __init__(self, fresh, builtin, runtime: str, subject: ast.expr, class_exprs: dict, dynamic: set, slot):
         self.fresh = fresh
         self.builtin = builtin
-        self.slot = slot  # (class key, names) -> hidden global keeping the tuple that passed that guard
-        self.namespace = namespace  # () -> hidden global holding the module's globals()
+        self.slot = slot  # (class key, guess) -> hidden global holding that class's runtime.ArgsSite
+        self.guard_reads: dict = {}  # class key -> temporary holding (value,) that its failed ArgsGuard read
         self.runtime_name = runtime
         self.subject_expr = subject
         self.class_exprs = class_exprs
@@ -259,6 +258,8 @@ class Emitter:
         step, scope = node.step, self.scope
         if isinstance(step, P.IsSequence):
             return self.sequence_test(node, fall)
+        if isinstance(step, P.ArgsGuard):
+            return self.args_guard(node, fall)
         prefix: list[ast.stmt] = []
         if step.kind == "fetch":
             prefix, condition = self.fetch(step)
@@ -285,6 +286,31 @@ class Emitter:
         if no:
             cases.append(ast.match_case(ast.MatchAs(None, None), None, no))
         return [ast.Match(self.scope.value(node.step.occ), cases)]
+
+    def args_guard(self, node: T.If, fall: bool) -> list[ast.stmt]:
+        """``C in site or (read := site.read(C)) is True``: the class's ``ArgsSite`` tells without reading
+        ``C.__match_args__`` that a read would give the guess again, or it is read, once; on the general path
+        (``no``) its value is ``read[0]``. A value this path has read already is examined by ``site.accepts``."""
+        step, scope = node.step, self.scope
+        site = scope.slot((step.cls, step.guess))
+        known = scope.env.get(("match_args", step.cls))
+        if known is not None:
+            condition = scope.call(ast.Attribute(_name(site), "accepts", ast.Load()), _name(known))
+            yes, no = self.node(node.yes, fall), self.node(node.no, fall)
+            return self.branch(condition, yes, no, falls(node.yes, fall))
+        read = scope.define(("args_read", step.cls))
+        fresh = ast.NamedExpr(_name(read, store=True),
+                              scope.call(ast.Attribute(_name(site), "read", ast.Load()), scope.cls(step.cls)))
+        condition = _or([ast.Compare(scope.cls(step.cls), [ast.In()], [_name(site)]),
+                         _is(fresh, ast.Constant(True))])
+        yes = self.node(node.yes, fall)
+        outer = scope.guard_reads.get(step.cls)
+        scope.guard_reads[step.cls] = read
+        try:
+            no = self.node(node.no, fall)
+        finally:
+            scope.guard_reads[step.cls] = outer
+        return self.branch(condition, yes, no, falls(node.yes, fall))
 
     def attributes(self, node: T.If, fall: bool) -> list[ast.stmt]:
         """``try: v = o.a ... except AttributeError`` around the loads of consecutive attribute groups that fail
@@ -343,12 +369,6 @@ class Emitter:
             return _is(scope.value(step.occ), ast.Constant(step.value))
         if isinstance(step, P.IsInstance):
             return scope.call(builtin("isinstance"), scope.value(step.occ), scope.cls(step.cls))
-        if isinstance(step, P.ArgsGuard):  # `args is <site global> or runtime.args_guard(args, names, ns, site)`
-            match_args = scope.use(("match_args", step.cls))
-            site = scope.slot((step.cls, step.names))
-            check = scope.call(scope.runtime("args_guard"), _name(match_args), ast.Constant(step.names),
-                               _name(scope.namespace()), ast.Constant(site))
-            return _or([_is(_name(match_args), _name(site)), check])
         if isinstance(step, P.KindIsClass):
             return _name(scope.use(("kind", step.cls, step.has_keywords)))
         if isinstance(step, P.AnyOf):
@@ -444,6 +464,9 @@ class Emitter:
             return [ast.Assign([target(step.cls)], copy.deepcopy(step.expr))]
         if isinstance(step, P.MatchArgs):
             name = scope.define(step.key)
+            guard_read = scope.guard_reads.get(step.cls)
+            if guard_read is not None:  # the general path after a failed ArgsGuard: the value it read
+                return [_assign(name, ast.Subscript(_name(guard_read), ast.Constant(0), ast.Load()))]
             read = _assign(name, ast.Attribute(scope.cls(step.cls), "__match_args__", ast.Load()))
             missing = _assign(name, scope.runtime("NO_MATCH_ARGS"))
             return [ast.Try([read], [ast.ExceptHandler(builtin("AttributeError"), None, [missing])], [], [])]

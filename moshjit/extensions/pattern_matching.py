@@ -104,26 +104,23 @@ class _MatchRewriter(ast.NodeTransformer):
         return ast.Attribute(_name(self.builtins_name), name, ast.Load())
 
     def slot(self, key) -> str:
-        """The hidden module global remembering which ``__match_args__`` tuple passed the guard of a class
-        pattern site. Names derive from the file and its source, so notebook cells never share one."""
+        """The hidden module global holding the ``runtime.ArgsSite`` of a class pattern's class and guessed
+        ``__match_args__`` (``key``). Names derive from the file and its source, so notebook cells never share one."""
         if key not in self.slots:
-            self.slots[key] = f"{self.namespace()[:-3]}_{len(self.slots)}"
+            if self.slots_name is None:
+                source = f"{self.context.filename}\0{self.context.source}"
+                self.slots_name = f"_mj_ma{hashlib.sha256(source.encode()).hexdigest()[:10]}"
+            self.slots[key] = f"{self.slots_name}_{len(self.slots)}"
         return self.slots[key]
 
-    def namespace(self) -> str:
-        """The hidden global holding the module's namespace, where ``runtime.args_guard`` records a tuple."""
-        if self.slots_name is None:
-            digest = hashlib.sha256(f"{self.context.filename}\0{self.context.source}".encode()).hexdigest()[:10]
-            self.slots_name = f"_mj_ma{digest}_ns"
-        return self.slots_name
-
     def slot_list(self) -> list[ast.stmt]:
-        sites = list(self.slots.values())
-        if not sites:
+        if not self.slots:
             return []
-        namespace = ast.Call(self.builtin("globals"), [], [])
-        return [ast.Assign([_name(name, store=True) for name in sites], ast.Constant(None)),
-                ast.Assign([_name(self.namespace(), store=True)], namespace)]
+        runtime = self.runtime()
+        missing = ast.Attribute(_name(runtime), "NO_MATCH_ARGS", ast.Load())
+        return [ast.Assign([_name(name, store=True)], ast.Call(ast.Attribute(_name(runtime), "ArgsSite", ast.Load()),
+                                                                [ast.Constant(guess), missing], []))
+                for (_, guess), name in self.slots.items()]
 
     # -- scopes ---------------------------------------------------------------------------------------
     def _scoped(self, node, kind):
@@ -184,7 +181,7 @@ class _MatchRewriter(ast.NodeTransformer):
         subject_name = self.local_subject(subject, node)
         subject_temp = subject_name or self.fresh("subject")
         scope = match_emit.Scope(self.fresh, self.builtin, self.runtime(), _name(subject_temp),
-                                 compiler.class_exprs, compiler.dynamic_classes, self.slot, self.namespace)
+                                 compiler.class_exprs, compiler.dynamic_classes, self.slot)
         budget = max(_MIN_BUDGET, _BUDGET_PER_STEP * sum(_size(row.steps) for row in rows))
         tree = decision_tree.build(rows, decision_tree.Facts(), budget)
         done = self.fresh("done") if match_emit.needs_done_flag(tree) else None

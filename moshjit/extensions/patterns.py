@@ -238,11 +238,13 @@ class IsInstance(_Test):
 
 
 class ArgsGuard(_Test):
-    """The static guess of ``cls.__match_args__`` holds: an exact tuple whose first names are exactly ``names``
-    (checked once per tuple object; the check's result is kept per pattern site)."""
+    """``cls.__match_args__`` is ``guess`` (the names the source gives it), an exact tuple of exact strings: then
+    positional sub-patterns are loads by name. It reads ``__match_args__`` only when the class's site in
+    ``runtime.ArgsSite`` cannot tell that a read would give the guess again; on failure the value read is
+    the ``MatchArgs`` of the general path."""
 
-    def __init__(self, cls, names):
-        self.cls, self.names, self.key = cls, names, ("args==", cls, names)
+    def __init__(self, cls, guess):
+        self.cls, self.guess, self.key = cls, guess, ("args==", cls, guess)
 
 
 class KindIsClass(_Test):
@@ -590,16 +592,15 @@ class CaseCompiler:
             steps = [IsInstance(occ, cls)]
             if not positional:
                 return steps + self.attribute_arm(occ, keywords, subs, names)
-            steps.append(MatchArgs(cls))
             guess = static.match_args
             if guess is None or len(guess) < positional or len(set(guess[:positional]) | set(keywords)) != (
                     positional + len(keywords)):
-                return steps + self.general_arm(occ, cls, subs, keywords, names, positional)
+                return steps + [MatchArgs(cls)] + self.general_arm(occ, cls, subs, keywords, names, positional)
             fast_names, general_names = set(names), set(names)
             fast = self.attribute_arm(occ, guess[:positional] + keywords, subs, fast_names)
-            general = self.general_arm(occ, cls, subs, keywords, general_names, positional)
+            general = [MatchArgs(cls)] + self.general_arm(occ, cls, subs, keywords, general_names, positional)
             names |= fast_names
-            return steps + [Branch(ArgsGuard(cls, guess[:positional]), fast, general)]
+            return steps + [Branch(ArgsGuard(cls, guess), fast, general)]
         steps = [EvalClass(cls, callee)] if cls in self.dynamic_classes else []
         class_names, recogniser_names = set(names), set(names)
         as_class: list[Step] = [IsInstance(occ, cls)]

@@ -1,9 +1,10 @@
-"""What rewritten code needs at run time: the no-match error and the general path of class and mapping patterns.
+"""What rewritten code needs at run time: the no-match error, the ``__match_args__`` guard of class patterns
+(``ArgsSite``) and the general path of class and mapping patterns.
 
-A rewritten module imports this module once, under a hygienic name; the fast paths of generated code
-never call into it. The helpers reproduce CPython's ``MATCH_CLASS``/``MATCH_KEYS`` exactly, errors and
-messages included, for class patterns whose class the rewrite could not know and mapping patterns with
-non-literal keys, plus Moshmosh's ``__match__`` recognisers.
+A rewritten module imports this module once, under a hygienic name; of it, the fast paths of generated code
+use only the ``ArgsSite`` objects made at the module's import (``C in site``). The helpers reproduce CPython's
+``MATCH_CLASS``/``MATCH_KEYS`` exactly, errors and messages included, for class patterns whose class the
+rewrite could not know and mapping patterns with non-literal keys, plus Moshmosh's ``__match__`` recognisers.
 """
 from __future__ import annotations
 
@@ -50,17 +51,35 @@ def class_attrs(cls: type, subject, positional: int, keyword_names: tuple[str, .
     return match_reference.class_values(subject, cls, match_args, keyword_names, positional)
 
 
-def args_guard(match_args, names: tuple[str, ...], namespace: dict, site: str) -> bool:
-    """Whether ``match_args`` (a class's ``__match_args__``) starts with exactly ``names`` as CPython would use
-    them (a tuple of exact strings); if so it is remembered in the module global ``site``, which generated code
-    compares by identity first, so each tuple object is examined once."""
-    if type(match_args) is not tuple or len(match_args) < len(names):
+class PyArgsSite:
+    """``moshjit.runtime.moshjit_match.ArgsSite`` in Python, for an installation without its compiled runtime:
+    ``in`` admits nothing (it cannot see a class's version tag), so every match reads ``__match_args__``."""
+
+    def __init__(self, guess: tuple[str, ...], missing):
+        self.guess, self.missing = guess, missing
+
+    def __contains__(self, cls) -> bool:
         return False
-    for given, expected in zip(match_args, names):
-        if type(given) is not str or given != expected:
-            return False
-    namespace[site] = match_args
-    return True
+
+    def accepts(self, match_args) -> bool:
+        """Whether ``match_args`` is the guess: an exact tuple of exact strings (as CPython would use them)."""
+        return (type(match_args) is tuple and len(match_args) == len(self.guess)
+                and all(type(given) is str and given == expected for given, expected in zip(match_args, self.guess)))
+
+    def read(self, cls):
+        """``cls.__match_args__`` read as CPython's MATCH_CLASS reads it: True if it is the guess, else
+        ``(value,)`` (``missing`` if there is none)."""
+        try:
+            value = cls.__match_args__
+        except AttributeError:
+            value = self.missing
+        return True if self.accepts(value) else (value,)
+
+
+try:
+    from moshjit.runtime.moshjit_match import ArgsSite
+except ImportError:  # the runtime's compiled modules are not built
+    ArgsSite = PyArgsSite
 
 
 def recognise(pattern, positional: int, subject):

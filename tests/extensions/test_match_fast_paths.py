@@ -152,7 +152,7 @@ def _class_subjects(ns):
 
 
 def test_the_fast_path_agrees_before_anything_changes(ns):
-    assert {"x", "y", "content", "args_guard"} <= set(ns["classes"].__code__.co_names)  # loads by name, guarded
+    assert {"x", "y", "content", "read"} <= set(ns["classes"].__code__.co_names)  # loads by name, guarded
     _agree(ns, "classes", _class_subjects(ns))
 
 

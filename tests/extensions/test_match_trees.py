@@ -394,7 +394,7 @@ def test_classes_imported_from_a_readable_module_get_loads_by_name_behind_a_guar
                     return evaluate(l) + evaluate(r)
     """)
     text = rewrite((tmp_path / "evaluate_mod.py").read_text(), str(tmp_path / "evaluate_mod.py"))
-    assert ".value" in text and ".left" in text and ".right" in text and "args_guard" in text
+    assert ".value" in text and ".left" in text and ".right" in text and "ArgsSite" in text
     import moshjit.extensions as extensions
     installed = extensions.hook.is_installed()
     extensions.install()
