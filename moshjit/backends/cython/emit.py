@@ -251,6 +251,11 @@ class Emitter:
             # one SSA value is one object; boxing a native value twice would make two
             self.assign(op, "True" if op.op == "is" else "False", depth)
             return
+        if op.op in ("in", "not in") and self._in_str_literals(op):
+            tests = " or ".join(f"mj_str_cmp({literal(item)}, {self.ref(op.left)}, 2) != 0"
+                                for item in op.right.value)
+            self.assign(op, f"({tests})" if op.op == "in" else f"not ({tests})", depth)
+            return
         if op.op in ("is", "is not", "in", "not in"):
             left, right = self.obj(op.left), self.obj(op.right)
             if op.op in ("in", "not in"):
@@ -282,6 +287,15 @@ class Emitter:
             return all(isinstance(v, Constant) and type(v.value) is str and len(v.value) == 1 or
                        self.ctype(v) == "Py_UCS4" for v in (op.left, op.right))
         return not ("Py_UCS4" in kinds and kinds & set(_NATIVE_NUMBER))
+
+    def _in_str_literals(self, op) -> bool:
+        """``s in ("a", "b")`` with a str ``s``: CPython's tuple containment compares item == s in order, which
+        ``mj_str_cmp`` does with identity and length tests first (Cython would call ``PyUnicode_Compare``, a full
+        ordering comparison, per item)."""
+        items = op.right.value if isinstance(op.right, Constant) else None
+        return (type(items) is tuple and 0 < len(items) <= 16 and all(type(item) is str for item in items)
+                and self.decl_type(op) == "bint" and self._str_operand(op.left)
+                and not isinstance(op.left, Constant))
 
     def _str_operand(self, value) -> bool:
         """A str-typed value or a str constant (not a char: those compare as C integers)."""
