@@ -100,6 +100,7 @@ class Emitter:
         self.inline_slices = decided.inline_slices
         self.iteration = decided.iteration
         self.folded = decided.folded
+        self.joined_loops = decided.joined_loops
         self.extracted_with_source: set = set()  # ExtractItems an inline star unpacking emitted itself
         self.char_buffers = decided.char_buffers
         self.views = decided.views
@@ -682,6 +683,8 @@ class Emitter:
                 self.emit(f"{name} = {name}_next is not _MJ_STOP", depth)
             elif plan.kind == "range":
                 self.emit(f"{name} = {plan.index} < {plan.index}_n", depth)
+            elif term.iterator in self.joined_loops:
+                self.emit(f"{name} = {plan.index} < {self.ref(self.joined_loops[term.iterator])}.length", depth)
             else:
                 self.emit(f"{name} = {plan.index} < len({self.ref(term.iterator.obj)})", depth)
 
@@ -715,6 +718,8 @@ class Emitter:
         if plan.kind == "range":
             if item:
                 self.emit(f"{item} = mj_range_item({plan.index}_start, {plan.index}, {plan.index}_step)", depth)
+        elif item and term.iterator in self.joined_loops:                          # the index is below length
+            self.emit(f"{item} = {self.ref(self.joined_loops[term.iterator])}.data[{plan.index}]", depth)
         elif item and plan.kind == "str" and self.decl_type(term) == "Py_UCS4":   # the index is below len()
             self.emit(f"{item} = mj_str_char({self.ref(term.iterator.obj)}, {plan.index})", depth)
         elif item:
