@@ -20,8 +20,9 @@ slower in one process than in the next, so ratios from separate processes are no
   variant runs): lookups and view probes go to the dict itself (a view is built as a str first);
 - ``list builds``: ``a + b`` and ``[x] * n`` build their intermediate lists as CPython does;
 - ``found keys``: an accepted view is built as a new str instead of being the dict key its probe found, and strs
-  whose hash is known are looked up in the native index instead of the dict (a run-time switch of
-  ``moshjit_text``, set while this variant runs).
+  whose hash is known are looked up in the native index instead of the dict, never in its table of recently
+  found keys (a run-time switch of ``moshjit_text``, set while this variant runs);
+- ``joined loops``: a loop over a joined character buffer reads the joined str, not the buffer.
 
     python -m benchmarks.bert.ablation [--limit 3000] [--rounds 7]
 """
@@ -44,6 +45,7 @@ STEPS = {
     "without native dict index": "native dict index",
     "without list builds": "list builds",
     "without found keys": "found keys",
+    "without joined loops": "joined loops",
 }
 RUN_TIME_STEPS = ("native dict index", "found keys")          # switched off while the variant runs, not while it compiles
 
@@ -90,6 +92,7 @@ def switched_off(step):
         "argument types": (typeinfer, "infer_types", _objects_only(typeinfer.infer_types)),
         "str views": (plan.EmissionPlan, "_plan_views", lambda self: None),
         "list builds": (plan.EmissionPlan, "_plan_list_builds", lambda self: None),
+        "joined loops": (plan.EmissionPlan, "_plan_joined_loops", lambda self: None),
     }[step]
     original = getattr(owner, name)
     setattr(owner, name, replacement)

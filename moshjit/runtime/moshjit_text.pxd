@@ -21,7 +21,9 @@ ctypedef struct MjStrView:
 cdef inline MjStrView mj_view_slice(str base, Py_ssize_t start, Py_ssize_t stop) noexcept:
     """``base[start:stop]`` (indices as CPython's slice adjusts them; PY_SSIZE_T_MAX for an omitted stop)."""
     cdef MjStrView view
-    PySlice_AdjustIndices(len(base), &start, &stop, 1)
+    cdef Py_ssize_t length = len(base)
+    if not (0 <= start <= stop <= length):         # in range already (WordPiece's probes): nothing to adjust
+        PySlice_AdjustIndices(length, &start, &stop, 1)
     view.base = <PyObject *>base
     view.prefix = NULL
     view.start = start

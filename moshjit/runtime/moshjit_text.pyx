@@ -7,7 +7,8 @@ through moshjit_text.pxd).
 - A **vocabulary index** (``MjVocab``) is a compact open-addressing table built from a dict whose keys are all
   exact strs, keyed by the dict's identity and guarded by its version tag: while the dict is unchanged, a probe
   compares an 8-bit hash tag per slot (misses rarely read anything else) and a hit compares the key's code points
-  kept in one packed arena (never the key objects spread over the heap); any change to the dict
+  kept in its slot (up to 8 bytes) or in one packed arena (never the key objects spread over the heap); a lookup
+  of a key object a view probe found lately is one test in a small table of recent keys; any change to the dict
   makes the index stale (it is rebuilt once the new contents are probed often again, else the ordinary dict
   lookup runs). A dict with any non-str key (or a str subclass key) never gets one. Results are the dict's own.
 """
@@ -33,9 +34,16 @@ cdef extern from *:
     #endif
     }
 
-    /* A slot: where its key's code points are in the arena, its length and kind packed (length << 3 | kind), and
-       its value (borrowed: valid while the version holds), in one cache line with the key's place. */
-    typedef struct { uint32_t offset; uint32_t length_kind; PyObject *value; } MjKeyAt;
+    /* A slot, 32 bytes (two per cache line): the key's code points themselves when they fit in 8 bytes (most
+       vocabulary keys: a hit then reads no other line), else their place in the arena; its length and kind packed
+       (length << 3 | kind); the key object and its value (borrowed: valid while the version holds). */
+    #define MJ_INLINE_KEY 8
+    typedef struct { uint64_t head; uint32_t length_kind; uint32_t offset; PyObject *key; PyObject *value; } MjKeyAt;
+
+    /* Keys found lately by identity (direct-mapped by address): a lookup of a str that is one of the dict's own
+       keys (a found key, below) reads one small hot table instead of the dict. Borrowed, valid with the index. */
+    #define MJ_RECENT 1024
+    typedef struct { PyObject *key; PyObject *value; } MjRecent;
     typedef struct {
         PyObject *dict;        /* identity only, never dereferenced unless the caller passes the same dict */
         uint64_t version;
@@ -44,9 +52,9 @@ cdef extern from *:
         Py_ssize_t mask;
         Py_ssize_t max_length; /* of any key: longer probes miss without hashing */
         uint8_t *tags;         /* per slot: 0 empty, else 8 bits of the key's hash (misses rarely leave this) */
-        MjKeyAt *keys;         /* per slot: a hit reads the key's copy in the arena, never the key object */
-        PyObject **key_objects;/* per slot: the key itself (borrowed, as the values), read only by mj_view_str */
-        char *arena;           /* every key's code points, in its own kind, packed */
+        MjKeyAt *keys;         /* per slot: a hit reads the key's copy (inline or in the arena), never the key object */
+        char *arena;           /* the code points of every key longer than MJ_INLINE_KEY bytes, in its own kind */
+        MjRecent *recent;      /* MJ_RECENT entries: keys found lately, by address */
     } MjVocab;
 
     #define MJ_VOCAB_CACHE 4
@@ -106,16 +114,16 @@ cdef extern from *:
         h = mj_hash_finish(mj_hash_range(h, bkind, bdata, start, stop));
         tag = mj_tag(h);
         for (i = (Py_ssize_t)(h & (uint64_t)t->mask);; i = (i + 1) & t->mask) {
-            MjKeyAt at;
+            const MjKeyAt *at;
             int kkind;
             const void *kdata;
             here = t->tags[i];
             if (here == 0) return -1;
             if (here != tag) continue;
-            at = t->keys[i];
-            if ((Py_ssize_t)(at.length_kind >> 3) != n) continue;
-            kkind = (int)(at.length_kind & 7);
-            kdata = t->arena + at.offset;
+            at = &t->keys[i];
+            if ((Py_ssize_t)(at->length_kind >> 3) != n) continue;
+            kkind = (int)(at->length_kind & 7);
+            kdata = n * kkind <= MJ_INLINE_KEY ? (const void *)&at->head : (const void *)(t->arena + at->offset);
             if ((!plen || mj_same(kkind, kdata, 0, pkind, pdata, 0, plen))
                     && mj_same(kkind, kdata, plen, bkind, bdata, start, stop - start))
                 return i;
@@ -123,8 +131,8 @@ cdef extern from *:
     }
 
     static void mj_vocab_free_tables(MjVocab *t) {
-        PyMem_Free(t->tags); PyMem_Free(t->keys); PyMem_Free(t->key_objects); PyMem_Free(t->arena);
-        t->tags = NULL; t->keys = NULL; t->key_objects = NULL; t->arena = NULL;
+        PyMem_Free(t->tags); PyMem_Free(t->keys); PyMem_Free(t->arena); PyMem_Free(t->recent);
+        t->tags = NULL; t->keys = NULL; t->arena = NULL; t->recent = NULL;
     }
 
     static void mj_vocab_clear(MjVocab *t) {
@@ -142,17 +150,17 @@ cdef extern from *:
             Py_ssize_t length;
             if (!PyUnicode_CheckExact(key)) { t->refused = 1; return 0; }
             length = PyUnicode_GET_LENGTH(key);
-            arena += (size_t)length * PyUnicode_KIND(key);
+            if ((size_t)length * PyUnicode_KIND(key) > MJ_INLINE_KEY) arena += (size_t)length * PyUnicode_KIND(key);
             if (length >= (1 << 28) || arena > UINT32_MAX) { t->refused = 1; return 0; }
         }
         while (size < 2 * n) size *= 2;
         t->tags = (uint8_t *)PyMem_Calloc((size_t)size, 1);
         t->keys = (MjKeyAt *)PyMem_Malloc((size_t)size * sizeof(MjKeyAt));
-        t->key_objects = (PyObject **)PyMem_Malloc((size_t)size * sizeof(PyObject *));
         t->arena = (char *)PyMem_Malloc(arena ? arena : 1);
+        t->recent = (MjRecent *)PyMem_Calloc(MJ_RECENT, sizeof(MjRecent));
         t->mask = size - 1;
         t->max_length = 0;
-        if (t->tags == NULL || t->keys == NULL || t->key_objects == NULL || t->arena == NULL) {
+        if (t->tags == NULL || t->keys == NULL || t->arena == NULL || t->recent == NULL) {
             mj_vocab_free_tables(t);
             PyErr_NoMemory();
             return -1;
@@ -166,14 +174,37 @@ cdef extern from *:
             if (length > t->max_length) t->max_length = length;
             for (i = (Py_ssize_t)(h & (uint64_t)t->mask); t->tags[i] != 0; i = (i + 1) & t->mask) {}
             t->tags[i] = mj_tag(h);
-            t->keys[i].offset = (uint32_t)arena;
+            t->keys[i].head = 0;
+            t->keys[i].offset = 0;
             t->keys[i].length_kind = (uint32_t)(length << 3 | kind);
+            t->keys[i].key = key;
             t->keys[i].value = value;
-            t->key_objects[i] = key;
-            memcpy(t->arena + arena, PyUnicode_DATA(key), (size_t)length * kind);
-            arena += (size_t)length * kind;
+            if ((size_t)length * kind <= MJ_INLINE_KEY) {
+                memcpy(&t->keys[i].head, PyUnicode_DATA(key), (size_t)length * kind);
+            } else {
+                t->keys[i].offset = (uint32_t)arena;
+                memcpy(t->arena + arena, PyUnicode_DATA(key), (size_t)length * kind);
+                arena += (size_t)length * kind;
+            }
         }
         return 0;
+    }
+
+    static inline MjRecent *mj_recent_place(MjVocab *t, PyObject *key) {
+        return &t->recent[((uintptr_t)key >> 4) & (MJ_RECENT - 1)];
+    }
+
+    /* Remember that slot i's key was just found (a view probe that hit: its str will be that key). */
+    static inline void mj_vocab_note(MjVocab *t, Py_ssize_t i) {
+        MjRecent *r = mj_recent_place(t, t->keys[i].key);
+        r->key = t->keys[i].key;
+        r->value = t->keys[i].value;
+    }
+
+    /* The value of key when key is (by identity) one of the dict's keys found lately, else NULL (borrowed). */
+    static inline PyObject *mj_vocab_recent(MjVocab *t, PyObject *key) {
+        MjRecent *r = mj_recent_place(t, key);
+        return r->key == key ? r->value : NULL;
     }
 
     /* Probes of one (dict, version) before an index is built: building costs about one probe per key, so a
@@ -259,11 +290,13 @@ cdef extern from *:
     }
     """
     ctypedef struct MjKeyAt:
+        PyObject *key
         PyObject *value
     ctypedef struct MjVocab:
         MjKeyAt *keys
-        PyObject **key_objects
     MjVocab *mj_vocab_for(object d)
+    void mj_vocab_note(MjVocab *t, Py_ssize_t i)
+    PyObject *mj_vocab_recent(MjVocab *t, PyObject *key)
     Py_ssize_t mj_vocab_find(MjVocab *t, PyObject *prefix, PyObject *base, Py_ssize_t start, Py_ssize_t stop)
     Py_ssize_t mj_vocab_count()
     void mj_vocab_forget()
@@ -291,7 +324,8 @@ cdef str mj_view_str(MjStrView view):
 
 
 cdef bint mj_view_in_dict(dict d, MjStrView view) except -1:
-    """``view in d``."""
+    """``view in d``. A hit is remembered: the view's str will be the key found (``mj_found_key``), and a later
+    lookup of that key reads the index's table of recent keys (``mj_vocab_recent``)."""
     cdef MjVocab *t
     cdef Py_ssize_t i
     if type(d) is dict:
@@ -300,28 +334,46 @@ cdef bint mj_view_in_dict(dict d, MjStrView view) except -1:
             i = mj_vocab_find(t, view.prefix, view.base, view.start, view.stop)
             if i < 0:
                 return False
-            mj_remember_found(t.key_objects[i])
+            mj_remember_found(t.keys[i].key)
+            if mj_found_keys_enabled:
+                mj_vocab_note(t, i)
             return True
     return mj_view_str(view) in d
 
 
+cdef inline MjVocab *mj_index_for_str(dict d, str key) noexcept:
+    """The native index answering lookups of ``key`` in ``d``, or NULL (the dict answers)."""
+    if type(d) is dict and type(key) is str:
+        return mj_vocab_for(d)
+    return NULL
+
+
+cdef inline PyObject *mj_found_value(MjVocab *t, str key) noexcept:
+    """The value of ``key`` when it is one of the dict's keys found lately (by identity), else NULL."""
+    return mj_vocab_recent(t, <PyObject *>key) if mj_found_keys_enabled else NULL
+
+
 cdef bint mj_str_in_dict(dict d, str key) except -1:
     """``key in d``."""
-    cdef MjVocab *t
-    if type(d) is dict and type(key) is str and not mj_hash_cached(key):
-        t = mj_vocab_for(d)
-        if t != NULL:
+    cdef MjVocab *t = mj_index_for_str(d, key)
+    if t != NULL:
+        if mj_found_value(t, key) != NULL:
+            return True
+        if not mj_hash_cached(key):
             return mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key)) >= 0
     return key in d
 
 
 cdef object mj_dict_get_str(dict d, str key, object default):
     """``d.get(key, default)``."""
-    cdef MjVocab *t
+    cdef MjVocab *t = mj_index_for_str(d, key)
+    cdef PyObject *value
     cdef Py_ssize_t i
-    if type(d) is dict and type(key) is str and not mj_hash_cached(key):
-        t = mj_vocab_for(d)
-        if t != NULL:
+    if t != NULL:
+        value = mj_found_value(t, key)
+        if value != NULL:
+            return <object>value
+        if not mj_hash_cached(key):
             i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
             return <object>t.keys[i].value if i >= 0 else default
     return d.get(key, default)
@@ -329,11 +381,14 @@ cdef object mj_dict_get_str(dict d, str key, object default):
 
 cdef object mj_dict_getitem_str(dict d, str key):
     """``d[key]`` (a miss raises the dict's own KeyError)."""
-    cdef MjVocab *t
+    cdef MjVocab *t = mj_index_for_str(d, key)
+    cdef PyObject *value
     cdef Py_ssize_t i
-    if type(d) is dict and type(key) is str and not mj_hash_cached(key):
-        t = mj_vocab_for(d)
-        if t != NULL:
+    if t != NULL:
+        value = mj_found_value(t, key)
+        if value != NULL:
+            return <object>value
+        if not mj_hash_cached(key):
             i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
             if i >= 0:
                 return <object>t.keys[i].value

@@ -30,7 +30,7 @@ STRS = ["''", "'a'", "'ab'", "'Hello'", "'x y'", "'ß'", "'12'", "'-3'", "'  pad
 # What each construct is, for the census (the names are what the test reports and asserts on)
 CONSTRUCTS = ("loop", "break", "continue", "try", "finally", "float_edge", "big_int", "mixed", "str", "raise",
               "mutation", "nested_loop", "closure", "nonlocal", "generator", "genexpr", "global", "attribute", "match",
-              "match_sequence", "match_mapping", "match_class", "star_unpack", "class_attribute")
+              "match_sequence", "match_mapping", "match_class", "star_unpack", "class_attribute", "str_in_literals")
 # Scope constructs (general flavour only: they need Python objects): a nested function or lambda capturing a
 # variable, a nonlocal write, a nested generator function, a generator expression no consumer inlines, a global write,
 # an instance of a class the program defines whose attributes it reads and writes (and, for a plain class attribute,
@@ -135,6 +135,8 @@ class ProgramWriter:
                       lambda: f"({self.float_expr(depth)} {op} {self.int_expr(depth)})"]
         if self.flavour == "general" and "str" in self.plan:
             forms.append(lambda: f"({self.str_expr(depth)} {op} {self.str_expr(depth)})")
+            forms.append(lambda: f"({self.str_expr(depth)} {r.choice(['in', 'not in'])} "
+                                 f"({', '.join(r.sample(STRS, 3))}))")
         return r.choice(forms)()
 
     def str_expr(self, depth: int = 1) -> str:
@@ -527,6 +529,10 @@ def census(body: list[str], flavour: str) -> set:
             found.add("match_mapping")
         elif isinstance(node, ast.MatchClass):
             found.add("match_class")
+        elif isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.In, ast.NotIn)) and \
+                isinstance(node.comparators[0], ast.Tuple) and node.comparators[0].elts and all(
+                    isinstance(item, ast.Constant) and type(item.value) is str for item in node.comparators[0].elts):
+            found.add("str_in_literals")
     text = "\n".join(body)
     if any(edge in text for edge in ("math.nan", "math.inf", "-0.0", "2.0**53", "9007199254740993.0",
                                      "float(2**53 + 1)", "1e308", "1e-310")):

@@ -100,6 +100,7 @@ class Emitter:
         self.inline_slices = decided.inline_slices
         self.iteration = decided.iteration
         self.folded = decided.folded
+        self.joined_loops = decided.joined_loops
         self.extracted_with_source: set = set()  # ExtractItems an inline star unpacking emitted itself
         self.char_buffers = decided.char_buffers
         self.views = decided.views
@@ -254,6 +255,11 @@ class Emitter:
             # one SSA value is one object; boxing a native value twice would make two
             self.assign(op, "True" if op.op == "is" else "False", depth)
             return
+        if op.op in ("in", "not in") and self._in_str_literals(op):
+            tests = " or ".join(f"mj_str_cmp({literal(item)}, {self.ref(op.left)}, 2) != 0"
+                                for item in op.right.value)
+            self.assign(op, f"({tests})" if op.op == "in" else f"not ({tests})", depth)
+            return
         if op.op in ("is", "is not", "in", "not in"):
             left, right = self.obj(op.left), self.obj(op.right)
             if op.op in ("in", "not in"):
@@ -285,6 +291,15 @@ class Emitter:
             return all(isinstance(v, Constant) and type(v.value) is str and len(v.value) == 1 or
                        self.ctype(v) == "Py_UCS4" for v in (op.left, op.right))
         return not ("Py_UCS4" in kinds and kinds & set(_NATIVE_NUMBER))
+
+    def _in_str_literals(self, op) -> bool:
+        """``s in ("a", "b")`` with a str ``s``: CPython's tuple containment compares item == s in order, which
+        ``mj_str_cmp`` does with identity and length tests first (Cython would call ``PyUnicode_Compare``, a full
+        ordering comparison, per item)."""
+        items = op.right.value if isinstance(op.right, Constant) else None
+        return (type(items) is tuple and 0 < len(items) <= 16 and all(type(item) is str for item in items)
+                and self.decl_type(op) == "bint" and self._str_operand(op.left)
+                and not isinstance(op.left, Constant))
 
     def _str_operand(self, value) -> bool:
         """A str-typed value or a str constant (not a char: those compare as C integers)."""
@@ -671,6 +686,8 @@ class Emitter:
                 self.emit(f"{name} = {name}_next is not _MJ_STOP", depth)
             elif plan.kind == "range":
                 self.emit(f"{name} = {plan.index} < {plan.index}_n", depth)
+            elif term.iterator in self.joined_loops:
+                self.emit(f"{name} = {plan.index} < {self.ref(self.joined_loops[term.iterator])}.length", depth)
             else:
                 self.emit(f"{name} = {plan.index} < len({self.ref(term.iterator.obj)})", depth)
 
@@ -704,6 +721,8 @@ class Emitter:
         if plan.kind == "range":
             if item:
                 self.emit(f"{item} = mj_range_item({plan.index}_start, {plan.index}, {plan.index}_step)", depth)
+        elif item and term.iterator in self.joined_loops:                          # the index is below length
+            self.emit(f"{item} = {self.ref(self.joined_loops[term.iterator])}.data[{plan.index}]", depth)
         elif item and plan.kind == "str" and self.decl_type(term) == "Py_UCS4":   # the index is below len()
             self.emit(f"{item} = mj_str_char({self.ref(term.iterator.obj)}, {plan.index})", depth)
         elif item:

@@ -4,7 +4,8 @@
   loops (no iterator object);
 - slices: which ``build_slice`` ops are written as ``obj[a:b]`` syntax inside their users;
 - character buffers: which lists of characters are only appended to, tested, measured and joined, and so become
-  ``moshjit_rt.CharBuffer`` (no one-character strings);
+  ``moshjit_rt.CharBuffer`` (no one-character strings); which loops over a joined buffer read the buffer itself
+  (``joined_loops.py``: no intermediate str between chained character passes);
 - str views: which slices (and prefixed slices) are only probed against dicts until they escape, and so stay
   ``MjStrView`` structs (``text.py``);
 - list builds: which trees of ``+`` and ``[x] * n`` become one list of the final size (``list_builds.py``);
@@ -17,6 +18,7 @@ from __future__ import annotations
 from moshjit.backends.cython.coalesce import coalesce
 from moshjit.backends.cython.out_of_ssa import CopyPlan
 from moshjit.backends.cython.c_types import cython_type
+from moshjit.backends.cython.joined_loops import joined_loops
 from moshjit.backends.cython.list_builds import ListBuilds
 from moshjit.backends.cython.text import VIEW_TYPE, StrViews
 from moshjit.ir import ops
@@ -50,11 +52,13 @@ class EmissionPlan:
         self.folded: set = set()                 # ops emitted as part of another op
         self.inline_slices: set = set()          # build_slice ops written as slice syntax in their users
         self.char_buffers: set = set()           # lists of chars kept as moshjit_rt.CharBuffer
+        self.joined_loops: dict = {}             # get_iter op -> the CharBuffer its loop reads (no joined str)
         self.views = StrViews.NONE               # strs kept as views (decided below, after the slices)
         self.list_builds = ListBuilds.NONE       # lists built in one go (decided last)
         self._plan_iterations()
         self._plan_slices()
         self._plan_char_buffers()
+        self._plan_joined_loops()
         self._plan_views()
         self._plan_list_builds()
         self.representative = self._share_variables()   # value -> the value whose variable it shares
@@ -166,6 +170,10 @@ class EmissionPlan:
                    for user in self.users.get(value, [])) and not any(v in self.undefined for v in group):
                 self.char_buffers.update(group)
 
+    def _plan_joined_loops(self) -> None:
+        self.joined_loops = joined_loops(self)
+        self.folded |= {getiter.obj for getiter in self.joined_loops}
+
     def is_char(self, value) -> bool:
         """A character in generated code: a ``Py_UCS4`` value or a one-character str constant."""
         if isinstance(value, Constant):
@@ -214,7 +222,7 @@ class EmissionPlan:
             return self._expand(plan.extra["call"].args) if plan.kind == "range" else []
         if isinstance(instruction, ops.ForIter) and instruction.iterator in self.iteration:
             plan = self.iteration[instruction.iterator]
-            return [] if plan.kind == "range" else [instruction.iterator.obj]
+            return [] if plan.kind == "range" else self._expand([instruction.iterator.obj])
         return self._expand(instruction.operands())
 
     def _expand(self, values) -> list:
