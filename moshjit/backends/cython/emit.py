@@ -459,7 +459,11 @@ class Emitter:
         site = f"_mj_ms{self.method_sites}"
         self.method_sites += 1
         args = [self.obj(op.obj)] + [self.obj(a) for a in op.args]
-        self.assign(op, f"mj_site_call{len(args)}({op.name!r}, &{site}, {', '.join(args)})", depth)
+        if op.kwnames:
+            kwnames = self.constant(tuple(op.kwnames))
+            self.assign(op, f"mj_site_callkw{len(args)}({op.name!r}, &{site}, {kwnames}, {', '.join(args)})", depth)
+        else:
+            self.assign(op, f"mj_site_call{len(args)}({op.name!r}, &{site}, {', '.join(args)})", depth)
 
     def op_CallEx(self, op, depth):
         self.assign(op, f"_mj_call_ex({self.obj(op.func)}, {self.ref(op.posargs)}, {self.ref(op.kwargs)})", depth)

@@ -9,8 +9,9 @@ compiled entries it picked for up to two argument signatures (each argument's ex
 int64" and strs by "one character", as ``moshjit.typeof.key_of`` splits them), so a call whose arguments have a
 signature seen before goes straight to that entry: no bound method, no method lookup, no signature search in the
 dispatcher. A new signature is looked up in the dispatcher's ``_entries``; tier-0 entries (which the dispatcher
-replaces once hot), typed tuples, arrays, more than ``MJ_SITE_ARGS`` arguments or a different arity go through
-the dispatcher's own vectorcall. Anything else — another type, a plain method, a ``__getattribute__`` override, a
+replaces once hot), typed tuples, arrays, more than ``MJ_SITE_ARGS`` arguments, keywords or fewer arguments than
+parameters (defaults) go through the dispatcher's own vectorcall (still no lookup and no bound method: it binds
+keywords and defaults in C). Anything else — another type, a plain method, a ``__getattribute__`` override, a
 shadowing instance attribute, a class changed after the site was filled — takes ``PyObject_VectorcallMethod``,
 CPython's own ``obj.name(args)``.
 
@@ -36,6 +37,7 @@ METHOD_SITES_C = r'''
         PyTypeObject *type;                        /* a receiver type the site saw */
         unsigned int version;                      /* its version tag then (0: empty) */
         PyObject *method;                          /* strong: the jitted method found on it, or NULL (generic) */
+        Py_ssize_t arity;                          /* its _positional_count: other calls go to its dispatcher */
         mj_site_signature signatures[2];
         unsigned int next;
     } mj_site_receiver;
@@ -122,20 +124,25 @@ METHOD_SITES_C = r'''
         return 1;
     }
 
+    /* A jitted method's _positional_count (-1 when it cannot be read: its calls then go to the dispatcher). */
+    static Py_ssize_t mj_site_arity_of(PyObject *method) {
+        PyObject *arity = PyObject_GetAttr(method, mj_site_arity);
+        Py_ssize_t positional = arity != NULL ? PyLong_AsSsize_t(arity) : -1;
+        Py_XDECREF(arity);
+        if (PyErr_Occurred()) { PyErr_Clear(); return -1; }
+        return positional;
+    }
+
     /* The compiled entry of method for these arguments' signature, remembered in a free or the older slot; NULL
        without an exception when there is none to remember (new signature, tier 0, uncheckable arguments). */
     static PyObject *mj_site_fill(mj_site_receiver *site, PyObject *method, PyObject **argv, Py_ssize_t n) {
-        PyObject *key, *entries, *entry, *arity;
+        PyObject *key, *entries, *entry;
         mj_site_signature *s;
         char kinds[MJ_SITE_ARGS];
-        Py_ssize_t i, positional;
+        Py_ssize_t i;
         if (n > MJ_SITE_ARGS) return NULL;
         for (i = 0; i < n; i++)
             if (!mj_site_kind(argv[i], &kinds[i])) return NULL;
-        if ((arity = PyObject_GetAttr(method, mj_site_arity)) == NULL) return NULL;
-        positional = PyLong_AsSsize_t(arity);
-        Py_DECREF(arity);
-        if (positional != n) { PyErr_Clear(); return NULL; }
         if ((key = PyTuple_New(n)) == NULL) return NULL;
         for (i = 0; i < n; i++) {
             PyObject *item = kinds[i] == MJ_KIND_INT64 ? mj_site_int64 : kinds[i] == MJ_KIND_CHAR ? mj_site_char
@@ -182,13 +189,17 @@ METHOD_SITES_C = r'''
             if (descr != NULL && mj_site_is_jitted(descr)) {
                 Py_INCREF(descr);
                 site->method = descr;
+                site->arity = mj_site_arity_of(descr);
             }
         }
         return site;
     }
 
-    /* argv[0].name(*argv[1:n]) (a new reference, or NULL with the exception set), as CPython calls it. */
-    static PyObject *mj_site_call(PyObject *name, mj_method_site *sites, PyObject **argv, Py_ssize_t n) {
+    /* argv[0].name(*argv[1:n], **dict(zip(kwnames, argv[n:]))) (a new reference, or NULL with the exception
+       set), as CPython calls it; kwnames is NULL for positional calls. A call with keywords, or one leaving
+       parameters to their defaults, goes to the jitted method's dispatcher, which binds them in C. */
+    static PyObject *mj_site_call_kw(PyObject *name, mj_method_site *sites, PyObject **argv, Py_ssize_t n,
+                                     PyObject *kwnames) {
         PyTypeObject *tp = Py_TYPE(argv[0]);
         mj_site_receiver *site = mj_site_receiver_for(sites, tp, name);
         PyObject *entry = NULL, *result;
@@ -197,6 +208,7 @@ METHOD_SITES_C = r'''
         is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp, site->method);
         if (is < 0) return NULL;
         if (!is) goto generic;
+        if (kwnames != NULL || n != site->arity) return PyObject_Vectorcall(site->method, argv, n, kwnames);
         if (mj_site_matches(&site->signatures[0], argv, n)) entry = site->signatures[0].entry;
         else if (mj_site_matches(&site->signatures[1], argv, n)) entry = site->signatures[1].entry;
         else {
@@ -213,18 +225,25 @@ METHOD_SITES_C = r'''
         mj_site_leave();
         return result;
     generic:
-        return PyObject_VectorcallMethod(name, argv, n, NULL);
+        return PyObject_VectorcallMethod(name, argv, n, kwnames);
+    }
+    static inline PyObject *mj_site_call(PyObject *name, mj_method_site *sites, PyObject **argv, Py_ssize_t n) {
+        return mj_site_call_kw(name, sites, argv, n, NULL);
     }
 '''
 
 
 def site_call_macros() -> str:
-    """``mj_site_call<n>(name, site, a0, …)``: the call with its arguments as a C array (receiver first)."""
+    """``mj_site_call<n>(name, site, a0, …)``: the call with its arguments as a C array (receiver first);
+    ``mj_site_callkw<n>(name, site, kwnames, a0, …)``: the same with the last ``len(kwnames)`` passed by keyword."""
     lines = []
     for n in range(1, MAX_SITE_ARGS + 1):
         params = ", ".join(f"a{i}" for i in range(n))
         lines.append(f"    #define mj_site_call{n}(name, site, {params}) "
                      f"mj_site_call(name, site, (PyObject *[]){{{params}}}, {n})")
+        lines.append(f"    #define mj_site_callkw{n}(name, site, kwnames, {params}) "
+                     f"mj_site_call_kw(name, site, (PyObject *[]){{{params}}}, {n} - PyTuple_GET_SIZE(kwnames), "
+                     f"kwnames)")
     return "\n".join(lines) + "\n"
 
 
@@ -233,6 +252,7 @@ METHOD_SITES_DECLARATIONS = '''\
         pass
     int mj_method_sites_init(object, object) except -1
 ''' + "".join(f"    object mj_site_call{n}(object, mj_method_site *{', object' * n})\n"
+              f"    object mj_site_callkw{n}(object, mj_method_site *, object{', object' * n})\n"
               for n in range(1, MAX_SITE_ARGS + 1))
 
 METHOD_SITES_INIT = '''\
@@ -245,6 +265,6 @@ mj_method_sites_init(_MJ_DispatcherCore, _MJ_Tier0Entry)
 
 
 def takes_site(op, receiver_ctype: str) -> bool:
-    """Whether ``obj.name(args)`` goes through a method site: a receiver of no known type, positional arguments
-    only, at most ``MAX_SITE_ARGS`` with the receiver."""
-    return receiver_ctype == "object" and not op.kwnames and 1 + len(op.args) <= MAX_SITE_ARGS
+    """Whether ``obj.name(args)`` goes through a method site: a receiver of no known type, at most
+    ``MAX_SITE_ARGS`` arguments with the receiver (keywords included)."""
+    return receiver_ctype == "object" and 1 + len(op.args) <= MAX_SITE_ARGS
