@@ -488,3 +488,40 @@ def test_instance_dicts_read_through_hints_and_written_as_cpython(steps):
     and moved entries, replaced dicts, dict subclasses, resized tables and a class gaining a descriptor."""
     steps = ["swap"] + steps + ["swap"]
     assert run_dict_program(jitted(swap_x), steps) == run_dict_program(swap_x, steps)
+
+
+class Fields:
+    def __init__(self, order):
+        for name in order:                 # the shared keys learn the names in the first order seen
+            setattr(self, name, 0)
+
+
+def fill_in_order(objs, first, second, third):
+    """Stores of attributes an instance does not have yet (as ``__init__`` makes them), in varying orders, one
+    deleted and set again: the instance's values gain them and ``vars`` must list them as CPython does."""
+    out = []
+    for o in objs:
+        o.c = first
+        o.a = second
+        o.b = third
+        del o.a
+        o.a = (first, third)
+        out.append(list(vars(o).items()))
+    return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(hs.permutations(["a", "b", "c"]), hs.integers(0, 3), hs.lists(hs.integers(0, 5), max_size=3))
+def test_new_attributes_join_the_instance_values_in_cpythons_order(order, prefilled, values):
+    """An object fresh from ``object.__new__`` (no values yet), and ones whose values already hold some names."""
+    first, second, third = (values + [7, 8, 9])[:3]
+    Fields(order)                                                     # teaches the class its shared keys
+
+    def world():
+        fresh = [object.__new__(Fields) for _ in range(3)]
+        for o in fresh[1:]:
+            for name in order[:prefilled]:
+                setattr(o, name, -1)
+        return fresh
+
+    assert jitted(fill_in_order)(world(), first, second, third) == fill_in_order(world(), first, second, third)

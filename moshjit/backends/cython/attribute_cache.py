@@ -25,8 +25,9 @@ instance has no attribute of that name shadowing it (its shared keys, values or 
 CPython's ``LOAD_METHOD_WITH_VALUES`` does).
 
 The layouts read here are internal to CPython and differ per version; they are all in the ``#if`` table at the
-top of ``ATTRIBUTE_CACHE_C`` (see ``moshjit/cpython.py``). A store through ``MJ_VALUES`` only replaces an existing
-value (adding one changes the insertion order that 3.12+ keeps beside the values) of an instance without a dict.
+top of ``ATTRIBUTE_CACHE_C`` (see ``moshjit/cpython.py``). A store through ``MJ_VALUES`` writes the values of an
+instance without a dict; a value it adds (``__init__`` setting attributes) is appended to the insertion order the
+values keep beside them, as CPython's ``STORE_ATTR_INSTANCE_VALUE`` does, so ``vars(obj)`` lists them in order.
 """
 
 ATTRIBUTE_CACHE_C = r'''
@@ -60,6 +61,15 @@ ATTRIBUTE_CACHE_C = r'''
         return v->valid ? v->values : NULL;
     }
     static inline PyObject *mj_managed_dict_of(PyObject *obj) { return ((PyObject **)obj)[-3]; }
+    /* Record that values[ix] was just filled in the values' insertion order (_PyDictValues_AddToInsertionOrder);
+       0 when there is no room (the caller then takes the generic path). */
+    static inline int mj_values_add_to_order(PyObject **values, Py_ssize_t ix) {
+        mj_inline_values *v = (mj_inline_values *)((char *)values - offsetof(mj_inline_values, values));
+        if (ix >= v->capacity || v->size >= v->capacity) return 0;
+        ((uint8_t *)&v->values[v->capacity])[v->size] = (uint8_t)ix;
+        v->size++;
+        return 1;
+    }
     #elif PY_VERSION_HEX >= 0x030C0000
     /* 3.12: one tagged word three words before the object: values (low bit set, stored minus one) or the dict */
     static inline PyObject **mj_values_of(PyObject *obj) {
@@ -77,6 +87,19 @@ ATTRIBUTE_CACHE_C = r'''
         return values;
     }
     static inline PyObject *mj_managed_dict_of(PyObject *obj) { return ((PyObject **)obj)[-3]; }
+    #endif
+    #if PY_VERSION_HEX < 0x030D0000
+    /* 3.11, 3.12: the insertion order in the bytes before the values: [-1] the prefix's size, [-2] the number of
+       values, then one index per value, last added first */
+    static inline int mj_values_add_to_order(PyObject **values, Py_ssize_t ix) {
+        uint8_t *size_ptr = (uint8_t *)values - 2;
+        int size = *size_ptr;
+        if (size + 3 > ((uint8_t *)values)[-1]) return 0;
+        size++;
+        size_ptr[-size] = (uint8_t)ix;
+        *size_ptr = (uint8_t)size;
+        return 1;
+    }
     #endif
     /* ---- the caches ---- */
     enum { MJ_EMPTY = 0, MJ_SLOT, MJ_VALUES, MJ_DICT, MJ_GENERIC, MJ_CLASS };
@@ -251,13 +274,19 @@ ATTRIBUTE_CACHE_C = r'''
             /* values only, no dict sharing them (3.13 lets a dict use the inline values: a write must then go
                through the dict, which keeps its version for watchers and guards) */
             values = mj_values_of_managed(obj);
-            if (e->kind == MJ_VALUES && values != NULL && values[e->index] != NULL
-                    && mj_managed_dict_of(obj) == NULL) {
+            if (e->kind == MJ_VALUES && values != NULL && mj_managed_dict_of(obj) == NULL) {
                 old = values[e->index];
-                Py_INCREF(value);
-                values[e->index] = value;
-                Py_DECREF(old);
-                return 0;
+                if (old != NULL) {
+                    Py_INCREF(value);
+                    values[e->index] = value;
+                    Py_DECREF(old);
+                    return 0;
+                }
+                if (mj_values_add_to_order(values, e->index)) {     /* a new attribute, as STORE_ATTR_INSTANCE_VALUE */
+                    Py_INCREF(value);
+                    values[e->index] = value;
+                    return 0;
+                }
             }
             /* an instance with a dict of its own and nothing in the MRO: PyObject_GenericSetAttr ends in this
                PyDict_SetItem (a managed dict whose inline values are in use takes the generic path) */
