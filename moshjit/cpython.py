@@ -30,8 +30,10 @@ is checked against each:
   before this code is built, and adding 3.14 means a dict watcher here.
 - ``backends/cython/attribute_cache.py``: where an instance keeps its attributes (3.11: values pointer and dict
   before the object; 3.12: one tagged word, values or dict; 3.13: inline values after the header with a ``valid``
-  flag) and the head of a type's shared keys, in the one ``#if`` table at the top of its C. Every entry is guarded
-  by the type's ``tp_version_tag``; tests/cython/test_attribute_cache.py runs on every version.
+  flag), the insertion order kept beside the values (3.11/3.12: bytes before them; 3.13: after their capacity),
+  the head of a type's shared keys and a dict's unicode entries, in the one ``#if`` table at the top of its C.
+  Every entry is guarded by the type's ``tp_version_tag``; tests/cython/test_attribute_cache.py runs on every
+  version.
 - ``backends/llvm/layout.py``: the offsets native code reads (``ob_size``/``lv_tag``, list items, tuple items,
   float value), verified on live objects by ``check_layout`` before anything is compiled.
 - ``backends/llvm/runtime.py``'s stack guard: ``Py_GetRecursionLimit`` (the Python-level limit, which a jitted

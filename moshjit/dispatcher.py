@@ -108,6 +108,10 @@ class DispatcherBase:
         self._native_used = False
         code = self.py_func.__code__
         self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
+        if self._positional_count >= 0:     # the compiled call path binds keywords and defaults of these in C
+            self._parameter_names = code.co_varnames[:code.co_argcount]
+            self._defaults = self.py_func.__defaults__ or ()      # as ``_bind`` applies them: taken once
+            self._positional_only = code.co_posonlyargcount
         functools.update_wrapper(self, self.py_func)
         self._tier_options = (tier_option(tier), hot_calls, hot_ms)
         self._tiering = tiering_for(self, *self._tier_options)     # None: compile at the first call

@@ -257,6 +257,7 @@ cdef enum:
     KIND_CHAR = 3                         # ... a one-character str, another str
     KIND_STR = 4
     KIND_NONE = 5                         # (a typed tuple or an array: not kept in the C copy)
+    BIND_ARGS = 16                        # keywords and defaults are bound in C for at most this many parameters
 
 cdef object array_key(object value, type kind):
     """``moshjit.typeof.array_key``: the one definition of how NumPy arrays are keyed."""
@@ -336,6 +337,21 @@ cdef inline bint has_last_kind(PyObject *value, PyObject *kind_type, char kind):
     return (mj_str_length(value) == 1) == (kind == KIND_CHAR)
 
 
+cdef Py_ssize_t parameter_index(tuple names, PyObject *name):
+    """The index of the parameter a keyword names (the same object, else an equal str, as CPython matches
+    them), or -1."""
+    cdef Py_ssize_t i
+    for i in range(len(names)):
+        if <PyObject *>names[i] == name:
+            return i
+    if type(<object>name) is not str:
+        return -1
+    for i in range(len(names)):
+        if names[i] == <object>name:
+            return i
+    return -1
+
+
 cdef object call_entry(object entry, PyObject **argv, size_t nargsf):
     """Call a signature's entry with the argument vector: a tier-0 entry directly (one C call less than through its
     vectorcall slot), any other through vectorcall."""
@@ -356,6 +372,9 @@ cdef class DispatcherCore:
     cdef Py_ssize_t _last_n                # ... and that signature in C: per argument its type and kind
     cdef PyObject *_last_types[LAST_ARGS]  # (borrowed: the key in _recent holds the types)
     cdef char _last_kinds[LAST_ARGS]
+    cdef public tuple _parameter_names     # the positional parameters' names when keywords and defaults can be
+    cdef public tuple _defaults            # bound in C (else None), their defaults (the last ones'), and how
+    cdef public Py_ssize_t _positional_only  # many of the first cannot be passed by keyword
 
     def __cinit__(self, *args, **kwargs):
         self._vectorcall = mj_vectorcall_slot()
@@ -399,9 +418,48 @@ cdef class DispatcherCore:
 
     def __call__(self, *args, **kwargs):
         """Reached as ``DispatcherCore.__call__(self, ...)`` (calls on instances take vectorcall)."""
+        cdef tuple vector
         if kwargs:
-            return self._call_bound(self._bind(args, kwargs))
+            vector = args + tuple(kwargs.values())
+            return self._call_keywords(mj_tuple_items(vector), len(args), tuple(kwargs))
         return self._call_positional(mj_tuple_items(args), len(args), args, len(args))
+
+    cdef object _call_keywords(self, PyObject **argv, Py_ssize_t n, tuple kwnames):
+        """A call with keywords (their values follow the ``n`` positional arguments in ``argv``): bound in C when
+        the parameters allow, else by ``_bind``."""
+        cdef PyObject *bound[BIND_ARGS]
+        defaults = self._defaults                  # held: the bound vector borrows from it during the call
+        if self._bind_vector(argv, n, kwnames, bound):
+            return self._call_positional(bound, self._positional_count, None, self._positional_count)
+        kwargs = {}
+        for i in range(len(kwnames)):
+            kwargs[kwnames[i]] = <object>argv[n + i]
+        return self._call_bound(self._bind(mj_tuple_from(argv, n), kwargs))
+
+    cdef bint _bind_vector(self, PyObject **argv, Py_ssize_t n, tuple kwnames, PyObject **bound):
+        """Fill ``bound`` with the call's parameters in order (borrowed: from ``argv``, the keyword values after
+        it, and ``_defaults``), as CPython binds them. False when the Python binder must do it: a parameter list it
+        does not cover, or a call CPython rejects (``_bind`` then raises CPython's own TypeError)."""
+        cdef tuple names = self._parameter_names
+        cdef tuple defaults = self._defaults
+        cdef Py_ssize_t count = self._positional_count, i, k, first_default
+        if names is None or defaults is None or count > BIND_ARGS or n > count:
+            return False
+        for i in range(count):
+            bound[i] = argv[i] if i < n else NULL
+        if kwnames is not None:
+            for k in range(len(kwnames)):
+                i = parameter_index(names, <PyObject *>kwnames[k])
+                if i < self._positional_only or bound[i] != NULL:
+                    return False
+                bound[i] = argv[n + k]
+        first_default = count - len(defaults)
+        for i in range(n, count):
+            if bound[i] == NULL:
+                if i < first_default:
+                    return False
+                bound[i] = <PyObject *>defaults[i - first_default]
+        return True
 
     def _forget_recent(self):
         """Drop the remembered signatures: after ``_entries`` changed an entry (tiering swaps native code in), the
@@ -440,7 +498,11 @@ cdef class DispatcherCore:
     cdef object _call_positional(self, PyObject **argv, Py_ssize_t n, tuple args, size_t nargsf):
         """A call without keywords: a recently seen signature goes straight to its entry with ``argv`` as is."""
         cdef tuple key
+        cdef PyObject *bound[BIND_ARGS]
         if n != self._positional_count:
+            defaults = self._defaults              # held: the bound vector borrows from it during the call
+            if self._bind_vector(argv, n, None, bound):
+                return self._call_positional(bound, self._positional_count, None, self._positional_count)
             return self._call_bound(self._bind(mj_tuple_from(argv, n) if args is None else args, {}))
         entry = self._last_match(argv, n)
         if entry is not None:
@@ -577,18 +639,15 @@ cdef Py_ssize_t tier0_vectorcall_offset(Tier0Entry probe):
 
 
 cdef object dispatch_vectorcall(object self, PyObject **argv, size_t nargsf, object kwnames):
-    """The vectorcall entry (behind ``mj_dispatch_vectorcall``): keywords are the only case that builds a tuple
-    and a dict, for ``_bind``."""
+    """The vectorcall entry (behind ``mj_dispatch_vectorcall``): a call with keywords, or one leaving parameters
+    to their defaults, is bound in C where the parameter list allows (``_bind_vector``)."""
     cdef DispatcherCore core = <DispatcherCore>self
     cdef Py_ssize_t n = mj_nargs(nargsf), i
     if kwnames is None or len(<tuple>kwnames) == 0:
         if core._native is not None and n == core._positional_count:
             return mj_call_vector(core._native, argv, nargsf)
         return core._call_positional(argv, n, None, nargsf)
-    kwargs = {}
-    for i in range(len(<tuple>kwnames)):
-        kwargs[(<tuple>kwnames)[i]] = <object>argv[n + i]
-    return core._call_bound(core._bind(mj_tuple_from(argv, n), kwargs))
+    return core._call_keywords(argv, n, <tuple>kwnames)
 
 
 cdef Py_ssize_t vectorcall_offset(DispatcherCore probe):

@@ -413,3 +413,115 @@ def test_a_class_known_when_compiling_sees_its_attribute_change():
 
     assert program(fast) == program(read_limit)
     assert "mj_attr_load(" in str(fast.inspect_code())
+
+
+def swap_x(objs, value):
+    """Read each object's ``x`` and write it back changed (the load and the store sites see every object)."""
+    out = []
+    for o in objs:
+        try:
+            out.append(o.x)
+            o.x = (value, o.x)
+        except AttributeError as exc:
+            out.append(("AttributeError", str(exc)))
+    return out
+
+
+class DictSub(dict):
+    def __getitem__(self, key):            # never called by attribute access (CPython reads the dict directly)
+        return "DictSub.__getitem__"
+
+
+def dict_world():
+    """Instances keeping their attributes in dicts of their own, ``x`` at a different entry in each (as CPython
+    leaves them once instances of a class set attributes in different orders)."""
+
+    class Node:
+        pass
+
+    objs = []
+    for i in range(6):
+        o = Node()
+        vars(o)                              # a dict of its own, not the shared keys
+        for name in [f"a{j}" for j in range(i)] + ["x"] + [f"b{j}" for j in range(5 - i)]:
+            setattr(o, name, (i, name))
+        objs.append(o)
+    return Node, objs
+
+
+def change_dict(Node, objs, step: int) -> None:
+    o = objs[step % len(objs)]
+    if step < 6:
+        del o.x                                         # its entry emptied: the hint must not find it
+    elif step < 12:
+        vars(o).pop("a0", None)
+        vars(o)["x"] = "re-added"                      # another entry, the old one deleted
+    elif step < 18:
+        o.__dict__ = {f"z{k}": k for k in range(step % 4)} | {"x": "new dict"}
+    elif step < 24:
+        o.__dict__ = DictSub(x="in a dict subclass")
+    elif step < 30:
+        for k in range(12):                            # the table resized: every index moves
+            setattr(o, f"grow{k}", k)
+    else:
+        Node.x = property(lambda self: "property")     # the class gains a data descriptor
+
+
+def run_dict_program(swap, steps) -> list:
+    Node, objs = dict_world()
+    seen = []
+    for step in steps:
+        if step == "swap":
+            seen.append(swap(objs, len(seen)))
+        else:
+            try:
+                change_dict(Node, objs, step)
+            except AttributeError as exc:
+                seen.append(("change failed", str(exc)))
+    return seen + [sorted(map(str, vars(o).items())) for o in objs]
+
+
+@settings(max_examples=30, deadline=None)
+@given(hs.lists(hs.one_of(hs.just("swap"), hs.integers(0, 30)), min_size=1, max_size=14))
+def test_instance_dicts_read_through_hints_and_written_as_cpython(steps):
+    """Loads from instance dicts go through an entry-index hint, stores straight to ``PyDict_SetItem``: deleted
+    and moved entries, replaced dicts, dict subclasses, resized tables and a class gaining a descriptor."""
+    steps = ["swap"] + steps + ["swap"]
+    assert run_dict_program(jitted(swap_x), steps) == run_dict_program(swap_x, steps)
+
+
+class Fields:
+    def __init__(self, order):
+        for name in order:                 # the shared keys learn the names in the first order seen
+            setattr(self, name, 0)
+
+
+def fill_in_order(objs, first, second, third):
+    """Stores of attributes an instance does not have yet (as ``__init__`` makes them), in varying orders, one
+    deleted and set again: the instance's values gain them and ``vars`` must list them as CPython does."""
+    out = []
+    for o in objs:
+        o.c = first
+        o.a = second
+        o.b = third
+        del o.a
+        o.a = (first, third)
+        out.append(list(vars(o).items()))
+    return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(hs.permutations(["a", "b", "c"]), hs.integers(0, 3), hs.lists(hs.integers(0, 5), max_size=3))
+def test_new_attributes_join_the_instance_values_in_cpythons_order(order, prefilled, values):
+    """An object fresh from ``object.__new__`` (no values yet), and ones whose values already hold some names."""
+    first, second, third = (values + [7, 8, 9])[:3]
+    Fields(order)                                                     # teaches the class its shared keys
+
+    def world():
+        fresh = [object.__new__(Fields) for _ in range(3)]
+        for o in fresh[1:]:
+            for name in order[:prefilled]:
+                setattr(o, name, -1)
+        return fresh
+
+    assert jitted(fill_in_order)(world(), first, second, third) == fill_in_order(world(), first, second, third)

@@ -9,6 +9,7 @@ import enum
 import warnings
 
 import pytest
+from hypothesis import given, settings, strategies as hs
 
 import moshjit
 from moshjit import dispatcher as dispatch
@@ -130,3 +131,66 @@ def test_arguments_whose_class_has_a_metaclass_are_dispatched(backend, core):
         for value in (Color.RED, Level.LOW, Square(), Color, Level, Shape, 3, Color.RED):
             same(jitted, describe, value)
             same(pair, combine, value, Level.LOW)
+
+
+def three(a, b=2, c=3):
+    return (a, b, c)
+
+
+def required_pair(a, b):
+    return (a, b)
+
+
+def positional_first(a, /, b, c=[1]):
+    return (a, b, c)                 # the default list itself: the same object on every call
+
+
+def sized_class():
+    class Sized:
+        def __init__(self, size):
+            self.size = size
+
+        def grow(self, k, by=1):
+            return self.size + k * by
+    return Sized
+
+
+Sized = sized_class()
+
+
+BINDING_FUNCTIONS = [three, required_pair, positional_first]
+call_shapes = hs.tuples(hs.lists(hs.integers(-3, 3), max_size=4),
+                        hs.dictionaries(hs.sampled_from(["a", "b", "c", "by", "k", "zz"]), hs.integers(-3, 3),
+                                        max_size=3),
+                        hs.booleans())
+
+
+def fresh_name(name: str) -> str:
+    """An equal str that is not the interned one (keywords built at run time are matched by value)."""
+    return "".join(list(name))
+
+
+@settings(max_examples=120, deadline=None)
+@given(shape=call_shapes)
+def test_keywords_and_defaults_bind_in_c_as_cpython_binds_them(shape):
+    """The compiled call path binds keywords and defaults itself (``_bind_vector``) and hands every call CPython
+    rejects to the Python binder: vectorcall, ``__call__`` with a dict and method calls agree with CPython."""
+    args, kwargs, fresh = shape
+    if fresh:
+        kwargs = {fresh_name(k): v for k, v in kwargs.items()}
+    for fn in BINDING_FUNCTIONS:
+        jitted = jitted_binding[fn.__name__]
+        same(jitted, fn, *args, **kwargs)                               # vectorcall with keyword names
+        assert outcome(type(jitted).__call__, jitted, *args, **kwargs) == outcome(fn, *args, **kwargs)
+    plain, compiled = Sized(10), JitSized(10)
+    assert outcome(compiled.grow, *args, **kwargs) == outcome(plain.grow, *args, **kwargs)
+
+
+jitted_binding = {fn.__name__: moshjit.jit(fn, backend="cython") for fn in BINDING_FUNCTIONS}
+JitSized = moshjit.jit(sized_class(), backend="cython")
+
+
+def test_a_default_is_the_functions_own_object():
+    jitted = moshjit.jit(positional_first, backend="cython")
+    assert jitted(1, 2)[2] is positional_first(1, 2)[2]
+    assert jitted(1, b=2)[2] is positional_first.__defaults__[0]

@@ -41,6 +41,17 @@ def call_with_two(objs, k):
     return [o.n(k, 0.5) for o in objs]
 
 
+def call_with_keywords(objs, k):
+    """Sites passing keywords and leaving a parameter to its default (the dispatcher binds them in C)."""
+    out = []
+    for o in objs:
+        try:
+            out.append((o.n(k, f=0.25), o.n(f=1.5, k=k), o.p(k), o.p(k, scale=3), o.p(scale=k, k=1)))
+        except (TypeError, AttributeError) as exc:
+            out.append((type(exc).__name__, str(exc)))
+    return out
+
+
 def make_world(jit_classes: bool):
     """Fresh classes (jitted with ``jit(cls)`` or not) and objects; returns (classes, objects)."""
     decorate = moshjit.jit if jit_classes else (lambda c: c)
@@ -57,6 +68,9 @@ def make_world(jit_classes: bool):
 
         def n(self, k, f):
             return self.v * f + len(str(k))
+
+        def p(self, k, scale=2):
+            return ("Base.p", self.v, k, scale)
 
     @decorate
     class Sub(Base):
@@ -122,6 +136,8 @@ def mutate(classes, objs, step: int, jit_classes: bool) -> None:
         del Sub.m                                                    # an override removed: Base.m again
     elif step == 7:
         Base.n = lambda self, k, f: ("n patched", k, f)
+    elif step == 8:
+        Base.p = lambda self, k, scale=5: ("p patched", k, scale)   # another default
 
 
 ARGUMENTS = [3, 2 ** 70, "boom"]     # int64, big int, str (Base.m raises on it)
@@ -148,29 +164,31 @@ def programs(fns):
         **{f"m{i}": (lambda objs, i=i: fns[0](objs, ARGUMENTS[i:i + 1])) for i in range(len(ARGUMENTS))},
         "none": lambda objs: fns[1](objs),
         "n": lambda objs: fns[2](objs[:4] + objs[5:], 7),
+        "kw": lambda objs: fns[3](objs, 7),
     }
 
 
-PLAIN = programs([call_each, call_without_argument, call_with_two])
-JITTED = programs([jitted(call_each), jitted(call_without_argument), jitted(call_with_two)])
+PLAIN = programs([call_each, call_without_argument, call_with_two, call_with_keywords])
+JITTED = programs([jitted(call_each), jitted(call_without_argument), jitted(call_with_two),
+                   jitted(call_with_keywords)])
 
 
 def agree(steps):
     assert run_program(steps, True, JITTED) == run_program(steps, False, PLAIN)
 
 
-@pytest.mark.parametrize("program", ["m0", "m1", "m2", "none", "n", "m"])    # one argument kind at a time first
+@pytest.mark.parametrize("program", ["m0", "m1", "m2", "none", "n", "kw", "m"])    # one argument kind at a time first
 def test_every_receiver_kind_and_argument_kind_calls_as_cpython(program):
     agree([program])
 
 
 def test_class_and_instance_changes_after_the_site_filled_are_seen():
-    for step in range(8):
-        agree(["m0", "n", step, "m0", "n", "none"])
+    for step in range(9):
+        agree(["m0", "n", "kw", step, "m0", "n", "none", "kw"])
 
 
 @settings(max_examples=30, deadline=None)
-@given(hs.lists(hs.sampled_from(list(PLAIN) + list(range(8))), min_size=1, max_size=12))
+@given(hs.lists(hs.sampled_from(list(PLAIN) + list(range(9))), min_size=1, max_size=12))
 def test_random_programs_of_calls_and_class_changes(steps):
     agree(steps)
 
@@ -232,3 +250,11 @@ def test_recursion_through_sites_stops_as_cpython_stops():
                 raise AssertionError("no RecursionError")
     finally:
         sys.setrecursionlimit(limit)
+
+
+def test_keyword_and_default_calls_take_the_site():
+    """``o.m(k, f=x)`` and ``o.p(k)`` (a default) are emitted as site calls, keywords passed by name."""
+    agree(["kw"])
+    code = str(jitted(call_with_keywords).inspect_code())
+    assert "mj_site_callkw3('n', &_mj_ms0, " in code and "mj_site_callkw3('n', &_mj_ms1, " in code
+    assert "mj_site_call2('p', &_mj_ms2, " in code and "mj_site_callkw3('p', &_mj_ms3, " in code

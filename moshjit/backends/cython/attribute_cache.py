@@ -25,8 +25,9 @@ instance has no attribute of that name shadowing it (its shared keys, values or 
 CPython's ``LOAD_METHOD_WITH_VALUES`` does).
 
 The layouts read here are internal to CPython and differ per version; they are all in the ``#if`` table at the
-top of ``ATTRIBUTE_CACHE_C`` (see ``moshjit/cpython.py``). A store through ``MJ_VALUES`` only replaces an existing
-value (adding one changes the insertion order that 3.12+ keeps beside the values) of an instance without a dict.
+top of ``ATTRIBUTE_CACHE_C`` (see ``moshjit/cpython.py``). A store through ``MJ_VALUES`` writes the values of an
+instance without a dict; a value it adds (``__init__`` setting attributes) is appended to the insertion order the
+values keep beside them, as CPython's ``STORE_ATTR_INSTANCE_VALUE`` does, so ``vars(obj)`` lists them in order.
 """
 
 ATTRIBUTE_CACHE_C = r'''
@@ -43,7 +44,12 @@ ATTRIBUTE_CACHE_C = r'''
         char dk_indices[];
     } mj_dict_keys;
     typedef struct { PyObject *me_key; PyObject *me_value; } mj_unicode_entry;
+    #define MJ_KEYS_UNICODE 1
     #define MJ_KEYS_SPLIT 2
+    /* The entries of a unicode-keys table (split or combined). */
+    static inline mj_unicode_entry *mj_unicode_entries(mj_dict_keys *keys) {
+        return (mj_unicode_entry *)(keys->dk_indices + ((size_t)1 << keys->dk_log2_index_bytes));
+    }
     #if PY_VERSION_HEX >= 0x030D0000
     /* 3.13: values inline after the object header (Py_TPFLAGS_INLINE_VALUES), valid until a dict takes over;
        the managed dict pointer three words before the object */
@@ -55,6 +61,15 @@ ATTRIBUTE_CACHE_C = r'''
         return v->valid ? v->values : NULL;
     }
     static inline PyObject *mj_managed_dict_of(PyObject *obj) { return ((PyObject **)obj)[-3]; }
+    /* Record that values[ix] was just filled in the values' insertion order (_PyDictValues_AddToInsertionOrder);
+       0 when there is no room (the caller then takes the generic path). */
+    static inline int mj_values_add_to_order(PyObject **values, Py_ssize_t ix) {
+        mj_inline_values *v = (mj_inline_values *)((char *)values - offsetof(mj_inline_values, values));
+        if (ix >= v->capacity || v->size >= v->capacity) return 0;
+        ((uint8_t *)&v->values[v->capacity])[v->size] = (uint8_t)ix;
+        v->size++;
+        return 1;
+    }
     #elif PY_VERSION_HEX >= 0x030C0000
     /* 3.12: one tagged word three words before the object: values (low bit set, stored minus one) or the dict */
     static inline PyObject **mj_values_of(PyObject *obj) {
@@ -73,9 +88,28 @@ ATTRIBUTE_CACHE_C = r'''
     }
     static inline PyObject *mj_managed_dict_of(PyObject *obj) { return ((PyObject **)obj)[-3]; }
     #endif
+    #if PY_VERSION_HEX < 0x030D0000
+    /* 3.11, 3.12: the insertion order in the bytes before the values: [-1] the prefix's size, [-2] the number of
+       values, then one index per value, last added first */
+    static inline int mj_values_add_to_order(PyObject **values, Py_ssize_t ix) {
+        uint8_t *size_ptr = (uint8_t *)values - 2;
+        int size = *size_ptr;
+        if (size + 3 > ((uint8_t *)values)[-1]) return 0;
+        size++;
+        size_ptr[-size] = (uint8_t)ix;
+        *size_ptr = (uint8_t)size;
+        return 1;
+    }
+    #endif
     /* ---- the caches ---- */
     enum { MJ_EMPTY = 0, MJ_SLOT, MJ_VALUES, MJ_DICT, MJ_GENERIC, MJ_CLASS };
-    typedef struct { PyTypeObject *type; unsigned int version; int kind; Py_ssize_t index; } mj_attr_entry;
+    typedef struct {
+        PyTypeObject *type;
+        unsigned int version;
+        int kind;
+        Py_ssize_t index;                  /* MJ_SLOT: offset; MJ_VALUES: index in the shared keys */
+        Py_ssize_t hint;                   /* where name was last found in an instance dict's entries (-1: none) */
+    } mj_attr_entry;
     typedef struct { mj_attr_entry entries[4]; unsigned int next; } mj_attr_cache;
 
     /* The instance dict of obj (borrowed, possibly NULL) when its type keeps one. */
@@ -109,6 +143,7 @@ ATTRIBUTE_CACHE_C = r'''
         e->type = tp;
         e->version = tp->tp_version_tag;
         e->kind = MJ_GENERIC;
+        e->hint = -1;
         if (store ? tp->tp_setattro != PyObject_GenericSetAttr : tp->tp_getattro != PyObject_GenericGetAttr) return;
         descr = _PyType_Lookup(tp, name);                /* gives tp a version tag if it can have one */
         e->version = tp->tp_version_tag;
@@ -129,6 +164,30 @@ ATTRIBUTE_CACHE_C = r'''
         } else if (tp->tp_dictoffset > 0) {
             e->kind = MJ_DICT;
         }
+    }
+    /* dict[name] (borrowed, NULL without an exception when absent) for an instance dict, read first at the entry
+       index ``*hint`` where name was found last (as LOAD_ATTR_WITH_HINT does): a combined unicode table whose
+       entry there holds that very name object gives its value without hashing; else the dict lookup, which
+       remembers the new index. */
+    static PyObject *mj_dict_hinted_get(PyObject *dict, PyObject *name, Py_ssize_t *hint) {
+        PyDictObject *d = (PyDictObject *)dict;
+        mj_dict_keys *keys = (mj_dict_keys *)d->ma_keys;
+        mj_unicode_entry *entries;
+        PyObject *value;
+        Py_ssize_t i;
+        int combined = d->ma_values == NULL && keys->dk_kind == MJ_KEYS_UNICODE;
+        if (combined && *hint >= 0 && *hint < keys->dk_nentries) {
+            mj_unicode_entry *e = &mj_unicode_entries(keys)[*hint];
+            if (e->me_key == name && e->me_value != NULL) return e->me_value;
+        }
+        value = PyDict_GetItemWithError(dict, name);
+        if (value != NULL && combined && (PyDictKeysObject *)keys == d->ma_keys) {
+            entries = mj_unicode_entries(keys);
+            for (i = 0; i < keys->dk_nentries; i++) {
+                if (entries[i].me_key == name) { *hint = i; break; }
+            }
+        }
+        return value;
     }
     static mj_attr_entry *mj_attr_entry_for(mj_attr_cache *cache, PyObject *obj, PyObject *name, int store) {
         PyTypeObject *tp = Py_TYPE(obj);
@@ -185,7 +244,7 @@ ATTRIBUTE_CACHE_C = r'''
                 /* fall through: the instance has a dict of its own */
             case MJ_DICT:
                 dict = mj_instance_dict(obj);
-                if (dict != NULL) value = PyDict_GetItemWithError(dict, name);   /* borrowed */
+                if (dict != NULL) value = mj_dict_hinted_get(dict, name, &e->hint);   /* borrowed */
                 if (value == NULL && PyErr_Occurred()) return NULL;
                 break;
             }
@@ -202,7 +261,7 @@ ATTRIBUTE_CACHE_C = r'''
     /* obj.name = value, as PyObject_SetAttr does it (0, or -1 with the exception set). */
     static int mj_attr_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
         mj_attr_entry *e = mj_attr_entry_for(cache, obj, name, 1);
-        PyObject *old, **slot, **values;
+        PyObject *old, **slot, **values, *dict;
         if (e->kind != MJ_GENERIC) {
             if (e->kind == MJ_SLOT) {
                 slot = (PyObject **)((char *)obj + e->index);
@@ -214,14 +273,24 @@ ATTRIBUTE_CACHE_C = r'''
             }
             /* values only, no dict sharing them (3.13 lets a dict use the inline values: a write must then go
                through the dict, which keeps its version for watchers and guards) */
-            if (e->kind == MJ_VALUES && (values = mj_values_of(obj)) != NULL && values[e->index] != NULL
-                    && mj_managed_dict_of(obj) == NULL) {
+            values = mj_values_of_managed(obj);
+            if (e->kind == MJ_VALUES && values != NULL && mj_managed_dict_of(obj) == NULL) {
                 old = values[e->index];
-                Py_INCREF(value);
-                values[e->index] = value;
-                Py_DECREF(old);
-                return 0;
+                if (old != NULL) {
+                    Py_INCREF(value);
+                    values[e->index] = value;
+                    Py_DECREF(old);
+                    return 0;
+                }
+                if (mj_values_add_to_order(values, e->index)) {     /* a new attribute, as STORE_ATTR_INSTANCE_VALUE */
+                    Py_INCREF(value);
+                    values[e->index] = value;
+                    return 0;
+                }
             }
+            /* an instance with a dict of its own and nothing in the MRO: PyObject_GenericSetAttr ends in this
+               PyDict_SetItem (a managed dict whose inline values are in use takes the generic path) */
+            if (values == NULL && (dict = mj_instance_dict(obj)) != NULL) return PyDict_SetItem(dict, name, value);
         }
         return PyObject_SetAttr(obj, name, value);
     }

@@ -122,8 +122,8 @@ BINDINGS_DECLARATIONS = '''\
 
 
 def module_declarations(bindings) -> list[str]:
-    """The C helpers, sized for ``bindings``, and the module's guard state (needs ``attribute_cache``'s and
-    ``global_cache``'s C: the dict layout). The first call looks everything up."""
+    """The C helpers, sized for ``bindings``, and the module's guard state (needs ``attribute_cache``'s C: the dict
+    layout). The first call looks everything up."""
     sizes = {"bindings": len(bindings)}
     return [f"cdef extern from *:\n    \"\"\"{BINDINGS_C % sizes}    \"\"\"\n{BINDINGS_DECLARATIONS}",
             "cdef mj_bindings _mj_bindings"]

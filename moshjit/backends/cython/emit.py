@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from moshjit.backends.cython import binding_guard, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
-from moshjit.backends.cython import method_sites
+from moshjit.backends.cython import constructor_sites, method_sites
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
@@ -119,6 +119,7 @@ class Emitter:
         self.direct_methods: dict = {}      # call_method op → (class, jitted method, compiled entry)
         self.method_guards = 0              # guards of direct method calls: _mj_mg0, …
         self.method_sites = 0               # inline caches of method calls on any receiver: _mj_ms0, …
+        self.constructor_sites = 0          # ... and of constructor calls of jitted classes: _mj_ns0, …
         self.global_caches = 0              # inline caches of module-global reads: _mj_gc0, …
         self.bindings: tuple = ()           # names bound when compiling, checked on entry (``binding_guard``)
         self.on_rebound = None              # what the entry calls when one of them no longer holds
@@ -419,6 +420,8 @@ class Emitter:
                      for a in op.args[:len(op.args) - len(op.kwnames)]]
             parts += [f"{n}={self.ref(a)}" for n, a in zip(op.kwnames, op.args[len(op.args) - len(op.kwnames):])]
             self.assign(op, f"{self.callee(op.func)}({', '.join(parts)})", depth)
+        elif constructor_sites.takes_constructor_site(op):
+            self.constructor_site_call(op, depth)
         elif all(name.isidentifier() for name in op.kwnames):
             self.assign(op, f"{self.callee(op.func)}({self._call_args(op.args, op.kwnames)})", depth)
         else:
@@ -426,6 +429,18 @@ class Emitter:
             positional = ", ".join(self.ref(a) for a in op.args[:split])
             keywords = ", ".join(f"{n!r}: {self.ref(a)}" for n, a in zip(op.kwnames, op.args[split:]))
             self.assign(op, f"{self.callee(op.func)}(*({positional},), **{{{keywords}}})", depth)
+
+    def constructor_site_call(self, op, depth):
+        """``Cls(args)`` of a jitted class through the site's cache (``constructor_sites.py``): ``object.__new__``
+        and the ``__init__`` compiled entry, with no argument tuple and no lookups."""
+        site = f"_mj_ns{self.constructor_sites}"
+        self.constructor_sites += 1
+        cls, args = self.constant(op.func.value), "".join(f", {self.obj(a)}" for a in op.args)
+        if op.kwnames:
+            kwnames = self.constant(tuple(op.kwnames))
+            self.assign(op, f"mj_new_callkw{len(op.args)}(&{site}, {cls}, {kwnames}{args})", depth)
+        else:
+            self.assign(op, f"mj_new_call{len(op.args)}(&{site}, {cls}{args})", depth)
 
     def native_call(self, op) -> str | None:
         """Calls with a native implementation in moshjit_rt (only for argument types where it is exact)."""
@@ -477,7 +492,11 @@ class Emitter:
         site = f"_mj_ms{self.method_sites}"
         self.method_sites += 1
         args = [self.obj(op.obj)] + [self.obj(a) for a in op.args]
-        self.assign(op, f"mj_site_call{len(args)}({op.name!r}, &{site}, {', '.join(args)})", depth)
+        if op.kwnames:
+            kwnames = self.constant(tuple(op.kwnames))
+            self.assign(op, f"mj_site_callkw{len(args)}({op.name!r}, &{site}, {kwnames}, {', '.join(args)})", depth)
+        else:
+            self.assign(op, f"mj_site_call{len(args)}({op.name!r}, &{site}, {', '.join(args)})", depth)
 
     def op_CallEx(self, op, depth):
         self.assign(op, f"_mj_call_ex({self.obj(op.func)}, {self.ref(op.posargs)}, {self.ref(op.kwargs)})", depth)
@@ -935,18 +954,25 @@ class Emitter:
         params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
         needs_dict_layout = self.bindings_constant is not None
-        if self.attribute_caches or self.method_guards or self.method_sites or self.global_caches or needs_dict_layout:
+        sites = self.method_sites or self.constructor_sites
+        if self.attribute_caches or self.method_guards or sites or self.global_caches or needs_dict_layout:
             out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))
             out.extend(f"cdef mj_method_guard _mj_mg{i}" for i in range(self.method_guards))
-        if self.global_caches or needs_dict_layout:
+        if self.global_caches:
             out.append(f"cdef extern from *:\n    \"\"\"{GLOBAL_CACHE_C}    \"\"\"\n{GLOBAL_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_global_cache _mj_gc{i}" for i in range(self.global_caches))
-        if self.method_sites:
+        if sites:
             out.append(f"cdef extern from *:\n    \"\"\"{method_sites.METHOD_SITES_C}{method_sites.site_call_macros()}"
                        f"    \"\"\"\n{method_sites.METHOD_SITES_DECLARATIONS}")
             out.extend(f"cdef mj_method_site _mj_ms{i}" for i in range(self.method_sites))
             out.append(method_sites.METHOD_SITES_INIT)
+        if self.constructor_sites:
+            out.append(f"cdef extern from *:\n    \"\"\"{constructor_sites.CONSTRUCTOR_SITES_C}"
+                       f"{constructor_sites.constructor_call_macros()}"
+                       f"    \"\"\"\n{constructor_sites.CONSTRUCTOR_SITES_DECLARATIONS}")
+            out.extend(f"cdef mj_new_site _mj_ns{i}" for i in range(self.constructor_sites))
+            out.append(constructor_sites.CONSTRUCTOR_SITES_INIT)
         if self.bindings_constant is not None:
             out.extend(binding_guard.module_declarations(self.bindings))
         for name in (f"_k{i}" for i in range(len(self.constants))):

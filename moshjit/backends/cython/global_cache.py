@@ -7,19 +7,13 @@ A value change keeps the keys object and index (only the value is read); adding 
 dict another keys object, and then, or when the entry no longer holds the name, the site looks the name up as
 ``_mj_load_global`` does (globals, then builtins, else ``NameError``) and remembers where it found it. Pointer
 equality alone is never trusted: the entry's key must be the very name object, so a keys object freed and another
-allocated at the same address cannot give a wrong value. The layout read (``mj_dict_keys``) is the one in
-``attribute_cache.py``.
+allocated at the same address cannot give a wrong value. The layout read (``mj_dict_keys``,
+``mj_unicode_entries``) is the one in ``attribute_cache.py``.
 """
 from __future__ import annotations
 
 GLOBAL_CACHE_C = r'''
     typedef struct { void *keys; Py_ssize_t index; } mj_global_cache;
-    #define MJ_KEYS_UNICODE 1
-
-    /* The entries of a unicode-keys table (the layout mj_shared_key_index reads too). */
-    static inline mj_unicode_entry *mj_unicode_entries(mj_dict_keys *keys) {
-        return (mj_unicode_entry *)(keys->dk_indices + ((size_t)1 << keys->dk_log2_index_bytes));
-    }
 
     /* globals[name], else builtins[name], else NameError — a new reference, or NULL with the exception set. */
     static PyObject *mj_global_load(PyObject *globals, PyObject *builtins, PyObject *name, mj_global_cache *c) {

@@ -9,8 +9,10 @@ compiled entries it picked for up to two argument signatures (each argument's ex
 int64" and strs by "one character", as ``moshjit.typeof.key_of`` splits them), so a call whose arguments have a
 signature seen before goes straight to that entry: no bound method, no method lookup, no signature search in the
 dispatcher. A new signature is looked up in the dispatcher's ``_entries``; tier-0 entries (which the dispatcher
-replaces once hot), typed tuples, arrays, more than ``MJ_SITE_ARGS`` arguments or a different arity go through
-the dispatcher's own vectorcall. Anything else — another type, a plain method, a ``__getattribute__`` override, a
+replaces once hot), typed tuples, arrays, more than ``MJ_SITE_ARGS`` arguments or keywords go through the
+dispatcher's own vectorcall (still no lookup and no bound method: it binds keywords in C). A positional call
+leaving parameters to their defaults is completed with the defaults the dispatcher binds (its ``_defaults``, held
+by the site) and then matched like any other. Anything else — another type, a plain method, a ``__getattribute__`` override, a
 shadowing instance attribute, a class changed after the site was filled — takes ``PyObject_VectorcallMethod``,
 CPython's own ``obj.name(args)``.
 
@@ -36,6 +38,8 @@ METHOD_SITES_C = r'''
         PyTypeObject *type;                        /* a receiver type the site saw */
         unsigned int version;                      /* its version tag then (0: empty) */
         PyObject *method;                          /* strong: the jitted method found on it, or NULL (generic) */
+        Py_ssize_t arity;                          /* its _positional_count: other calls go to its dispatcher */
+        PyObject *defaults;                        /* strong: its dispatcher's _defaults (a tuple), or NULL */
         mj_site_signature signatures[2];
         unsigned int next;
     } mj_site_receiver;
@@ -47,6 +51,7 @@ METHOD_SITES_C = r'''
     static PyTypeObject *mj_site_core_type = NULL;    /* moshjit_dispatch.DispatcherCore */
     static PyTypeObject *mj_site_tier0_type = NULL;   /* moshjit_dispatch.Tier0Entry */
     static PyObject *mj_site_int64 = NULL, *mj_site_char = NULL, *mj_site_entries = NULL, *mj_site_arity = NULL;
+    static PyObject *mj_site_defaults = NULL;
 
     /* What the generated module passes in at import (None when the compiled call path is missing: every site is
        then generic). */
@@ -56,7 +61,8 @@ METHOD_SITES_C = r'''
         mj_site_char = PyUnicode_InternFromString("char");
         mj_site_entries = PyUnicode_InternFromString("_entries");
         mj_site_arity = PyUnicode_InternFromString("_positional_count");
-        if (!mj_site_int64 || !mj_site_char || !mj_site_entries || !mj_site_arity) return -1;
+        mj_site_defaults = PyUnicode_InternFromString("_defaults");
+        if (!mj_site_int64 || !mj_site_char || !mj_site_entries || !mj_site_arity || !mj_site_defaults) return -1;
         Py_INCREF(core);
         Py_INCREF(tier0);
         mj_site_core_type = (PyTypeObject *)core;
@@ -122,20 +128,33 @@ METHOD_SITES_C = r'''
         return 1;
     }
 
+    /* A jitted method's _positional_count (-1 when it cannot be read: its calls then go to the dispatcher). */
+    static Py_ssize_t mj_site_arity_of(PyObject *method) {
+        PyObject *arity = PyObject_GetAttr(method, mj_site_arity);
+        Py_ssize_t positional = arity != NULL ? PyLong_AsSsize_t(arity) : -1;
+        Py_XDECREF(arity);
+        if (PyErr_Occurred()) { PyErr_Clear(); return -1; }
+        return positional;
+    }
+
+    /* A jitted method's _defaults, the defaults its dispatcher binds (a new reference), or NULL: none to bind. */
+    static PyObject *mj_site_defaults_of(PyObject *method) {
+        PyObject *defaults = PyObject_GetAttr(method, mj_site_defaults);
+        if (defaults == NULL) { PyErr_Clear(); return NULL; }
+        if (!PyTuple_CheckExact(defaults) || PyTuple_GET_SIZE(defaults) == 0) { Py_DECREF(defaults); return NULL; }
+        return defaults;
+    }
+
     /* The compiled entry of method for these arguments' signature, remembered in a free or the older slot; NULL
        without an exception when there is none to remember (new signature, tier 0, uncheckable arguments). */
     static PyObject *mj_site_fill(mj_site_receiver *site, PyObject *method, PyObject **argv, Py_ssize_t n) {
-        PyObject *key, *entries, *entry, *arity;
+        PyObject *key, *entries, *entry;
         mj_site_signature *s;
         char kinds[MJ_SITE_ARGS];
-        Py_ssize_t i, positional;
+        Py_ssize_t i;
         if (n > MJ_SITE_ARGS) return NULL;
         for (i = 0; i < n; i++)
             if (!mj_site_kind(argv[i], &kinds[i])) return NULL;
-        if ((arity = PyObject_GetAttr(method, mj_site_arity)) == NULL) return NULL;
-        positional = PyLong_AsSsize_t(arity);
-        Py_DECREF(arity);
-        if (positional != n) { PyErr_Clear(); return NULL; }
         if ((key = PyTuple_New(n)) == NULL) return NULL;
         for (i = 0; i < n; i++) {
             PyObject *item = kinds[i] == MJ_KIND_INT64 ? mj_site_int64 : kinds[i] == MJ_KIND_CHAR ? mj_site_char
@@ -158,6 +177,7 @@ METHOD_SITES_C = r'''
 
     static void mj_site_forget(mj_site_receiver *site) {
         Py_CLEAR(site->method);
+        Py_CLEAR(site->defaults);
         Py_CLEAR(site->signatures[0].entry);
         Py_CLEAR(site->signatures[1].entry);
         site->guard.type = NULL;
@@ -182,49 +202,72 @@ METHOD_SITES_C = r'''
             if (descr != NULL && mj_site_is_jitted(descr)) {
                 Py_INCREF(descr);
                 site->method = descr;
+                site->arity = mj_site_arity_of(descr);
+                site->defaults = mj_site_defaults_of(descr);
             }
         }
         return site;
     }
 
-    /* argv[0].name(*argv[1:n]) (a new reference, or NULL with the exception set), as CPython calls it. */
-    static PyObject *mj_site_call(PyObject *name, mj_method_site *sites, PyObject **argv, Py_ssize_t n) {
+    /* argv[0].name(*argv[1:n], **dict(zip(kwnames, argv[n:]))) (a new reference, or NULL with the exception
+       set), as CPython calls it; kwnames is NULL for positional calls. A positional call leaving parameters to
+       their defaults gets them here, from the ones the dispatcher binds, and takes the entries as any other; a
+       call with keywords goes to the jitted method's dispatcher, which binds them in C. */
+    static PyObject *mj_site_call_kw(PyObject *name, mj_method_site *sites, PyObject **argv, Py_ssize_t n,
+                                     PyObject *kwnames) {
         PyTypeObject *tp = Py_TYPE(argv[0]);
         mj_site_receiver *site = mj_site_receiver_for(sites, tp, name);
-        PyObject *entry = NULL, *result;
+        PyObject *entry = NULL, *result, *defaults = NULL, *bound[MJ_SITE_ARGS];
+        Py_ssize_t i, first;
         int is;
         if (site->method == NULL) goto generic;
         is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp, site->method);
         if (is < 0) return NULL;
         if (!is) goto generic;
+        if (kwnames == NULL && n < site->arity && site->arity <= MJ_SITE_ARGS && site->defaults != NULL
+                && n >= (first = site->arity - PyTuple_GET_SIZE(site->defaults))) {
+            defaults = site->defaults;                   /* held: the site may be refilled while the call runs */
+            Py_INCREF(defaults);
+            for (i = 0; i < site->arity; i++) bound[i] = i < n ? argv[i] : PyTuple_GET_ITEM(defaults, i - first);
+            argv = bound;
+            n = site->arity;
+        }
+        if (kwnames != NULL || n != site->arity) return PyObject_Vectorcall(site->method, argv, n, kwnames);
         if (mj_site_matches(&site->signatures[0], argv, n)) entry = site->signatures[0].entry;
         else if (mj_site_matches(&site->signatures[1], argv, n)) entry = site->signatures[1].entry;
-        else {
-            entry = mj_site_fill(site, site->method, argv, n);
-            if (entry == NULL) {
-                if (PyErr_Occurred()) return NULL;
-                return PyObject_Vectorcall(site->method, argv, n, NULL);  /* the dispatcher picks or compiles */
-            }
+        else if ((entry = mj_site_fill(site, site->method, argv, n)) == NULL) {
+            result = PyErr_Occurred() ? NULL : PyObject_Vectorcall(site->method, argv, n, NULL);  /* the dispatcher
+                                                                                    picks or compiles */
+            Py_XDECREF(defaults);
+            return result;
         }
-        if (mj_site_enter()) return NULL;
+        if (mj_site_enter()) { Py_XDECREF(defaults); return NULL; }
         Py_INCREF(entry);                                /* the site may be refilled while the call runs */
         result = PyObject_Vectorcall(entry, argv, n, NULL);
         Py_DECREF(entry);
         mj_site_leave();
+        Py_XDECREF(defaults);
         return result;
     generic:
-        return PyObject_VectorcallMethod(name, argv, n, NULL);
+        return PyObject_VectorcallMethod(name, argv, n, kwnames);
+    }
+    static inline PyObject *mj_site_call(PyObject *name, mj_method_site *sites, PyObject **argv, Py_ssize_t n) {
+        return mj_site_call_kw(name, sites, argv, n, NULL);
     }
 '''
 
 
 def site_call_macros() -> str:
-    """``mj_site_call<n>(name, site, a0, …)``: the call with its arguments as a C array (receiver first)."""
+    """``mj_site_call<n>(name, site, a0, …)``: the call with its arguments as a C array (receiver first);
+    ``mj_site_callkw<n>(name, site, kwnames, a0, …)``: the same with the last ``len(kwnames)`` passed by keyword."""
     lines = []
     for n in range(1, MAX_SITE_ARGS + 1):
         params = ", ".join(f"a{i}" for i in range(n))
         lines.append(f"    #define mj_site_call{n}(name, site, {params}) "
                      f"mj_site_call(name, site, (PyObject *[]){{{params}}}, {n})")
+        lines.append(f"    #define mj_site_callkw{n}(name, site, kwnames, {params}) "
+                     f"mj_site_call_kw(name, site, (PyObject *[]){{{params}}}, {n} - PyTuple_GET_SIZE(kwnames), "
+                     f"kwnames)")
     return "\n".join(lines) + "\n"
 
 
@@ -233,6 +276,7 @@ METHOD_SITES_DECLARATIONS = '''\
         pass
     int mj_method_sites_init(object, object) except -1
 ''' + "".join(f"    object mj_site_call{n}(object, mj_method_site *{', object' * n})\n"
+              f"    object mj_site_callkw{n}(object, mj_method_site *, object{', object' * n})\n"
               for n in range(1, MAX_SITE_ARGS + 1))
 
 METHOD_SITES_INIT = '''\
@@ -245,6 +289,6 @@ mj_method_sites_init(_MJ_DispatcherCore, _MJ_Tier0Entry)
 
 
 def takes_site(op, receiver_ctype: str) -> bool:
-    """Whether ``obj.name(args)`` goes through a method site: a receiver of no known type, positional arguments
-    only, at most ``MAX_SITE_ARGS`` with the receiver."""
-    return receiver_ctype == "object" and not op.kwnames and 1 + len(op.args) <= MAX_SITE_ARGS
+    """Whether ``obj.name(args)`` goes through a method site: a receiver of no known type, at most
+    ``MAX_SITE_ARGS`` arguments with the receiver (keywords included)."""
+    return receiver_ctype == "object" and 1 + len(op.args) <= MAX_SITE_ARGS
