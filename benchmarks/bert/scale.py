@@ -221,7 +221,7 @@ class ByValue:
 
 
 def dask_task(state, start, documents, max_length):
-    """One batch on a Dask worker; ``state`` is the dict broadcast to every worker (the jitted ``encode_batch``
+    """One batch on a Dask worker; ``state`` is the dict scattered once to the cluster (the jitted ``encode_batch``
     and the vocab). Dask hands each task a shallow copy of that dict but the same function object, so a
     worker's first call is recognised by the function's empty ``stats``."""
     encode_batch = state["encode_batch"]
@@ -269,7 +269,10 @@ def run_dask(documents, encode_batch, vocab, batch_size, max_length, client, pro
     pending = list(batch_starts(len(documents), batch_size))
     bar = progress(total=len(pending), desc="dask") if progress else None
     for attempt in range(1, SCATTER_ATTEMPTS + 1):
-        state = client.scatter({"encode_batch": encode_batch, "vocab": vocab}, broadcast=True, hash=False)
+        # Not broadcast=True: with the active memory manager's ReduceReplicas policy (on by default) the scheduler
+        # removes the replicas broadcast is waiting for, and scatter can hang (dask/distributed#8796). A worker
+        # fetches the state from a peer the first time one of its tasks needs it.
+        state = client.scatter({"encode_batch": encode_batch, "vocab": vocab}, hash=False)
         futures = {client.submit(task, state, start, documents[start:start + batch_size], max_length,
                                  pure=False): start for start in pending}
         pending = []
