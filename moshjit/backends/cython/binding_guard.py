@@ -17,7 +17,9 @@ BINDINGS_C = r'''
         void *keys, *then_keys;
         Py_ssize_t index, nentries, then_index;
     } mj_binding_seen;
-    typedef struct { int valid; mj_binding_seen seen[%(bindings)d]; } mj_bindings;
+    /* Sized at the first check (the text of a module must not depend on how many names it bound: another
+       process may bind a different number for the same code, and the cache is keyed by the text). */
+    typedef struct { int valid; Py_ssize_t size; mj_binding_seen *seen; } mj_bindings;
 
     /* d's entry ``index`` (keys object ``keys``) is the name with the value: then d[name] is value. */
     static inline int mj_binding_entry_is(PyObject *d, void *keys, Py_ssize_t index, PyObject *name,
@@ -56,6 +58,12 @@ BINDINGS_C = r'''
     static int mj_bindings_refresh(mj_bindings *b, PyObject *bindings) {
         Py_ssize_t i;
         b->valid = 0;
+        if (b->size < PyTuple_GET_SIZE(bindings)) {
+            mj_binding_seen *grown = PyMem_Realloc(b->seen, sizeof(mj_binding_seen) * PyTuple_GET_SIZE(bindings));
+            if (grown == NULL) return 0;            /* no memory: as if rebound (the dispatcher looks again) */
+            b->seen = grown;
+            b->size = PyTuple_GET_SIZE(bindings);
+        }
         for (i = 0; i < PyTuple_GET_SIZE(bindings); i++) {
             PyObject *binding = PyTuple_GET_ITEM(bindings, i);
             PyObject *ns = PyTuple_GET_ITEM(binding, 0), *name = PyTuple_GET_ITEM(binding, 1);
@@ -121,11 +129,10 @@ BINDINGS_DECLARATIONS = '''\
 '''
 
 
-def module_declarations(bindings) -> list[str]:
-    """The C helpers, sized for ``bindings``, and the module's guard state (needs ``attribute_cache``'s C: the dict
-    layout). The first call looks everything up."""
-    sizes = {"bindings": len(bindings)}
-    return [f"cdef extern from *:\n    \"\"\"{BINDINGS_C % sizes}    \"\"\"\n{BINDINGS_DECLARATIONS}",
+def module_declarations() -> list[str]:
+    """The C helpers and the module's guard state (needs ``attribute_cache``'s C: the dict layout). The first call
+    looks everything up."""
+    return [f"cdef extern from *:\n    \"\"\"{BINDINGS_C}    \"\"\"\n{BINDINGS_DECLARATIONS}",
             "cdef mj_bindings _mj_bindings"]
 
 

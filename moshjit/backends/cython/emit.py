@@ -974,7 +974,7 @@ class Emitter:
             out.extend(f"cdef mj_new_site _mj_ns{i}" for i in range(self.constructor_sites))
             out.append(constructor_sites.CONSTRUCTOR_SITES_INIT)
         if self.bindings_constant is not None:
-            out.extend(binding_guard.module_declarations(self.bindings))
+            out.extend(binding_guard.module_declarations())
         for name in (f"_k{i}" for i in range(len(self.constants))):
             out.append(f"cdef object {name}")
         out.append("\n\ndef _mj_set_constants(tuple constants):")
