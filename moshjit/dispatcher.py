@@ -279,6 +279,7 @@ class DispatcherBase:
         return entry(*args)
 
     def _drop_for_rebinding(self, key: tuple, label: str) -> None:
+        """Forget every specialisation of ``key`` (native, generic, the native call path): they bound ``label``."""
         self._rebinds[label] = self._rebinds.get(label, 0) + 1
         if self._rebinds[label] > 1 and self.backend != "llvm":
             self._volatile = self._volatile | {label}
