@@ -4,11 +4,14 @@
 constant, so the backends can call, inline or type it. CPython looks such names up at every execution, so a later
 rebinding (``module.helper = other``, ``globals()['len'] = ...``, a closure cell written by its outer function)
 must be seen: each compiled entry checks, on every call, that its bindings still hold. The check is cheap because
-it rarely looks anything up: a dict's ``ma_version_tag`` changes with every write to the dict (CPython 3.11–3.13),
-so while the tags of the dicts the names live in are the ones recorded at the last full check, nothing was
-rebound; only when a tag moved are the names looked up again (and the new tags recorded if all still hold). A
-closure cell has no version: its content is compared on every call. A rebinding found hands the call to the
-dispatcher, which compiles the function again without binding that name (it is then read at run time).
+it rarely looks anything up: each name is checked where it was found last (the dict's keys object and entry index,
+as ``LOAD_GLOBAL``'s caches keep them; a closure cell: its content), and looked up again only when that moved. A
+rebinding found hands the call to the dispatcher, which compiles the function again (a name rebound a second time
+is then read at run time).
+
+A function that was inlined, or whose defaults completed a call when compiling, is bound too by what CPython reads
+from it at each call: its ``__code__``, ``__defaults__`` and ``__kwdefaults__`` (the function object is the
+namespace; the check compares the fields, so assigning any of them is seen).
 
 What is still not seen (documented in the user guide): a name rebound *during* a call, by code the call runs,
 after the entry's check; and a generator's bindings after it was created.
@@ -19,11 +22,18 @@ import types
 from typing import NamedTuple
 
 MISSING = object()
+FUNCTION_FIELDS = ("__code__", "__defaults__", "__kwdefaults__")     # what a call reads from the function
+
+
+def function_fields(function: types.FunctionType, label: str, fields=FUNCTION_FIELDS) -> list:
+    """The bindings of what a call of ``function`` reads from it now (``fields``: its code and its defaults)."""
+    return [Binding(function, field, getattr(function, field), None, f"{label}.{field}") for field in fields]
 
 
 class Binding(NamedTuple):
     """``name`` looked up in ``namespace`` (a dict, or a closure cell) — then in ``then`` (builtins) when the
-    dict does not have it — gave ``value`` when compiling. ``label``: how the name reads in messages."""
+    dict does not have it — gave ``value`` when compiling; or, ``namespace`` a function, its attribute ``name``
+    (one of ``FUNCTION_FIELDS``) was ``value``. ``label``: how the name reads in messages."""
     namespace: object
     name: str
     value: object
@@ -37,6 +47,8 @@ class Binding(NamedTuple):
                 return self.namespace.cell_contents
             except ValueError:
                 return MISSING
+        if isinstance(self.namespace, types.FunctionType):
+            return getattr(self.namespace, self.name)
         found = self.namespace.get(self.name, MISSING)
         if found is MISSING and self.then is not None:
             found = self.then.get(self.name, MISSING)

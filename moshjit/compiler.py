@@ -20,6 +20,7 @@ import weakref
 
 from moshjit import progress
 from moshjit.artifact import Artifact
+from moshjit.bindings import function_fields
 from moshjit.context import CompileContext
 from moshjit.errors import UnsupportedError
 from moshjit.ir.types import OBJECT, MType
@@ -79,6 +80,9 @@ class DriverContext(CompileContext):
         compilation's bindings (a memo whose bindings no longer hold is inferred again)."""
         from moshjit.bindings import first_rebound
         from moshjit.passes.typeinfer import returned_type
+        fields = function_fields(py_function, py_function.__qualname__)
+        if any(field.label in self.volatile_globals for field in fields):
+            return OBJECT                 # its code or defaults keep changing: assume nothing of it
         key = (py_function.__code__, id(py_function.__globals__), tuple(arg_types), self.volatile_globals)
         known = _return_types.get(key)
         if known is not None and first_rebound(known[1]) is None:
@@ -90,7 +94,8 @@ class DriverContext(CompileContext):
         bindings: list = []
         try:
             typed, callee_ctx = self.typed_callee(py_function, list(arg_types))
-            result, bindings = returned_type(typed), callee_ctx.bindings
+            # typed from its code and defaults as they are now: a change to them is a rebinding too
+            result, bindings = returned_type(typed), callee_ctx.bindings + fields
         except Exception:                 # the callee may be uncompilable: it will run as Python
             result = OBJECT
         finally:
@@ -168,6 +173,9 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
     ctx = DriverContext(py_function, key, backend_name, cache, fallback,
                         assume_globals=assume_globals and fallback is not None, make_dispatcher=make_dispatcher,
                         generic_entry=generic_entry, on_rebound=on_rebound, volatile_globals=volatile_globals)
+    # the code compiled is the function's now: assigning its __code__ later is seen (a plain helper compiled
+    # behind a helper dispatcher is the user's own function, and IPython's autoreload assigns __code__)
+    ctx.bindings.extend(function_fields(py_function, py_function.__qualname__, ("__code__",)))
     ir = typed_ssa(py_function, [type_of_key(k) for k in key], ctx, assume_globals=ctx.assume_globals)
     ir_text = format_function(ir)
     frontend_s = time.perf_counter() - start

@@ -61,10 +61,13 @@ class PyDispatcherCore:
 
     def _use_native(self, native) -> None:
         """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
-        this instance's ``__call__``, in a class of its own (unless a subclass overrides ``__call__``)."""
-        if type(self).__call__ is not PyDispatcherCore.__call__:
-            return
-        self.__class__ = type("Dispatcher", (type(self),), {"__call__": native, "__module__": type(self).__module__})
+        this instance's ``__call__``, in a class of its own (unless a subclass overrides ``__call__``); None: back
+        to the class it had."""
+        if native is None:
+            self.__class__ = type(self).__dict__.get("_class_without_native", type(self))
+        elif type(self).__call__ is PyDispatcherCore.__call__:
+            self.__class__ = type("Dispatcher", (type(self),), {"__call__": native, "__module__": type(self).__module__,
+                                                                "_class_without_native": type(self)})
 
     def _forget_recent(self):
         """Nothing to forget: this call path remembers no signatures besides ``_entries``."""
@@ -110,7 +113,7 @@ class DispatcherBase:
         self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
         if self._positional_count >= 0:     # the compiled call path binds keywords and defaults of these in C
             self._parameter_names = code.co_varnames[:code.co_argcount]
-            self._defaults = self.py_func.__defaults__ or ()      # as ``_bind`` applies them: taken once
+            self._defaults_of = self.py_func           # its __defaults__ are read at each call, as CPython does
             self._positional_only = code.co_posonlyargcount
         functools.update_wrapper(self, self.py_func)
         self._tier_options = (tier_option(tier), hot_calls, hot_ms)
@@ -118,14 +121,29 @@ class DispatcherBase:
 
     # ---- calling (the hot path, ``__call__``, is the core's) -----------------------------------------------------
     def _bind(self, args, kwargs) -> tuple:
-        """Apply defaults, *args and **kwargs exactly as CPython would (same TypeErrors)."""
+        """Apply defaults, *args and **kwargs exactly as CPython would (same TypeErrors), with the function's
+        defaults as they are now (the very objects: a keyword-only default changed in place is seen too)."""
         if self._binder is None:
             import inspect
 
             from moshjit.ir.function import make_binder
             self._binder = make_binder(inspect.signature(self.py_func), self.py_func.__name__,
                                        self.py_func.__qualname__)
-        return tuple(self._binder(*args, **kwargs))
+        binder, function = self._binder, self.py_func
+        if binder.__defaults__ is not function.__defaults__:
+            binder.__defaults__ = function.__defaults__
+        if binder.__kwdefaults__ is not function.__kwdefaults__:
+            binder.__kwdefaults__ = function.__kwdefaults__
+        return tuple(binder(*args, **kwargs))
+
+    # A jitted function's defaults are the plain function's: reading and assigning them works as on a function,
+    # and calls take the values assigned (compiled code that bound them checks them: ``moshjit.bindings``).
+    __defaults__ = property(lambda self: self.py_func.__defaults__,
+                            lambda self, value: setattr(self.py_func, "__defaults__", value),
+                            lambda self: delattr(self.py_func, "__defaults__"))
+    __kwdefaults__ = property(lambda self: self.py_func.__kwdefaults__,
+                              lambda self, value: setattr(self.py_func, "__kwdefaults__", value),
+                              lambda self: delattr(self.py_func, "__kwdefaults__"))
 
     def _specialize(self, key: tuple, compile=None):
         """The entry for a call whose signature ``key`` has none yet (the call path asks on a miss): tiered, the
@@ -295,8 +313,7 @@ class DispatcherBase:
         """Undo ``_call_natively``: the native entry made the call path may be one that was dropped."""
         if self._native_used:
             self._native_used = False
-            if "__call__" in type(self).__dict__ and type(self).__name__ == "Dispatcher":
-                self.__class__ = type(self).__bases__[0]
+            self._use_native(None)
 
     def _generic_entry(self, key: tuple):
         """The entry of the specialisation without assumptions for ``key`` (Cython, Python ints), compiled once."""

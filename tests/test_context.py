@@ -94,6 +94,43 @@ def test_the_driver_context_inlines_and_merges_the_callees_results():
     assert ir.run(3) == calls_small_helper(3)
 
 
+def keyword_default_helper(x, k=2, *, j=3):
+    return x * k + j
+
+
+def calls_keyword_default_helper(x):
+    return keyword_default_helper(x)
+
+
+def test_what_an_inlined_call_read_from_its_callee_is_bound():
+    """Its code, defaults and keyword-only defaults (each as an entry of the ``__kwdefaults__`` dict) join the
+    bindings; once any of them is volatile the callee is not bound at all."""
+    ctx = DriverContext(calls_keyword_default_helper)
+    ir = build_ssa(calls_keyword_default_helper, optimize=False)
+    resolve_globals(ir, ctx)
+    inline_calls(ir, ctx, (calls_keyword_default_helper.__code__,))
+    assert _calls(ir) == [] and ir.run(3) == 9
+    callee = keyword_default_helper
+    bound = {(b.label, b.name): b for b in ctx.bindings if b.label != "keyword_default_helper"}
+    assert set(bound) == {("keyword_default_helper.__code__", "__code__"),
+                          ("keyword_default_helper.__defaults__", "__defaults__"),
+                          ("keyword_default_helper.__kwdefaults__", "__kwdefaults__"),
+                          ("keyword_default_helper.__kwdefaults__", "j")}
+    assert bound["keyword_default_helper.__kwdefaults__", "j"].namespace is callee.__kwdefaults__
+    assert all(b.holds() for b in ctx.bindings)
+    callee.__kwdefaults__["j"] = 4                       # in place: that entry no longer holds
+    try:
+        assert not bound["keyword_default_helper.__kwdefaults__", "j"].holds()
+    finally:
+        callee.__kwdefaults__["j"] = 3
+    ctx = DriverContext(calls_keyword_default_helper)
+    ctx.volatile_globals = frozenset({"keyword_default_helper.__defaults__"})
+    ir = build_ssa(calls_keyword_default_helper, optimize=False)
+    resolve_globals(ir, ctx)
+    inline_calls(ir, ctx, (calls_keyword_default_helper.__code__,))
+    assert len(_calls(ir)) == 1 and not any(b.name == "__defaults__" for b in ctx.bindings)
+
+
 def test_the_driver_context_gives_return_types_of_jitted_callees():
     ir = typed_ssa(calls_jitted, [INT64])
     assert returned_type(ir) == FLOAT

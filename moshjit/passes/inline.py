@@ -3,8 +3,11 @@ functions anywhere), so that helpers like ``is_punctuation(ch)`` run natively, t
 
 Runs after ``resolve_globals`` (the callee must be a Constant). A call is inlined when the callee is not recursive,
 binds its arguments at compile time (positional/keyword/defaults; no ``*args``/``**kwargs``), has no closure,
-and reads no run-time globals of another module. Exceptions raised inside the inlined body reach the caller's
-handler exactly as they would through a call (only the traceback lacks the callee's frame).
+and reads no run-time globals of another module. The callee's ``__code__``, ``__defaults__`` and ``__kwdefaults__``
+(and each keyword-only default in that dict, which can change in place) are then checked on every call of the
+caller (``moshjit.bindings``); once they changed twice, the callee is no longer bound (called at run time).
+Exceptions raised inside the inlined body reach the caller's handler exactly as they would through a call (only
+the traceback lacks the callee's frame).
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import inspect
 import types
 from typing import TYPE_CHECKING
 
+from moshjit.bindings import Binding, function_fields
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import Constant, Phi
@@ -40,7 +44,8 @@ def _size(fn: Function) -> int:
 
 
 def _bind(callee: types.FunctionType, call: ops.Call) -> list | None:
-    """The caller values for each callee parameter, or None when binding is not static (or would fail)."""
+    """The caller values for each callee parameter, or None when binding is not static (or would fail). Defaults
+    are the callee's now, as Constants (``_default_bindings`` says what the caller must then check)."""
     code = callee.__code__
     if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
         return None
@@ -64,6 +69,15 @@ def _bind(callee: types.FunctionType, call: ops.Call) -> list | None:
     if len(positional) > len(params) or keywords:
         return None
     return values
+
+
+def _default_bindings(callee: types.FunctionType, label: str) -> list:
+    """What a call of ``callee`` reads from it, as the caller's entry checks it: its code and defaults (the
+    fields), and each keyword-only default as an entry of the ``__kwdefaults__`` dict (it can change in place)."""
+    found = function_fields(callee, label)
+    for name, value in (callee.__kwdefaults__ or {}).items():
+        found.append(Binding(callee.__kwdefaults__, name, value, None, f"{label}.__kwdefaults__"))
+    return found
 
 
 def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext, stack: tuple):
@@ -104,7 +118,8 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
                 continue
             if _size(fn) > MAX_TOTAL_SIZE:
                 return fn
-            values = _bind(callee, op)
+            fields = _default_bindings(callee, callee.__qualname__)
+            values = None if any(f.label in ctx.volatile_globals for f in fields) else _bind(callee, op)
             found = None if values is None else _callee_ir(callee, fn, ctx, stack + (callee.__code__,))
             if found is None:
                 if not jitted:
@@ -112,11 +127,13 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
                 if jitted and values is not None:
                     # bound at compile time: the dispatcher then takes its positional fast path
                     op.args, op.kwnames = list(values), ()
+                    ctx.bindings.extend(fields)          # the defaults it took are checked on every call
                 continue
             body, callee_ctx = found
             ctx.resolved_globals.update(callee_ctx.resolved_globals)
             ctx.bindings.extend(callee_ctx.bindings)
-            ctx.record_dependency(callee)            # its code and defaults are now part of the caller
+            ctx.bindings.extend(fields)              # its code and defaults are now part of the caller: checked
+            ctx.record_dependency(callee)            # on every call, and part of the cache key
             block = _splice(fn, block, index - 1, op, body, values, ctx.inlined_at)
             index = 0
     return fn

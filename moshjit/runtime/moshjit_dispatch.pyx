@@ -44,6 +44,16 @@ cdef extern from *:
         return strcmp(name, "ndarray") == 0;
     }
 
+    /* What a call of the Python function f takes as its defaults now (a borrowed tuple; empty for none): read at
+       every call, as CPython does, so that assigning f.__defaults__ is seen. */
+    static PyObject *mj_function_defaults(PyObject *f) {
+        PyObject *defaults = PyFunction_GET_DEFAULTS(f);
+        static PyObject *none = NULL;
+        if (defaults != NULL) return defaults;
+        if (none == NULL) none = PyTuple_New(0);
+        return none;
+    }
+
     static PyObject **mj_tuple_items(PyObject *t) { return &PyTuple_GET_ITEM(t, 0); }
     static PyObject *mj_item(PyObject *t, Py_ssize_t i) { return PyTuple_GET_ITEM(t, i); }      /* borrowed */
     static Py_ssize_t mj_size(PyObject *t) { return PyTuple_GET_SIZE(t); }
@@ -218,6 +228,7 @@ cdef extern from *:
     bint mj_fits_int64(object value)
     bint mj_named_ndarray(type kind)
     PyObject **mj_tuple_items(tuple t)
+    PyObject *mj_function_defaults(object f)
     PyObject *mj_item(PyObject *t, Py_ssize_t i)
     Py_ssize_t mj_size(PyObject *t)
     Py_ssize_t mj_str_length(PyObject *s)
@@ -373,8 +384,8 @@ cdef class DispatcherCore:
     cdef PyObject *_last_types[LAST_ARGS]  # (borrowed: the key in _recent holds the types)
     cdef char _last_kinds[LAST_ARGS]
     cdef public tuple _parameter_names     # the positional parameters' names when keywords and defaults can be
-    cdef public tuple _defaults            # bound in C (else None), their defaults (the last ones'), and how
-    cdef public Py_ssize_t _positional_only  # many of the first cannot be passed by keyword
+    cdef public object _defaults_of        # bound in C (else None), the function whose __defaults__ complete a
+    cdef public Py_ssize_t _positional_only  # call (read at each call), and how many cannot be passed by keyword
 
     def __cinit__(self, *args, **kwargs):
         self._vectorcall = mj_vectorcall_slot()
@@ -413,7 +424,7 @@ cdef class DispatcherCore:
 
     def _use_native(self, native):
         """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
-        the first thing a positional call tries."""
+        the first thing a positional call tries (None: nothing)."""
         self._native = native
 
     def __call__(self, *args, **kwargs):
@@ -428,20 +439,24 @@ cdef class DispatcherCore:
         """A call with keywords (their values follow the ``n`` positional arguments in ``argv``): bound in C when
         the parameters allow, else by ``_bind``."""
         cdef PyObject *bound[BIND_ARGS]
-        defaults = self._defaults                  # held: the bound vector borrows from it during the call
-        if self._bind_vector(argv, n, kwnames, bound):
+        cdef tuple defaults = self._current_defaults()    # held: the bound vector borrows from it during the call
+        if self._bind_vector(argv, n, kwnames, bound, defaults):
             return self._call_positional(bound, self._positional_count, None, self._positional_count)
         kwargs = {}
         for i in range(len(kwnames)):
             kwargs[kwnames[i]] = <object>argv[n + i]
         return self._call_bound(self._bind(mj_tuple_from(argv, n), kwargs))
 
-    cdef bint _bind_vector(self, PyObject **argv, Py_ssize_t n, tuple kwnames, PyObject **bound):
+    cdef inline tuple _current_defaults(self):
+        """The defaults a call takes now: the function's ``__defaults__`` (None when C does not bind them)."""
+        return None if self._defaults_of is None else <tuple>mj_function_defaults(self._defaults_of)
+
+    cdef bint _bind_vector(self, PyObject **argv, Py_ssize_t n, tuple kwnames, PyObject **bound, tuple defaults):
         """Fill ``bound`` with the call's parameters in order (borrowed: from ``argv``, the keyword values after
-        it, and ``_defaults``), as CPython binds them. False when the Python binder must do it: a parameter list it
-        does not cover, or a call CPython rejects (``_bind`` then raises CPython's own TypeError)."""
+        it, and ``defaults``, which the caller holds), as CPython binds them. False when the Python binder must do
+        it: a parameter list it does not cover, or a call CPython rejects (``_bind`` then raises CPython's own
+        TypeError)."""
         cdef tuple names = self._parameter_names
-        cdef tuple defaults = self._defaults
         cdef Py_ssize_t count = self._positional_count, i, k, first_default
         if names is None or defaults is None or count > BIND_ARGS or n > count:
             return False
@@ -500,8 +515,8 @@ cdef class DispatcherCore:
         cdef tuple key
         cdef PyObject *bound[BIND_ARGS]
         if n != self._positional_count:
-            defaults = self._defaults              # held: the bound vector borrows from it during the call
-            if self._bind_vector(argv, n, None, bound):
+            defaults = self._current_defaults()    # held: the bound vector borrows from it during the call
+            if self._bind_vector(argv, n, None, bound, defaults):
                 return self._call_positional(bound, self._positional_count, None, self._positional_count)
             return self._call_bound(self._bind(mj_tuple_from(argv, n) if args is None else args, {}))
         entry = self._last_match(argv, n)

@@ -194,3 +194,35 @@ def test_a_default_is_the_functions_own_object():
     jitted = moshjit.jit(positional_first, backend="cython")
     assert jitted(1, 2)[2] is positional_first(1, 2)[2]
     assert jitted(1, b=2)[2] is positional_first.__defaults__[0]
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_defaults_assigned_later_are_the_ones_a_call_takes(core):
+    """Both call paths (the C binder and the Python one) read ``__defaults__``/``__kwdefaults__`` at each call."""
+    def plain(a, b=1, c=2):
+        return (a, b, c)
+
+    def keyword_only(a, *, k=1):
+        return (a, k)
+
+    jitted, jitted_keyword_only = CORES[core](plain, backend="cython"), CORES[core](keyword_only, backend="cython")
+    calls = [((0,), {}), ((0,), {"c": 5}), ((), {"a": 1}), ((0, 1), {})]
+    for defaults in [(7, 8), (9,), None, (1, 2, 3)]:
+        jitted.__defaults__ = defaults
+        for args, kwargs in calls:
+            same(jitted, plain, *args, **kwargs)
+    jitted_keyword_only.__kwdefaults__["k"] = 40                        # in place
+    same(jitted_keyword_only, keyword_only, 0)
+    jitted_keyword_only.__kwdefaults__ = None
+    same(jitted_keyword_only, keyword_only, 0)
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_rebound_helper_takes_the_native_fast_path_away_until_compiled_again(core):
+    namespace: dict = {}
+    exec("def helper(x):\n    return x + 1\n\ndef twice(x):\n    return helper(x) * 2\n", namespace)
+    jitted = CORES[core](namespace["twice"], backend="llvm")
+    assert jitted(3) == 8 and jitted._native_used
+    namespace["helper"] = lambda x: x - 1
+    assert jitted(3) == 4 and jitted(5) == 8
+    assert jitted._native_used                  # the specialisation compiled again is the fast path now

@@ -4,9 +4,10 @@ The module is handed its bindings (``moshjit.bindings.Binding`` tuples) as a con
 up and notes where it was found: the dict's keys object and the entry index, as CPython's ``LOAD_GLOBAL`` caches
 keep them (for a builtin, also that the globals dict had no such key: its keys object and entry count). Every call
 then checks, per binding, that the entry there is still the very name with the very value (a closure cell: its
-content), which needs no hashing and is untouched by writes to other names (a module-level loop variable is one);
-anything moved makes it look everything up again. A binding that no longer holds hands the call to the
-dispatcher's ``rebound`` handler (compiled again without that name; a generator delegates to what it returns).
+content; a function: the field a call reads), which needs no hashing and is untouched by writes to other names
+(a module-level loop variable is one); anything moved makes it look everything up again. A binding that no longer
+holds hands the call to the dispatcher's ``rebound`` handler (compiled again without that name; a generator
+delegates to what it returns).
 """
 from __future__ import annotations
 
@@ -54,6 +55,21 @@ BINDINGS_C = r'''
         }
     }
 
+    /* A function's field a call reads (``FUNCTION_FIELDS``: 0 __code__, 1 __defaults__, 2 __kwdefaults__), None
+       for NULL as the attribute reads it. */
+    static inline PyObject *mj_function_field(PyObject *f, Py_ssize_t field) {
+        PyObject *found = field == 0 ? PyFunction_GET_CODE(f) : field == 1 ? PyFunction_GET_DEFAULTS(f)
+                          : PyFunction_GET_KW_DEFAULTS(f);
+        return found != NULL ? found : Py_None;
+    }
+
+    static Py_ssize_t mj_function_field_index(PyObject *name) {
+        if (PyUnicode_CompareWithASCIIString(name, "__code__") == 0) return 0;
+        if (PyUnicode_CompareWithASCIIString(name, "__defaults__") == 0) return 1;
+        if (PyUnicode_CompareWithASCIIString(name, "__kwdefaults__") == 0) return 2;
+        return -1;
+    }
+
     /* Look every binding (namespace, name, value, then, label) up; 1 when all hold (and where they are noted). */
     static int mj_bindings_refresh(mj_bindings *b, PyObject *bindings) {
         Py_ssize_t i;
@@ -71,6 +87,11 @@ BINDINGS_C = r'''
             mj_binding_seen *seen = &b->seen[i];
             if (PyCell_Check(ns)) {
                 if (PyCell_GET(ns) != value) return 0;
+                continue;
+            }
+            if (PyFunction_Check(ns)) {
+                seen->index = mj_function_field_index(name);
+                if (seen->index < 0 || mj_function_field(ns, seen->index) != value) return 0;
                 continue;
             }
             found = PyDict_GetItemWithError(ns, name);
@@ -109,6 +130,8 @@ BINDINGS_C = r'''
             mj_binding_seen *seen = &b->seen[i];
             if (PyCell_Check(ns)) {
                 if (PyCell_GET(ns) != value) return 0;
+            } else if (PyFunction_Check(ns)) {
+                if (mj_function_field(ns, seen->index) != value) return 0;
             } else if (seen->index >= 0) {
                 if (!mj_binding_entry_is(ns, seen->keys, seen->index, name, value))
                     return mj_bindings_refresh(b, bindings);

@@ -11,10 +11,11 @@ signature seen before goes straight to that entry: no bound method, no method lo
 dispatcher. A new signature is looked up in the dispatcher's ``_entries``; tier-0 entries (which the dispatcher
 replaces once hot), typed tuples, arrays, more than ``MJ_SITE_ARGS`` arguments or keywords go through the
 dispatcher's own vectorcall (still no lookup and no bound method: it binds keywords in C). A positional call
-leaving parameters to their defaults is completed with the defaults the dispatcher binds (its ``_defaults``, held
-by the site) and then matched like any other. Anything else — another type, a plain method, a ``__getattribute__`` override, a
-shadowing instance attribute, a class changed after the site was filled — takes ``PyObject_VectorcallMethod``,
-CPython's own ``obj.name(args)``.
+leaving parameters to their defaults is completed with the defaults the dispatcher binds (the ``__defaults__`` of
+its ``_defaults_of`` function, held by the site and read at each call, as CPython reads them) and then matched
+like any other. Anything else — another type, a plain method, a ``__getattribute__`` override, a shadowing
+instance attribute, a class changed after the site was filled — takes ``PyObject_VectorcallMethod``, CPython's own
+``obj.name(args)``.
 
 A cached entry is a compiled specialisation of the method for exactly those argument kinds, so it stays correct
 even if the dispatcher later installs another one for the same kinds. The call counts one level of recursion, as
@@ -39,7 +40,7 @@ METHOD_SITES_C = r'''
         unsigned int version;                      /* its version tag then (0: empty) */
         PyObject *method;                          /* strong: the jitted method found on it, or NULL (generic) */
         Py_ssize_t arity;                          /* its _positional_count: other calls go to its dispatcher */
-        PyObject *defaults;                        /* strong: its dispatcher's _defaults (a tuple), or NULL */
+        PyObject *defaults_of;                     /* strong: the function whose __defaults__ it binds, or NULL */
         mj_site_signature signatures[2];
         unsigned int next;
     } mj_site_receiver;
@@ -61,7 +62,7 @@ METHOD_SITES_C = r'''
         mj_site_char = PyUnicode_InternFromString("char");
         mj_site_entries = PyUnicode_InternFromString("_entries");
         mj_site_arity = PyUnicode_InternFromString("_positional_count");
-        mj_site_defaults = PyUnicode_InternFromString("_defaults");
+        mj_site_defaults = PyUnicode_InternFromString("_defaults_of");
         if (!mj_site_int64 || !mj_site_char || !mj_site_entries || !mj_site_arity || !mj_site_defaults) return -1;
         Py_INCREF(core);
         Py_INCREF(tier0);
@@ -137,12 +138,13 @@ METHOD_SITES_C = r'''
         return positional;
     }
 
-    /* A jitted method's _defaults, the defaults its dispatcher binds (a new reference), or NULL: none to bind. */
+    /* A jitted method's _defaults_of, the function whose defaults its dispatcher binds (a new reference), or
+       NULL: its dispatcher does not bind them in C. */
     static PyObject *mj_site_defaults_of(PyObject *method) {
-        PyObject *defaults = PyObject_GetAttr(method, mj_site_defaults);
-        if (defaults == NULL) { PyErr_Clear(); return NULL; }
-        if (!PyTuple_CheckExact(defaults) || PyTuple_GET_SIZE(defaults) == 0) { Py_DECREF(defaults); return NULL; }
-        return defaults;
+        PyObject *function = PyObject_GetAttr(method, mj_site_defaults);
+        if (function == NULL) { PyErr_Clear(); return NULL; }
+        if (!PyFunction_Check(function)) { Py_DECREF(function); return NULL; }
+        return function;
     }
 
     /* The compiled entry of method for these arguments' signature, remembered in a free or the older slot; NULL
@@ -177,7 +179,7 @@ METHOD_SITES_C = r'''
 
     static void mj_site_forget(mj_site_receiver *site) {
         Py_CLEAR(site->method);
-        Py_CLEAR(site->defaults);
+        Py_CLEAR(site->defaults_of);
         Py_CLEAR(site->signatures[0].entry);
         Py_CLEAR(site->signatures[1].entry);
         site->guard.type = NULL;
@@ -203,7 +205,7 @@ METHOD_SITES_C = r'''
                 Py_INCREF(descr);
                 site->method = descr;
                 site->arity = mj_site_arity_of(descr);
-                site->defaults = mj_site_defaults_of(descr);
+                site->defaults_of = mj_site_defaults_of(descr);
             }
         }
         return site;
@@ -217,16 +219,17 @@ METHOD_SITES_C = r'''
                                      PyObject *kwnames) {
         PyTypeObject *tp = Py_TYPE(argv[0]);
         mj_site_receiver *site = mj_site_receiver_for(sites, tp, name);
-        PyObject *entry = NULL, *result, *defaults = NULL, *bound[MJ_SITE_ARGS];
+        PyObject *entry = NULL, *result, *defaults = NULL, *given, *bound[MJ_SITE_ARGS];
         Py_ssize_t i, first;
         int is;
         if (site->method == NULL) goto generic;
         is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp, site->method);
         if (is < 0) return NULL;
         if (!is) goto generic;
-        if (kwnames == NULL && n < site->arity && site->arity <= MJ_SITE_ARGS && site->defaults != NULL
-                && n >= (first = site->arity - PyTuple_GET_SIZE(site->defaults))) {
-            defaults = site->defaults;                   /* held: the site may be refilled while the call runs */
+        if (kwnames == NULL && n < site->arity && site->arity <= MJ_SITE_ARGS && site->defaults_of != NULL
+                && (given = PyFunction_GET_DEFAULTS(site->defaults_of)) != NULL
+                && n >= (first = site->arity - PyTuple_GET_SIZE(given))) {
+            defaults = given;                            /* held: the call may assign __defaults__ */
             Py_INCREF(defaults);
             for (i = 0; i < site->arity; i++) bound[i] = i < n ? argv[i] : PyTuple_GET_ITEM(defaults, i - first);
             argv = bound;

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from types import CellType
 
 from moshjit.artifact import Artifact
 from moshjit.context import CompileContext
@@ -241,15 +240,19 @@ def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback, on_demot
     from moshjit.backends.llvm.module import build_module
     from moshjit.backends.llvm.native_types import CallGraph
     from moshjit.backends.llvm.types_json import encode_type
-    from moshjit.bindings import unique
+    from moshjit.bindings import function_fields, unique
     from moshjit.functions import builtins_dict
     from moshjit.ir.printer import format_function
     start = time.perf_counter()
     tools = toolchain()
     graph = CallGraph(ctx)
     root = graph.infer(py_function, arg_types, ir=ir, ctx=ctx)
-    bindings = unique(b for sig in graph.order if sig.ctx is not None for b in sig.ctx.bindings)
-    kinds = [(isinstance(b.namespace, CellType), b.then is not None) for b in bindings]
+    # each callee compiled into the module (the function itself too, when it calls itself) was read with its code
+    # and defaults as they are now (the function's own code is among ``ctx.bindings``)
+    bindings = unique([b for sig in graph.order if sig.ctx is not None for b in sig.ctx.bindings]
+                      + [b for sig in graph.order if sig is not root or sig.recursive
+                         for b in function_fields(sig.py_function, sig.py_function.__qualname__)])
+    kinds = [binding_check.kind_of(b) for b in bindings]
     text, method_def, global_names, deopt, state = build_module(graph, root, tools.triple, tools.data_layout, kinds)
     lowered = time.perf_counter()
     stats = {"backend": "llvm", "lower_s": round(lowered - start, 4)}

@@ -2,12 +2,13 @@
 
 The entry's ``self`` tuple carries the bindings (``moshjit.bindings.Binding`` tuples) and the dispatcher's
 ``rebound`` handler. On every call each name is looked up where it was found (a dict: ``PyDict_GetItemWithError``,
-then the builtins for a builtin; a closure cell: its content) and compared with the object bound; a difference hands
-the call, bindings first, to the handler; where each name was last found (the dict's keys object and entry index)
-is remembered, so the names are not looked up again while those entries still hold them. Another process loads the code without IR, so the index records where
-each binding lives (``describe``) and the loader finds it again (``rebuild``): the function's globals, builtins or
-closure cell, or a module's ``__dict__``; code whose bindings cannot be described that way is not recorded.
-Loading needs no llvmlite: only the emitting functions import it.
+then the builtins for a builtin; a closure cell: its content; a function: the field a call reads) and compared with
+the object bound; a difference hands the call, bindings first, to the handler; where each name was last found (the
+dict's keys object and entry index) is remembered, so the names are not looked up again while those entries still
+hold them. Another process loads the code without IR, so the index records where each binding lives
+(``describe``) and the loader finds it again (``rebuild``): the function's globals, builtins or closure cell, a
+module's ``__dict__``, the function an earlier binding names (its fields, its ``__kwdefaults__`` dict); code whose
+bindings cannot be described that way is not recorded. Loading needs no llvmlite: only the emitting functions import it.
 """
 from __future__ import annotations
 
@@ -21,15 +22,52 @@ from moshjit.bindings import MISSING, Binding
 BINDINGS_AT, NAMES_AT = 2, 4
 
 
+def kind_of(binding) -> tuple:
+    """How the entry checks ``binding``: (the offset of the object's field holding the value — a closure cell's
+    content, a function's code or defaults — or None for a name in a dict, whether a miss goes on to builtins)."""
+    from moshjit.backends.llvm import layout
+    if isinstance(binding.namespace, types.CellType):
+        return layout.CELL_CONTENTS, False
+    if isinstance(binding.namespace, types.FunctionType):
+        return layout.FUNCTION_FIELD_OFFSETS[binding.name], False
+    return None, binding.then is not None
+
+
+def _plain_function(value):
+    py_func = getattr(value, "py_func", None) if not isinstance(value, types.FunctionType) else value
+    return py_func if isinstance(py_func, types.FunctionType) else None
+
+
+def _naming(earlier, py_function, wanted) -> int | None:
+    """The index of the first of the ``earlier`` bindings whose value is a function (or a jitted function's) that
+    ``wanted`` accepts; -1 for ``py_function`` itself; None for none."""
+    if wanted(py_function):
+        return -1
+    for index, binding in enumerate(earlier):
+        function = _plain_function(binding.value)
+        if function is not None and wanted(function):
+            return index
+    return None
+
+
 def describe(bindings, py_function, builtins_: dict) -> list | None:
-    """JSON-able descriptions of ``bindings`` relative to ``py_function``, or None if one has no description."""
+    """JSON-able descriptions of ``bindings`` relative to ``py_function``, or None if one has no description. A
+    function's field is described through an earlier binding naming the function (or its jitted form)."""
     closure = py_function.__closure__ or ()
     out = []
     for binding in bindings:
         then = binding.then is not None
         if then and binding.then is not builtins_:
             return None
-        if isinstance(binding.namespace, types.CellType):
+        if isinstance(binding.namespace, types.FunctionType):
+            named = _naming(bindings[:len(out)], py_function, lambda f: f is binding.namespace)
+            if named is None:
+                return None
+            where = ["function", named]
+        elif (named := _naming(bindings[:len(out)], py_function,
+                               lambda f: f.__kwdefaults__ is binding.namespace)) is not None:
+            where = ["kwdefaults", named]
+        elif isinstance(binding.namespace, types.CellType):
             cells = [i for i, cell in enumerate(closure) if cell is binding.namespace]
             if not cells:
                 return None
@@ -50,7 +88,17 @@ def rebuild(described: list, py_function, builtins_: dict) -> list | None:
     out = []
     for item in described:
         where = item["where"]
-        if where[0] == "cell":
+        if where[0] in ("function", "kwdefaults"):
+            function = py_function if where[1] < 0 else _plain_function(out[where[1]].value)
+            if function is None:
+                return None
+            if where[0] == "function":
+                out.append(Binding(function, item["name"], getattr(function, item["name"]), None, item["label"]))
+                continue
+            namespace = function.__kwdefaults__
+            if not isinstance(namespace, dict):
+                return None
+        elif where[0] == "cell":
             namespace = (py_function.__closure__ or ())[where[1]]
         elif where[0] == "globals":
             namespace = py_function.__globals__
@@ -159,11 +207,12 @@ def _helpers(runtime):
 
 
 def emit_check(b, runtime, self_, kinds, bindings_at: int, rebound) -> None:
-    """Branch to ``rebound`` unless every binding still holds; ``kinds`` says per binding whether it is a closure
-    cell and whether a miss in its dict goes on to the builtins. Each dict binding remembers (module globals of
-    its own) where it was last found — the keys object and entry index, as ``LOAD_GLOBAL``'s caches do; for a
-    builtin also that the globals had no such key (keys object, entry count) — and is looked up again only when
-    that moved; writes to other names (a module-level loop variable) move nothing."""
+    """Branch to ``rebound`` unless every binding still holds; ``kinds`` (``kind_of`` each) says per binding which
+    field of its namespace object holds the value, if any, and whether a miss in its dict goes on to the builtins.
+    Each dict binding remembers (module globals of its own) where it was last found — the keys object and entry
+    index, as ``LOAD_GLOBAL``'s caches do; for a builtin also that the globals had no such key (keys object, entry
+    count) — and is looked up again only when that moved; writes to other names (a module-level loop variable)
+    move nothing."""
     import llvmlite.ir as ir
 
     from moshjit.backends.llvm import layout
@@ -183,13 +232,16 @@ def emit_check(b, runtime, self_, kinds, bindings_at: int, rebound) -> None:
             fields.append(slot)
         return fields
 
-    for position, (is_cell, then) in enumerate(kinds):
+    none = runtime.data("_Py_NoneStruct")
+    for position, (field, then) in enumerate(kinds):
         binding = runtime.call(b, "mj_tuple_item", bindings, ir.Constant(I64, position))
         namespace = runtime.call(b, "mj_tuple_item", binding, ir.Constant(I64, 0))
         expected = runtime.call(b, "mj_tuple_item", binding, ir.Constant(I64, 2))
         holds = b.function.append_basic_block("binding.holds")
-        if is_cell:
-            b.cbranch(b.icmp_unsigned("==", at(b, namespace, layout.CELL_CONTENTS, PTR), expected), holds, rebound)
+        if field is not None:             # a cell's content, a function's code or defaults (NULL reads as None)
+            value = at(b, namespace, field, PTR)
+            value = b.select(b.icmp_unsigned("==", value, ir.Constant(PTR, None)), none, value)
+            b.cbranch(b.icmp_unsigned("==", value, expected), holds, rebound)
             b.position_at_end(holds)
             continue
         name = runtime.call(b, "mj_tuple_item", binding, ir.Constant(I64, 1))

@@ -25,6 +25,8 @@ PY_BUFFER_BUF, PY_BUFFER_ITEMSIZE, PY_BUFFER_NDIM, PY_BUFFER_FORMAT, PY_BUFFER_S
 METH_FASTCALL, METH_KEYWORDS = 0x80, 0x02
 CFUNCTION_METHOD_DEF = 16           # PyCFunctionObject.m_ml
 CELL_CONTENTS = 16                  # PyCellObject.ob_ref
+# PyFunctionObject after the head: func_globals, func_builtins, func_name, func_qualname, then these (NULL: None).
+FUNCTION_FIELD_OFFSETS = {"__code__": 48, "__defaults__": 56, "__kwdefaults__": 64}
 # A dict (3.11-3.13, GIL builds): ma_keys, ma_values (NULL: a combined table); its keys object's head (pycore_dict.h:
 # dk_log2_index_bytes, dk_kind (1: unicode keys), dk_nentries, the index table, then the entries: key, value).
 DICT_KEYS, DICT_VALUES = 32, 40
@@ -56,11 +58,21 @@ def _layout_holds() -> bool:
     cell = (lambda: items).__closure__[0]
     return (word(items, OB_TYPE, pointer) == id(list) and word(items, OB_SIZE) == 3
             and _dict_layout_holds(word, pointer) and word(cell, CELL_CONTENTS, pointer) == id(items)
+            and _function_layout_holds(word, pointer)
             and word(items, LIST_ALLOCATED) >= 3
             and pointer.from_address(word(items, LIST_ITEMS, pointer)).value == id(items[0])
             and word(items[1], TUPLE_ITEMS, pointer) == id(items[1][0])
             and word(items[0], FLOAT_VALUE, ctypes.c_double) == 10.5
             and all(_read_int(word, value) == value for value in (0, 1, -1, 2 ** 30 + 5, items[2])))
+
+
+def _function_layout_holds(word, pointer) -> bool:
+    """A function's code and defaults read as ``binding_check`` reads them."""
+    def probe(a, b=(1,), *, c=2):
+        return a, b, c
+
+    return all(word(probe, offset, pointer) == id(getattr(probe, field))
+               for field, offset in FUNCTION_FIELD_OFFSETS.items())
 
 
 def _dict_layout_holds(word, pointer) -> bool:
