@@ -221,9 +221,12 @@ class ByValue:
 
 
 def dask_task(state, start, documents, max_length):
-    """One batch on a Dask worker; ``state`` is the dict scattered once to the cluster (the jitted ``encode_batch``
-    and the vocab). Dask hands each task a shallow copy of that dict but the same function object, so a
-    worker's first call is recognised by the function's empty ``stats``."""
+    """One batch on a Dask worker; ``state`` is the dict holding the jitted ``encode_batch`` and the vocab — None:
+    the one ``pipeline_plugin`` installed on this worker. A worker's first call is recognised by the function's
+    empty ``stats``."""
+    if state is None:
+        from distributed import get_worker
+        state = get_worker().moshjit_bert_pipeline
     encode_batch = state["encode_batch"]
     facts = {}
     if getattr(encode_batch, "stats", None) == {}:
@@ -231,6 +234,34 @@ def dask_task(state, start, documents, max_length):
     result = encode_documents(encode_batch, state["vocab"], start, documents, max_length)
     result["worker"].update(facts)
     return result
+
+
+PIPELINE_PLUGIN = "moshjit-bert-pipeline"
+
+
+def pipeline_plugin(encode_batch, vocab):
+    """A Dask worker plugin that puts the jitted ``encode_batch`` and the vocab on every worker of the cluster,
+    also on a worker that starts later (one restarted after a crash), for ``dask_task`` to find.
+
+    Not a scattered future: a future's data can be lost with the worker holding it, and the batches waiting on it
+    were seen to wait for ever (``broadcast=True`` hangs with the active memory manager, dask/distributed#8796).
+    The class is made here, so that it pickles by value (cloudpickle) and needs nothing of this module on a worker.
+    """
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class PipelineOnWorkers(WorkerPlugin):
+        idempotent = False                        # registering again (another pipeline) replaces it
+
+        def __init__(self, state):
+            self.state = state
+
+        def setup(self, worker):
+            worker.moshjit_bert_pipeline = self.state
+
+        def teardown(self, worker):
+            worker.__dict__.pop("moshjit_bert_pipeline", None)
+
+    return PipelineOnWorkers({"encode_batch": encode_batch, "vocab": vocab})
 
 
 def dask_client(scheduler, workers):
@@ -249,51 +280,31 @@ def dask_client(scheduler, workers):
     return Client(cluster)
 
 
-SCATTER_ATTEMPTS = 3     # times the pipeline is sent to the workers again after a dying worker lost its copy
-
-
 def run_dask(documents, encode_batch, vocab, batch_size, max_length, client, progress=None):
-    """Every batch on the Dask cluster of ``client``; the jitted function and the vocab go once to every worker.
-
-    A batch whose worker died is a crash (``KilledWorker``). A batch cancelled for "lost dependencies" never ran:
-    a worker died (or was being replaced) holding the scattered pipeline, so the pipeline is scattered again and
-    the batch resubmitted, at most ``SCATTER_ATTEMPTS`` times; after that it counts as lost to the crash too.
-    """
+    """Every batch on the Dask cluster of ``client``; the jitted function and the vocab go once to every worker
+    (``pipeline_plugin``). A batch whose worker died is a crash (``KilledWorker``); the others go on."""
     from dask.distributed import as_completed
-    from distributed.client import FutureCancelledError
     from distributed.scheduler import KilledWorker
 
     task = ByValue(dask_task)
     results = []
     crashes = CrashCollector(documents, batch_size)
-    pending = list(batch_starts(len(documents), batch_size))
-    bar = progress(total=len(pending), desc="dask") if progress else None
-    for attempt in range(1, SCATTER_ATTEMPTS + 1):
-        # Not broadcast=True: with the active memory manager's ReduceReplicas policy (on by default) the scheduler
-        # removes the replicas broadcast is waiting for, and scatter can hang (dask/distributed#8796). A worker
-        # fetches the state from a peer the first time one of its tasks needs it.
-        state = client.scatter({"encode_batch": encode_batch, "vocab": vocab}, hash=False)
-        futures = {client.submit(task, state, start, documents[start:start + batch_size], max_length,
-                                 pure=False): start for start in pending}
-        pending = []
-        try:
-            for future in as_completed(futures):
-                try:
-                    results.append(future.result())
-                except KilledWorker as error:        # the batches the dead worker held; the others go on
-                    crashes.add(futures[future], error)
-                except FutureCancelledError as error:
-                    if attempt == SCATTER_ATTEMPTS:
-                        crashes.add(futures[future], error)
-                    else:
-                        pending.append(futures[future])
-                        continue
-                if bar is not None:
-                    bar.update()
-        finally:
-            client.cancel(list(futures) + [state])
-        if not pending:
-            break
+    starts = list(batch_starts(len(documents), batch_size))
+    bar = progress(total=len(starts), desc="dask") if progress else None
+    client.register_plugin(pipeline_plugin(encode_batch, vocab), name=PIPELINE_PLUGIN)
+    futures = {client.submit(task, None, start, documents[start:start + batch_size], max_length, pure=False): start
+               for start in starts}
+    try:
+        for future in as_completed(futures):
+            try:
+                results.append(future.result())
+            except KilledWorker as error:        # the batches the dead worker held; the others go on
+                crashes.add(futures[future], error)
+            if bar is not None:
+                bar.update()
+    finally:
+        client.cancel(list(futures))
+        client.unregister_worker_plugin(PIPELINE_PLUGIN)
     if bar is not None:
         bar.close()
     crashes.raise_if_any()

@@ -128,9 +128,6 @@ def test_a_pool_worker_crash_is_a_clear_error_naming_the_documents(slice_lines, 
         scale.tokenize(crashing_documents(slice_lines), crash_on_marker, vocab, "pool", workers=2, batch_size=20)
 
 
-@pytest.mark.skip(reason="quarantined 2026-12-02: in make test (pytest-xdist, after other tests in the same worker) "
-                         "the tokenization after the crash waits forever for its futures (seen 3 times; passes alone "
-                         "and when its module runs on its own); see the stop-22 closing note")
 def test_a_dask_worker_crash_is_a_clear_error_naming_the_documents(slice_lines, vocab, dask_client):
     with pytest.raises(scale.WorkerCrashed, match=CRASHED):
         scale.tokenize(crashing_documents(slice_lines), crash_on_marker, vocab, "dask", batch_size=20,
