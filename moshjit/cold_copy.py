@@ -28,9 +28,8 @@ def counting_copy(function: types.FunctionType, counter, dispatcher) -> types.Fu
     from bytecode import Bytecode, Instr
     code = Bytecode.from_code(function.__code__)
     at = next(i for i, instr in enumerate(code) if isinstance(instr, Instr) and instr.name == "RESUME")
-    where = code[at].location
-    code[at + 1:at + 1] = [Instr("LOAD_CONST", counter, location=where), Instr(_TRUTH_TEST, location=where),
-                           Instr("POP_TOP", location=where)]
+    code[at + 1:at + 1] = [Instr("LOAD_CONST", counter, lineno=None), Instr(_TRUTH_TEST, lineno=None),
+                           Instr("POP_TOP", lineno=None)]      # no line: a tracer sees no line event of it
     copy = types.FunctionType(code.to_code(), function.__globals__, function.__name__, function.__defaults__,
                               function.__closure__)
     for name in ("__qualname__", "__kwdefaults__", "__module__", "__doc__", "__annotations__"):

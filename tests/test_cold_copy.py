@@ -297,3 +297,26 @@ def test_results_across_the_tiers_are_cpythons(calls):
         warnings.simplefilter("ignore", MoshjitWarning)        # the fallback's one warning
         for n, by, twice in calls * 3:
             assert a.grow(n, by, twice=twice) == b.grow(n, by, twice=twice)
+
+
+def test_a_tracer_sees_the_functions_events():
+    """The prologue has no line: a debugger stepping through the copy sees the events of the user's function."""
+    plain, jitted = make_classes()
+    obj = jitted(1)
+    warm_up(obj)
+    assert type(vars(jitted)["grow"]) is types.FunctionType
+
+    def events(call):
+        seen = []
+
+        def tracer(frame, event, arg):
+            if frame.f_code.co_name == "grow":
+                seen.append((event, frame.f_lineno - frame.f_code.co_firstlineno))
+            return tracer
+        sys.settrace(tracer)
+        try:
+            call()
+        finally:
+            sys.settrace(None)
+        return seen
+    assert events(lambda: obj.grow(2, twice=True)) == events(lambda: plain(1).grow(2, twice=True))
