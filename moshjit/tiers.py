@@ -40,6 +40,7 @@ FAILING, FAILED = "failing", "failed"
 PROVISIONAL = (INTERPRETED, QUEUED, TRIAL, DEMOTED, FAILING)    # compile() and precompile make these native now
 MIN_TRIAL_CALLS = 100           # interpreted calls (a sample of them timed) before native code is tried against them
 TIMED_FIRST, TIMED_EVERY = 32, 32   # tier 0 times its first 32 calls, then one in 32 (as moshjit_dispatch.Tier0Entry)
+IMPLICIT_DESCRIPTORS = ("__new__", "__init_subclass__", "__class_getitem__")   # a class body wraps these: no copy
 SLOWER = 1.1                    # native code this much slower than the interpreter per call is demoted
 
 
@@ -197,7 +198,7 @@ class Tiering:
     def attach(self, owner: type, name: str) -> None:
         """The dispatcher is ``owner.name``: from its first tier-0 calls on, the class may hold a counting copy."""
         from moshjit.cold_copy import can_copy
-        if self.slot is None and can_copy(self.dispatcher.py_func):
+        if self.slot is None and can_copy(self.dispatcher.py_func) and name not in IMPLICIT_DESCRIPTORS:
             self.slot = MethodSlot(self.dispatcher, owner, name)
 
     def _find_slot(self, key: tuple) -> None:

@@ -320,3 +320,29 @@ def test_a_tracer_sees_the_functions_events():
             sys.settrace(None)
         return seen
     assert events(lambda: obj.grow(2, twice=True)) == events(lambda: plain(1).grow(2, twice=True))
+
+
+def test_dunder_methods_run_as_copies_and_implicit_static_ones_keep_the_dispatcher():
+    def body():
+        class Money:
+            def __new__(cls, cents):
+                return super().__new__(cls)
+
+            def __init__(self, cents):
+                self.cents = cents
+
+            def __eq__(self, other):
+                return isinstance(other, Money) and self.cents == other.cents
+
+            def __hash__(self):
+                return hash(self.cents)
+
+            def __repr__(self):
+                return f"Money({self.cents})"
+        return Money
+    plain, jitted = body(), jit(tier="tiered", hot_calls=10**9, hot_ms=1e9)(body())
+    got = [(jitted(n) == jitted(n), hash(jitted(n)), repr(jitted(n))) for n in range(WINDOW + 3)]
+    assert got == [(plain(n) == plain(n), hash(plain(n)), repr(plain(n))) for n in range(WINDOW + 3)]
+    for name in ("__init__", "__eq__", "__hash__", "__repr__"):
+        assert type(vars(jitted)[name]) is types.FunctionType, name
+    assert isinstance(vars(jitted)["__new__"].__func__, DispatcherBase)      # the staticmethod a class body made
