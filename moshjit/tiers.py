@@ -263,6 +263,7 @@ class Tiering:
         if slot.copy is None:
             slot.counter = self.dispatcher._cold_counter(0, None)
             slot.copy = counting_copy(self.dispatcher.py_func, slot.counter, self.dispatcher)
+        slot.counter.remaining = 0            # a signature was promoted: the function is no longer counted
         slot.hold(slot.copy)
 
     # ---- the first call of a signature (under the dispatcher's lock) ----------------------------------------
