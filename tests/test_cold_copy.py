@@ -276,15 +276,18 @@ def test_threads_lose_no_calls_across_the_swaps():
     assert sorted(tally.seen) == sorted(k * 1000 + n for k in range(4) for n in range(500))
 
 
-def test_generators_keep_the_dispatcher():
+def test_generators_and_coroutines_get_no_copy():
     class Gen:
         def items(self, n):
             return [i for i in range(n)]
 
         def gen(self, n):
             yield n
+
+        async def run(self):
+            return 1
     from moshjit.cold_copy import can_copy
-    assert can_copy(Gen.items) and not can_copy(Gen.gen)
+    assert can_copy(Gen.items) and not can_copy(Gen.gen) and not can_copy(Gen.run)
 
 
 @settings(max_examples=30, deadline=None)
