@@ -179,7 +179,7 @@ def test_the_dispatcher_comes_back_when_the_copy_counted_hot_calls(core):
     assert vars(jitted)["grow"] is not dispatcher
     obj.grow(1)                                          # the copy's tenth call: hot
     assert vars(jitted)["grow"] is dispatcher
-    for n in range(tiers.MIN_TRIAL_CALLS - WINDOW):
+    for n in range(10):                                  # the signature's threshold is hot_calls (< 100) now
         assert obj.grow(n) == plain(2).grow(n)
     assert only(dispatcher.stats)["tier"] in ("compiling", "failing")
     assert background.wait(60)
@@ -197,7 +197,7 @@ def test_after_a_fallback_the_class_holds_the_copy_again():
         raise BuildError("no C compiler")
     dispatcher._compile = compile
     obj = jitted(2)
-    warm_up(obj, "grow", WINDOW + 1 + tiers.MIN_TRIAL_CALLS)
+    warm_up(obj, "grow", WINDOW + 2)                     # the copy's one call, then the promotion
     assert background.wait(60)
     with pytest.warns(Warning, match="no C compiler"):
         assert obj.grow(5) == plain(2).grow(5)
@@ -210,8 +210,9 @@ def test_native_code_puts_the_dispatcher_back(monkeypatch):
     monkeypatch.setattr(tiers, "SLOWER", 1e9)            # keep the native code whatever the trial measures
     plain, jitted = make_classes(hot_calls=WINDOW + 1)
     obj = jitted(2)
-    warm_up(obj, "grow", WINDOW + 1 + tiers.MIN_TRIAL_CALLS)
+    warm_up(obj, "grow", WINDOW + 2)                     # the copy's one call, then the promotion
     assert type(vars(jitted)["grow"]) is types.FunctionType       # compiling: the copy, uncounted
+    assert [obj.grow(n) for n in range(50)] == [plain(2).grow(n) for n in range(50)]
     assert background.wait(120)
     warm_up(obj, "grow", 2 * tiers.MIN_TRIAL_CALLS)               # the trial
     dispatcher = vars(jitted)["grow"]
