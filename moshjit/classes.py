@@ -14,6 +14,8 @@ def jit_methods(cls: type, decorate: Callable) -> type:
         replacement = _decorated_member(member, decorate)
         if replacement is not None:
             setattr(cls, name, replacement)
+            if replacement is not member and hasattr(type(replacement), "__set_name__"):
+                replacement.__set_name__(cls, name)      # as a class body would have (a tiered method's copy)
     return cls
 
 

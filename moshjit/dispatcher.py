@@ -59,6 +59,12 @@ class PyDispatcherCore:
         """``plain`` itself: this call path has no recursion level to give back."""
         return plain
 
+    @staticmethod
+    def _cold_counter(remaining: int, on_hot):
+        """The counter a cold method's plain-function copy tests, in Python like this call path."""
+        from moshjit.tiers import PyColdCounter
+        return PyColdCounter(remaining, on_hot)
+
     def _use_native(self, native) -> None:
         """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
         this instance's ``__call__``, in a class of its own (unless a subclass overrides ``__call__``); None: back
@@ -118,6 +124,11 @@ class DispatcherBase:
         functools.update_wrapper(self, self.py_func)
         self._tier_options = (tier_option(tier), hot_calls, hot_ms)
         self._tiering = tiering_for(self, *self._tier_options)     # None: compile at the first call
+
+    def __set_name__(self, owner, name):
+        """A method in a class body: tiered, the class holds a plain-function copy of it while it is cold."""
+        if self._tiering is not None:
+            self._tiering.attach(owner, name)
 
     # ---- calling (the hot path, ``__call__``, is the core's) -----------------------------------------------------
     def _bind(self, args, kwargs) -> tuple:
@@ -338,8 +349,11 @@ class DispatcherBase:
         for key, artifact in self._generic.items():     # used when a native entry's run-time checks fail
             out.setdefault(describe_signature(key), {})["generic"] = dict(artifact.stats, backend=artifact.backend)
         if self._tiering is not None:                   # where each signature runs, and since when
+            slot = self._tiering.slot
             for key, spec in list(self._tiering.specializations.items()):
                 out.setdefault(describe_signature(key), {}).update(spec.describe())
+                if slot is not None and slot.copy is not None:     # a method: its copy's calls, all signatures
+                    out[describe_signature(key)]["plain_copy_calls"] = slot.copy_calls
         return out
 
     def compile(self, *args, **kwargs):

@@ -10,6 +10,7 @@ from moshjit.errors import UnsupportedError
 
 def python_function(fn) -> types.FunctionType:
     """The plain function behind ``fn`` (functions, lambdas, methods, jitted functions)."""
+    fn = getattr(fn, "_moshjit_dispatcher", fn)      # a cold method's plain-function copy (moshjit.cold_copy)
     fn = getattr(fn, "py_func", fn)
     if isinstance(fn, (types.MethodType, staticmethod, classmethod)):
         fn = fn.__func__

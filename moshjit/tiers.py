@@ -40,6 +40,7 @@ FAILING, FAILED = "failing", "failed"
 PROVISIONAL = (INTERPRETED, QUEUED, TRIAL, DEMOTED, FAILING)    # compile() and precompile make these native now
 MIN_TRIAL_CALLS = 100           # interpreted calls (a sample of them timed) before native code is tried against them
 TIMED_FIRST, TIMED_EVERY = 32, 32   # tier 0 times its first 32 calls, then one in 32 (as moshjit_dispatch.Tier0Entry)
+IMPLICIT_DESCRIPTORS = ("__new__", "__init_subclass__", "__class_getitem__")   # a class body wraps these: no copy
 SLOWER = 1.1                    # native code this much slower than the interpreter per call is demoted
 
 
@@ -124,6 +125,7 @@ class PyTier0Entry:
         self.calls = self.timed_calls = 0
         self.interpreted_s = 0.0
         self.hot = False
+        self.on_cold = None
 
     def __call__(self, *args):
         if self.hot:
@@ -132,6 +134,8 @@ class PyTier0Entry:
         if self.calls >= self.hot_calls:
             self._became_hot()
             return self.plain(*args)
+        if self.calls == TIMED_FIRST and self.on_cold is not None:
+            _notify(self.on_cold)
         if self.calls > TIMED_FIRST and self.calls % TIMED_EVERY:
             return self.plain(*args)
         start = time.perf_counter()
@@ -146,10 +150,30 @@ class PyTier0Entry:
 
     def _became_hot(self) -> None:
         self.hot = True
-        try:
-            self.on_hot()
-        except Exception:                  # a moshjit bug: never raised into the user's call
-            log.exception("moshjit: promoting a hot signature failed")
+        _notify(self.on_hot)
+
+
+class PyColdCounter:
+    """``moshjit_dispatch.ColdCounter`` in Python, for the Python call path: counts its truth tests."""
+
+    def __init__(self, remaining: int, on_hot):
+        self.remaining, self.on_hot, self.calls = remaining, on_hot, 0
+
+    def __bool__(self):
+        if self.remaining > 0:
+            self.calls += 1
+            self.remaining -= 1
+            if self.remaining == 0:
+                _notify(self.on_hot)
+        return True
+
+
+def _notify(hook) -> None:
+    """Call a tier hook from inside a user's call: a failure is a moshjit bug, logged, never raised there."""
+    try:
+        hook()
+    except Exception:
+        log.exception("moshjit: a tier change failed")
 
 
 _in_compile_thread = threading.local()
@@ -168,6 +192,79 @@ class Tiering:
         self.hot_calls = hot_calls
         self.hot_seconds = hot_seconds
         self.specializations: dict[tuple, Specialization] = {}
+        self.slot: MethodSlot | None = None       # where the dispatcher is a class attribute (a method)
+
+    # ---- a method's class attribute: the dispatcher, or its plain-function copy while that is all it runs ------
+    def attach(self, owner: type, name: str) -> None:
+        """The dispatcher is ``owner.name``: from its first tier-0 calls on, the class may hold a counting copy."""
+        from moshjit.cold_copy import can_copy
+        if self.slot is None and can_copy(self.dispatcher.py_func) and name not in IMPLICIT_DESCRIPTORS:
+            self.slot = MethodSlot(self.dispatcher, owner, name)
+
+    def _find_slot(self, key: tuple) -> None:
+        """Attach to the class of the first argument if the dispatcher is its method under the function's name
+        (a dispatcher stored with ``setattr`` after the class was made: ``__set_name__`` was not called)."""
+        if self.slot is not None or not key or not isinstance(key[0], type):
+            return
+        name = self.dispatcher.py_func.__name__
+        for klass in key[0].__mro__:
+            if klass.__dict__.get(name) is self.dispatcher:
+                self.attach(klass, name)
+                return
+
+    def _cold(self) -> None:
+        """A tier-0 entry's timed first calls found no long call: if every signature is still interpreted, the
+        class holds the counting copy from now on (CPython calls it as a Python function; it counts the calls of
+        all signatures together)."""
+        from moshjit.cold_copy import counting_copy
+        dispatcher = self.dispatcher
+        with dispatcher._lock:
+            slot = self.slot
+            if slot is None or slot.warm or any(s.tier != INTERPRETED for s in self.specializations.values()):
+                return
+            if slot.copy is None:
+                counted = sum(s.calls for s in self.specializations.values())
+                slot.counter = dispatcher._cold_counter(max(self.hot_calls - counted, 1), self._warm)
+                slot.copy = counting_copy(dispatcher.py_func, slot.counter, dispatcher)
+            slot.hold(slot.copy)
+
+    def _warm(self) -> None:
+        """The copy counted ``hot_calls`` calls: the dispatcher goes back into the class and counts each signature
+        up to ``MIN_TRIAL_CALLS`` calls (timed, so that the trial has the interpreter's time per call)."""
+        with self.dispatcher._lock:
+            slot = self.slot
+            slot.warm = True
+            threshold = self._threshold()
+            for spec in self.specializations.values():
+                if spec.tier == INTERPRETED and spec.counter is not None:
+                    spec.counter.hot_calls = max(spec.counter.calls + 1, threshold)
+            slot.hold(self.dispatcher)
+
+    def _threshold(self) -> int:
+        """Calls of a new signature in tier 0 before it is hot (fewer once the copy found the method hot)."""
+        warm = self.slot is not None and self.slot.warm
+        return min(self.hot_calls, MIN_TRIAL_CALLS) if warm else self.hot_calls
+
+    def _settle(self) -> None:
+        """After a tier change (under the lock): the class holds the dispatcher while it has more to do than call
+        the plain function (native code, a trial, a failure to report, signatures still counted before any was
+        promoted), else the copy, counting nothing any more."""
+        from moshjit.cold_copy import counting_copy
+        slot = self.slot
+        if slot is None:
+            return
+        specs = list(self.specializations.values())
+        slot.warm = slot.warm or any(s.tier != INTERPRETED for s in specs)
+        strict = not self.dispatcher.fallback
+        if (not slot.warm or all(s.tier == INTERPRETED for s in specs)
+                or any(s.tier in (NATIVE, TRIAL, FAILING) or (s.tier == FAILED and strict) for s in specs)):
+            slot.hold(self.dispatcher)
+            return
+        if slot.copy is None:
+            slot.counter = self.dispatcher._cold_counter(0, None)
+            slot.copy = counting_copy(self.dispatcher.py_func, slot.counter, self.dispatcher)
+        slot.counter.remaining = 0            # a signature was promoted: the function is no longer counted
+        slot.hold(slot.copy)
 
     # ---- the first call of a signature (under the dispatcher's lock) ----------------------------------------
     def first_entry(self, key: tuple):
@@ -178,8 +275,11 @@ class Tiering:
         if artifact is not None:
             return dispatcher._install(key, artifact)
         check_frontend(dispatcher.py_func)
+        self._find_slot(key)
         self.specializations[key] = Specialization(INTERPRETED)
         entry = self._counting_entry(key, dispatcher._plain_call())
+        if self.slot is not None and not self.slot.warm:
+            entry.on_cold = self._cold
         dispatcher._entries[key] = entry
         return entry
 
@@ -189,6 +289,7 @@ class Tiering:
         if spec.native_after_s is None:
             spec.native_after_s = time.perf_counter() - spec.first_call
         spec.tier = NATIVE
+        self._settle()
 
     def provisional(self, key: tuple) -> bool:
         """Whether ``key``'s entry is a stand-in (interpreted) that an eager compile should replace."""
@@ -206,7 +307,7 @@ class Tiering:
     def _counting_entry(self, key: tuple, plain):
         """The plain function behind a counter (the call path's ``Tier0Entry``): hot after ``hot_calls`` calls or
         one timed call of ``hot_seconds``."""
-        entry = self.dispatcher._tier0_entry(plain, self.hot_calls, self.hot_seconds,
+        entry = self.dispatcher._tier0_entry(plain, self._threshold(), self.hot_seconds,
                                              functools.partial(self.promote, key))
         self.specializations[key].counter = entry
         return entry
@@ -223,6 +324,7 @@ class Tiering:
             spec.tier = QUEUED
             spec.promoted_after_s = time.perf_counter() - spec.first_call
             dispatcher._replace_entry(key, dispatcher._plain_entry())
+            self._settle()
         log.debug("%s%s is hot after %d interpreted calls: compiling in the background",
                   dispatcher.py_func.__qualname__, describe_signature(key), spec.calls)
         background.submit(lambda: self._compile(key), priority=spec.interpreted_per_call_s)
@@ -245,6 +347,7 @@ class Tiering:
             with dispatcher._lock:
                 spec.tier, spec.error = FAILING, str(exc)
                 dispatcher._replace_entry(key, self._failure_entry(key, exc))
+                self._settle()
             return
         finally:
             _in_compile_thread.active = False
@@ -258,6 +361,7 @@ class Tiering:
                     dispatcher._record(key)
                 spec.tier = TRIAL
                 dispatcher._replace_entry(key, self._trial_entry(key, artifact))
+                self._settle()
             else:
                 dispatcher._install(key, artifact)
         log.info("%s%s compiled with %s in the background in %.3f s, %.3f s after its first call: %s",
@@ -297,6 +401,7 @@ class Tiering:
             else:
                 spec.tier = DEMOTED
                 dispatcher._replace_entry(key, dispatcher._plain_entry())
+                self._settle()
         log.info("%s%s: native code takes %.2f× the interpreter's time per call: %s",
                  dispatcher.py_func.__qualname__, describe_signature(key), ratio,
                  "kept" if ratio <= SLOWER else "demoted to the interpreter")
@@ -313,10 +418,46 @@ class Tiering:
                     entry = dispatcher._specialize(key, _raising(exc))
                     self.specializations[key].tier = FAILED
                     dispatcher._replace_entry(key, entry)
+                    self._settle()
                 else:                         # another thread reported it first
                     entry = dispatcher._entries[key]
             return entry(*args)
         return report
+
+
+class MethodSlot:
+    """The class attribute a tiered method's dispatcher lives in, and the plain-function copy that stands in for
+    it there (``moshjit.cold_copy``). A store is one ``type.__setattr__``: the type's version tag changes, so
+    CPython's inline caches and compiled method sites look the attribute up again; calls in flight finish where
+    they started (both run the same function, exactly)."""
+
+    __slots__ = ("dispatcher", "owner", "name", "copy", "counter", "warm", "held")
+
+    def __init__(self, dispatcher, owner: type, name: str):
+        self.dispatcher, self.owner, self.name = dispatcher, owner, name
+        self.copy = self.counter = None
+        self.warm = False                   # the copy counted hot_calls calls (or a signature was promoted)
+        self.held = dispatcher              # what moshjit last stored there
+
+    @property
+    def copy_calls(self) -> int:
+        """Calls counted by the copy (all signatures together)."""
+        return self.counter.calls if self.counter is not None else 0
+
+    def hold(self, value) -> None:
+        """Store ``value`` in the class unless the attribute no longer holds what moshjit stored (the program
+        rebound it: then it is the program's, and moshjit leaves it alone from now on)."""
+        if value is self.held or self.held is None:
+            return
+        if self.owner.__dict__.get(self.name) is not self.held:
+            self.held = None
+            return
+        try:
+            type.__setattr__(self.owner, self.name, value)
+        except TypeError:                   # an immutable type: the dispatcher stays
+            self.held = None
+            return
+        self.held = value
 
 
 def _raising(exc: Exception):

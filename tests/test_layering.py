@@ -26,7 +26,8 @@ LAYERS = [
     ("runtime", ("moshjit.runtime",)),
     ("backends", ("moshjit.backends",)),
     ("driver", ("moshjit.compiler",)),
-    ("dispatcher", ("moshjit.dispatcher", "moshjit.classes", "moshjit.tiers", "moshjit.background")),
+    ("dispatcher", ("moshjit.dispatcher", "moshjit.classes", "moshjit.tiers", "moshjit.cold_copy",
+                    "moshjit.background")),
     ("tools", ("moshjit.annotate", "moshjit.info", "moshjit.notebook", "moshjit.cli", "moshjit.__main__",
                "moshjit")),
 ]

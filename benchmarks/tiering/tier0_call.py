@@ -8,7 +8,10 @@ Rows, in nanoseconds per call (median of interleaved ``timeit.repeat`` rounds), 
 - ``C callee floor``: ``functools.partial(function)``, a C callable that only vectorcalls the function — what any
   C-level wrapper at least costs, since CPython then enters the function through a new C-level call;
 - ``tier 0``: ``@jit`` with thresholds nothing reaches, i.e. every call counted by the tier-0 entry;
-- ``compiling``: ``@jit`` after the promotion while the compile has not finished (the uncounted entry).
+- ``compiling``: ``@jit`` after the promotion while the compile has not finished (the uncounted entry);
+- ``cold copy`` (methods): what a cold method's class holds after its first 32 calls, the plain-function copy
+  with the counting prologue (``moshjit/cold_copy.py``); ``tier 0`` for methods is the dispatcher kept in the
+  class (as before the copy, and as while the counted signatures near the promotion).
 
 for a two-argument function and for a method of a class (``obj.method(x)``), and for a method whose calls see
 two classes in turn (two signatures). Ratios are against ``plain``.
@@ -60,15 +63,26 @@ def main(argv=None) -> None:
 
     class JitSquare(JitShape):
         pass
+
+    class DispatchedShape(Shape):
+        pass
+    dispatched = cold(Shape.grow)
+    dispatched._tiering.attach = lambda owner, name: None      # the class keeps the dispatcher (no copy)
+    DispatchedShape.grow = dispatched
+
+    class DispatchedSquare(DispatchedShape):
+        pass
     rows = {      # name: (statement, its globals)
         "function: plain": ("f(1, 2)", {"f": pick}),
         "function: C callee floor": ("f(1, 2)", {"f": functools.partial(pick)}),
         "function: tier 0": ("f(1, 2)", {"f": cold_pick}),
         "function: compiling": ("f(1, 2)", {"f": compiling_pick}),
         "method: plain": ("s.grow(1)", {"s": Shape(1)}),
-        "method: tier 0": ("s.grow(1)", {"s": JitShape(1)}),
+        "method: tier 0": ("s.grow(1)", {"s": DispatchedShape(1)}),
+        "method: cold copy": ("s.grow(1)", {"s": JitShape(1)}),
         "method, 2 classes: plain": ("a.grow(1); b.grow(1)", {"a": Shape(1), "b": Square(2)}),
-        "method, 2 classes: tier 0": ("a.grow(1); b.grow(1)", {"a": JitShape(1), "b": JitSquare(2)}),
+        "method, 2 classes: tier 0": ("a.grow(1); b.grow(1)", {"a": DispatchedShape(1), "b": DispatchedSquare(2)}),
+        "method, 2 classes: cold copy": ("a.grow(1); b.grow(1)", {"a": JitShape(1), "b": JitSquare(2)}),
     }
     times = {name: [] for name in rows}
     for _ in range(args.rounds):                       # interleaved: every row once per round

@@ -415,6 +415,11 @@ cdef class DispatcherCore:
         return Tier0Entry(plain, hot_calls, hot_seconds, on_hot)
 
     @staticmethod
+    def _cold_counter(Py_ssize_t remaining, on_hot):
+        """The counter a cold method's plain-function copy tests (``ColdCounter``)."""
+        return ColdCounter(remaining, on_hot)
+
+    @staticmethod
     def _passthrough_entry(plain):
         """``plain`` as an entry, uncounted (a hot ``Tier0Entry``): what runs while a signature compiles, after a
         demotion or a fallback; it gives back the recursion level this call path counted, as tier 0 does."""
@@ -604,9 +609,10 @@ cdef class Tier0Entry:
     cdef readonly Py_ssize_t timed_calls
     cdef readonly double interpreted_s
     cdef readonly bint hot
-    cdef Py_ssize_t hot_calls
+    cdef public Py_ssize_t hot_calls      # (the tiers lower it once the function's plain-function copy got hot)
     cdef double hot_seconds
     cdef object on_hot
+    cdef public object on_cold             # None, or called once after the timed first calls if not hot by then
 
     def __cinit__(self, plain, Py_ssize_t hot_calls, double hot_seconds, on_hot):
         self._vectorcall = mj_tier0_slot()
@@ -636,6 +642,8 @@ cdef object tier0_vectorcall(object entry, PyObject **argv, size_t nargsf, objec
     if self.calls >= self.hot_calls:
         self._became_hot()
         return mj_call_plain(self.plain, argv, nargsf, kwnames)
+    if self.calls == TIMED_FIRST and self.on_cold is not None:
+        mj_notify(self.on_cold)
     if self.calls > TIMED_FIRST and self.calls & (TIMED_EVERY - 1):
         return mj_call_plain(self.plain, argv, nargsf, kwnames)
     start = mj_seconds()
@@ -647,6 +655,28 @@ cdef object tier0_vectorcall(object entry, PyObject **argv, size_t nargsf, objec
         self.timed_calls += 1
         if took >= self.hot_seconds and not self.hot:
             self._became_hot()
+
+
+cdef class ColdCounter:
+    """The hotness counter of a cold method's plain-function copy (``moshjit.cold_copy``): the copy's prologue
+    tests this object's truth — the cheapest thing CPython's eval loop does to an object (one C slot, no call, no
+    frame) — and each test counts a call of the copy. At ``remaining`` calls ``on_hot()`` is called once (an
+    exception from it is reported as unraisable, never raised into the user's call); it is always true."""
+    cdef readonly Py_ssize_t calls
+    cdef public Py_ssize_t remaining
+    cdef object on_hot
+
+    def __cinit__(self, Py_ssize_t remaining, on_hot):
+        self.remaining = remaining
+        self.on_hot = on_hot
+
+    def __bool__(self):
+        if self.remaining > 0:
+            self.calls += 1
+            self.remaining -= 1
+            if self.remaining == 0:
+                mj_notify(self.on_hot)
+        return True
 
 
 cdef Py_ssize_t tier0_vectorcall_offset(Tier0Entry probe):
