@@ -452,6 +452,9 @@ class MethodSlot:
         if self.owner.__dict__.get(self.name) is not self.held:
             self.held = None
             return
+        for field in ("__defaults__", "__kwdefaults__"):       # assigned to what the class held: keep them
+            if getattr(value, field) is not getattr(self.held, field):
+                setattr(value, field, getattr(self.held, field))
         try:
             type.__setattr__(self.owner, self.name, value)
         except TypeError:                   # an immutable type: the dispatcher stays

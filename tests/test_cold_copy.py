@@ -189,6 +189,24 @@ def test_the_dispatcher_comes_back_when_the_copy_counted_hot_calls(core):
     assert vars(jitted)["grow"] is dispatcher            # ... and every call after (strict raises), so it stays
 
 
+@pytest.mark.parametrize("core", [0, 1])
+def test_defaults_assigned_to_what_the_class_holds_survive_the_swaps(core):
+    """``Shape.grow.__defaults__ = ...`` reaches the copy while the method is cold and the dispatcher (the plain
+    function behind it) while it is hot; each swap carries them over."""
+    plain, jitted = make_classes(hot_calls=WINDOW + 10, core=core)
+    dispatcher = vars(jitted)["grow"]
+    obj, reference = jitted(2), plain(2)
+    warm_up(obj, "grow", WINDOW)
+    assert vars(jitted)["grow"] is not dispatcher
+    for cls in (jitted, plain):
+        cls.grow.__defaults__ = (5,)
+        cls.grow.__kwdefaults__ = {"twice": True}
+    assert obj.grow(1) == reference.grow(1) == 14
+    warm_up(obj, "grow", 9)
+    assert vars(jitted)["grow"] is dispatcher
+    assert obj.grow(1) == reference.grow(1) and dispatcher.py_func.__defaults__ == (5,)
+
+
 def test_after_a_fallback_the_class_holds_the_copy_again():
     plain, jitted = make_classes(hot_calls=WINDOW + 1, fallback=True)
     dispatcher = vars(jitted)["grow"]
