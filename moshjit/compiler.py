@@ -80,7 +80,10 @@ class DriverContext(CompileContext):
         compilation's bindings (a memo whose bindings no longer hold is inferred again)."""
         from moshjit.bindings import first_rebound
         from moshjit.passes.typeinfer import returned_type
-        fields = function_fields(py_function, py_function.__qualname__)
+        code = py_function.__code__       # what typing it read: its code, the defaults these arguments leave
+        fields = function_fields(py_function, py_function.__qualname__,
+                                 ("__code__",) + (("__defaults__",) if len(arg_types) < code.co_argcount else ())
+                                 + (("__kwdefaults__",) if code.co_kwonlyargcount else ()))
         if any(field.label in self.volatile_globals for field in fields):
             return OBJECT                 # its code or defaults keep changing: assume nothing of it
         key = (py_function.__code__, id(py_function.__globals__), tuple(arg_types), self.volatile_globals)

@@ -102,9 +102,13 @@ def calls_keyword_default_helper(x):
     return keyword_default_helper(x)
 
 
+def passes_every_argument(x):
+    return keyword_default_helper(x, 1, j=0)
+
+
 def test_what_an_inlined_call_read_from_its_callee_is_bound():
-    """Its code, defaults and keyword-only defaults (each as an entry of the ``__kwdefaults__`` dict) join the
-    bindings; once any of them is volatile the callee is not bound at all."""
+    """Its code, and the defaults the call took (keyword-only ones also as entries of the ``__kwdefaults__``
+    dict), join the bindings; once any of them is volatile the callee is not bound at all."""
     ctx = DriverContext(calls_keyword_default_helper)
     ir = build_ssa(calls_keyword_default_helper, optimize=False)
     resolve_globals(ir, ctx)
@@ -123,6 +127,12 @@ def test_what_an_inlined_call_read_from_its_callee_is_bound():
         assert not bound["keyword_default_helper.__kwdefaults__", "j"].holds()
     finally:
         callee.__kwdefaults__["j"] = 3
+    ctx = DriverContext(passes_every_argument)           # reads no default: only the code is bound
+    ir = build_ssa(passes_every_argument, optimize=False)
+    resolve_globals(ir, ctx)
+    inline_calls(ir, ctx, (passes_every_argument.__code__,))
+    assert _calls(ir) == [] and ir.run(3) == 3
+    assert [b.name for b in ctx.bindings if b.label != "keyword_default_helper"] == ["__code__"]
     ctx = DriverContext(calls_keyword_default_helper)
     ctx.volatile_globals = frozenset({"keyword_default_helper.__defaults__"})
     ir = build_ssa(calls_keyword_default_helper, optimize=False)

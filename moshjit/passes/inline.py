@@ -3,9 +3,10 @@ functions anywhere), so that helpers like ``is_punctuation(ch)`` run natively, t
 
 Runs after ``resolve_globals`` (the callee must be a Constant). A call is inlined when the callee is not recursive,
 binds its arguments at compile time (positional/keyword/defaults; no ``*args``/``**kwargs``), has no closure,
-and reads no run-time globals of another module. The callee's ``__code__``, ``__defaults__`` and ``__kwdefaults__``
-(and each keyword-only default in that dict, which can change in place) are then checked on every call of the
-caller (``moshjit.bindings``); once they changed twice, the callee is no longer bound (called at run time).
+and reads no run-time globals of another module. The callee's ``__code__``, and the defaults the call took
+(``__defaults__``; ``__kwdefaults__`` and each keyword-only default taken, since that dict can change in place),
+are then checked on every call of the caller (``moshjit.bindings``); once they changed twice, the callee is no
+longer bound (called at run time).
 Exceptions raised inside the inlined body reach the caller's handler exactly as they would through a call (only
 the traceback lacks the callee's frame).
 """
@@ -15,7 +16,7 @@ import inspect
 import types
 from typing import TYPE_CHECKING
 
-from moshjit.bindings import Binding, function_fields
+from moshjit.bindings import FUNCTION_FIELDS, Binding, function_fields
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import Constant, Phi
@@ -43,9 +44,10 @@ def _size(fn: Function) -> int:
     return sum(len(b.ops) + 1 for b in fn.blocks)
 
 
-def _bind(callee: types.FunctionType, call: ops.Call) -> list | None:
-    """The caller values for each callee parameter, or None when binding is not static (or would fail). Defaults
-    are the callee's now, as Constants (``_default_bindings`` says what the caller must then check)."""
+def _bind(callee: types.FunctionType, call: ops.Call) -> tuple[list, list] | None:
+    """(The caller values for each callee parameter, the parameters left to their defaults), or None when binding
+    is not static (or would fail). Defaults are the callee's now, as Constants: ``_default_bindings`` says what
+    the caller must then check."""
     code = callee.__code__
     if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
         return None
@@ -54,7 +56,7 @@ def _bind(callee: types.FunctionType, call: ops.Call) -> list | None:
     positional, keywords = call.args[:split], dict(zip(call.kwnames, call.args[split:]))
     if len(keywords) != len(call.kwnames):
         return None
-    values = []
+    values, defaulted = [], []
     for i, param in enumerate(params):
         if i < len(positional):
             if param.kind is param.KEYWORD_ONLY or param.name in keywords:
@@ -64,19 +66,29 @@ def _bind(callee: types.FunctionType, call: ops.Call) -> list | None:
             values.append(keywords.pop(param.name))
         elif param.default is not param.empty:
             values.append(Constant(param.default))
+            defaulted.append(param)
         else:
             return None
     if len(positional) > len(params) or keywords:
         return None
-    return values
+    return values, defaulted
 
 
-def _default_bindings(callee: types.FunctionType, label: str) -> list:
-    """What a call of ``callee`` reads from it, as the caller's entry checks it: its code and defaults (the
-    fields), and each keyword-only default as an entry of the ``__kwdefaults__`` dict (it can change in place)."""
-    found = function_fields(callee, label)
-    for name, value in (callee.__kwdefaults__ or {}).items():
-        found.append(Binding(callee.__kwdefaults__, name, value, None, f"{label}.__kwdefaults__"))
+def _default_bindings(callee: types.FunctionType, label: str, defaulted: list) -> list:
+    """What the call read from ``callee``, as the caller's entry checks it: its code, and the defaults it took —
+    ``__defaults__``, or ``__kwdefaults__`` and the entry of each keyword-only default taken (that dict can change
+    in place). A call that passed every argument reads no default."""
+    fields = ["__code__"]
+    if any(param.kind is not param.KEYWORD_ONLY for param in defaulted):
+        fields.append("__defaults__")
+    taken = [param.name for param in defaulted if param.kind is param.KEYWORD_ONLY]
+    if taken:
+        fields.append("__kwdefaults__")
+    found = function_fields(callee, label, fields)
+    kwdefaults = callee.__kwdefaults__
+    for name, value in kwdefaults.items() if taken else ():
+        if name in taken:
+            found.append(Binding(kwdefaults, name, value, None, f"{label}.__kwdefaults__"))
     return found
 
 
@@ -118,8 +130,10 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
                 continue
             if _size(fn) > MAX_TOTAL_SIZE:
                 return fn
-            fields = _default_bindings(callee, callee.__qualname__)
-            values = None if any(f.label in ctx.volatile_globals for f in fields) else _bind(callee, op)
+            volatile = any(f"{callee.__qualname__}.{field}" in ctx.volatile_globals for field in FUNCTION_FIELDS)
+            bound = None if volatile else _bind(callee, op)
+            values = None if bound is None else bound[0]
+            fields = [] if bound is None else _default_bindings(callee, callee.__qualname__, bound[1])
             found = None if values is None else _callee_ir(callee, fn, ctx, stack + (callee.__code__,))
             if found is None:
                 if not jitted:
