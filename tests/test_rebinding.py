@@ -280,3 +280,45 @@ def test_bindings_described_in_the_llvm_index_are_found_again_as_the_same_keys()
     for binding in rebuilt:
         where = binding.namespace if binding.name in binding.namespace else binding.then
         assert any(key is binding.name for key in where)
+
+
+MANY_DICTS = "def spread(x):\n    return " + " + ".join(f"many_dicts_{i}.f(x)" for i in range(9)) + " + len([x])\n"
+
+
+def test_dict_version_tags_stand_for_the_bindings_only_while_no_dict_was_written():
+    """The Cython entry compares each dict's version tag before checking names one by one: writes to other names,
+    a rebinding after them, a builtin shadowed in the globals, and more dicts than it notes tags for (nine modules
+    here) — each call answers as CPython."""
+    helpers = []
+    for i in range(9):
+        helper = types.ModuleType(f"many_dicts_{i}")
+        exec(f"def f(x):\n    return x + {i}\n", vars(helper))
+        helpers.append(helper)
+    plain, jitted = ({"__name__": f"many_dicts_world_{k}"} for k in range(2))
+    for g in (plain, jitted):
+        g.update({h.__name__: h for h in helpers})
+        exec(MANY_DICTS, g)
+        exec("def two(x):\n    return helpers_f(x) + len([x])\n", g)
+        g["helpers_f"] = helpers[0].f
+    spread = moshjit.jit(jitted["spread"], backend="cython")
+    two = moshjit.jit(jitted["two"], backend="cython")
+
+    def same():
+        assert spread(1) == plain["spread"](1)
+        assert two(1) == plain["two"](1)
+
+    for step in range(3):
+        same()
+        same()                                        # the second call answers from the tags
+        for g in (plain, jitted):
+            g[f"other_{step}"] = step                 # another name written: the tags move, the names hold
+        same()
+    helpers[4].f = lambda x: 1000                     # one of nine module dicts written
+    same()
+    for g in (plain, jitted):
+        g["helpers_f"] = helpers[1].f                 # a bound name rebound
+        g["len"] = lambda xs: -1                      # a builtin shadowed
+    same()
+    for g in (plain, jitted):
+        del g["len"]
+    same()

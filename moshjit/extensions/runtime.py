@@ -55,6 +55,8 @@ class PyArgsSite:
     """``moshjit.runtime.moshjit_match.ArgsSite`` in Python, for an installation without its compiled runtime:
     ``in`` admits nothing (it cannot see a class's version tag), so every match reads ``__match_args__``."""
 
+    __moshjit_constant__ = True     # made once, at its module's import: @jit binds it (resolve_globals)
+
     def __init__(self, guess: tuple[str, ...], missing):
         self.guess, self.missing = guess, missing
 

@@ -31,9 +31,10 @@ if TYPE_CHECKING:
 
 
 def is_resolvable(value) -> bool:
-    """Modules, functions (Python, builtin or jitted) and classes are bound when compiling."""
+    """Modules, functions (Python, builtin or jitted) and classes are bound when compiling, and objects whose class
+    says its instances are fixed for good (``__moshjit_constant__ = True``: a rewritten match's ``ArgsSite``)."""
     return (isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))
-            or hasattr(value, "py_func"))
+            or hasattr(value, "py_func") or getattr(type(value), "__moshjit_constant__", False) is True)
 
 
 def _builtins_of(fn: Function) -> dict:

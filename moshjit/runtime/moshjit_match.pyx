@@ -51,6 +51,8 @@ cdef class ArgsSite:
     cdef object admitted_class
     cdef unsigned int admitted_tag
 
+    __moshjit_constant__ = True     # a site is made once, at its module's import: @jit binds it (resolve_globals)
+
     def __init__(self, tuple guess, missing):
         self.guess = guess
         self.missing = missing

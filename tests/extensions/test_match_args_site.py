@@ -292,6 +292,27 @@ def test_the_compiled_guard_sees_the_same_changes():
     assert compiled.signatures == [("list",)]
 
 
+def test_the_compiled_guard_binds_its_site_and_sees_it_rebound():
+    """``@jit`` binds a site as it binds a class (``__moshjit_constant__``): no global load per match, and a site or
+    class rebound after compiling is seen at the next call, as the plain function sees it."""
+    import moshjit
+    ns = run_extended(SOURCE, active={"pattern-matching": {}}, filename="<sites-jit-bound>")
+    compiled = moshjit.jit(ns["boxed"], strict=True)
+    _agree(ns, compiled)
+    _agree(ns, compiled)
+    sites = sorted(name for name in ns if name.startswith("_mj_ma"))
+    bound = {b.label for b in compiled._artifacts[next(iter(compiled._artifacts))].bindings}
+    assert sites and set(sites) <= bound
+    for name in sites:                      # fresh sites: they admit nothing until they read
+        ns[name] = type(ns[name])(ns[name].guess, ns[name].missing)
+    _agree(ns, compiled)
+    _agree(ns, compiled)
+    _rebind_to_a_metaclass_class(ns)
+    _flip_metaclass(ns)
+    _agree(ns, compiled)
+    _agree(ns, compiled)
+
+
 def test_a_pickled_site_starts_afresh(site_class):
     """A class's version tag means nothing in another process: a copy admits nothing until it reads."""
     import pickle

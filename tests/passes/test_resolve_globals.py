@@ -80,3 +80,32 @@ def test_a_closure_cell_binding_follows_the_cell():
     assert binding.holds()
     inner.__closure__[0].cell_contents = len
     assert not binding.holds()
+
+
+class _Fixed:
+    __moshjit_constant__ = True
+
+
+class _NotSaying:
+    __moshjit_constant__ = "yes"                    # only True counts
+
+
+def test_objects_whose_class_says_they_are_fixed_are_bound_like_classes():
+    """A rewritten match's ``ArgsSite`` (and anything else whose class sets ``__moshjit_constant__ = True``) is bound
+    when compiling, with a binding checked on entry; other data stays a load."""
+    from moshjit.extensions.runtime import ArgsSite, PyArgsSite
+    site, fixed, other = ArgsSite(("x",), None), _Fixed(), _NotSaying()
+    fn = new_function("a")
+    fn.globals.update({"site": site, "py_site": PyArgsSite(("x",), None), "fixed": fixed, "other": other,
+                       "__builtins__": builtins})
+    (entry,) = blocks(fn, 1)
+    loads = [emit(entry, ops.LoadGlobal(name)) for name in ("site", "py_site", "fixed", "other")]
+    emit(entry, ops.Return(emit(entry, ops.BuildTuple(loads))))
+    ctx = CompileContext()
+    resolve_globals(fn, ctx)
+    returned = _returned(fn)
+    assert [v.value for v in returned[:3]] == [site, fn.globals["py_site"], fixed] and returned[3] is loads[3]
+    bound = {b.label: b for b in ctx.bindings}
+    assert set(bound) == {"site", "py_site", "fixed"}
+    fn.globals["site"] = ArgsSite(("x",), None)
+    assert not bound["site"].holds() and bound["fixed"].holds()

@@ -3,11 +3,16 @@
 The module is handed its bindings (``moshjit.bindings.Binding`` tuples) as a constant. The first call looks each name
 up and notes where it was found: the dict's keys object and the entry index, as CPython's ``LOAD_GLOBAL`` caches
 keep them (for a builtin, also that the globals dict had no such key: its keys object and entry count). Every call
-then checks, per binding, that the entry there is still the very name with the very value (a closure cell: its
-content; a function: the field a call reads), which needs no hashing and is untouched by writes to other names
-(a module-level loop variable is one); anything moved makes it look everything up again. A binding that no longer
-holds hands the call to the dispatcher's ``rebound`` handler (compiled again without that name; a generator
-delegates to what it returns).
+then checks, per binding, that the entry there is still the very name with the very value, which needs no hashing
+and is untouched by writes to other names (a module-level loop variable is one); anything moved makes it look
+everything up again. Before those checks, one comparison per dict: the dicts the names were found in (or found
+absent from) each keep the version tag (PEP 509's ``ma_version_tag``) they had when all bindings were last seen to
+hold; CPython gives a dict a new tag at every write, so while no tag moved no binding can have moved (for a function
+with ten bound names in two dicts, two comparisons instead of ten checks; a write to any name of the module falls
+back to the checks, which note the new tags). What has no tag is compared on every call: a closure cell's content,
+a function's field a call reads (``__code__``, ``__defaults__``, ``__kwdefaults__``). A binding that no longer holds
+hands the call to the dispatcher's ``rebound`` handler (compiled again without that name; a generator delegates to
+what it returns).
 """
 from __future__ import annotations
 
@@ -20,7 +25,85 @@ BINDINGS_C = r'''
     } mj_binding_seen;
     /* Sized at the first check (the text of a module must not depend on how many names it bound: another
        process may bind a different number for the same code, and the cache is keyed by the text). */
-    typedef struct { int valid; Py_ssize_t size; mj_binding_seen *seen; } mj_bindings;
+    /* The dicts the bindings were last seen to hold in, with their version tags (n 0: none noted; a closure cell,
+       more than MJ_BINDING_DICTS dicts or a CPython without the tag (3.14+) notes none). The bindings tuple keeps
+       the dicts alive. */
+    #define MJ_BINDING_DICTS 8
+    typedef struct { int n; PyObject *dicts[MJ_BINDING_DICTS]; uint64_t tags[MJ_BINDING_DICTS]; } mj_binding_tags;
+    /* direct: the indices of the bindings without a tag (cells, function fields), ``ndirect`` of them; tagged: the
+       noted tags stand for every dict binding. */
+    typedef struct {
+        int valid, tagged;
+        Py_ssize_t size, ndirect;
+        mj_binding_seen *seen;
+        Py_ssize_t *direct;
+        mj_binding_tags tags;
+    } mj_bindings;
+
+    #if PY_VERSION_HEX < 0x030E0000
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    #endif
+    /* d's version tag (PEP 509; deprecated since 3.12 but still given anew at every write through 3.13). */
+    static inline uint64_t mj_dict_tag(PyObject *d) { return ((PyDictObject *)d)->ma_version_tag; }
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic pop
+    #endif
+    #define MJ_HAVE_DICT_TAGS 1
+    #else
+    #define MJ_HAVE_DICT_TAGS 0
+    static inline uint64_t mj_dict_tag(PyObject *d) { return 0; }
+    #endif
+
+    /* Note d among the dicts whose tags stand for the bindings (0 when there are too many to note). */
+    static int mj_binding_tags_add(mj_binding_tags *t, PyObject *d) {
+        int j;
+        for (j = 0; j < t->n; j++) if (t->dicts[j] == d) return 1;
+        if (t->n == MJ_BINDING_DICTS) return 0;
+        t->dicts[t->n++] = d;
+        return 1;
+    }
+
+    /* Every noted dict still has the tag noted when all bindings last held: none was written since. */
+    static inline int mj_binding_tags_hold(mj_binding_tags *t) {
+        int j;
+        if (t->n == 0) return 0;
+        for (j = 0; j < t->n; j++) if (mj_dict_tag(t->dicts[j]) != t->tags[j]) return 0;
+        return 1;
+    }
+
+    static inline void mj_binding_tags_note(mj_binding_tags *t) {
+        int j;
+        for (j = 0; j < t->n; j++) t->tags[j] = mj_dict_tag(t->dicts[j]);
+    }
+
+    /* A function's field a call reads (``FUNCTION_FIELDS``: 0 __code__, 1 __defaults__, 2 __kwdefaults__), None
+       for NULL as the attribute reads it. */
+    static inline PyObject *mj_function_field(PyObject *f, Py_ssize_t field) {
+        PyObject *found = field == 0 ? PyFunction_GET_CODE(f) : field == 1 ? PyFunction_GET_DEFAULTS(f)
+                          : PyFunction_GET_KW_DEFAULTS(f);
+        return found != NULL ? found : Py_None;
+    }
+
+    static Py_ssize_t mj_function_field_index(PyObject *name) {
+        if (PyUnicode_CompareWithASCIIString(name, "__code__") == 0) return 0;
+        if (PyUnicode_CompareWithASCIIString(name, "__defaults__") == 0) return 1;
+        if (PyUnicode_CompareWithASCIIString(name, "__kwdefaults__") == 0) return 2;
+        return -1;
+    }
+
+    /* The bindings without a tag still hold: a cell's content, a function's field. */
+    static inline int mj_bindings_direct_hold(mj_bindings *b, PyObject *bindings) {
+        Py_ssize_t j;
+        for (j = 0; j < b->ndirect; j++) {
+            Py_ssize_t i = b->direct[j];
+            PyObject *binding = PyTuple_GET_ITEM(bindings, i);
+            PyObject *ns = PyTuple_GET_ITEM(binding, 0), *value = PyTuple_GET_ITEM(binding, 2);
+            if ((PyCell_Check(ns) ? PyCell_GET(ns) : mj_function_field(ns, b->seen[i].index)) != value) return 0;
+        }
+        return 1;
+    }
 
     /* d's entry ``index`` (keys object ``keys``) is the name with the value: then d[name] is value. */
     static inline int mj_binding_entry_is(PyObject *d, void *keys, Py_ssize_t index, PyObject *name,
@@ -55,29 +138,21 @@ BINDINGS_C = r'''
         }
     }
 
-    /* A function's field a call reads (``FUNCTION_FIELDS``: 0 __code__, 1 __defaults__, 2 __kwdefaults__), None
-       for NULL as the attribute reads it. */
-    static inline PyObject *mj_function_field(PyObject *f, Py_ssize_t field) {
-        PyObject *found = field == 0 ? PyFunction_GET_CODE(f) : field == 1 ? PyFunction_GET_DEFAULTS(f)
-                          : PyFunction_GET_KW_DEFAULTS(f);
-        return found != NULL ? found : Py_None;
-    }
-
-    static Py_ssize_t mj_function_field_index(PyObject *name) {
-        if (PyUnicode_CompareWithASCIIString(name, "__code__") == 0) return 0;
-        if (PyUnicode_CompareWithASCIIString(name, "__defaults__") == 0) return 1;
-        if (PyUnicode_CompareWithASCIIString(name, "__kwdefaults__") == 0) return 2;
-        return -1;
-    }
-
     /* Look every binding (namespace, name, value, then, label) up; 1 when all hold (and where they are noted). */
     static int mj_bindings_refresh(mj_bindings *b, PyObject *bindings) {
         Py_ssize_t i;
+        int tagged = MJ_HAVE_DICT_TAGS;
         b->valid = 0;
+        b->tags.n = 0;
+        b->ndirect = 0;
         if (b->size < PyTuple_GET_SIZE(bindings)) {
             mj_binding_seen *grown = PyMem_Realloc(b->seen, sizeof(mj_binding_seen) * PyTuple_GET_SIZE(bindings));
+            Py_ssize_t *direct;
             if (grown == NULL) return 0;            /* no memory: as if rebound (the dispatcher looks again) */
             b->seen = grown;
+            direct = PyMem_Realloc(b->direct, sizeof(Py_ssize_t) * PyTuple_GET_SIZE(bindings));
+            if (direct == NULL) return 0;
+            b->direct = direct;
             b->size = PyTuple_GET_SIZE(bindings);
         }
         for (i = 0; i < PyTuple_GET_SIZE(bindings); i++) {
@@ -85,15 +160,18 @@ BINDINGS_C = r'''
             PyObject *ns = PyTuple_GET_ITEM(binding, 0), *name = PyTuple_GET_ITEM(binding, 1);
             PyObject *value = PyTuple_GET_ITEM(binding, 2), *then = PyTuple_GET_ITEM(binding, 3), *found;
             mj_binding_seen *seen = &b->seen[i];
-            if (PyCell_Check(ns)) {
+            if (PyCell_Check(ns)) {                 /* no tag: checked on every call */
                 if (PyCell_GET(ns) != value) return 0;
+                b->direct[b->ndirect++] = i;
                 continue;
             }
             if (PyFunction_Check(ns)) {
                 seen->index = mj_function_field_index(name);
                 if (seen->index < 0 || mj_function_field(ns, seen->index) != value) return 0;
+                b->direct[b->ndirect++] = i;
                 continue;
             }
+            tagged = tagged && mj_binding_tags_add(&b->tags, ns);
             found = PyDict_GetItemWithError(ns, name);
             if (found == NULL && PyErr_Occurred()) { PyErr_Clear(); return 0; }
             if (found != NULL) {
@@ -102,6 +180,7 @@ BINDINGS_C = r'''
                 continue;
             }
             if (then == Py_None) return 0;
+            tagged = tagged && mj_binding_tags_add(&b->tags, then);
             seen->index = -1;
             seen->keys = NULL;
             if (((PyDictObject *)ns)->ma_values == NULL
@@ -115,6 +194,9 @@ BINDINGS_C = r'''
             mj_binding_locate(then, name, &seen->then_keys, &seen->then_index);
             if (seen->then_keys == NULL) seen->keys = NULL;
         }
+        if (tagged) mj_binding_tags_note(&b->tags);
+        else b->tags.n = 0;
+        b->tagged = tagged;
         b->valid = 1;
         return 1;
     }
@@ -123,15 +205,15 @@ BINDINGS_C = r'''
     static inline int mj_bindings_hold(mj_bindings *b, PyObject *bindings) {
         Py_ssize_t i;
         if (!b->valid) return mj_bindings_refresh(b, bindings);
+        if (!mj_bindings_direct_hold(b, bindings)) return 0;
+        if (b->tagged && (b->tags.n == 0 || mj_binding_tags_hold(&b->tags))) return 1;
         for (i = 0; i < PyTuple_GET_SIZE(bindings); i++) {
             PyObject *binding = PyTuple_GET_ITEM(bindings, i);
             PyObject *ns = PyTuple_GET_ITEM(binding, 0), *name = PyTuple_GET_ITEM(binding, 1);
             PyObject *value = PyTuple_GET_ITEM(binding, 2);
             mj_binding_seen *seen = &b->seen[i];
-            if (PyCell_Check(ns)) {
-                if (PyCell_GET(ns) != value) return 0;
-            } else if (PyFunction_Check(ns)) {
-                if (mj_function_field(ns, seen->index) != value) return 0;
+            if (PyCell_Check(ns) || PyFunction_Check(ns)) {
+                continue;                            /* checked above */
             } else if (seen->index >= 0) {
                 if (!mj_binding_entry_is(ns, seen->keys, seen->index, name, value))
                     return mj_bindings_refresh(b, bindings);
@@ -141,6 +223,7 @@ BINDINGS_C = r'''
                 return mj_bindings_refresh(b, bindings);
             }
         }
+        mj_binding_tags_note(&b->tags);          /* all hold: the dicts' new tags stand for them until the next write */
         return 1;
     }
 '''
