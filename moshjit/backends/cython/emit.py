@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from moshjit.backends.cython import binding_guard, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
-from moshjit.backends.cython import constructor_sites, method_sites
+from moshjit.backends.cython import constructor_sites, method_sites, operator_sites
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
@@ -120,6 +120,7 @@ class Emitter:
         self.method_guards = 0              # guards of direct method calls: _mj_mg0, …
         self.method_sites = 0               # inline caches of method calls on any receiver: _mj_ms0, …
         self.constructor_sites = 0          # ... and of constructor calls of jitted classes: _mj_ns0, …
+        self.operator_sites = 0             # ... and of binary operators on objects (method sites too): _mj_os0, …
         self.global_caches = 0              # inline caches of module-global reads: _mj_gc0, …
         self.bindings: tuple = ()           # names bound when compiling, checked on entry (``binding_guard``)
         self.on_rebound = None              # what the entry calls when one of them no longer holds
@@ -232,6 +233,11 @@ class Emitter:
             self.emit(f"{self.var(op)} += {self.obj(op.right)}", depth)
             if not self.users.get(op):
                 self.emit(f"{self.var(op)} = None", depth)
+        elif operator_sites.takes_site(op, self.ctype(op.left)):
+            site = f"_mj_os{self.operator_sites}"
+            self.operator_sites += 1
+            function = operator_sites.FUNCTION_NAMES[op.op]
+            self.assign(op, f"{function}(&{site}, {self.obj(op.left)}, {self.obj(op.right)})", depth)
         else:
             self.assign(op, python_number_op(op.op, op.inplace, self.obj(op.left), self.obj(op.right)), depth)
 
@@ -954,7 +960,7 @@ class Emitter:
         params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
         needs_dict_layout = self.bindings_constant is not None
-        sites = self.method_sites or self.constructor_sites
+        sites = self.method_sites or self.constructor_sites or self.operator_sites
         if self.attribute_caches or self.method_guards or sites or self.global_caches or needs_dict_layout:
             out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))
@@ -967,6 +973,11 @@ class Emitter:
                        f"    \"\"\"\n{method_sites.METHOD_SITES_DECLARATIONS}")
             out.extend(f"cdef mj_method_site _mj_ms{i}" for i in range(self.method_sites))
             out.append(method_sites.METHOD_SITES_INIT)
+        if self.operator_sites:
+            out.append(f"cdef extern from *:\n    \"\"\"{operator_sites.OPERATOR_SITES_C}"
+                       f"{operator_sites.operator_functions()}"
+                       f"    \"\"\"\n{operator_sites.OPERATOR_SITES_DECLARATIONS}")
+            out.extend(f"cdef mj_method_site _mj_os{i}" for i in range(self.operator_sites))
         if self.constructor_sites:
             out.append(f"cdef extern from *:\n    \"\"\"{constructor_sites.CONSTRUCTOR_SITES_C}"
                        f"{constructor_sites.constructor_call_macros()}"
