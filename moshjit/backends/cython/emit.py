@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from moshjit.backends.cython import binding_guard, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
 from moshjit.backends.cython import constructor_sites, method_sites, operator_sites
+from moshjit.backends.cython.float_chains import FLOAT_CHAINS_C, FLOAT_CHAINS_DECLARATIONS, FloatChains
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
@@ -109,6 +110,8 @@ class Emitter:
         self.representative = decided.representative
         self.decl_type = decided.decl_type
         self.ctype = decided.ctype
+        self.float_chains = FloatChains(fn, self.users, self.ctype, self.folded | self.inline_slices
+                                        | set(self.list_builds.roots) | set(self.list_builds.fused))
         self.constructs: list = []          # enclosing Python loops: [kind, label block, exit label, passing ids]
         self.jump_ids: dict = {}
         self.uses_jump = False
@@ -205,6 +208,9 @@ class Emitter:
         if op in self.list_builds.roots:
             list_builds.emit_build(self, op, depth)
             return
+        if self.float_chains.takes(op):
+            self.float_chains.emit(self, op, depth, lambda left, right: self.generic_binary(op, left, right))
+            return
         native = text.expression(self, op)       # str views and native dict lookups
         if native is not None:
             self.assign(op, native, depth)
@@ -233,13 +239,17 @@ class Emitter:
             self.emit(f"{self.var(op)} += {self.obj(op.right)}", depth)
             if not self.users.get(op):
                 self.emit(f"{self.var(op)} = None", depth)
-        elif operator_sites.takes_site(op, self.ctype(op.left)):
+        else:
+            self.assign(op, self.generic_binary(op, self.obj(op.left), self.obj(op.right)), depth)
+
+    def generic_binary(self, op, left: str, right: str) -> str:
+        """``left <op> right`` on two object expressions: an operator site (``operator_sites.py``) where the left
+        operand may be an instance with a jitted dunder, the number fast paths otherwise."""
+        if operator_sites.takes_site(op, self.ctype(op.left)):
             site = f"_mj_os{self.operator_sites}"
             self.operator_sites += 1
-            function = operator_sites.FUNCTION_NAMES[op.op]
-            self.assign(op, f"{function}(&{site}, {self.obj(op.left)}, {self.obj(op.right)})", depth)
-        else:
-            self.assign(op, python_number_op(op.op, op.inplace, self.obj(op.left), self.obj(op.right)), depth)
+            return f"{operator_sites.FUNCTION_NAMES[op.op]}(&{site}, {left}, {right})"
+        return python_number_op(op.op, op.inplace, left, right)
 
     def zero_division_check(self, op, right: str, depth: int) -> None:
         """Native division raises with CPython's wording (Cython's own messages differ)."""
@@ -984,6 +994,8 @@ class Emitter:
                        f"    \"\"\"\n{constructor_sites.CONSTRUCTOR_SITES_DECLARATIONS}")
             out.extend(f"cdef mj_new_site _mj_ns{i}" for i in range(self.constructor_sites))
             out.append(constructor_sites.CONSTRUCTOR_SITES_INIT)
+        if self.float_chains.used:
+            out.append(f"cdef extern from *:\n    \"\"\"{FLOAT_CHAINS_C}    \"\"\"\n{FLOAT_CHAINS_DECLARATIONS}")
         if self.bindings_constant is not None:
             out.extend(binding_guard.module_declarations())
         for name in (f"_k{i}" for i in range(len(self.constants))):
@@ -1004,6 +1016,7 @@ class Emitter:
             out.append(f"    cdef {ctype} {name}")
         if self.uses_jump:
             out.append("    _mj_jump = 0")
+        out.extend(f"    {name} = None" for name in sorted(self.float_chains.bound_at_entry))
         out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
         first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)
