@@ -1,6 +1,6 @@
 """Compiled code never crashes on deep recursion: with ``sys.setrecursionlimit(1_000_000)`` a depth CPython reaches
 (300,000) either returns or raises ``RecursionError`` before the C stack runs out, also on a thread with a small
-stack and on the pure-Python call path. In subprocesses: the failure guarded against kills the interpreter."""
+stack (before and after the main thread's) and on the pure-Python call path. In subprocesses: the failure guarded against kills the interpreter."""
 import os
 import subprocess
 import sys
@@ -45,6 +45,7 @@ SCRIPT = textwrap.dedent("""
     worker = threading.Thread(target=lambda: out.append(run(depth, 300_000)))
     worker.start()
     worker.join()
+    out.append(run(depth, 300_000))                  # the main thread again, after the worker's stack was checked
     print(out)
 """)
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from moshjit.backends.cython import binding_guard, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
-from moshjit.backends.cython import constructor_sites, method_sites
+from moshjit.backends.cython import constructor_sites, method_sites, operator_sites
+from moshjit.backends.cython.float_chains import FLOAT_CHAINS_C, FLOAT_CHAINS_DECLARATIONS, FloatChains
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
@@ -109,6 +110,8 @@ class Emitter:
         self.representative = decided.representative
         self.decl_type = decided.decl_type
         self.ctype = decided.ctype
+        self.float_chains = FloatChains(fn, self.users, self.ctype, self.folded | self.inline_slices
+                                        | set(self.list_builds.roots) | set(self.list_builds.fused))
         self.constructs: list = []          # enclosing Python loops: [kind, label block, exit label, passing ids]
         self.jump_ids: dict = {}
         self.uses_jump = False
@@ -120,6 +123,7 @@ class Emitter:
         self.method_guards = 0              # guards of direct method calls: _mj_mg0, …
         self.method_sites = 0               # inline caches of method calls on any receiver: _mj_ms0, …
         self.constructor_sites = 0          # ... and of constructor calls of jitted classes: _mj_ns0, …
+        self.operator_sites = 0             # ... and of binary operators on objects (method sites too): _mj_os0, …
         self.global_caches = 0              # inline caches of module-global reads: _mj_gc0, …
         self.bindings: tuple = ()           # names bound when compiling, checked on entry (``binding_guard``)
         self.on_rebound = None              # what the entry calls when one of them no longer holds
@@ -204,6 +208,9 @@ class Emitter:
         if op in self.list_builds.roots:
             list_builds.emit_build(self, op, depth)
             return
+        if self.float_chains.takes(op):
+            self.float_chains.emit(self, op, depth, lambda left, right: self.generic_binary(op, left, right))
+            return
         native = text.expression(self, op)       # str views and native dict lookups
         if native is not None:
             self.assign(op, native, depth)
@@ -233,7 +240,16 @@ class Emitter:
             if not self.users.get(op):
                 self.emit(f"{self.var(op)} = None", depth)
         else:
-            self.assign(op, python_number_op(op.op, op.inplace, self.obj(op.left), self.obj(op.right)), depth)
+            self.assign(op, self.generic_binary(op, self.obj(op.left), self.obj(op.right)), depth)
+
+    def generic_binary(self, op, left: str, right: str) -> str:
+        """``left <op> right`` on two object expressions: an operator site (``operator_sites.py``) where the left
+        operand may be an instance with a jitted dunder, the number fast paths otherwise."""
+        if operator_sites.takes_site(op, self.ctype(op.left)):
+            site = f"_mj_os{self.operator_sites}"
+            self.operator_sites += 1
+            return f"{operator_sites.FUNCTION_NAMES[op.op]}(&{site}, {left}, {right})"
+        return python_number_op(op.op, op.inplace, left, right)
 
     def zero_division_check(self, op, right: str, depth: int) -> None:
         """Native division raises with CPython's wording (Cython's own messages differ)."""
@@ -954,7 +970,7 @@ class Emitter:
         params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
         needs_dict_layout = self.bindings_constant is not None
-        sites = self.method_sites or self.constructor_sites
+        sites = self.method_sites or self.constructor_sites or self.operator_sites
         if self.attribute_caches or self.method_guards or sites or self.global_caches or needs_dict_layout:
             out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))
@@ -967,12 +983,19 @@ class Emitter:
                        f"    \"\"\"\n{method_sites.METHOD_SITES_DECLARATIONS}")
             out.extend(f"cdef mj_method_site _mj_ms{i}" for i in range(self.method_sites))
             out.append(method_sites.METHOD_SITES_INIT)
+        if self.operator_sites:
+            out.append(f"cdef extern from *:\n    \"\"\"{operator_sites.OPERATOR_SITES_C}"
+                       f"{operator_sites.operator_functions()}"
+                       f"    \"\"\"\n{operator_sites.OPERATOR_SITES_DECLARATIONS}")
+            out.extend(f"cdef mj_method_site _mj_os{i}" for i in range(self.operator_sites))
         if self.constructor_sites:
             out.append(f"cdef extern from *:\n    \"\"\"{constructor_sites.CONSTRUCTOR_SITES_C}"
                        f"{constructor_sites.constructor_call_macros()}"
                        f"    \"\"\"\n{constructor_sites.CONSTRUCTOR_SITES_DECLARATIONS}")
             out.extend(f"cdef mj_new_site _mj_ns{i}" for i in range(self.constructor_sites))
             out.append(constructor_sites.CONSTRUCTOR_SITES_INIT)
+        if self.float_chains.used:
+            out.append(f"cdef extern from *:\n    \"\"\"{FLOAT_CHAINS_C}    \"\"\"\n{FLOAT_CHAINS_DECLARATIONS}")
         if self.bindings_constant is not None:
             out.extend(binding_guard.module_declarations())
         for name in (f"_k{i}" for i in range(len(self.constants))):
@@ -993,6 +1016,7 @@ class Emitter:
             out.append(f"    cdef {ctype} {name}")
         if self.uses_jump:
             out.append("    _mj_jump = 0")
+        out.extend(f"    {name} = None" for name in sorted(self.float_chains.bound_at_entry))
         out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
         first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)

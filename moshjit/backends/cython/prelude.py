@@ -97,10 +97,15 @@ cdef extern from *:
     }
     /* Compiled code recursing (through its dispatcher, or Python code in between) uses C stack on every level,
        however high sys.setrecursionlimit is set: raise RecursionError while a margin of this thread's stack is
-       left (an eighth of it, at least 256 KiB), instead of crashing. The bounds are read once per thread. */
+       left (an eighth of it, at least 256 KiB), instead of crashing. The bounds are read once per thread and kept
+       in thread-local storage; the usable range of the thread that last passed the check is also kept in plain
+       statics, so the common check is two compares with no TLS access (a __thread variable of a dlopen'ed module
+       costs a __tls_get_addr call). Stacks do not overlap, so a frame inside that range is on that thread's stack
+       and above its floor whichever thread runs; generated code runs holding the GIL, so the pair is never torn. */
     static __thread char *mj_stack_floor = NULL;
-    static int mj_stack_check(void) {
-        char *here = (char *)__builtin_frame_address(0);
+    static __thread char *mj_stack_top = NULL;
+    static char *mj_stack_usable_low = NULL, *mj_stack_usable_high = NULL;
+    static int mj_stack_check_slow(char *here) {
         if (mj_stack_floor == NULL) {
             pthread_attr_t attr;
             void *low;
@@ -109,7 +114,10 @@ cdef extern from *:
             if (pthread_getattr_np(pthread_self(), &attr) == 0) {
                 if (pthread_attr_getstack(&attr, &low, &size) == 0) {
                     margin = size / 8 > 262144 ? size / 8 : 262144;
-                    if (margin < size && here > (char *)low + margin) mj_stack_floor = (char *)low + margin;
+                    if (margin < size && here > (char *)low + margin) {
+                        mj_stack_floor = (char *)low + margin;
+                        mj_stack_top = (char *)low + size;
+                    }
                 }
                 pthread_attr_destroy(&attr);
             }
@@ -118,7 +126,16 @@ cdef extern from *:
             PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
             return -1;
         }
+        if (mj_stack_top != NULL && here < mj_stack_top) {
+            mj_stack_usable_low = mj_stack_floor;
+            mj_stack_usable_high = mj_stack_top;
+        }
         return 0;
+    }
+    static inline int mj_stack_check(void) {
+        char *here = (char *)__builtin_frame_address(0);
+        if (here >= mj_stack_usable_low && here < mj_stack_usable_high) return 0;
+        return mj_stack_check_slow(here);
     }
     static int mj_zero_division(const char *message) {
         PyErr_SetString(PyExc_ZeroDivisionError, message);

@@ -1,0 +1,161 @@
+"""Unboxed float chains (``backends/cython/float_chains.py``) against CPython: arithmetic on values read from
+attributes and lists, whose intermediate results stay C doubles while the operands are floats, computes what
+CPython computes for every kind of operand — floats (NaN, ±inf, −0.0), small and big ints, float subclasses,
+objects with their own ``__add__``, strs (TypeError), zero divisors — including attributes that hold ints and
+become floats and back between calls. The decisions are pinned on tiny typed functions, and the generated code
+is checked for the guarded native operations."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as hs
+
+from moshjit.backends.cython.c_types import cython_type
+from moshjit.backends.cython.float_chains import FloatChains
+from moshjit.compiler import typed_ssa
+from moshjit.ir import ops
+from moshjit.ir.ops import Constant
+from moshjit.ir.types import FLOAT
+from moshjit.typeof import type_of_key
+from tests.cython.agree import jitted, outcome
+
+
+class Body:
+    def __init__(self, x, y, m):
+        self.x = x
+        self.y = y
+        self.m = m
+
+
+def energy(bodies, dt):
+    """Chains through attributes and list items; a chain value used twice; an in-place update; a division."""
+    total = 0.0
+    for a in bodies:
+        for b in bodies:
+            dx = a.x - b.x
+            dy = a.y - b.y
+            d2 = dx * dx + dy * dy + 0.5
+            a.m -= dx * dt
+            total += a.m * b.m / d2
+    return total
+
+
+def mixed(values, k):
+    """A chain with an int constant, a native double and list items; the result escapes into a list."""
+    out = []
+    for i in range(len(values) - 1):
+        out.append((values[i] * 2 + values[i + 1]) / k - 1)
+    return out
+
+
+class Weird:
+    def __init__(self, v):
+        self.v = v
+
+    def __add__(self, other):
+        return ("add", self.v)
+
+    def __radd__(self, other):
+        return ("radd", self.v)
+
+    def __sub__(self, other):
+        return Weird(self.v + 1)
+
+    def __mul__(self, other):
+        return 3.5
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        return Weird(-1)
+
+    def __repr__(self):
+        return f"Weird({self.v!r})"
+
+
+class F(float):
+    def __sub__(self, other):
+        return F(float(self) + 1000.0)
+
+
+numbers = hs.sampled_from([0.0, -0.0, 1.5, -2.25, float("nan"), float("inf"), float("-inf"), 3, 0, -7, 2 ** 40,
+                           2 ** 70, True, F(2.5), Weird(1), "s", 1e308])
+
+
+def agree(fn, *args):
+    """Compared as reprs (NaN results are not equal to themselves); bodies are copied for each run."""
+    def run(f):
+        fresh = [[Body(b.x, b.y, b.m) for b in a] if isinstance(a, list) and a and isinstance(a[0], Body) else a
+                 for a in args]
+        result = outcome(f, *fresh)
+        state = [[(b.x, b.y, b.m) for b in a] for a in fresh if isinstance(a, list) and a and isinstance(a[0], Body)]
+        return repr((result, state))
+    assert run(jitted(fn)) == run(fn)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.lists(hs.tuples(numbers, numbers, numbers), min_size=1, max_size=3), hs.sampled_from([0.25, 0.0, -1.0]))
+def test_chains_through_attributes_compute_as_cpython(rows, dt):
+    agree(energy, [Body(*row) for row in rows], dt)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.lists(numbers, min_size=1, max_size=5), hs.sampled_from([2.0, 0.0, -0.0, float("inf")]))
+def test_chains_through_list_items_compute_as_cpython(values, k):
+    agree(mixed, values, k)
+
+
+def test_attributes_that_change_between_int_and_float_compute_as_cpython():
+    bodies = [Body(1, 2, 3), Body(0.5, -1, 2.0)]
+    for step in range(4):
+        agree(energy, bodies, 0.5)
+        for b in bodies:                              # ints become floats, then ints again
+            b.x, b.y, b.m = (float(b.x), b.y / 2, b.m * 1.0) if step % 2 == 0 else (int(b.x), 3, 2)
+
+
+def chains_of(fn, key) -> FloatChains:
+    ir = typed_ssa(fn, [type_of_key(k) for k in key], assume_globals=False)
+
+    def ctype(value):
+        if isinstance(value, Constant):
+            return {bool: "bint", int: "Py_ssize_t", float: "double"}.get(type(value.value), "object")
+        return cython_type(value.type)
+    return FloatChains(ir, ir.users(), ctype, set())
+
+
+def dot(a, b):
+    return a.x * b.x + a.y * b.y
+
+
+def scaled(a, k):
+    t = a.x * k
+    return [t, t + 1]             # t escapes into a list: boxed, not unboxed
+
+
+def test_the_products_of_a_sum_are_unboxed_and_the_sum_is_a_chain_link():
+    chains = chains_of(dot, (Body, Body))
+    products = {op for op in chains.links if op.op == "*"}
+    total = [op for op in chains.links if op.op == "+"]
+    assert len(products) == 2 and len(total) == 1
+    assert chains.unboxed == products                 # the sum is used by the return: boxed once
+    assert chains.takes(total[0]) and all(chains.takes(p) for p in products)
+
+
+def test_a_value_that_escapes_is_not_unboxed():
+    chains = chains_of(scaled, (Body, float))
+    assert not chains.unboxed                         # t's users: the + and the list build
+    assert all(op.op in ("*", "+") for op in chains.links)
+    assert not any(chains.takes(op) for op in chains.links)
+
+
+def test_native_doubles_are_not_links():
+    def native(x, y):
+        return x * y + 1.0
+    chains = chains_of(native, (float, float))
+    assert not chains.links and all(op.type == FLOAT for b in typed_ssa(native, [FLOAT, FLOAT]).blocks
+                                    for op in b.ops if isinstance(op, ops.BinaryOp))
+
+
+def test_the_generated_code_guards_each_native_operation():
+    code = str(jitted(dot).inspect_code()) if jitted(dot)(Body(1.0, 2.0, 0), Body(3.0, 4.0, 0)) == 11.0 else ""
+    assert "if mj_float_operands(" in code and "_u = True" in code
+    assert "_u = mj_chain_float(" in code                        # the generic path unboxes a float result
+    assert ":\n            v" in code or "= <double>(" in code      # the sum is boxed once
