@@ -185,19 +185,32 @@ METHOD_SITES_C = r'''
         site->guard.type = NULL;
     }
 
-    /* The site's record of the receiver type tp: found, or made in place of the oldest one. */
-    static mj_site_receiver *mj_site_receiver_for(mj_method_site *sites, PyTypeObject *tp, PyObject *name) {
+    /* The site's record of tp at its current version tag (*found 1), or the oldest record emptied and given to tp
+       (*found 0: the caller fills it in). Method and operator sites share it. */
+    static mj_site_receiver *mj_site_record_of(mj_method_site *sites, PyTypeObject *tp, int *found) {
         mj_site_receiver *site;
-        PyObject *descr;
         int i;
         for (i = 0; i < 4; i++) {
             site = &sites->receivers[i];
-            if (site->type == tp && site->version == tp->tp_version_tag && site->version != 0) return site;
+            if (site->type == tp && site->version == tp->tp_version_tag && site->version != 0) {
+                *found = 1;
+                return site;
+            }
         }
         site = &sites->receivers[sites->next++ & 3];
         mj_site_forget(site);
         site->type = tp;
         site->version = 0;
+        *found = 0;
+        return site;
+    }
+
+    /* The site's record of the receiver type tp: found, or made in place of the oldest one. */
+    static mj_site_receiver *mj_site_receiver_for(mj_method_site *sites, PyTypeObject *tp, PyObject *name) {
+        PyObject *descr;
+        int found;
+        mj_site_receiver *site = mj_site_record_of(sites, tp, &found);
+        if (found) return site;
         if (tp->tp_getattro == PyObject_GenericGetAttr) {
             descr = _PyType_Lookup(tp, name);                /* borrowed; gives tp a version tag if it can */
             site->version = tp->tp_version_tag;

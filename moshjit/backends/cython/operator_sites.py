@@ -34,17 +34,11 @@ FUNCTION_NAMES = {operator: f"mj_op_{slot[3:]}" for operator, (_, slot, _, _) in
 OPERATOR_SITES_C = r'''
     /* The site's record of the heap type tp for the dunder name: its jitted method, or none (generic). */
     static mj_site_receiver *mj_op_receiver_for(mj_method_site *sites, PyTypeObject *tp, PyObject *name) {
-        mj_site_receiver *site;
         PyObject *descr;
         PySequenceMethods *sequence = tp->tp_as_sequence;
-        int i;
-        for (i = 0; i < 4; i++) {
-            site = &sites->receivers[i];
-            if (site->type == tp && site->version == tp->tp_version_tag && site->version != 0) return site;
-        }
-        site = &sites->receivers[sites->next++ & 3];
-        mj_site_forget(site);
-        site->type = tp;
+        int found;
+        mj_site_receiver *site = mj_site_record_of(sites, tp, &found);
+        if (found) return site;
         descr = _PyType_Lookup(tp, name);                    /* borrowed; gives tp a version tag if it can */
         site->version = tp->tp_version_tag;
         if (descr != NULL && mj_site_is_jitted(descr) && tp->tp_as_number != NULL
