@@ -1,7 +1,8 @@
 """The on-disk compile cache. End to end, in fresh processes sharing one temporary cache: a second process loads
 without compiling; corrupt, truncated, group/other-writable or foreign entries are warned about and rebuilt; a
 changed function body or a changed helper (inlined or not) is never served stale. In process: ``DiskCache``'s
-checks, fallbacks, atomic writes and locks, and that nothing read from the cache is ever unpickled."""
+checks, fallbacks, atomic writes and locks, and that nothing read from the cache is ever unpickled; one build
+serves the same code bound to several namespaces."""
 from __future__ import annotations
 
 import glob
@@ -435,3 +436,42 @@ def test_a_child_forked_while_a_thread_holds_an_entry_lock_can_take_it_once_rele
         os.waitpid(pid, 0)
         raise AssertionError("the forked child waited for a lock no thread of it holds")
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+# ---- one build, several instances --------------------------------------------------------------------------------
+INSTANCE_SOURCE = textwrap.dedent("""
+    SCALE = None
+    calls = []
+
+    def scaled(xs):
+        calls.append(len(xs))
+        return [x * SCALE for x in xs]
+""")
+
+
+def test_the_same_code_in_another_namespace_reuses_the_build_with_its_own_state(tmp_path, monkeypatch):
+    """The same function text in three namespaces (a module executed again, a class defined in a loop) is built
+    once; each further instance is a copy of that build whose module state is its own: its globals, not the
+    first namespace's (globals of the same types: a global's type is part of the generated code)."""
+    import moshjit
+    import moshjit.backends.cython.build as build
+
+    monkeypatch.setenv("MOSHJIT_CACHE_DIR", str(tmp_path))
+    builds = []
+    original = build.CythonToolchain.build
+    monkeypatch.setattr(build.CythonToolchain, "build",
+                        lambda self, text, name: builds.append(name) or original(self, text, name))
+    namespaces, results = [], []
+    for scale in (2, 3, -1):
+        namespace = {"__name__": f"instance_{len(namespaces)}"}
+        exec(compile(INSTANCE_SOURCE, "instances.py", "exec"), namespace)
+        namespace["SCALE"] = scale
+        namespace["scaled"] = moshjit.jit(namespace["scaled"], backend="cython")
+        namespaces.append(namespace)
+    for namespace in namespaces + namespaces[::-1]:
+        results.append(namespace["scaled"]([1, 2]))
+    assert results == [[2, 4], [3, 6], [-1, -2], [-1, -2], [3, 6], [2, 4]]
+    assert [namespace["calls"] for namespace in namespaces] == [[2, 2]] * 3
+    assert len(builds) == 1, builds
+    stats = [next(iter(namespace["scaled"].stats.values())) for namespace in namespaces]
+    assert [s["backend"] for s in stats] == ["cython"] * 3

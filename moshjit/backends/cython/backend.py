@@ -5,13 +5,17 @@ their text, so nothing can be loaded before the IR is built: ``load_cached`` has
 """
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
+import os
 import re
+import shutil
 import sys
 import threading
 
 from moshjit.artifact import Artifact
 from moshjit.backends.cython.build import CythonToolchain, toolchain_for
-from moshjit.cache import DiskCache, make_key
+from moshjit.cache import DiskCache, make_key, scratch
 from moshjit.context import CompileContext
 from moshjit.functions import builtins_dict
 from moshjit.ir.function import Function
@@ -67,23 +71,26 @@ def compile(ir: Function, ctx: CompileContext) -> Artifact:
     with _lock:
         module = None
         for instance in range(1000):
-            key = base_key if instance == 0 else f"{base_key}-{instance}"
-            module_name = f"_mj_{key.replace('-', '_')}"
-            loaded = sys.modules.get(module_name)
-            if loaded is not None and _module_states.get(module_name) == state_ids:
+            module_name = f"_mj_{base_key.replace('-', '_')}"
+            registered = module_name if instance == 0 else f"{module_name}_{instance}"
+            loaded = sys.modules.get(registered)
+            if loaded is not None and _module_states.get(registered) == state_ids:
                 module = loaded
                 break
             if loaded is None:
-                module = _load_or_build(toolchain, cache, key, module_name, text, stats)
+                module = _load_or_build(toolchain, cache, base_key, module_name, text, stats, registered)
                 module._mj_setup(*state)
                 module._mj_set_source(*where)
-                _module_states[module_name] = state_ids
+                _module_states[registered] = state_ids
                 break
     return Artifact(getattr(module, entry_name), "cython", shown, "", stats, bindings=bindings)
 
 
 def _load_or_build(toolchain: CythonToolchain, cache: DiskCache, key: str, module_name: str, text: str,
-                   stats: dict):
+                   stats: dict, registered: str):
+    """The module built from ``text``, from the cache or compiled into it, loaded as ``registered``. The same text
+    bound to another state (the same function in another namespace, a class defined again) is a further instance:
+    a private copy of the one built module, with module-level state of its own, instead of another C compile."""
     toolchain.ensure_support()
     with cache.lock(NAMESPACE, key):
         entry = cache.load(NAMESPACE, key, EXT_SUFFIX)
@@ -92,4 +99,25 @@ def _load_or_build(toolchain: CythonToolchain, cache: DiskCache, key: str, modul
             stats.update(timings, cache="miss")
             cache.store(NAMESPACE, key, EXT_SUFFIX, data, {"module": module_name})
             entry = cache.load(NAMESPACE, key, EXT_SUFFIX)
-    return load_extension(entry[0], module_name)
+    if registered == module_name:
+        return load_extension(entry[0], module_name)
+    return load_extension_copy(entry[0], module_name, registered)
+
+
+def load_extension_copy(so_path: str, module_name: str, registered: str):
+    """Another instance of the extension module at ``so_path``: a copy of the file is loaded (the dynamic loader
+    maps a file once, and a module's C-level state lives in its mapping), named ``module_name`` inside, as its init
+    function is, and registered in sys.modules as ``registered``. The copy is removed once loaded."""
+    with scratch("moshjit-copy-") as workdir:
+        copy_path = os.path.join(workdir, registered + EXT_SUFFIX)
+        shutil.copyfile(so_path, copy_path)
+        loader = importlib.machinery.ExtensionFileLoader(module_name, copy_path)
+        spec = importlib.util.spec_from_file_location(module_name, copy_path, loader=loader)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[registered] = module
+        try:
+            loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(registered, None)
+            raise
+    return module
