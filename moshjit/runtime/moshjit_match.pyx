@@ -159,12 +159,13 @@ cdef class ClassDispatch:
 
     __moshjit_constant__ = True     # made once, at its module's import: @jit binds it (resolve_globals)
 
-    def __init__(self, dict module_globals, tuple names, tuple guards):
+    def __init__(self, module_globals, tuple names, tuple guards):
         if len(names) > MAX_CLASSES or len(guards) != len(names):
             raise ValueError(f"a ClassDispatch takes up to {MAX_CLASSES} class names and one guard (or None) each")
         if not all(guard is None or isinstance(guard, ArgsSite) for guard in guards):
             raise TypeError("a ClassDispatch's guards are ArgsSites or None")
-        self.module_globals = module_globals
+        # a dict subclass may look names up its own way (LOAD_GLOBAL calls its __getitem__): never answer there
+        self.module_globals = module_globals if type(module_globals) is dict else {}
         self.names = names
         self.guards = guards
         self.count = len(names)

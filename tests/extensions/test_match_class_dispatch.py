@@ -110,6 +110,16 @@ def test_guards_must_be_sites():
         runtime.ClassDispatch({}, tuple("ABCDEFGHI"), (None,) * 9)
 
 
+@pytest.mark.skipif(not COMPILED, reason="the compiled runtime is not built")
+def test_globals_of_a_dict_subclass_are_never_answered_for():
+    class Namespace(dict):
+        def __getitem__(self, name):  # what LOAD_GLOBAL would call
+            return A
+
+    assert runtime.ClassDispatch(Namespace(B=B), ("B",), (None,))[B()] == 0
+    assert runtime.ClassDispatch(dict(A=A, B=B), ("A", "B"), (None, None))[B()] == 2
+
+
 def test_a_pickled_dispatch_never_answers():
     site = runtime.ArgsSite(("a",), match_reference.NO_MATCH_ARGS)
     copy = pickle.loads(pickle.dumps(runtime.ClassDispatch({"B": B}, ("B",), (site,))))
