@@ -106,10 +106,9 @@ cdef extern from *:
     /* cls's version tag, assigned now if it has none (0: the class cannot have one) */
     static unsigned int mj_type_tag(PyObject *cls, PyObject *name) {
         PyTypeObject *type = (PyTypeObject *)cls;
-        if (!(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || type->tp_version_tag == 0) {
+        if (type->tp_version_tag == 0) {  /* PyType_Modified sets it to 0 (3.13 no longer sets a flag) */
             (void)_PyType_Lookup(type, name);  /* a lookup through the type cache assigns one */
         }
-        if (!(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
         return type->tp_version_tag;
     }
     /* whether a failed isinstance(x, C) of an instance of `type` reads x.__class__ without running user code:
