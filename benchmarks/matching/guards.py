@@ -14,7 +14,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from moshjit.extensions.runtime import NO_MATCH_ARGS, ArgsSite
+from moshjit.extensions.runtime import NO_MATCH_ARGS, ArgsSite, ClassDispatch
 
 
 @dataclass
@@ -42,6 +42,15 @@ def site_guard(node):
     if isinstance(node, Num):
         if Num in SITE or SITE.read(Num) is True:
             return node.value
+
+
+DISPATCH = ClassDispatch(globals(), ("Num",), (SITE,))
+
+
+def dispatch_guard(node):
+    """A match's class dispatch (``runtime.ClassDispatch``): one lookup answers ``isinstance`` and the guard."""
+    if DISPATCH[node] == 1:
+        return node.value
 
 
 def read_and_identity(node):
@@ -83,7 +92,7 @@ def global_identity_only(node):
             return node.value
 
 
-VARIANTS = [no_guard, site_guard, read_and_identity, getattr_guard, class_dict_guard, instance_guard,
+VARIANTS = [no_guard, site_guard, dispatch_guard, read_and_identity, getattr_guard, class_dict_guard, instance_guard,
             global_identity_only]
 
 

@@ -12,11 +12,12 @@ class and mapping patterns).
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import itertools
 import re
 
-from moshjit.extensions import decision_tree, match_emit
+from moshjit.extensions import class_dispatch, decision_tree, match_emit
 from moshjit.extensions import patterns as P
 from moshjit.extensions.class_facts import ModuleFacts
 from moshjit.extensions.registry import Extension, register
@@ -80,6 +81,7 @@ class _MatchRewriter(ast.NodeTransformer):
         self.imports: list[ast.stmt] = []
         self.slots: dict = {}
         self.slots_name: str | None = None
+        self.dispatches: list[tuple[str, list]] = []  # (hidden global, [(class name, ArgsSite global or None)])
 
     # -- names ----------------------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -107,20 +109,36 @@ class _MatchRewriter(ast.NodeTransformer):
         """The hidden module global holding the ``runtime.ArgsSite`` of a class pattern's class and guessed
         ``__match_args__`` (``key``). Names derive from the file and its source, so notebook cells never share one."""
         if key not in self.slots:
-            if self.slots_name is None:
-                source = f"{self.context.filename}\0{self.context.source}"
-                self.slots_name = f"_mj_ma{hashlib.sha256(source.encode()).hexdigest()[:10]}"
-            self.slots[key] = f"{self.slots_name}_{len(self.slots)}"
+            self.slots[key] = f"{self.slot_prefix()}_{len(self.slots)}"
         return self.slots[key]
 
+    def slot_prefix(self) -> str:
+        if self.slots_name is None:
+            source = f"{self.context.filename}\0{self.context.source}"
+            self.slots_name = f"_mj_ma{hashlib.sha256(source.encode()).hexdigest()[:10]}"
+        return self.slots_name
+
+    def dispatch(self, classes: list) -> str:
+        """A hidden module global holding a ``runtime.ClassDispatch`` over ``classes`` (made after the sites)."""
+        name = f"{self.slot_prefix()}_d{len(self.dispatches)}"
+        self.dispatches.append((name, [(cls.name, None if cls.guess is None else self.slot((cls.key, cls.guess)))
+                                       for cls in classes]))
+        return name
+
     def slot_list(self) -> list[ast.stmt]:
-        if not self.slots:
+        if not self.slots and not self.dispatches:
             return []
         runtime = self.runtime()
         missing = ast.Attribute(_name(runtime), "NO_MATCH_ARGS", ast.Load())
-        return [ast.Assign([_name(name, store=True)], ast.Call(ast.Attribute(_name(runtime), "ArgsSite", ast.Load()),
-                                                                [ast.Constant(guess), missing], []))
-                for (_, guess), name in self.slots.items()]
+        sites = [ast.Assign([_name(name, store=True)], ast.Call(ast.Attribute(_name(runtime), "ArgsSite", ast.Load()),
+                                                                 [ast.Constant(guess), copy.deepcopy(missing)], []))
+                 for (_, guess), name in self.slots.items()]
+        dispatches = [ast.Assign([_name(name, store=True)], ast.Call(
+            ast.Attribute(_name(runtime), "ClassDispatch", ast.Load()),
+            [ast.Call(self.builtin("globals"), [], []), ast.Constant(tuple(cls for cls, _ in classes)),
+             ast.Tuple([_name(site) if site else ast.Constant(None) for _, site in classes], ast.Load())], []))
+            for name, classes in self.dispatches]
+        return sites + dispatches
 
     # -- scopes ---------------------------------------------------------------------------------------
     def _scoped(self, node, kind):
@@ -184,9 +202,19 @@ class _MatchRewriter(ast.NodeTransformer):
                                  compiler.class_exprs, compiler.dynamic_classes, self.slot)
         budget = max(_MIN_BUDGET, _BUDGET_PER_STEP * sum(_size(row.steps) for row in rows))
         tree = decision_tree.build(rows, decision_tree.Facts(), budget)
-        done = self.fresh("done") if match_emit.needs_done_flag(tree) else None
+        classes = class_dispatch.plan(rows, compiler.class_exprs, compiler.dynamic_classes, self.is_global)
+        trees = [decision_tree.build(rows, class_dispatch.facts_for(classes, i), budget)
+                 for i in range(len(classes))] if classes else []
+        done = self.fresh("done") if any(match_emit.needs_done_flag(t) for t in [tree] + trees) else None
         emitter = match_emit.Emitter(scope, lambda row: row.body, done, subject_name)
         chain = emitter.node(tree, fall=False)
+        if classes:  # k = dispatch[s]; if k == 1: <tree knowing s is exactly the first class> elif ... else: chain
+            answer = self.fresh("k")
+            for index in reversed(range(len(classes))):
+                test = ast.Compare(_name(answer), [ast.Eq()], [ast.Constant(index + 1)])
+                chain = [ast.If(test, emitter.node(trees[index], fall=False) or [ast.Pass()], chain)]
+            lookup = ast.Subscript(_name(self.dispatch(classes)), _name(subject_temp), ast.Load())
+            chain = [ast.Assign([_name(answer, store=True)], lookup)] + chain
         chain = [match_emit.locate(stmt, node) for stmt in chain]
         prelude = [] if subject_name else [match_emit.locate(ast.Assign([_name(subject_temp, store=True)], subject),
                                                               node)]
@@ -216,6 +244,12 @@ class _MatchRewriter(ast.NodeTransformer):
                                    end_col_offset=column + len(found.group(1).split()[0].rstrip(":")))
                 return self.context.error(keyword, message)
         return self.context.error(first, message)
+
+    def is_global(self, name: str) -> bool:
+        """Whether ``name`` in the match being compiled is read from the module's globals."""
+        if self.scopes[-1] == "class":
+            return False
+        return not any(class_dispatch.bound_in(function, name) for function in self.functions)
 
     def local_subject(self, subject: ast.expr, node: ast.With) -> str | None:
         """A subject that is a plain local variable nothing in the patterns can rebind needs no copy."""

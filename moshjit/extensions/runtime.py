@@ -2,7 +2,8 @@
 (``ArgsSite``) and the general path of class and mapping patterns.
 
 A rewritten module imports this module once, under a hygienic name; of it, the fast paths of generated code
-use only the ``ArgsSite`` objects made at the module's import (``C in site``). The helpers reproduce CPython's
+use only the ``ArgsSite`` and ``ClassDispatch`` objects made at the module's import (``C in site``,
+``dispatch[s]``). The helpers reproduce CPython's
 ``MATCH_CLASS``/``MATCH_KEYS`` exactly, errors and messages included, for class patterns whose class the
 rewrite could not know and mapping patterns with non-literal keys, plus Moshmosh's ``__match__`` recognisers.
 """
@@ -78,10 +79,23 @@ class PyArgsSite:
         return True if self.accepts(value) else (value,)
 
 
+class PyClassDispatch:
+    """``moshjit.runtime.moshjit_match.ClassDispatch`` in Python, for an installation without its compiled
+    runtime: it cannot see version tags, so it never answers (0: the generated code makes every test)."""
+
+    __moshjit_constant__ = True     # made once, at its module's import: @jit binds it (resolve_globals)
+
+    def __init__(self, module_globals: dict, names: tuple[str, ...], guards: tuple):
+        self.names, self.guards = names, guards
+
+    def __getitem__(self, subject) -> int:
+        return 0
+
+
 try:
-    from moshjit.runtime.moshjit_match import ArgsSite
+    from moshjit.runtime.moshjit_match import ArgsSite, ClassDispatch
 except ImportError:  # the runtime's compiled modules are not built
-    ArgsSite = PyArgsSite
+    ArgsSite, ClassDispatch = PyArgsSite, PyClassDispatch
 
 
 def recognise(pattern, positional: int, subject):

@@ -40,6 +40,7 @@ cdef extern from *:
     object mj_read_match_args(object cls, object name, object missing)
 
 cdef str MATCH_ARGS = "__match_args__"
+cdef str CLASS = "__class__"
 
 
 cdef class ArgsSite:
@@ -90,3 +91,155 @@ cdef class ArgsSite:
             self.admitted_class = cls
             self.admitted_tag = before
         return True
+
+
+cdef extern from *:
+    """
+    /* the version tag of a dict (PEP 509), or 0 where CPython has none (3.14+: then nothing is dispatched) */
+    static unsigned long long mj_dict_tag(PyObject *d) {
+    #if PY_VERSION_HEX < 0x030E0000
+        return ((PyDictObject *)d)->ma_version_tag;
+    #else
+        return 0;
+    #endif
+    }
+    /* cls's version tag, assigned now if it has none (0: the class cannot have one) */
+    static unsigned int mj_type_tag(PyObject *cls, PyObject *name) {
+        PyTypeObject *type = (PyTypeObject *)cls;
+        if (type->tp_version_tag == 0) {  /* PyType_Modified sets it to 0 (3.13 no longer sets a flag) */
+            (void)_PyType_Lookup(type, name);  /* a lookup through the type cache assigns one */
+        }
+        return type->tp_version_tag;
+    }
+    /* whether a failed isinstance(x, C) of an instance of `type` reads x.__class__ without running user code:
+       the type's attribute lookup is the generic one and its __class__ is object's own descriptor */
+    static int mj_plain_class_read(PyObject *type, PyObject *name) {
+        PyObject *object_class;
+        if (((PyTypeObject *)type)->tp_getattro != PyObject_GenericGetAttr) return 0;
+        object_class = _PyType_Lookup(&PyBaseObject_Type, name);
+        return object_class != NULL && _PyType_Lookup((PyTypeObject *)type, name) == object_class;
+    }
+    static int mj_is_subtype(PyObject *a, PyObject *b) {
+        return PyType_IsSubtype((PyTypeObject *)a, (PyTypeObject *)b);
+    }
+    static PyObject *mj_type_of(PyObject *o) { return (PyObject *)Py_TYPE(o); }
+    static PyObject *mj_dict_get(PyObject *d, PyObject *key) { return PyDict_GetItemWithError(d, key); }
+    """
+    unsigned long long mj_dict_tag(object d)
+    unsigned int mj_type_tag(object cls, object name)
+    bint mj_plain_class_read(object type, object name)
+    bint mj_is_subtype(object a, object b)
+    PyObject *mj_type_of(object o)
+    PyObject *mj_dict_get(object d, object key) except? NULL
+
+
+cdef enum:
+    MAX_CLASSES = 8
+
+
+cdef class ClassDispatch:
+    """The class tests at the top of one match, answered at once: ``dispatch[s]`` is ``i`` (from 1) when the
+    type of ``s`` is exactly the ``i``-th class (so ``isinstance(s, C_i)`` holds without calling anything),
+    ``isinstance(s, C_j)`` is false for every other class without running user code, and the ``i``-th class's
+    guard (its ``ArgsSite``, if its patterns have one) would pass without reading ``__match_args__``; else 0
+    (the generated code then makes the tests one by one). The classes are the module globals ``names`` of
+    ``module_globals``, looked up again whenever that dict's version tag (PEP 509) changes; at most
+    ``MAX_CLASSES`` (8) of them."""
+
+    cdef dict module_globals
+    cdef readonly tuple names
+    cdef readonly tuple guards               # per class: its ArgsSite, or None
+    cdef list classes                        # what the names held at ``globals_tag`` (None: not usable)
+    cdef unsigned long long globals_tag
+    cdef Py_ssize_t count
+    cdef PyObject *class_at[MAX_CLASSES]     # borrowed from ``classes``
+    cdef unsigned int checked_tag[MAX_CLASSES]  # the class's tag when its instances were last found decidable
+    cdef tuple answers
+
+    __moshjit_constant__ = True     # made once, at its module's import: @jit binds it (resolve_globals)
+
+    def __init__(self, module_globals, tuple names, tuple guards):
+        if len(names) > MAX_CLASSES or len(guards) != len(names):
+            raise ValueError(f"a ClassDispatch takes up to {MAX_CLASSES} class names and one guard (or None) each")
+        if not all(guard is None or isinstance(guard, ArgsSite) for guard in guards):
+            raise TypeError("a ClassDispatch's guards are ArgsSites or None")
+        # a dict subclass may look names up its own way (LOAD_GLOBAL calls its __getitem__): never answer there
+        self.module_globals = module_globals if type(module_globals) is dict else {}
+        self.names = names
+        self.guards = guards
+        self.count = len(names)
+        self.classes = None
+        self.globals_tag = 0
+        self.answers = tuple(range(len(names) + 1))
+        for i in range(MAX_CLASSES):
+            self.class_at[i] = NULL
+            self.checked_tag[i] = 0
+
+    def __reduce__(self):
+        """A copy in another process knows no module's globals: it answers 0 (every test made) for good."""
+        return ClassDispatch, ({}, self.names, self.guards)
+
+    cdef bint _resolve(self):
+        """Look the names up again: usable only if each is a module global holding a class whose metaclass is
+        exactly ``type`` (no ``__instancecheck__`` to call). What was checked stays only if every class is the same."""
+        cdef PyObject *found
+        cdef Py_ssize_t i
+        cdef unsigned long long tag = mj_dict_tag(self.module_globals)
+        self.globals_tag = tag
+        previous, self.classes = self.classes, None
+        if tag == 0:
+            return False
+        classes = []
+        for name in self.names:
+            found = mj_dict_get(self.module_globals, name)
+            if found == NULL or type(<object>found) is not type:
+                return False
+            classes.append(<object>found)
+        changed = previous is None or any(previous[i] is not classes[i] for i in range(self.count))
+        for i in range(self.count):
+            if changed:  # what was checked depends on every class
+                self.checked_tag[i] = 0
+            self.class_at[i] = <PyObject *>classes[i]
+        self.classes = classes
+        return True
+
+    cdef bint _decidable(self, Py_ssize_t index):
+        """Whether instances of exactly the ``index``-th class fail every other class's ``isinstance`` without
+        running user code: not a subclass of any, and ``x.__class__`` (read by a failing ``isinstance``) is
+        object's own descriptor found by the generic attribute lookup."""
+        cdef Py_ssize_t j
+        cdef object cls = <object>self.class_at[index]
+        if not mj_plain_class_read(cls, CLASS):
+            return False
+        for j in range(self.count):
+            if j != index and mj_is_subtype(cls, <object>self.class_at[j]):
+                return False
+        return True
+
+    def __getitem__(self, subject):
+        cdef PyObject *subject_type = mj_type_of(subject)
+        cdef Py_ssize_t i
+        cdef unsigned int tag
+        cdef ArgsSite site
+        if mj_dict_tag(self.module_globals) != self.globals_tag:
+            self._resolve()
+        if self.classes is None:
+            return 0
+        for i in range(self.count):
+            if self.class_at[i] == subject_type:
+                break
+        else:
+            return 0
+        tag = mj_type_tag(<object>subject_type, CLASS)
+        if tag == 0:
+            return 0
+        if tag != self.checked_tag[i]:
+            if not self._decidable(i):
+                return 0
+            self.checked_tag[i] = tag
+        guard = self.guards[i]
+        if guard is not None:
+            site = <ArgsSite>guard
+            if not (<object>subject_type is site.admitted_class and site.admitted_tag == tag):
+                return 0
+        return self.answers[i + 1]
