@@ -412,6 +412,14 @@ cdef object mj_dict_getitem_str(object d, str key):
     return d[key]
 
 
+cdef object mj_getitem_any(object d, object key):
+    """``d[key]`` for values of unknown type: a str key of a dict whose ``[]`` is dict's own (the ids of tokens a
+    tokenizer found: mostly the index's recent keys) goes through the index, anything else as Python does it."""
+    if type(key) is str and mj_subscript_is_dicts(d):
+        return mj_dict_getitem_str(d, <str>key)
+    return d[key]
+
+
 def vocab_indexes():
     """How many native dict indexes are built (introspection for tests)."""
     return mj_vocab_count()

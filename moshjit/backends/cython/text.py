@@ -15,9 +15,10 @@ joining them) is kept only when it is exact to do so:
 
 **Native dict lookups.** ``key in d``, ``d.get(key, default)`` and ``d[key]`` with a str key on a dict go through
 ``moshjit_text``'s guarded native index of the dict (see there), falling back to the dict itself. ``in`` and ``[]``
-also take a value of unknown type (a dict reached through an attribute, ``self.vocab``): the runtime uses the index
-when it is a dict whose ``in`` (``[]``) is dict's own — an exact dict, ``OrderedDict``, a subclass overriding
-neither — and asks the object itself otherwise.
+also take a value of unknown type (a dict reached through an attribute, ``self.vocab``), and ``[]`` a key of
+unknown type (``vocab[token]`` over a list of tokens): the runtime uses the index when the key is a str and the
+value a dict whose ``in`` (``[]``) is dict's own — an exact dict, ``OrderedDict``, a subclass overriding neither —
+and asks the object itself otherwise.
 """
 from __future__ import annotations
 
@@ -208,6 +209,9 @@ def expression(emitter, op) -> str | None:
         return f"mj_dict_get_str({emitter.ref(op.obj)}, {emitter.ref(op.args[0])}, {default})"
     if isinstance(op, ops.GetItem) and _dict_or_object(ctype, op.obj) and ctype(op.key) == "str":
         return f"mj_dict_getitem_str({emitter.ref(op.obj)}, {emitter.ref(op.key)})"
+    if isinstance(op, ops.GetItem) and _dict_or_object(ctype, op.obj) and ctype(op.key) == "object" \
+            and not isinstance(op.key, Constant) and op.key not in emitter.inline_slices:
+        return f"mj_getitem_any({emitter.ref(op.obj)}, {emitter.ref(op.key)})"
     return None
 
 
