@@ -5,7 +5,10 @@ Tokenizers copy a word into a list of one-character strs and rebuild substrings 
 ``"".join(chars[start:end])`` per probe). While the list holds exactly ``list(s)`` — it is never changed and never
 leaves the function's reach — its length is the str's and a join of a slice of it is the same slice of the str
 (list and str slices clamp their int bounds alike; joining one-character strs concatenates their code points).
-So each such use reads ``s`` instead (no list, no join), and the list goes when nothing else needs it.
+So each such use reads ``s`` instead (no list, no join), and the list goes when nothing else needs it. An item
+``chars[i]`` is ``s[i]`` too where ``0 <= i < len(chars)`` is proven (a non-negative int tested against the length
+on every path: ``while i < len(chars): ch = chars[i]``); elsewhere it stays a list item (an index out of range
+raises the list's own IndexError message, which differs from the str's).
 
 Exact as long as nothing else can reach the list: every use of it is ``len``, an item or slice read, a loop over
 it or a truth test (none changes it or lets it escape: a slice is a new list); ``s`` is typed str (its own
@@ -15,9 +18,10 @@ from __future__ import annotations
 
 import builtins
 
+from moshjit.analysis.dominators import DominatorTree
 from moshjit.ir import ops
-from moshjit.ir.function import Function
-from moshjit.ir.ops import Constant
+from moshjit.ir.function import Block, Function
+from moshjit.ir.ops import Constant, Phi
 from moshjit.ir.types import CHAR, STR, IntType
 
 
@@ -65,11 +69,72 @@ def _only_read(user, chars) -> bool:
     return isinstance(user, ops.Branch) and user.cond is chars
 
 
+class Bounds:
+    """Which int values are proven to lie in ``[0, len(x))`` where they are used, from the branches on
+    ``value < len(x)`` that dominate the use (for a φ: that end each incoming edge)."""
+
+    def __init__(self, fn: Function):
+        self.domtree = DominatorTree(fn.entry, Block.successors)
+        self.preds = fn.predecessors()
+
+    def below_length(self, value, lengths, block) -> bool:
+        """``0 <= value < len`` at ``block``, ``lengths`` the values equal to that length."""
+        if not _non_negative(value):
+            return False
+        if isinstance(value, Phi):
+            return all(_non_negative(v) and self._tested(v, lengths, pred, value.block)
+                       for pred, v in value.incoming.items())
+        return self._tested(value, lengths, block, None)
+
+    def _tested(self, value, lengths, block, edge_to) -> bool:
+        """Whether ``value < length`` held on the way to the end of ``block`` (and on its edge to ``edge_to``)."""
+        if edge_to is not None and self._true_edge(block, edge_to, value, lengths):
+            return True
+        node = block
+        while True:
+            preds = self.preds.get(node, [])
+            if len(preds) == 1 and self._true_edge(preds[0], node, value, lengths):
+                return True
+            parent = self.domtree.idom.get(node)
+            if parent is None or parent is node:
+                return False
+            node = parent
+
+    @staticmethod
+    def _true_edge(pred, succ, value, lengths) -> bool:
+        term = pred.terminator
+        if not (isinstance(term, ops.Branch) and term.if_true is succ and term.if_false is not succ
+                and isinstance(term.cond, ops.Compare)):
+            return False
+        cond = term.cond
+        if cond.op == "<":
+            index, length = cond.left, cond.right
+        elif cond.op == ">":
+            index, length = cond.right, cond.left
+        else:
+            return False
+        return _same(index, value) and any(length is n for n in lengths)
+
+
+def _non_negative(value) -> bool:
+    if isinstance(value, Constant):
+        return type(value.value) is int and value.value >= 0
+    t = value.type
+    return isinstance(t, IntType) and t.lo is not None and t.lo >= 0
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, Constant) and isinstance(b, Constant):
+        return type(a.value) is type(b.value) is int and a.value == b.value
+    return a is b
+
+
 def str_lists(fn: Function) -> bool:
     """Rewrite the reads of every read-only ``list(s)`` (see the module docstring); whether anything changed."""
     users = fn.users()
     replacements: dict = {}
     changed = False
+    bounds = Bounds(fn)
     for block in fn.blocks:
         for chars in list(block.ops):
             if not _copy_of_str(chars):
@@ -79,9 +144,20 @@ def str_lists(fn: Function) -> bool:
                 continue
             text = chars.args[0]
             remaining = len(uses)
+            lengths = [user for user in uses if _call_of(user, builtins.len, 1)]
             for user in uses:
-                if _call_of(user, builtins.len, 1):
+                if user in lengths:
                     user.args = [text]
+                    remaining -= 1
+                    changed = True
+                    continue
+                if isinstance(user, ops.GetItem) and not _plain_slice(user.key) and bounds.below_length(
+                        user.key, lengths, user.block):
+                    item = ops.GetItem(text, user.key, line=user.line)
+                    item.block = user.block
+                    item.type = CHAR
+                    user.block.ops[user.block.ops.index(user)] = item
+                    replacements[user] = item
                     remaining -= 1
                     changed = True
                     continue

@@ -121,3 +121,39 @@ def test_str_subclasses_bad_bounds_and_item_errors_agree_with_cpython():
         same(not_int_bounds, "abc", bound)
     assert "join" not in jitted(probes).inspect_types(("str", "int64", "int64"))
     assert "list" in jitted(changed).inspect_types(("str", "int64", "int64"))
+
+
+def split_runs(text):
+    """``_run_split_on_punc``'s shape: items read under ``i < len(chars)`` (proven in range: read from the str)."""
+    chars = list(text)
+    i = 0
+    out = []
+    while i < len(chars):
+        ch = chars[i]
+        out.append(ch if ch.isalnum() else "|")
+        i += 1
+    return "".join(out)
+
+
+def unproven(text, k):
+    """Items whose index is not proven in range: the list stays, and its IndexError is the list's."""
+    chars = list(text)
+    i = 0
+    out = []
+    while i <= len(chars):           # one past the end
+        out.append(chars[i])
+        i += 1
+    return out, chars[k] if k < len(chars) else chars[-k]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="ab,.é漢😀 \x00", max_size=10), st.integers(-12, 12))
+def test_item_reads_agree_with_cpython(text, k):
+    same(split_runs, text)
+    same(unproven, text, k)
+
+
+def test_items_read_under_a_length_test_read_the_str():
+    assert "call <class list>" not in jitted(split_runs).inspect_types(("str",))
+    same(unproven, "abc", 1)
+    assert "call <class list>" in jitted(unproven).inspect_types(("str", "int64"))
