@@ -11,8 +11,8 @@ on every path: ``while i < len(chars): ch = chars[i]``); elsewhere it stays a li
 raises the list's own IndexError message, which differs from the str's).
 
 Exact as long as nothing else can reach the list: every use of it is ``len``, an item or slice read, a loop over
-it or a truth test (none changes it or lets it escape: a slice is a new list); ``s`` is typed str (its own
-``__iter__``/``__len__``, as the backends already assume of str-typed values); bounds are ints or None.
+it or a truth test (none changes it or lets it escape: a slice is a new list); ``s`` is an exact str (its own
+``__iter__``/``__len__``: see ``exact_str``); bounds are ints or None.
 """
 from __future__ import annotations
 
@@ -31,8 +31,54 @@ def _call_of(value, function, arity: int) -> bool:
 
 
 def _copy_of_str(op) -> bool:
-    """``list(s)`` of a str-typed ``s``."""
-    return _call_of(op, builtins.list, 1) and getattr(op.args[0], "type", None) in (STR, CHAR)
+    """``list(s)`` of an exact str ``s``."""
+    return _call_of(op, builtins.list, 1) and exact_str(op.args[0])
+
+
+# str methods that return an exact str when called on an exact str (a str subclass could override them, and
+# ``str(x)`` may return a subclass instance: such values are typed str too, but never exact here)
+_STR_RESULTS = ("lower", "upper", "casefold", "strip", "lstrip", "rstrip", "replace", "title", "capitalize",
+                "swapcase", "join")
+_LIST_RESULTS = ("split", "rsplit", "splitlines")
+
+
+def exact_str(value, seen=None) -> bool:
+    """Whether ``value`` is always an exact str (its own ``__iter__``/``__len__``): a str argument (the dispatcher
+    keys arguments by exact type), a str constant, a slice or concatenation of exact strs, a str method's result on
+    an exact str, an item of an exact str's ``split()``."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return True                                   # a φ cycle: exact if its other inputs are
+    seen.add(id(value))
+    if isinstance(value, Constant):
+        return type(value.value) is str
+    if getattr(value, "type", None) not in (STR, CHAR):
+        return False
+    if isinstance(value, ops.Argument):
+        return True
+    if isinstance(value, Phi):
+        return all(exact_str(v, seen) for v in value.incoming.values())
+    if isinstance(value, ops.GetItem):
+        return exact_str(value.obj, seen)
+    if isinstance(value, ops.BinaryOp):
+        return value.op == "+" and exact_str(value.left, seen) and exact_str(value.right, seen)
+    if isinstance(value, ops.BuildString):
+        return True
+    if isinstance(value, ops.CallMethod):
+        return value.name in _STR_RESULTS and exact_str(value.obj, seen)
+    if isinstance(value, ops.ForIter) and isinstance(value.iterator, ops.GetIter):
+        return _exact_str_items(value.iterator.obj, seen)
+    return False
+
+
+def _exact_str_items(value, seen) -> bool:
+    """Whether every item of the list ``value`` is an exact str."""
+    if isinstance(value, Phi):
+        return all(_exact_str_items(v, seen) for v in value.incoming.values())
+    if isinstance(value, ops.BuildList):
+        return all(exact_str(item, seen) for item in value.items)
+    return (isinstance(value, ops.CallMethod) and value.name in _LIST_RESULTS and not value.kwnames
+            and exact_str(value.obj, seen))
 
 
 def _bound(value) -> bool:

@@ -157,3 +157,27 @@ def test_items_read_under_a_length_test_read_the_str():
     assert "call <class list>" not in jitted(split_runs).inspect_types(("str",))
     same(unproven, "abc", 1)
     assert "call <class list>" in jitted(unproven).inspect_types(("str", "int64"))
+
+
+class Shows:
+    """``str(x)`` of this is an ``Odd``: typed str, but not an exact str (its list differs from its code points)."""
+
+    def __str__(self):
+        return Odd("xyz")
+
+
+def via_str(obj):
+    text = str(obj)
+    chars = list(text)
+    i = 0
+    first = []
+    while i < len(chars):
+        first.append(chars[i])
+        i += 1
+    return len(chars), "".join(chars[0:3]), first
+
+
+def test_a_str_that_may_be_a_subclass_keeps_its_list():
+    for obj in [Shows(), 12345, "plain"]:
+        same(via_str, obj)
+    assert "call <class list>" in jitted(via_str).inspect_types()
