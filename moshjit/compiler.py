@@ -128,6 +128,7 @@ class DriverContext(CompileContext):
             busy.discard(marker)
 
 
+TYPED_ROUNDS = 3                           # rounds of the passes that read inferred types (passes/pipeline.py)
 _lock = threading.RLock()
 _helper_dispatchers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _refused_by_frontend: set = set()          # code objects the frontend refused: such helpers run as plain Python
@@ -143,7 +144,7 @@ def typed_ssa(py_function: types.FunctionType, arg_types: list[MType], ctx: Comp
     from moshjit.frontend import build_ssa
     from moshjit.passes.global_types import assume_global_types
     from moshjit.passes.inline import inline_calls
-    from moshjit.passes.pipeline import run_passes
+    from moshjit.passes.pipeline import run_passes, run_typed_passes
     from moshjit.passes.resolve_globals import resolve_globals
     from moshjit.passes.typeinfer import infer_types
     ctx = ctx if ctx is not None else DriverContext(py_function)
@@ -154,6 +155,10 @@ def typed_ssa(py_function: types.FunctionType, arg_types: list[MType], ctx: Comp
     if assume_globals:
         assume_global_types(ir, ctx)
     infer_types(ir, arg_types, ctx)
+    for _ in range(TYPED_ROUNDS):          # a typed rewrite can sharpen types that enable another
+        if not run_typed_passes(ir):
+            break
+        infer_types(ir, arg_types, ctx)
     return ir
 
 

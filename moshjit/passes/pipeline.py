@@ -10,6 +10,8 @@ from moshjit.passes.constfold import constfold
 from moshjit.passes.copyprop import copyprop
 from moshjit.passes.dce import dce
 from moshjit.passes.simplify_cfg import simplify_cfg
+from moshjit.passes.str_lists import str_lists
+from moshjit.passes.type_tests import type_tests
 
 PIPELINE = [
     ("constfold", constfold),        # fold constants and constant branches, drop needless unbound checks
@@ -18,6 +20,10 @@ PIPELINE = [
     ("dce", dce),                    # drop what nobody uses
     ("bypass_reraise", bypass_reraise),  # exceptions skip handlers that only re-raise them
     ("simplify_cfg", simplify_cfg),  # merge straight-line blocks, bypass empty ones, renumber
+]
+TYPED_PIPELINE = [                   # passes that read inferred types; after them the pipeline runs again
+    ("type_tests", type_tests),      # isinstance(x, C) that x's type answers becomes True
+    ("str_lists", str_lists),        # reads of a read-only list(s) read the str s instead
 ]
 MAX_ROUNDS = 4                       # a round can expose more work (a folded branch makes φs trivial)
 
@@ -48,3 +54,14 @@ def _run(fn: Function, verify_each: bool):
             yield name, fn
         if _shape(fn) == before:
             return
+
+
+def run_typed_passes(fn: Function) -> bool:
+    """Run the passes that read inferred types once each; when any changed ``fn``, run the pipeline again (the
+    caller then infers types again). Whether anything changed."""
+    changed = False
+    for _, apply in TYPED_PIPELINE:
+        changed |= apply(fn)
+    if changed:
+        run_passes(fn)
+    return changed

@@ -476,6 +476,7 @@ class TypeInference:
             return v
 
         tainted = set()
+        users = self.fn.users()
         phis = [phi for block in self.fn.blocks for phi in block.phis]
         for phi in phis:
             for value in phi.incoming.values():
@@ -499,11 +500,33 @@ class TypeInference:
                     cell.parent = root
                     root.escaped |= cell.escaped or cell.kind != root.kind
             mixed = any(v in tainted for v in members)
-            if mixed:
+            if mixed and not self._only_read(members, users):
                 root.escaped = True
             for value in members:
                 if not (mixed and isinstance(value, Phi)):   # a φ that may hold a non-container: typed by its join
                     self.cells[value] = root
+
+    @staticmethod
+    def _only_read(members: list, users: dict) -> bool:
+        """Whether the φs of a group are only read (iterated, indexed, measured, tested, returned, or joined into
+        another φ of the group): then a container merged there with other values cannot be written through them."""
+        group = set(members)
+        for phi in members:
+            if not isinstance(phi, Phi):
+                continue
+            for user in users.get(phi, []):
+                if isinstance(user, Phi):
+                    ok = user in group
+                elif isinstance(user, (ops.GetIter, ops.Return, ops.Branch)):
+                    ok = True
+                elif isinstance(user, ops.GetItem):
+                    ok = user.obj is phi and user.key is not phi
+                else:
+                    ok = (isinstance(user, ops.Call) and isinstance(user.func, Constant) and user.func.value is len
+                          and user.args == [phi])
+                if not ok:
+                    return False
+        return True
 
     def _seed_items(self, op, cell: ContainerCell) -> None:
         if isinstance(op, (ops.BuildList, ops.BuildSet)):

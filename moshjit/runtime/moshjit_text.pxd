@@ -38,10 +38,11 @@ cdef inline MjStrView mj_view_prefixed(str prefix, MjStrView view) noexcept:
 
 
 cdef str mj_view_str(MjStrView view)
-cdef bint mj_view_in_dict(dict d, MjStrView view) except -1
-cdef bint mj_str_in_dict(dict d, str key) except -1
+cdef bint mj_view_in_dict(object d, MjStrView view) except -1
+cdef bint mj_str_in_dict(object d, str key) except -1
 cdef object mj_dict_get_str(dict d, str key, object default)
-cdef object mj_dict_getitem_str(dict d, str key)
+cdef object mj_dict_getitem_str(object d, str key)
+cdef object mj_getitem_any(object d, object key)
 
 
 cdef extern from *:

@@ -275,6 +275,20 @@ cdef extern from *:
         return mj_found_keys_enabled && ((PyASCIIObject *)s)->hash != -1;
     }
 
+    /* d is a dict whose `in` (resp. `[]`) is dict's own: an exact dict, or a subclass overriding neither slot
+       (OrderedDict; a Python subclass without __contains__/__getitem__), so its answers are its storage's, which
+       the index mirrors (a __missing__ runs only on a miss, where the dict itself answers). */
+    static inline int mj_contains_is_dicts(PyObject *d) {
+        PyTypeObject *t = Py_TYPE(d);
+        return t == &PyDict_Type || (PyDict_Check(d) && t->tp_as_sequence != NULL
+                                     && t->tp_as_sequence->sq_contains == PyDict_Type.tp_as_sequence->sq_contains);
+    }
+    static inline int mj_subscript_is_dicts(PyObject *d) {
+        PyTypeObject *t = Py_TYPE(d);
+        return t == &PyDict_Type || (PyDict_Check(d) && t->tp_as_mapping != NULL
+                                     && t->tp_as_mapping->mp_subscript == PyDict_Type.tp_as_mapping->mp_subscript);
+    }
+
     /* Drop every index (for tests). */
     static void mj_vocab_forget(void) {
         int i;
@@ -303,6 +317,8 @@ cdef extern from *:
     void mj_remember_found(PyObject *key)
     PyObject *mj_found_key_for(PyObject *prefix, PyObject *base, Py_ssize_t start, Py_ssize_t stop)
     bint mj_hash_cached(object s)
+    bint mj_contains_is_dicts(object d)
+    bint mj_subscript_is_dicts(object d)
     int mj_vocab_enabled
     int mj_found_keys_enabled
 
@@ -323,12 +339,12 @@ cdef str mj_view_str(MjStrView view):
     return <str>PyUnicode_Concat(<object>view.prefix, part)
 
 
-cdef bint mj_view_in_dict(dict d, MjStrView view) except -1:
-    """``view in d``. A hit is remembered: the view's str will be the key found (``mj_found_key``), and a later
+cdef bint mj_view_in_dict(object d, MjStrView view) except -1:
+    """``view in d`` (any ``d``: the index answers for a dict whose ``in`` is dict's own). A hit is remembered: the view's str will be the key found (``mj_found_key``), and a later
     lookup of that key reads the index's table of recent keys (``mj_vocab_recent``)."""
     cdef MjVocab *t
     cdef Py_ssize_t i
-    if type(d) is dict:
+    if mj_contains_is_dicts(d):
         t = mj_vocab_for(d)
         if t != NULL:
             i = mj_vocab_find(t, view.prefix, view.base, view.start, view.stop)
@@ -341,8 +357,8 @@ cdef bint mj_view_in_dict(dict d, MjStrView view) except -1:
     return mj_view_str(view) in d
 
 
-cdef inline MjVocab *mj_index_for_str(dict d, str key) noexcept:
-    """The native index answering lookups of ``key`` in ``d``, or NULL (the dict answers)."""
+cdef inline MjVocab *mj_index_for_str(object d, str key) noexcept:
+    """The native index answering lookups of ``key`` in the exact dict ``d``, or NULL (the dict answers)."""
     if type(d) is dict and type(key) is str:
         return mj_vocab_for(d)
     return NULL
@@ -353,9 +369,9 @@ cdef inline PyObject *mj_found_value(MjVocab *t, str key) noexcept:
     return mj_vocab_recent(t, <PyObject *>key) if mj_found_keys_enabled else NULL
 
 
-cdef bint mj_str_in_dict(dict d, str key) except -1:
-    """``key in d``."""
-    cdef MjVocab *t = mj_index_for_str(d, key)
+cdef bint mj_str_in_dict(object d, str key) except -1:
+    """``key in d`` (any ``d``: the index answers for a dict whose ``in`` is dict's own)."""
+    cdef MjVocab *t = mj_vocab_for(d) if mj_contains_is_dicts(d) and type(key) is str else NULL
     if t != NULL:
         if mj_found_value(t, key) != NULL:
             return True
@@ -379,9 +395,10 @@ cdef object mj_dict_get_str(dict d, str key, object default):
     return d.get(key, default)
 
 
-cdef object mj_dict_getitem_str(dict d, str key):
-    """``d[key]`` (a miss raises the dict's own KeyError)."""
-    cdef MjVocab *t = mj_index_for_str(d, key)
+cdef object mj_dict_getitem_str(object d, str key):
+    """``d[key]`` (any ``d``: the index answers for a dict whose ``[]`` is dict's own; a miss asks ``d`` itself,
+    raising its own KeyError or running its ``__missing__``)."""
+    cdef MjVocab *t = mj_vocab_for(d) if mj_subscript_is_dicts(d) and type(key) is str else NULL
     cdef PyObject *value
     cdef Py_ssize_t i
     if t != NULL:
@@ -392,6 +409,14 @@ cdef object mj_dict_getitem_str(dict d, str key):
             i = mj_vocab_find(t, NULL, <PyObject *>key, 0, len(key))
             if i >= 0:
                 return <object>t.keys[i].value
+    return d[key]
+
+
+cdef object mj_getitem_any(object d, object key):
+    """``d[key]`` for values of unknown type: a str key of a dict whose ``[]`` is dict's own (the ids of tokens a
+    tokenizer found: mostly the index's recent keys) goes through the index, anything else as Python does it."""
+    if type(key) is str and mj_subscript_is_dicts(d):
+        return mj_dict_getitem_str(d, <str>key)
     return d[key]
 
 

@@ -30,14 +30,16 @@ STRS = ["''", "'a'", "'ab'", "'Hello'", "'x y'", "'ß'", "'12'", "'-3'", "'  pad
 # What each construct is, for the census (the names are what the test reports and asserts on)
 CONSTRUCTS = ("loop", "break", "continue", "try", "finally", "float_edge", "big_int", "mixed", "str", "raise",
               "mutation", "nested_loop", "closure", "nonlocal", "generator", "genexpr", "global", "attribute", "match",
-              "match_sequence", "match_mapping", "match_class", "star_unpack", "class_attribute", "str_in_literals")
+              "match_sequence", "match_mapping", "match_class", "star_unpack", "class_attribute", "str_in_literals",
+              "char_list")
 # Scope constructs (general flavour only: they need Python objects): a nested function or lambda capturing a
 # variable, a nonlocal write, a nested generator function, a generator expression no consumer inlines, a global write,
 # an instance of a class the program defines whose attributes it reads and writes (and, for a plain class attribute,
 # the class itself), a match statement, a starred unpacking of a list and of a tuple.
-SCOPE_CONSTRUCTS = ("closure", "generator", "genexpr", "global", "attribute", "match", "star_unpack")
+SCOPE_CONSTRUCTS = ("closure", "generator", "genexpr", "global", "attribute", "match", "star_unpack", "char_list")
 MATCH_PROBABILITY = 0.5
 STAR_UNPACK_PROBABILITY = 0.35  # drawn from a stream of its own too (``ProgramWriter.unpack_rng``)
+CHAR_LIST_PROBABILITY = 0.35    # a str copied into a list only read (``ProgramWriter.chars_rng``, a stream of its own)
 # A match statement (general flavour: the LLVM backend refuses the MATCH_* opcodes) over the list, a tuple of an int
 # and a float, a dict or an int, its sequence, mapping and class patterns counted apart in the census. It draws from
 # a random stream of its own (``ProgramWriter.match_rng``), so the programs of a seed stay what they were without it.
@@ -77,6 +79,9 @@ class ProgramWriter:
         self.unpack_rng = random.Random(hash(rng.getstate()[1]) ^ 0x5EED)
         if flavour == "general" and self.unpack_rng.random() < STAR_UNPACK_PROBABILITY:
             self.plan.add("star_unpack")
+        self.chars_rng = random.Random(hash(rng.getstate()[1]) ^ 0xC4A2)
+        if flavour == "general" and self.chars_rng.random() < CHAR_LIST_PROBABILITY:
+            self.plan.add("char_list")
         self.lines: list[str] = []
         self.promised_loop = False
 
@@ -387,6 +392,20 @@ class ProgramWriter:
         self.emit(indent, f"{middle}.append({end})")
         self.emit(indent, f"{target} = ({target} + {first} - {last} + len({middle}) + sum({init})) % 1000003")
 
+    def st_char_list(self, indent):
+        """A str copied into a list that is only read: items under a length test, its length, a joined slice
+        (``passes/str_lists.py`` reads the str itself for each)."""
+        c, s = self.chars_rng, self.scope
+        chars, index = self.scope_name("c"), self.scope_name("c")
+        target = c.choice(s.ints)
+        self.emit(indent, f"{chars} = list({c.choice(['s', 's + s'] + STRS)})")
+        self.emit(indent, f"{index} = 0")
+        self.emit(indent, f"while {index} < len({chars}):")
+        self.emit(indent + 1, f"{target} = ({target} + ord({chars}[{index}])) % 1000003")
+        self.emit(indent + 1, f"{index} += 1")
+        piece = f"''.join({chars}[{c.choice(s.ints)} % 5:{c.choice(INT_EDGES[:8])} % 9])"
+        self.emit(indent, f"{target} = ({target} + len({piece}) * 7 + len({chars})) % 1000003")
+
     def st_match(self, indent):
         """A match statement whose cases capture into names of their own (read in that case only) and write a
         variable of the program; literal, or, as, star, guard, sequence, mapping and class patterns."""
@@ -521,6 +540,10 @@ def census(body: list[str], flavour: str) -> set:
             found.add("global")
         elif isinstance(node, (ast.Assign, ast.Call)) and _holds_generator_expression(node):
             found.add("genexpr")
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                isinstance(node.value.func, ast.Name) and node.value.func.id == "list" and \
+                len(node.value.args) == 1 and not isinstance(node.value.args[0], ast.GeneratorExp):
+            found.add("char_list")
         elif isinstance(node, ast.Match):
             found.add("match")
         elif isinstance(node, ast.MatchSequence):

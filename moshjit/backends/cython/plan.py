@@ -125,10 +125,18 @@ class EmissionPlan:
             for op in block.ops:
                 if isinstance(op, ops.BuildSlice):
                     users = self.users.get(op, [])
-                    if users and all(isinstance(u, (ops.GetItem, ops.SetItem, ops.DelItem)) and u.key is op
-                                     and op not in (getattr(u, "obj", None), getattr(u, "value", None))
-                                     and self._sliceable(u) for u in users):
+                    if users and self._native_bounds(op) and all(
+                            isinstance(u, (ops.GetItem, ops.SetItem, ops.DelItem)) and u.key is op
+                            and op not in (getattr(u, "obj", None), getattr(u, "value", None))
+                            and self._sliceable(u) for u in users):
                         self.inline_slices.add(op)
+
+    def _native_bounds(self, op) -> bool:
+        """Bounds and step that slice syntax converts as CPython does: omitted, or native ints. (Cython converts
+        other bounds itself: a float fails to compile, a str is not refused, a huge int overflows instead of
+        being clamped.)"""
+        return all(isinstance(v, Constant) and v.value is None or self.ctype(v) == "Py_ssize_t"
+                   for v in (op.start, op.stop, op.step))
 
     def _sliceable(self, user) -> bool:
         """Whether ``obj[a:b]`` syntax is exact for this container: Cython slices other objects through its own

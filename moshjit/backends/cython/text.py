@@ -13,8 +13,12 @@ joining them) is kept only when it is exact to do so:
 - the strs a view points into (its base and prefix) keep variables of their own (never shared with another
   value), so they stay alive as long as the view.
 
-**Native dict lookups.** ``key in d``, ``d.get(key, default)`` and ``d[key]`` with an exact str key on an exact
-dict go through ``moshjit_text``'s guarded native index of the dict (see there), falling back to the dict itself.
+**Native dict lookups.** ``key in d``, ``d.get(key, default)`` and ``d[key]`` with a str key on a dict go through
+``moshjit_text``'s guarded native index of the dict (see there), falling back to the dict itself. ``in`` and ``[]``
+also take a value of unknown type (a dict reached through an attribute, ``self.vocab``), and ``[]`` a key of
+unknown type (``vocab[token]`` over a list of tokens): the runtime uses the index when the key is a str and the
+value a dict whose ``in`` (``[]``) is dict's own — an exact dict, ``OrderedDict``, a subclass overriding neither —
+and asks the object itself otherwise.
 """
 from __future__ import annotations
 
@@ -143,9 +147,10 @@ class StrViews:
         return True
 
     def is_probe(self, user) -> bool:
-        """``view in d`` / ``view not in d`` with an exact dict ``d``."""
+        """``view in d`` / ``view not in d`` with ``d`` a dict or any object (a dict reached through an attribute:
+        the runtime asks the index when ``d`` is a dict whose ``in`` is dict's own, else builds the str)."""
         return (isinstance(user, ops.Compare) and user.op in ("in", "not in") and user.right is not user.left
-                and self.plan.ctype(user.right) == "dict")
+                and _dict_or_object(self.plan.ctype, user.right))
 
     def _once_per_definition(self, value, where) -> bool:
         """Whether the use ``where`` of ``value`` can run again only after ``value`` is defined again."""
@@ -195,16 +200,24 @@ def expression(emitter, op) -> str | None:
         test = f"mj_view_in_dict({emitter.ref(op.right)}, {emitter.var(op.left)})"
         return test if op.op == "in" else f"not {test}"
     if isinstance(op, ops.Compare) and op.op in ("in", "not in") and ctype(op.left) == "str" \
-            and ctype(op.right) == "dict":
+            and _dict_or_object(ctype, op.right):
         test = f"mj_str_in_dict({emitter.ref(op.right)}, {emitter.ref(op.left)})"
         return test if op.op == "in" else f"not {test}"
     if isinstance(op, ops.CallMethod) and op.name == "get" and ctype(op.obj) == "dict" and not op.kwnames \
             and len(op.args) in (1, 2) and ctype(op.args[0]) == "str":
         default = emitter.ref(op.args[1]) if len(op.args) == 2 else "None"
         return f"mj_dict_get_str({emitter.ref(op.obj)}, {emitter.ref(op.args[0])}, {default})"
-    if isinstance(op, ops.GetItem) and ctype(op.obj) == "dict" and ctype(op.key) == "str":
+    if isinstance(op, ops.GetItem) and _dict_or_object(ctype, op.obj) and ctype(op.key) == "str":
         return f"mj_dict_getitem_str({emitter.ref(op.obj)}, {emitter.ref(op.key)})"
+    if isinstance(op, ops.GetItem) and _dict_or_object(ctype, op.obj) and ctype(op.key) == "object" \
+            and not isinstance(op.key, Constant) and op.key not in emitter.inline_slices:
+        return f"mj_getitem_any({emitter.ref(op.obj)}, {emitter.ref(op.key)})"
     return None
+
+
+def _dict_or_object(ctype, value) -> bool:
+    """A dict, or a value of unknown type (not a constant) that may be one: the runtime tests which it is."""
+    return ctype(value) == "dict" or ctype(value) == "object" and not isinstance(value, Constant)
 
 
 def _builds_once(user, value) -> bool:

@@ -1,0 +1,79 @@
+"""``isinstance`` calls the inferred types answer become ``True`` (``passes/type_tests.py``): on hand-built IR, and
+differentially on jitted functions written for several input types."""
+from __future__ import annotations
+
+import collections.abc
+
+import pytest
+
+from moshjit.ir import ops
+from moshjit.ir.types import BYTES, OBJECT, STR, IntType, ListType
+from moshjit.ir.verifier import verify
+from moshjit.passes.type_tests import type_tests
+from moshjit.passes.typeinfer import infer_types
+from tests.cython.agree import jitted, same
+from tests.ir.handmade import blocks, const, emit, new_function
+
+
+def _isinstance_of(arg_type, classes):
+    """f(x) = isinstance(x, classes), typed for an ``x`` of ``arg_type``; returns (fn, the call op)."""
+    fn = new_function("x")
+    (b0,) = blocks(fn, 1)
+    call = emit(b0, ops.Call(const(isinstance), [fn.args[0], const(classes)], ()))
+    emit(b0, ops.Return(call))
+    infer_types(fn, [arg_type])
+    return fn, call
+
+
+@pytest.mark.parametrize("arg_type, classes", [
+    (STR, str), (STR, object), (STR, (bytes, str)), (IntType(0, 5), int), (ListType(STR), list), (BYTES, bytes)])
+def test_a_test_the_type_answers_becomes_true(arg_type, classes):
+    fn, call = _isinstance_of(arg_type, classes)
+    assert type_tests(fn)
+    verify(fn)
+    assert call not in fn.blocks[0].ops
+    assert fn.blocks[0].terminator.value.value is True
+
+
+@pytest.mark.parametrize("arg_type, classes", [
+    (STR, bytes),                          # False for a str: not folded (only True is)
+    (OBJECT, str),                         # the type does not say
+    (STR, collections.abc.Sequence),       # an ABC: its metaclass answers, and its registry can change
+    (IntType(0, 5), bool),                 # a subclass of the type's class
+])
+def test_a_test_the_type_does_not_answer_stays(arg_type, classes):
+    fn, call = _isinstance_of(arg_type, classes)
+    assert not type_tests(fn)
+    assert call in fn.blocks[0].ops
+
+
+def to_text(value):
+    """The shape of Google's ``convert_to_unicode``: one branch per accepted type."""
+    if isinstance(value, str):
+        return value
+    elif isinstance(value, bytes):
+        return value.decode("utf-8", "ignore")
+    else:
+        raise ValueError("Unsupported string type: %s" % (type(value)))
+
+
+def words_of(value):
+    text = to_text(value)
+    return [word.upper() for word in text.split()]
+
+
+class Shouty(str):
+    def split(self, *args):
+        return ["overridden"]
+
+
+@pytest.mark.parametrize("value", ["a b c", "é 漢", "", b"bytes too \xff", Shouty("x y"), 3, None, ["a"]])
+def test_functions_for_several_input_types_agree(value):
+    same(words_of, value)
+
+
+def test_the_str_specialisation_keeps_the_str_type():
+    words = jitted(words_of)
+    words("a b")
+    listing = words.inspect_types(("str",))
+    assert "isinstance" not in listing and "decode" not in listing
