@@ -2,7 +2,7 @@
 
 Rewritten modules cache their bytecode in ``__pycache__`` under their own tag
 (``name.cpython-311.opt-moshjit<digest>.pyc``), where the digest covers moshjit's version, the source of the
-rewriting code and the optimisation level: a plain ``.pyc`` is never loaded for a rewritten file and
+rewriting code (every module of this package) and the optimisation level: a plain ``.pyc`` is never loaded for a rewritten file and
 vice versa, and an edit to the file (its pragmas included) invalidates the cache through the usual
 mtime/size check. After running a rewritten module, its functions and classes are relabelled with an alias
 module name (see ``moshjit.extensions.rewritten``) so that pickles of them import the rewritten module in
@@ -28,16 +28,20 @@ logger = logging.getLogger("moshjit")
 _HEAD_BYTES = 8192  # where a header (or a misplaced one, after a docstring) is looked for
 
 
+def rewriter_sources() -> list[str]:
+    """The files whose code decides what a rewritten module becomes: every module of this package (the rewriters
+    and the decision trees, patterns and emitters they import), so an edit to any of them invalidates the cache."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    return sorted(os.path.join(package, name) for name in os.listdir(package) if name.endswith(".py"))
+
+
 @functools.lru_cache(maxsize=None)
 def _digest(optimize: int) -> str:
     from moshjit._version import __version__
-    from moshjit.extensions import registry
     hasher = hashlib.sha256(f"{__version__}|{sys.implementation.cache_tag}|{optimize}".encode())
-    modules = {"moshjit.extensions.pragma", "moshjit.extensions.registry", "moshjit.extensions.rewriter"}
-    modules.update(cls.__module__ for cls in registry.ordered())
-    for name in sorted(modules):
-        with open(importlib.import_module(name).__file__, "rb") as source:
-            hasher.update(source.read())
+    for path in rewriter_sources():
+        with open(path, "rb") as source:
+            hasher.update(os.path.basename(path).encode() + b"\0" + source.read())
     return hasher.hexdigest()[:12]
 
 

@@ -1,6 +1,7 @@
 """Compiled code never crashes on deep recursion: with ``sys.setrecursionlimit(1_000_000)`` a depth CPython reaches
 (300,000) either returns or raises ``RecursionError`` before the C stack runs out, also on a thread with a small
-stack (before and after the main thread's) and on the pure-Python call path. In subprocesses: the failure guarded against kills the interpreter."""
+stack (before and after the main thread's), on a thread whose stack takes the place of an exited thread's, and on
+the pure-Python call path. In subprocesses: the failure guarded against kills the interpreter."""
 import os
 import subprocess
 import sys
@@ -64,3 +65,38 @@ def test_deep_recursion_returns_or_raises_recursion_error(pure):
     assert results[3] is True if pure == "0" else (results[3] is True) == (results[4] is True)
     for deep in results[1:3] + results[5:]:
         assert deep is True or deep.startswith("maximum recursion depth exceeded"), deep
+
+
+REUSED_STACK = textwrap.dedent("""
+    import sys, threading
+    from moshjit import jit
+    sys.setrecursionlimit(10_000_000)
+
+    @jit(backend="cython")
+    def depth(n):
+        if n == 0:
+            return 0
+        return 1 + depth(n - 1)
+
+    def run(n):
+        try:
+            print(depth(n) == n)
+        except RecursionError as exc:
+            print(str(exc))
+
+    depth(10)
+    for size, n in ((256 * 1024 * 1024, 50), (64 * 1024 * 1024, 5_000_000)):
+        threading.stack_size(size)      # a big stack, unmapped at exit; then a smaller one mapped in its place
+        worker = threading.Thread(target=run, args=(n,))
+        worker.start()
+        worker.join()
+""")
+
+
+def test_a_thread_on_the_stack_of_an_exited_one_stops_at_its_own_floor():
+    """The check's fast path keeps one thread's usable range; a new thread whose stack is mapped where an exited
+    thread's was, with another floor, must still stop at its own (this crashed when the range was any thread's)."""
+    proc = subprocess.run([sys.executable, "-c", REUSED_STACK], capture_output=True, text=True, timeout=300,
+                          cwd=REPO)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+    assert proc.stdout.split("\n")[:2] == ["True", "maximum recursion depth exceeded"], proc.stdout

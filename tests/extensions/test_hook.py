@@ -13,7 +13,7 @@ import pytest
 
 import moshjit.extensions as extensions
 from moshjit.extensions import hook, runtime
-from tests.extensions.helpers import forget_module, write_module
+from tests.extensions.helpers import forget_module, run_extended, write_module
 
 EXTENDED = """
     # moshmosh?
@@ -171,6 +171,18 @@ def test_the_cache_tag_changes_with_moshjits_version(monkeypatch):
         assert hook.cache_tag().isalnum()  # importlib requires an alphanumeric optimization tag
     finally:
         hook._digest.cache_clear()
+
+
+def test_the_cache_tag_covers_every_module_a_rewrite_runs():
+    """A rewritten module's cached bytecode is stale when any code the rewrite ran changed, the decision trees
+    and emitters the rewriters import included: each such module is among the sources the tag hashes."""
+    run_extended(EXTENDED.replace("# moshmosh?", ""))
+    package = os.path.dirname(os.path.abspath(extensions.__file__))
+    used = {os.path.abspath(module.__file__) for name, module in list(sys.modules.items())     # not the aliases
+            if name.startswith("moshjit.extensions.") and os.path.dirname(os.path.abspath(     # of rewritten modules
+                getattr(module, "__file__", None) or "/")) == package}
+    assert {"decision_tree.py", "match_emit.py", "patterns.py"} <= {os.path.basename(path) for path in used}
+    assert used <= set(hook.rewriter_sources())
 
 
 def test_the_hook_module_is_reachable_from_the_package():

@@ -98,10 +98,11 @@ cdef extern from *:
     /* Compiled code recursing (through its dispatcher, or Python code in between) uses C stack on every level,
        however high sys.setrecursionlimit is set: raise RecursionError while a margin of this thread's stack is
        left (an eighth of it, at least 256 KiB), instead of crashing. The bounds are read once per thread and kept
-       in thread-local storage; the usable range of the thread that last passed the check is also kept in plain
-       statics, so the common check is two compares with no TLS access (a __thread variable of a dlopen'ed module
-       costs a __tls_get_addr call). Stacks do not overlap, so a frame inside that range is on that thread's stack
-       and above its floor whichever thread runs; generated code runs holding the GIL, so the pair is never torn. */
+       in thread-local storage; the main thread's usable range is also kept in plain statics, so its check is two
+       compares with no TLS access (a __thread variable of a dlopen'ed module costs a __tls_get_addr call). Only
+       the main thread's: its stack lasts as long as the process, so a frame inside that range is on it and above
+       its floor whichever thread runs, where an exited thread's range can be reused by a new thread's stack with
+       another floor (a new thread would then overflow its stack unchecked). */
     static __thread char *mj_stack_floor = NULL;
     static __thread char *mj_stack_top = NULL;
     static char *mj_stack_usable_low = NULL, *mj_stack_usable_high = NULL;
@@ -117,6 +118,10 @@ cdef extern from *:
                     if (margin < size && here > (char *)low + margin) {
                         mj_stack_floor = (char *)low + margin;
                         mj_stack_top = (char *)low + size;
+                        if ((unsigned long)PyThread_get_thread_native_id() == (unsigned long)getpid()) {
+                            mj_stack_usable_low = mj_stack_floor;      /* the main thread (its id is the pid) */
+                            mj_stack_usable_high = mj_stack_top;
+                        }
                     }
                 }
                 pthread_attr_destroy(&attr);
@@ -125,10 +130,6 @@ cdef extern from *:
         if (here < mj_stack_floor) {
             PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
             return -1;
-        }
-        if (mj_stack_top != NULL && here < mj_stack_top) {
-            mj_stack_usable_low = mj_stack_floor;
-            mj_stack_usable_high = mj_stack_top;
         }
         return 0;
     }
