@@ -30,9 +30,16 @@ _HEAD_BYTES = 8192  # where a header (or a misplaced one, after a docstring) is 
 
 def rewriter_sources() -> list[str]:
     """The files whose code decides what a rewritten module becomes: every module of this package (the rewriters
-    and the decision trees, patterns and emitters they import), so an edit to any of them invalidates the cache."""
+    and the decision trees, patterns and emitters they import) and the module of each registered extension (one
+    registered from outside the package included), so an edit to any of them invalidates the cache."""
+    from moshjit.extensions import registry
     package = os.path.dirname(os.path.abspath(__file__))
-    return sorted(os.path.join(package, name) for name in os.listdir(package) if name.endswith(".py"))
+    paths = {os.path.join(package, name) for name in os.listdir(package) if name.endswith(".py")}
+    for cls in registry.ordered():
+        module_file = getattr(sys.modules.get(cls.__module__), "__file__", None)
+        if module_file:
+            paths.add(os.path.abspath(module_file))
+    return sorted(paths)
 
 
 @functools.lru_cache(maxsize=None)
