@@ -237,15 +237,17 @@ def compile_to_bytes(c_path: str, workdir: str, name: str, optimize: str) -> byt
         return f.read()
 
 
-def load_extension(so_path: str, module_name: str):
-    """Load an extension module from a file and register it in sys.modules under its name."""
+def load_extension(so_path: str, module_name: str, registered: str | None = None):
+    """Load the extension module ``module_name`` (the name its init function carries) from a file and register it
+    in sys.modules under ``registered``, by default its name."""
+    registered = registered or module_name
     loader = importlib.machinery.ExtensionFileLoader(module_name, so_path)
     spec = importlib.util.spec_from_file_location(module_name, so_path, loader=loader)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
+    sys.modules[registered] = module
     try:
         loader.exec_module(module)
     except BaseException:
-        sys.modules.pop(module_name, None)
+        sys.modules.pop(registered, None)
         raise
     return module

@@ -5,8 +5,6 @@ their text, so nothing can be loaded before the IR is built: ``load_cached`` has
 """
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import os
 import re
 import shutil
@@ -106,18 +104,9 @@ def _load_or_build(toolchain: CythonToolchain, cache: DiskCache, key: str, modul
 
 def load_extension_copy(so_path: str, module_name: str, registered: str):
     """Another instance of the extension module at ``so_path``: a copy of the file is loaded (the dynamic loader
-    maps a file once, and a module's C-level state lives in its mapping), named ``module_name`` inside, as its init
-    function is, and registered in sys.modules as ``registered``. The copy is removed once loaded."""
+    maps a file once, and a module's C-level state lives in its mapping), registered in sys.modules as
+    ``registered``. The copy is removed once loaded."""
     with scratch("moshjit-copy-") as workdir:
         copy_path = os.path.join(workdir, registered + EXT_SUFFIX)
         shutil.copyfile(so_path, copy_path)
-        loader = importlib.machinery.ExtensionFileLoader(module_name, copy_path)
-        spec = importlib.util.spec_from_file_location(module_name, copy_path, loader=loader)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[registered] = module
-        try:
-            loader.exec_module(module)
-        except BaseException:
-            sys.modules.pop(registered, None)
-            raise
-    return module
+        return load_extension(copy_path, module_name, registered)
