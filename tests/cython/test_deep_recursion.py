@@ -11,16 +11,19 @@ import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-SCRIPT = textwrap.dedent("""
+DEPTH = textwrap.dedent("""
     import sys, threading
     from moshjit import jit
-    sys.setrecursionlimit(1_000_000)
 
     @jit(backend="cython")
     def depth(n):
         if n == 0:
             return 0
         return 1 + depth(n - 1)
+""")
+
+SCRIPT = DEPTH + textwrap.dedent("""
+    sys.setrecursionlimit(1_000_000)
 
     @jit(backend="cython")
     def ping(n):
@@ -67,16 +70,8 @@ def test_deep_recursion_returns_or_raises_recursion_error(pure):
         assert deep is True or deep.startswith("maximum recursion depth exceeded"), deep
 
 
-REUSED_STACK = textwrap.dedent("""
-    import sys, threading
-    from moshjit import jit
+REUSED_STACK = DEPTH + textwrap.dedent("""
     sys.setrecursionlimit(10_000_000)
-
-    @jit(backend="cython")
-    def depth(n):
-        if n == 0:
-            return 0
-        return 1 + depth(n - 1)
 
     def run(n):
         try:
