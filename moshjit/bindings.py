@@ -58,16 +58,35 @@ class Binding(NamedTuple):
         return self.current() is self.value
 
 
+def _identity(binding: Binding) -> tuple:
+    """What makes two bindings the same: the same name looked up in the same namespaces."""
+    return id(binding.namespace), binding.name, id(binding.then)
+
+
 def unique(bindings) -> list[Binding]:
     """``bindings`` without repeats (the same name in the same namespace), in order."""
-    seen: set = set()
-    out = []
-    for binding in bindings:
-        key = (id(binding.namespace), binding.name, id(binding.then))
-        if key not in seen:
-            seen.add(key)
-            out.append(binding)
-    return out
+    return list(BindingList(bindings))
+
+
+class BindingList(list):
+    """A compilation's bindings, each name in each namespace once, the first one found kept. Callees' bindings
+    join their caller's at every round of type inference, so a plain list would grow with every round (and with
+    every level of recursion) and make the check of a memo ever slower."""
+
+    def __init__(self, bindings=()):
+        super().__init__()
+        self._seen: set = set()
+        self.extend(bindings)
+
+    def append(self, binding: Binding) -> None:
+        key = _identity(binding)
+        if key not in self._seen:
+            self._seen.add(key)
+            super().append(binding)
+
+    def extend(self, bindings) -> None:
+        for binding in bindings:
+            self.append(binding)
 
 
 def first_rebound(bindings) -> str | None:

@@ -78,7 +78,7 @@ class DriverContext(CompileContext):
         ``object``). Sound because the callee's specialisation for the run-time argument kinds is typed from
         types at least as precise as these — and while the names the callee bound hold: they join this
         compilation's bindings (a memo whose bindings no longer hold is inferred again)."""
-        from moshjit.bindings import first_rebound
+        from moshjit.bindings import first_rebound, unique
         from moshjit.passes.typeinfer import returned_type
         code = py_function.__code__       # what typing it read: its code, the defaults these arguments leave
         fields = function_fields(py_function, py_function.__qualname__,
@@ -98,7 +98,7 @@ class DriverContext(CompileContext):
         try:
             typed, callee_ctx = self.typed_callee(py_function, list(arg_types))
             # typed from its code and defaults as they are now: a change to them is a rebinding too
-            result, bindings = returned_type(typed), callee_ctx.bindings + fields
+            result, bindings = returned_type(typed), unique([*callee_ctx.bindings, *fields])
         except Exception:                 # the callee may be uncompilable: it will run as Python
             result = OBJECT
         finally:

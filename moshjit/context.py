@@ -13,6 +13,8 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING
 
+from moshjit.bindings import BindingList
+
 if TYPE_CHECKING:
     import types
 
@@ -36,7 +38,7 @@ class CompileContext:
         self.on_rebound = on_rebound        # (bindings, *args): what an entry calls when a name it bound was rebound
         # Results handed on by passes:
         self.resolved_globals: dict[str, object] = {}       # resolve_globals, inline: name → object bound
-        self.bindings: list = []            # resolve_globals, inline: where each bound name was found
+        self.bindings = BindingList()       # resolve_globals, inline: where each bound name was found
                                             # (``moshjit.bindings.Binding``), checked by the compiled entry
         self.volatile_globals: frozenset[str] = frozenset()  # names found rebound before: never bound again
         self.global_assumptions: dict[str, MType] = {}      # global_types: data global → assumed type
@@ -55,7 +57,7 @@ class CompileContext:
         child = copy.copy(self)
         child.py_function, child.key, child.fallback, child.assume_globals = py_function, (), None, False
         child.on_rebound = None
-        child.resolved_globals, child.global_assumptions, child.bindings = {}, {}, []
+        child.resolved_globals, child.global_assumptions, child.bindings = {}, {}, BindingList()
         return child                        # ``dependencies`` and ``volatile_globals`` stay shared
 
     # ---- services: the driver's subclass answers these ------------------------------------------------------------

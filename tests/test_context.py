@@ -47,6 +47,18 @@ def calls_jitted(x):
     return jitted_half(x)
 
 
+def recursive_fib(n):
+    return n if n < 2 else recursive_fib(n - 1) + recursive_fib(n - 2)
+
+
+def is_even(n):
+    return True if n == 0 else is_odd(n - 1)
+
+
+def is_odd(n):
+    return False if n == 0 else is_even(n - 1)
+
+
 def _calls(fn):
     return [op for block in fn.blocks for op in block.ops if isinstance(op, ops.Call)]
 
@@ -165,6 +177,29 @@ def test_a_callee_context_shares_the_services_and_starts_with_empty_results():
     assert type(child) is DriverContext and child.make_dispatcher is dict and child.cache is ctx.cache
     assert (child.py_function, child.key, child.fallback, child.assume_globals) == (small_helper, (), None, False)
     assert child.resolved_globals == {} and ctx.resolved_globals == {"x": 1}
+
+
+@pytest.mark.parametrize("fn", [recursive_fib, is_even], ids=["recursive", "mutually-recursive"])
+def test_recursive_callees_bind_each_name_once(fn):
+    """Every round of type inference asks for the callees' return types again, and each answer brings the
+    callee's bindings: kept once each, or the list (and the memo's check of it) grows with every round."""
+    ctx = DriverContext(fn, ("int64",), "cython", cache=None, fallback=None, assume_globals=True,
+                        make_dispatcher=None)
+    typed_ssa(fn, [INT64], ctx)
+    found = [(id(b.namespace), b.name) for b in ctx.bindings]
+    assert len(found) == len(set(found))
+    assert fn.__name__ in {b.label for b in ctx.bindings}
+
+
+def test_a_binding_list_keeps_the_first_of_each_name_in_each_namespace():
+    from moshjit.bindings import Binding, BindingList
+    space, other = {"a": 1}, {"a": 2}
+    first, again, elsewhere = (Binding(space, "a", 1, None, "a"), Binding(space, "a", 3, None, "a"),
+                               Binding(other, "a", 2, None, "a"))
+    kept = BindingList([first, again])
+    kept.append(again)
+    kept.extend([elsewhere, first])
+    assert kept == [first, elsewhere]
 
 
 class _EntryContext(CompileContext):
