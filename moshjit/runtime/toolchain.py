@@ -75,24 +75,44 @@ def cython_options(c_path: str, shared: bool, module_name: str):
         include_path=[PACKAGE_ROOT], shared_utility_qualified_name=SHARED_MODULE if shared else None)
 
 
+_generated_contexts: dict = {}
+
+
+def _generated_context(options):
+    """One Cython compile context per process for generated modules, as ``cythonize`` shares one across the files
+    of a build: the runtime's .pxd files and Cython's own that every generated module cimports are parsed once,
+    not once per module (that was half of Cython's time on a small function)."""
+    from Cython.Compiler import Main
+    key = (tuple(options.include_path), options.language_level, options.cplus, options.shared_utility_qualified_name)
+    context = _generated_contexts.get(key)
+    if context is None:
+        context = _generated_contexts[key] = Main.Context.from_options(options)
+    return context
+
+
 def cythonize_file(pyx_path: str, module_name: str, c_path: str) -> None:
     """Cython on one file. On generated modules its messages are moshjit's business, not the user's: they go to
     a listing file (``.lis`` beside the .pyx), then warnings to the debug log and errors into the BuildError.
     (The runtime's own .pyx, compiled when installing, reports as Cython does.)"""
     from Cython.Compiler import Errors, Main
     options = cython_options(c_path, True, module_name)
-    if os.path.dirname(os.path.abspath(pyx_path)) != RUNTIME_DIR:
+    generated = os.path.dirname(os.path.abspath(pyx_path)) != RUNTIME_DIR
+    if generated:
         options.use_listing_file, options.errors_to_stderr = True, False
     listing = os.path.splitext(pyx_path)[0] + ".lis"
     with lock:
         Errors.init_thread()
+        context = _generated_context(options) if generated else None
         try:
-            result = Main.compile_single(pyx_path, options, full_module_name=module_name)
+            result = Main.compile_single(pyx_path, options, full_module_name=module_name, context=context)
             failed = None if result is not None and not result.num_errors else "Cython reported errors"
         except Exception as exc:                  # Cython reports some errors as exceptions
             failed = f"Cython failed: {exc}"
+            _generated_contexts.clear()           # whatever state the failure left is not handed on
         finally:
             Errors.close_listing_file()
+            if context is not None:
+                context.modules.pop(module_name, None)      # each generated module's own scope is compiled once
     messages = ""
     if os.path.exists(listing):
         with open(listing, encoding="utf-8", errors="replace") as f:
