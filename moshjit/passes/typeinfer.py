@@ -16,7 +16,7 @@ from moshjit.ir.ops import UNDEFINED, Constant, Phi
 from moshjit.ir.types import (SSIZE_MAX, BOOL, BOTTOM, BYTES, CHAR, FLOAT, INT, NONE, OBJECT, STR, ConstType, DictType, IntType, IteratorType, ListType, MType, OptionalType,
                               SetType, TupleType, join, tuple_of, type_of_value, widen)
 from moshjit.primitives.signatures import (NON_MUTATING_METHODS, PURE_FUNCTIONS, function_result, item_type,
-                                           method_result)
+                                           method_result, text_of)
 
 WIDEN_AFTER = 2          # visits of a φ before its int bounds are widened
 NARROWING_ROUNDS = 2
@@ -402,8 +402,10 @@ class TypeInference:
             return tuple_of(t(v) for v in op.items)
         if kind in (ops.BuildList, ops.BuildSet, ops.BuildMap):
             return self.types.get(op, BOTTOM)            # the container cell gives the element types
-        if kind in (ops.BuildString, ops.FormatValue):
+        if kind is ops.BuildString:                      # a new str joined from the pieces
             return STR
+        if kind is ops.FormatValue:                      # a lone field is what __format__/__str__ gave
+            return text_of(t(op.value))
         if kind is ops.ListToTuple:
             source = t(op.source)
             return TupleType(None, source.item if isinstance(source, ListType) else OBJECT)

@@ -141,6 +141,22 @@ def _tuple(args):
     return TupleType(None, item_type(args[0]) if args else BOTTOM) if len(args) <= 1 else None
 
 
+def exact_text(value: MType) -> bool:
+    """Do ``str``, ``repr``, ``ascii`` and ``format`` of a value of this type give an exact ``str``? They return
+    whatever ``__str__``/``__repr__``/``__format__`` return, which may be a str subclass; the builtin scalars'
+    and containers' own methods build a new exact str (a container's repr joins its items' reprs into one)."""
+    if isinstance(value, OptionalType):
+        return exact_text(value.inner)
+    return value in (FLOAT, BOOL, NONE, STR, CHAR, BYTES) or isinstance(
+        value, (IntType, RangeType, ListType, SetType, DictType, TupleType))
+
+
+def text_of(value: MType) -> MType:
+    """The type of ``str(value)`` (``repr``, ``ascii``, an f-string's lone field): ``str`` when exact, else an
+    object, so that no fast path for exact strs is taken on what may be a subclass with its own methods."""
+    return STR if exact_text(value) else OBJECT
+
+
 def _const(result):
     return lambda args: result
 
@@ -150,9 +166,9 @@ FUNCTIONS = {
     builtins.len: _const(NONNEG_SSIZE),
     builtins.ord: _const(CODEPOINT),
     builtins.chr: _const(CHAR),
-    builtins.str: lambda args: STR if len(args) <= 1 else None,
-    builtins.repr: _const(STR),
-    builtins.ascii: _const(STR),
+    builtins.str: lambda args: text_of(args[0]) if len(args) == 1 else STR if not args else None,
+    builtins.repr: lambda args: text_of(args[0]) if len(args) == 1 else None,
+    builtins.ascii: lambda args: text_of(args[0]) if len(args) == 1 else None,
     builtins.int: _int,
     builtins.float: _const(FLOAT),
     builtins.bool: _const(BOOL),
