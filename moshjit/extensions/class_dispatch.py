@@ -56,6 +56,24 @@ def plan(rows: list[P.Row], class_exprs: dict, dynamic: set, is_global) -> list[
     return classes
 
 
+def guarded(rows: list[P.Row], class_exprs: dict, dynamic: set, is_global) -> dict:
+    """Class key → guessed ``__match_args__`` for the classes whose guarded patterns may start with one
+    ``v in guard`` (``runtime.ClassGuard``, the tree's ``ExactClass``): module globals by plain name, one guess
+    each; none when the case bodies are too large to be emitted once more under each such test."""
+    guesses: dict[tuple, set] = {}
+    for step in _all_steps(rows):
+        if isinstance(step, P.ArgsGuard):
+            guesses.setdefault(step.cls, set()).add(step.guess)
+    found = {}
+    for key, guessed in guesses.items():
+        callee = class_exprs.get(key)
+        if len(guessed) == 1 and key not in dynamic and isinstance(callee, ast.Name) and is_global(callee.id):
+            found[key] = next(iter(guessed))
+    if found and sum(len(list(ast.walk(stmt))) for row in rows for stmt in row.body) > _MAX_BODY_NODES:
+        return {}
+    return found
+
+
 def facts_for(classes: list[DispatchedClass], index: int) -> decision_tree.Facts:
     """What ``dispatch[s] == index + 1`` tells: ``s`` is an instance of that class only, and its guard holds."""
     facts = decision_tree.Facts()
