@@ -405,9 +405,14 @@ class Emitter:
             return _is(_name(scope.use(("type", step.occ))), builtin("dict"))
         if isinstance(step, P.HasKey):
             return ast.Compare(copy.deepcopy(step.key_expr), [ast.In()], [scope.value(step.occ)])
-        if isinstance(step, P.LengthIs):
+        if isinstance(step, P.LengthIs):  # the length is len()'s exact int: `not n` is `n == 0`, `n` is `n >= 1`
+            length = _name(scope.use(("len", step.occ)))
+            if (step.count, step.at_least) == (0, False):
+                return ast.UnaryOp(ast.Not(), length)
+            if (step.count, step.at_least) == (1, True):
+                return length
             operator = ast.GtE() if step.at_least else ast.Eq()
-            return ast.Compare(_name(scope.use(("len", step.occ))), [operator], [ast.Constant(step.count)])
+            return ast.Compare(length, [operator], [ast.Constant(step.count)])
         if isinstance(step, P.Equals):
             return ast.Compare(scope.value(step.occ), [ast.Eq()], [copy.deepcopy(step.value)])
         if isinstance(step, P.IsSingleton):
