@@ -5,7 +5,9 @@ A match whose cases test the subject against several classes the rewrite knows f
 ``i``-th class, no other class's ``isinstance`` can be true or run user code, and that class's
 ``__match_args__`` guard would pass without a read (see ``moshjit/runtime/moshjit_match.pyx``). For each ``i``
 the decision tree is built again knowing those outcomes, so the ``i``-th tree makes no ``isinstance`` call and
-no guard; ``k == 0`` runs the tree that makes every test. See docs/extensions.md, "Fast paths".
+no guard; ``k == 0`` runs the tree that makes every test. Nested guarded class patterns (and the subject's,
+in a match without a dispatch) start with ``v in guard`` instead (``guarded``: the classes the tree builder
+may test with ``runtime.ClassGuard``). See docs/extensions.md, "Fast paths".
 """
 from __future__ import annotations
 
