@@ -388,3 +388,17 @@ def test_native_length_patterns_agree_with_cpython_and_call_len_once(subject):
     (result, calls), (expected, _) = _run(ns["ours"], subject), _run(ns["theirs"], subject)
     assert result == expected
     assert len(calls) == len(set(calls))  # __len__ at most once per value and match
+
+
+def test_without_the_compiled_runtime_the_guard_never_answers_and_matches_agree(monkeypatch):
+    monkeypatch.setattr(runtime, "ArgsSite", runtime.PyArgsSite)
+    monkeypatch.setattr(runtime, "ClassGuard", runtime.PyClassGuard)
+    ns = _program()
+    guards = [ns[name] for name in ns if name.startswith("_mj_ma") and isinstance(ns[name], runtime.PyClassGuard)]
+    assert len(guards) == 2
+    for kind in KINDS:
+        for depth in range(3):
+            subject = _subject(ns, kind, 1, 1, depth)
+            assert not any(subject in guard for guard in guards)
+            for _ in range(3):
+                assert _outcome(ns, ns["ours"], subject) == _outcome(ns, ns["theirs"], subject)
