@@ -5,7 +5,9 @@ A match whose cases test the subject against several classes the rewrite knows f
 ``i``-th class, no other class's ``isinstance`` can be true or run user code, and that class's
 ``__match_args__`` guard would pass without a read (see ``moshjit/runtime/moshjit_match.pyx``). For each ``i``
 the decision tree is built again knowing those outcomes, so the ``i``-th tree makes no ``isinstance`` call and
-no guard; ``k == 0`` runs the tree that makes every test. See docs/extensions.md, "Fast paths".
+no guard; ``k == 0`` runs the tree that makes every test. Nested guarded class patterns (and the subject's,
+in a match without a dispatch) start with ``v in guard`` instead (``guarded``: the classes the tree builder
+may test with ``runtime.ClassGuard``). See docs/extensions.md, "Fast paths".
 """
 from __future__ import annotations
 
@@ -54,6 +56,24 @@ def plan(rows: list[P.Row], class_exprs: dict, dynamic: set, is_global) -> list[
     if sum(len(list(ast.walk(stmt))) for row in rows for stmt in row.body) > _MAX_BODY_NODES:
         return None
     return classes
+
+
+def guarded(rows: list[P.Row], class_exprs: dict, dynamic: set, is_global) -> dict:
+    """Class key → guessed ``__match_args__`` for the classes whose guarded patterns may start with one
+    ``v in guard`` (``runtime.ClassGuard``, the tree's ``ExactClass``): module globals by plain name, one guess
+    each; none when the case bodies are too large to be emitted once more under each such test."""
+    guesses: dict[tuple, set] = {}
+    for step in _all_steps(rows):
+        if isinstance(step, P.ArgsGuard):
+            guesses.setdefault(step.cls, set()).add(step.guess)
+    found = {}
+    for key, guessed in guesses.items():
+        callee = class_exprs.get(key)
+        if len(guessed) == 1 and key not in dynamic and isinstance(callee, ast.Name) and is_global(callee.id):
+            found[key] = next(iter(guessed))
+    if found and sum(len(list(ast.walk(stmt))) for row in rows for stmt in row.body) > _MAX_BODY_NODES:
+        return {}
+    return found
 
 
 def facts_for(classes: list[DispatchedClass], index: int) -> decision_tree.Facts:

@@ -196,18 +196,23 @@ class TooLarge(Exception):
     """The split tree outgrew its budget; the builder starts again with joins only."""
 
 
-def build(rows: list[P.Row], facts: Facts, budget: int) -> Node:
-    """The decision tree for ``rows``: splits where they save repeated tests, within ``budget`` nodes."""
-    try:
-        return _Builder(budget, split=True).build(rows, facts)
-    except TooLarge:
-        return _Builder(None, split=False).build(rows, facts)
+def build(rows: list[P.Row], facts: Facts, budget: int, exact: dict | None = None) -> Node:
+    """The decision tree for ``rows``: splits where they save repeated tests, within ``budget`` nodes.
+    ``exact`` (class key → guessed ``__match_args__``) names the classes whose guarded class patterns start
+    with an ``ExactClass`` test (see ``_Builder.exact_class``); it is dropped if the tree outgrows the budget."""
+    for classes in ([exact] if exact else []) + [None]:
+        try:
+            return _Builder(budget, split=True, exact=classes).build(rows, facts)
+        except TooLarge:
+            continue
+    return _Builder(None, split=False).build(rows, facts)
 
 
 class _Builder:
-    def __init__(self, budget: int | None, split: bool):
+    def __init__(self, budget: int | None, split: bool, exact: dict | None = None):
         self.budget = budget
         self.split = split
+        self.exact = exact or {}
         self.nodes = 0
 
     def count(self, node: Node) -> Node:
@@ -233,6 +238,10 @@ class _Builder:
             return self.count(self.leaf(first, facts))
         if step.kind == "action":
             return self.count(Do(facts.cheaper(step), self.build(rows, facts.after(step))))
+        if self.split and isinstance(step, P.IsInstance) and step.cls in self.exact:
+            guarded = self.exact_class(rows, step, facts)
+            if guarded is not None:
+                return guarded
         if not self.split and isinstance(step, P.ArgsGuard):  # in a cold region the general path will do
             return self.build(rows, facts.with_outcome(step, False))
         yes_facts, no_facts = facts.with_outcome(step, True), facts.with_outcome(step, False)
@@ -260,6 +269,19 @@ class _Builder:
             return self.count(If(step, under_yes, self.build(group_no + tail_no, no_facts, cold), renames, inner))
         # join: when the group fails (on either outcome), fall through to the tail
         return self.count(Join(self.count(If(step, under_yes, under_no, renames, inner)), self.build(tail, facts)))
+
+    def exact_class(self, rows: list[P.Row], step: P.IsInstance, facts: Facts) -> Node | None:
+        """``occ in guard`` before ``isinstance(occ, C)`` when the first case checks C's guard right after it:
+        on success both outcomes are known (the tree below makes neither test), else the tests are made as
+        usual. The guard's check reads nothing (``runtime.ClassGuard``), and it is made where the ``isinstance``
+        would be, which runs no code for an exact type, with the guard's own test next."""
+        test = P.ExactClass(step.occ, step.cls, self.exact[step.cls])
+        if test.key in facts.tests or step.key not in guarded_instance_tests(rows[0]):
+            return None
+        yes = facts.with_outcome(test, True)
+        yes.tests[step.key] = True
+        yes.tests[P.ArgsGuard(step.cls, test.guess).key] = True
+        return self.count(If(test, self.build(rows, yes), self.build(rows, facts.with_outcome(test, False))))
 
     def leaf(self, row: P.Row, facts: Facts) -> Node:
         if isinstance(row.node, P.OrBlock):
@@ -296,6 +318,26 @@ def _collect(steps: list[P.Step], facts: Facts, stop, found: dict) -> bool:
             outcome = facts.known(step.test)
             return outcome is None or _collect(step.then if outcome else step.otherwise, facts, stop, found)
     return False
+
+
+def guarded_instance_tests(row: P.Row) -> set:
+    """The keys of the row's ``IsInstance`` tests followed at once by their class's ``ArgsGuard`` (cached)."""
+    keys = getattr(row, "_guarded_instance_tests", None)
+    if keys is None:
+        keys = row._guarded_instance_tests = set()
+        lists = [row.steps]
+        while lists:
+            steps = lists.pop()
+            for step, following in zip(steps, steps[1:]):
+                if isinstance(step, P.IsInstance) and isinstance(following, P.Branch) and isinstance(
+                        following.test, P.ArgsGuard) and following.test.cls == step.cls:
+                    keys.add(step.key)
+            for step in steps:
+                if isinstance(step, P.Branch):
+                    lists += [step.then, step.otherwise]
+                elif isinstance(step, P.OrBlock):
+                    lists += step.alternatives
+    return keys
 
 
 def all_keys(row: P.Row) -> set:

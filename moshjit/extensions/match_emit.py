@@ -96,6 +96,31 @@ def needs_done_flag(tree: T.Node) -> bool:
     return False
 
 
+def reads_length(node: T.Node, occ) -> bool:
+    """Whether anything in ``node`` reads the length of ``occ`` (a length test, an item counted from the end)."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, T.Do):
+            steps, more = [node.step], [node.next]
+        elif isinstance(node, T.If):
+            steps, more = [node.step], [node.yes, node.no] + ([node.inner] if node.inner is not None else [])
+        elif isinstance(node, T.Join):
+            steps, more = [], [node.first, node.then]
+        else:
+            continue
+        stack += more
+        while steps:
+            step = steps.pop()
+            if isinstance(step, P.AnyOf):
+                steps += [test for alternative in step.alternatives for test in alternative]
+            elif isinstance(step, (P.LengthIs, P.Length)) and step.occ == occ:
+                return True
+            elif isinstance(step, P.Item) and step.occ[0] == "item_end" and step.occ[1] == occ:
+                return True
+    return False
+
+
 class Scope:
     """Names and expressions of one ``with match`` block: the subject, temporaries, classes, helpers.
 
@@ -104,10 +129,12 @@ class Scope:
     defined since a mark. So a function has as many temporaries as its deepest path needs, not one per
     value (each local costs CPython time on every call)."""
 
-    def __init__(self, fresh, builtin, runtime: str, subject: ast.expr, class_exprs: dict, dynamic: set, slot):
+    def __init__(self, fresh, builtin, runtime: str, subject: ast.expr, class_exprs: dict, dynamic: set, slot,
+                 class_guard=None):
         self.fresh = fresh
         self.builtin = builtin
         self.slot = slot  # (class key, guess) -> hidden global holding that class's runtime.ArgsSite
+        self.class_guard = class_guard  # (class name, its ArgsSite's global) -> hidden global: runtime.ClassGuard
         self.guard_reads: dict = {}  # class key -> temporary holding (value,) that its failed ArgsGuard read
         self.runtime_name = runtime
         self.subject_expr = subject
@@ -280,12 +307,30 @@ class Emitter:
 
     def sequence_test(self, node: T.If, fall: bool) -> list[ast.stmt]:
         """``match v: case [*_]: ... case _: ...``: CPython's own MATCH_SEQUENCE (the type's sequence flag), one
-        opcode where a Python-level test needs ``type(v)`` and comparisons."""
+        opcode where a Python-level test needs ``type(v)`` and comparisons. When the tree tests ``v``'s length
+        once and nothing below reads it again, the test is a native length pattern instead (``case [_, _]:``,
+        CPython's GET_LEN: ``len(v)`` called once, as by the tree, without a call and a temporary)."""
+        occ = node.step.occ
+        yes = node.yes
+        if (isinstance(yes, T.Do) and isinstance(yes.step, P.Length) and isinstance(yes.next, T.If)
+                and isinstance(yes.next.step, P.LengthIs) and yes.next.step.occ == occ
+                and not reads_length(yes.next.yes, occ) and not reads_length(yes.next.no, occ)):
+            test = yes.next.step
+            matched, other = self.node(yes.next.yes, fall), self.node(yes.next.no, fall)
+            no = self.node(node.no, fall)
+            items = [ast.MatchAs(None, None) for _ in range(test.count)]
+            cases = [ast.match_case(ast.MatchSequence(items + ([ast.MatchStar(None)] if test.at_least else [])),
+                                    None, matched or [ast.Pass()])]
+            if other or no:  # a sequence of another length: MATCH_SEQUENCE again, no second len()
+                cases.append(ast.match_case(ast.MatchSequence([ast.MatchStar(None)]), None, other or [ast.Pass()]))
+            if no:
+                cases.append(ast.match_case(ast.MatchAs(None, None), None, no))
+            return [ast.Match(self.scope.value(occ), cases)]
         yes, no = self.node(node.yes, fall), self.node(node.no, fall)
         cases = [ast.match_case(ast.MatchSequence([ast.MatchStar(None)]), None, yes or [ast.Pass()])]
         if no:
             cases.append(ast.match_case(ast.MatchAs(None, None), None, no))
-        return [ast.Match(self.scope.value(node.step.occ), cases)]
+        return [ast.Match(self.scope.value(occ), cases)]
 
     def args_guard(self, node: T.If, fall: bool) -> list[ast.stmt]:
         """``C in site or (read := site.read(C)) is True``: the class's ``ArgsSite`` tells without reading
@@ -360,15 +405,23 @@ class Emitter:
             return _is(_name(scope.use(("type", step.occ))), builtin("dict"))
         if isinstance(step, P.HasKey):
             return ast.Compare(copy.deepcopy(step.key_expr), [ast.In()], [scope.value(step.occ)])
-        if isinstance(step, P.LengthIs):
+        if isinstance(step, P.LengthIs):  # the length is len()'s exact int: `not n` is `n == 0`, `n` is `n >= 1`
+            length = _name(scope.use(("len", step.occ)))
+            if (step.count, step.at_least) == (0, False):
+                return ast.UnaryOp(ast.Not(), length)
+            if (step.count, step.at_least) == (1, True):
+                return length
             operator = ast.GtE() if step.at_least else ast.Eq()
-            return ast.Compare(_name(scope.use(("len", step.occ))), [operator], [ast.Constant(step.count)])
+            return ast.Compare(length, [operator], [ast.Constant(step.count)])
         if isinstance(step, P.Equals):
             return ast.Compare(scope.value(step.occ), [ast.Eq()], [copy.deepcopy(step.value)])
         if isinstance(step, P.IsSingleton):
             return _is(scope.value(step.occ), ast.Constant(step.value))
         if isinstance(step, P.IsInstance):
             return scope.call(builtin("isinstance"), scope.value(step.occ), scope.cls(step.cls))
+        if isinstance(step, P.ExactClass):
+            guard = scope.class_guard(scope.class_exprs[step.cls].id, scope.slot((step.cls, step.guess)))
+            return ast.Compare(scope.value(step.occ), [ast.In()], [_name(guard)])
         if isinstance(step, P.KindIsClass):
             return _name(scope.use(("kind", step.cls, step.has_keywords)))
         if isinstance(step, P.AnyOf):

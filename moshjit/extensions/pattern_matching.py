@@ -82,6 +82,7 @@ class _MatchRewriter(ast.NodeTransformer):
         self.slots: dict = {}
         self.slots_name: str | None = None
         self.dispatches: list[tuple[str, list]] = []  # (hidden global, [(class name, ArgsSite global or None)])
+        self.class_guards: dict[tuple[str, str], str] = {}  # (class name, ArgsSite global) -> hidden global
 
     # -- names ----------------------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -125,6 +126,14 @@ class _MatchRewriter(ast.NodeTransformer):
                                        for cls in classes]))
         return name
 
+    def class_guard(self, class_name: str, site: str) -> str:
+        """A hidden module global holding the ``runtime.ClassGuard`` of a class (by its module-global name) and
+        the ``ArgsSite`` of its guarded patterns (made after the sites)."""
+        key = (class_name, site)
+        if key not in self.class_guards:
+            self.class_guards[key] = f"{self.slot_prefix()}_g{len(self.class_guards)}"
+        return self.class_guards[key]
+
     def slot_list(self) -> list[ast.stmt]:
         if not self.slots and not self.dispatches:
             return []
@@ -138,7 +147,11 @@ class _MatchRewriter(ast.NodeTransformer):
             [ast.Call(self.builtin("globals"), [], []), ast.Constant(tuple(cls for cls, _ in classes)),
              ast.Tuple([_name(site) if site else ast.Constant(None) for _, site in classes], ast.Load())], []))
             for name, classes in self.dispatches]
-        return sites + dispatches
+        guards = [ast.Assign([_name(name, store=True)], ast.Call(
+            ast.Attribute(_name(runtime), "ClassGuard", ast.Load()),
+            [ast.Call(self.builtin("globals"), [], []), ast.Constant(class_name), _name(site)], []))
+            for (class_name, site), name in self.class_guards.items()]
+        return sites + dispatches + guards
 
     # -- scopes ---------------------------------------------------------------------------------------
     def _scoped(self, node, kind):
@@ -199,11 +212,12 @@ class _MatchRewriter(ast.NodeTransformer):
         subject_name = self.local_subject(subject, node)
         subject_temp = subject_name or self.fresh("subject")
         scope = match_emit.Scope(self.fresh, self.builtin, self.runtime(), _name(subject_temp),
-                                 compiler.class_exprs, compiler.dynamic_classes, self.slot)
+                                 compiler.class_exprs, compiler.dynamic_classes, self.slot, self.class_guard)
         budget = max(_MIN_BUDGET, _BUDGET_PER_STEP * sum(_size(row.steps) for row in rows))
-        tree = decision_tree.build(rows, decision_tree.Facts(), budget)
         classes = class_dispatch.plan(rows, compiler.class_exprs, compiler.dynamic_classes, self.is_global)
-        trees = [decision_tree.build(rows, class_dispatch.facts_for(classes, i), budget)
+        exact = class_dispatch.guarded(rows, compiler.class_exprs, compiler.dynamic_classes, self.is_global)
+        tree = decision_tree.build(rows, decision_tree.Facts(), budget, None if classes else exact)
+        trees = [decision_tree.build(rows, class_dispatch.facts_for(classes, i), budget, exact)
                  for i in range(len(classes))] if classes else []
         done = self.fresh("done") if any(match_emit.needs_done_flag(t) for t in [tree] + trees) else None
         emitter = match_emit.Emitter(scope, lambda row: row.body, done, subject_name)

@@ -247,6 +247,15 @@ class ArgsGuard(_Test):
         self.cls, self.guess, self.key = cls, guess, ("args==", cls, guess)
 
 
+class ExactClass(_Test):
+    """``occ in guard`` (``runtime.ClassGuard``): the type of ``occ`` is exactly ``cls`` and ``cls``'s
+    ``ArgsGuard`` for ``guess`` would pass without a read. Rows never hold it: the tree builder puts it before
+    an ``IsInstance`` of a nested class pattern, and on success knows both tests' outcomes."""
+
+    def __init__(self, occ, cls, guess):
+        self.occ, self.cls, self.guess, self.key = occ, cls, guess, ("exact", occ, cls)
+
+
 class KindIsClass(_Test):
     def __init__(self, cls, has_keywords):
         self.cls, self.has_keywords, self.key = cls, has_keywords, ("kind?", cls, has_keywords)

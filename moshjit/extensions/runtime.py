@@ -2,8 +2,8 @@
 (``ArgsSite``) and the general path of class and mapping patterns.
 
 A rewritten module imports this module once, under a hygienic name; of it, the fast paths of generated code
-use only the ``ArgsSite`` and ``ClassDispatch`` objects made at the module's import (``C in site``,
-``dispatch[s]``). The helpers reproduce CPython's
+use only the ``ArgsSite``, ``ClassDispatch`` and ``ClassGuard`` objects made at the module's import
+(``C in site``, ``dispatch[s]``, ``v in guard``). The helpers reproduce CPython's
 ``MATCH_CLASS``/``MATCH_KEYS`` exactly, errors and messages included, for class patterns whose class the
 rewrite could not know and mapping patterns with non-literal keys, plus Moshmosh's ``__match__`` recognisers.
 """
@@ -92,10 +92,23 @@ class PyClassDispatch:
         return 0
 
 
+class PyClassGuard:
+    """``moshjit.runtime.moshjit_match.ClassGuard`` in Python, for an installation without its compiled runtime:
+    it cannot see version tags, so ``in`` is always False (the generated code makes both tests)."""
+
+    __moshjit_constant__ = True     # made once, at its module's import: @jit binds it (resolve_globals)
+
+    def __init__(self, module_globals: dict, name: str, site):
+        self.name, self.site = name, site
+
+    def __contains__(self, subject) -> bool:
+        return False
+
+
 try:
-    from moshjit.runtime.moshjit_match import ArgsSite, ClassDispatch
+    from moshjit.runtime.moshjit_match import ArgsSite, ClassDispatch, ClassGuard
 except ImportError:  # the runtime's compiled modules are not built
-    ArgsSite, ClassDispatch = PyArgsSite, PyClassDispatch
+    ArgsSite, ClassDispatch, ClassGuard = PyArgsSite, PyClassDispatch, PyClassGuard
 
 
 def recognise(pattern, positional: int, subject):

@@ -243,3 +243,44 @@ cdef class ClassDispatch:
             if not (<object>subject_type is site.admitted_class and site.admitted_tag == tag):
                 return 0
         return self.answers[i + 1]
+
+
+cdef class ClassGuard:
+    """The class test and ``__match_args__`` guard of a nested class pattern, at once: ``v in guard`` is True when
+    the type of ``v`` is exactly the class the module global ``name`` holds (so ``isinstance(v, C)`` holds
+    without calling anything) and the class's ``ArgsSite`` would pass without reading ``__match_args__``; else
+    False (the generated code then makes both tests). The name is looked up again whenever the module dict's
+    version tag (PEP 509) changes."""
+
+    cdef dict module_globals
+    cdef readonly str name
+    cdef readonly ArgsSite site
+    cdef object resolved                     # what the name held at ``globals_tag`` (None: not usable)
+    cdef unsigned long long globals_tag
+
+    __moshjit_constant__ = True     # made once, at its module's import: @jit binds it (resolve_globals)
+
+    def __init__(self, module_globals, str name, ArgsSite site not None):
+        # a dict subclass may look names up its own way (LOAD_GLOBAL calls its __getitem__): never answer there
+        self.module_globals = module_globals if type(module_globals) is dict else {}
+        self.name = name
+        self.site = site
+        self.resolved = None
+        self.globals_tag = 0
+
+    def __reduce__(self):
+        """A copy in another process knows no module's globals: it answers False (both tests made) for good."""
+        return ClassGuard, ({}, self.name, self.site)
+
+    def __contains__(self, subject):
+        cdef PyObject *found
+        cdef unsigned long long tag = mj_dict_tag(self.module_globals)
+        if tag != self.globals_tag:
+            self.globals_tag = tag
+            found = mj_dict_get(self.module_globals, self.name)
+            self.resolved = <object>found if tag != 0 and found != NULL and type(<object>found) is type else None
+        cls = self.resolved
+        if cls is None or mj_type_of(subject) != <PyObject *>cls:
+            return False
+        return (cls is self.site.admitted_class and self.site.admitted_tag != 0
+                and mj_plain_class_tag(cls) == self.site.admitted_tag)

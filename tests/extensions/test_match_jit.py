@@ -57,6 +57,33 @@ def sequences_pep(s):
         case _:
             return ("other",)
 
+def nested(box):
+    s = box[0]
+    with match(s):
+        if []:
+            return ("empty",)
+        if [[a, b], [c, *_]]:
+            return ("pairs", a, b, c)
+        if [x, [y, *_]]:
+            return ("head", x, y)
+        if [[x], y]:
+            return ("single", x, y)
+        if _:
+            return ("other",)
+
+def nested_pep(s):
+    match s:
+        case []:
+            return ("empty",)
+        case [[a, b], [c, *_]]:
+            return ("pairs", a, b, c)
+        case [x, [y, *_]]:
+            return ("head", x, y)
+        case [[x], y]:
+            return ("single", x, y)
+        case _:
+            return ("other",)
+
 def classes(box):
     s = box[0]
     with match(s):
@@ -131,11 +158,15 @@ def class_subjects(draw, namespace):
     return draw(st.one_of(values, point, st.builds(namespace["Circle"], point | values, values)))
 
 
-@pytest.mark.parametrize("name", ["sequences", "classes", "mappings"])
+nested_subjects = st.recursive(values, lambda children: st.one_of(
+    st.lists(children, max_size=3), st.lists(children, max_size=3).map(tuple)), max_leaves=6)
+
+
+@pytest.mark.parametrize("name", ["sequences", "nested", "classes", "mappings"])
 def test_compiled_trees_agree_with_cpythons_match(namespace, name):
     compiled = moshjit.jit(namespace[name], strict=True)
     reference = namespace[f"{name}_pep"]
-    subjects = {"sequences": sequence_subjects, "mappings": mapping_subjects,
+    subjects = {"sequences": sequence_subjects, "nested": nested_subjects, "mappings": mapping_subjects,
                 "classes": class_subjects(namespace)}[name]
 
     @settings(max_examples=60, deadline=None, database=None)

@@ -9,6 +9,7 @@ import collections
 import collections.abc
 import importlib
 import itertools
+import re
 import sys
 import textwrap
 
@@ -16,7 +17,7 @@ import pytest
 
 from moshjit.extensions import decision_tree as T
 from moshjit.extensions import patterns as P
-from moshjit.extensions import pattern_matching, rewrite, rewrite_source
+from moshjit.extensions import class_dispatch, pattern_matching, rewrite, rewrite_source
 from moshjit.extensions.class_facts import ModuleFacts
 from tests.extensions.helpers import forget_module, run_extended, write_module
 
@@ -281,6 +282,59 @@ def shape(node) -> str:
     return f"{name}? [{shape(node.yes)}] [{shape(node.no)}]"
 
 
+CLASSES = """
+class Point:
+    __match_args__ = ("x", "y")
+
+class Box:
+    __match_args__ = ("item",)
+"""
+
+
+def _class_rows(*cases: str):
+    source = "\n".join(f"if {case}:\n    pass" for case in cases)
+    compiler = P.CaseCompiler(_Context(), ModuleFacts(ast.parse(CLASSES), None), itertools.count())
+    rows = [compiler.row(i, stmt) for i, stmt in enumerate(ast.parse(source).body)]
+    guarded = class_dispatch.guarded(rows, compiler.class_exprs, compiler.dynamic_classes, lambda name: True)
+    return rows, guarded
+
+
+def test_a_nested_guarded_class_pattern_starts_with_its_class_guard():
+    rows, guarded = _class_rows("Box(Point(0, y))", "Box(Point(x, y))")
+    assert sorted(guess for guess in guarded.values()) == [("item",), ("x", "y")]
+    with_guards = shape(T.build(rows, T.Facts(), budget=1000, exact=guarded))
+    # the subject's guard, then the nested one: on success neither isinstance nor ArgsGuard is made below it
+    assert with_guards.startswith("ExactClass? [Attrs? [ExactClass? [Attrs? [Equals? [case 0] [case 1]] [fail]] "
+                                  "[IsInstance? [ArgsGuard? ")
+    plain = shape(T.build(rows, T.Facts(), budget=1000))
+    assert "ExactClass" not in plain and plain.startswith("IsInstance? [ArgsGuard? [Attrs? [IsInstance? [ArgsGuard?")
+    # a tree that outgrows its budget with the guards is built without them (and still splits)
+    assert "ExactClass" not in shape(T.build(rows, T.Facts(), budget=12, exact=guarded))
+
+
+def test_a_class_guard_is_made_only_where_its_case_tests_the_guard_next():
+    rows, guarded = _class_rows("Box(item=Point(x=0))", "Box(Point(x, y))")
+    tree = shape(T.build(rows, T.Facts(), budget=1000, exact=guarded))
+    # case 0 tests Point with keywords only (no guard after its isinstance): no ExactClass for it there
+    assert tree.startswith("IsInstance? [Attrs? [IsInstance? [Attrs? ")
+
+
+def test_a_length_read_again_keeps_len_and_a_length_tested_once_is_a_native_pattern():
+    text = ast.unparse(_generated("""
+        def f(s):
+            with match(s):
+                if [x, [y, z]]:
+                    return 1
+                if [x, [y, *_]]:
+                    return 2
+                if (x, []):
+                    return 3
+    """))
+    assert "case [_, _]:" in text  # the subject: one length test (== 2)
+    # the item: == 2, then >= 1 as the truth of the length (== 0 follows from both failing), from one len()
+    assert text.count("len(") == 1 and re.search(r"if _mj_v\d+:", text)
+
+
 def test_a_length_is_taken_once_and_lengths_are_decided_by_earlier_tests():
     assert shape(tree_of("()", "(x,)", "(a, b)", "(a, *rest)")) == (
         "IsSequence? [Length; len==0? [case 0] [len==1? [Unpack; case 1] "
@@ -492,10 +546,11 @@ def test_a_sequence_test_is_cpythons_match_sequence_and_a_named_star_unpacks_onc
     tree = _generated(NESTED_STAR_SEQUENCES)
     matches = [node for node in ast.walk(tree) if isinstance(node, ast.Match)]
     assert len(matches) == 2  # the subject, then its second item: one native sequence test each
-    for match in matches:
-        pattern = match.cases[0].pattern
-        assert isinstance(pattern, ast.MatchSequence) and ast.unparse(pattern) == "[*_]"
-        assert len(match.cases) == 1 or ast.unparse(match.cases[1].pattern) == "_"
+    subject, item = matches
+    assert ast.unparse(subject.cases[0].pattern) == "[*_]"  # its length is tested twice: len() once, then ==
+    assert len(subject.cases) == 1 or ast.unparse(subject.cases[1].pattern) == "_"
+    # the item's length is tested once: the test is a native length pattern (GET_LEN), no len() call
+    assert [ast.unparse(case.pattern) for case in item.cases] in (["[_, *_]"], ["[_, *_]", "[*_]"])
     text = ast.unparse(tree)
     assert "type(" not in text and "__flags__" not in text
     assert "b, *rest = " in text  # UNPACK_EX, as CPython for a named star
