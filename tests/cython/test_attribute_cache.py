@@ -525,3 +525,46 @@ def test_new_attributes_join_the_instance_values_in_cpythons_order(order, prefil
         return fresh
 
     assert jitted(fill_in_order)(world(), first, second, third) == fill_in_order(world(), first, second, third)
+
+
+def read_write_one(o, value):
+    """One load site and one store site seeing a single type: the inlined first-entry path."""
+    out = []
+    for _ in range(3):
+        try:
+            out.append(o.x)
+            o.x = value
+            out.append(o.x)
+        except AttributeError as exc:
+            out.append(("AttributeError", str(exc)))
+    return out
+
+
+def test_the_inlined_first_entry_follows_deletion_slots_and_materialised_dicts():
+    class Point:
+        def __init__(self):
+            self.x = 1
+
+    class Slotted:
+        __slots__ = ("x",)
+
+    def world():
+        with_values, emptied, materialised, slot, empty_slot = Point(), Point(), Point(), Slotted(), Slotted()
+        del emptied.x
+        slot.x = 2
+        return [with_values, emptied, materialised, slot, empty_slot]
+
+    def run(fn):
+        seen = []
+        objs = world()
+        for o in objs:
+            seen.append(fn(o, "v"))
+            if type(o) is Point:
+                vars(o)                                   # a real dict from now on (3.11+): the slow path
+                seen.append(fn(o, "w"))
+                if hasattr(o, "x"):
+                    del o.x
+                seen.append(fn(o, "z"))
+        return seen, [getattr(o, "x", None) for o in objs]
+
+    assert run(jitted(read_write_one)) == run(read_write_one)
