@@ -568,3 +568,26 @@ def test_the_inlined_first_entry_follows_deletion_slots_and_materialised_dicts()
         return seen, [getattr(o, "x", None) for o in objs]
 
     assert run(jitted(read_write_one)) == run(read_write_one)
+
+
+def test_stores_made_before_the_shared_keys_knew_the_names_keep_cpythons_order():
+    """The first instance's ``__init__`` adds its names to the type's shared keys while the store sites are first
+    filled (as a dict entry); later instances take the values path. Orders, values and later changes of order
+    agree with CPython's."""
+    def make(cls, n):
+        objs = [cls(i, float(i)) for i in range(n)]
+        objs[1].c = "late"
+        del objs[2].a
+        objs[2].a = "again"                                  # a re-added name goes last in vars()
+        return [sorted(vars(o).items(), key=lambda kv: str(kv)) for o in objs], [list(vars(o)) for o in objs]
+
+    def define():
+        class Point:
+            def __init__(self, a, b):
+                self.a = a
+                self.b = b
+        return Point
+
+    plain, compiled = define(), define()
+    moshjit.jit(compiled)
+    assert make(compiled, 5) == make(plain, 5)

@@ -296,6 +296,13 @@ ATTRIBUTE_CACHE_C = r'''
             /* an instance with a dict of its own and nothing in the MRO: PyObject_GenericSetAttr ends in this
                PyDict_SetItem (a managed dict whose inline values are in use takes the generic path) */
             if (values == NULL && (dict = mj_instance_dict(obj)) != NULL) return PyDict_SetItem(dict, name, value);
+            if (e->kind == MJ_DICT && values != NULL) {
+                /* the name was not among the type's shared keys when this entry was made (the first instance's
+                   __init__ adds them): store, then look again, so later instances take the values path */
+                int stored = PyObject_SetAttr(obj, name, value);
+                mj_attr_classify(e, Py_TYPE(obj), name, 1);
+                return stored;
+            }
         }
         return PyObject_SetAttr(obj, name, value);
     }
