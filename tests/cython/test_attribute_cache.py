@@ -591,3 +591,40 @@ def test_stores_made_before_the_shared_keys_knew_the_names_keep_cpythons_order()
     plain, compiled = define(), define()
     moshjit.jit(compiled)
     assert make(compiled, 5) == make(plain, 5)
+
+
+def test_instances_whose_values_became_dicts_read_through_the_inlined_hint():
+    """Many instances use up a class's shared keys (3.11 shrinks their room with every instance), so names added
+    later give the instances dicts: the load sites read those at the hint. Deleting, re-adding and writing through
+    ``vars()`` move or empty the hinted entries."""
+    def define():
+        class Square:
+            def __init__(self, p):
+                self.a = p
+                self.b = p * 2
+
+            def late(self):
+                self.c = self.a + 1
+                self.d = -self.b
+
+            def read(self):
+                return (self.a, self.b, self.c, self.d)
+        return Square
+
+    def run(Square):
+        objs = [Square(i) for i in range(60)]
+        for o in objs:
+            o.late()
+        out = [o.read() for o in objs]
+        del objs[3].a
+        objs[3].a = "back"
+        vars(objs[4])["c"] = "via dict"
+        del objs[5].c
+        for o in objs[3:6]:
+            try:
+                out.append(o.read())
+            except AttributeError as exc:
+                out.append(str(exc))
+        return out
+
+    assert run(moshjit.jit(define())) == run(define())

@@ -308,7 +308,9 @@ ATTRIBUTE_CACHE_C = r'''
     }
     /* The first entry's hit, inlined where the site is (most sites see one type): a slot, or a value kept in
        the instance's inline values, read or replaced directly, as LOAD_ATTR_SLOT / LOAD_ATTR_INSTANCE_VALUE and
-       their stores do; everything else (other entries, a missing value, a dict, classes) in the functions above. */
+       their stores do, and for loads the instance dict's entry at the hint (LOAD_ATTR_WITH_HINT: instances whose
+       values became a dict, as CPython 3.11 makes once a class's shared keys are full); everything else (other
+       entries, a missing value, classes) in the functions above. */
     static inline PyObject **mj_attr_first_hit(PyObject *obj, mj_attr_cache *cache) {
         mj_attr_entry *e = &cache->entries[0];
         PyTypeObject *tp = Py_TYPE(obj);
@@ -318,9 +320,24 @@ ATTRIBUTE_CACHE_C = r'''
         if (e->kind == MJ_VALUES && (values = mj_values_of(obj)) != NULL) return &values[e->index];
         return NULL;
     }
+    /* The value at the first entry's hint of obj's own dict (borrowed), or NULL. */
+    static inline PyObject *mj_attr_hinted(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
+        mj_attr_entry *e = &cache->entries[0];
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyDictObject *dict;
+        mj_dict_keys *keys;
+        mj_unicode_entry *entry;
+        if (e->type != tp || e->version != tp->tp_version_tag || e->hint < 0
+                || (e->kind != MJ_DICT && e->kind != MJ_VALUES)
+                || (dict = (PyDictObject *)mj_instance_dict(obj)) == NULL || dict->ma_values != NULL) return NULL;
+        keys = (mj_dict_keys *)dict->ma_keys;
+        if (keys->dk_kind != MJ_KEYS_UNICODE || e->hint >= keys->dk_nentries) return NULL;
+        entry = &mj_unicode_entries(keys)[e->hint];
+        return entry->me_key == name ? entry->me_value : NULL;
+    }
     static inline PyObject *mj_attr_load(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
         PyObject **where = mj_attr_first_hit(obj, cache), *value;
-        if (where != NULL && (value = *where) != NULL) {
+        if ((where != NULL && (value = *where) != NULL) || (value = mj_attr_hinted(obj, name, cache)) != NULL) {
             Py_INCREF(value);
             return value;
         }
