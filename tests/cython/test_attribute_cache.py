@@ -525,3 +525,106 @@ def test_new_attributes_join_the_instance_values_in_cpythons_order(order, prefil
         return fresh
 
     assert jitted(fill_in_order)(world(), first, second, third) == fill_in_order(world(), first, second, third)
+
+
+def read_write_one(o, value):
+    """One load site and one store site seeing a single type: the inlined first-entry path."""
+    out = []
+    for _ in range(3):
+        try:
+            out.append(o.x)
+            o.x = value
+            out.append(o.x)
+        except AttributeError as exc:
+            out.append(("AttributeError", str(exc)))
+    return out
+
+
+def test_the_inlined_first_entry_follows_deletion_slots_and_materialised_dicts():
+    class Point:
+        def __init__(self):
+            self.x = 1
+
+    class Slotted:
+        __slots__ = ("x",)
+
+    def world():
+        with_values, emptied, materialised, slot, empty_slot = Point(), Point(), Point(), Slotted(), Slotted()
+        del emptied.x
+        slot.x = 2
+        return [with_values, emptied, materialised, slot, empty_slot]
+
+    def run(fn):
+        seen = []
+        objs = world()
+        for o in objs:
+            seen.append(fn(o, "v"))
+            if type(o) is Point:
+                vars(o)                                   # a real dict from now on (3.11+): the slow path
+                seen.append(fn(o, "w"))
+                if hasattr(o, "x"):
+                    del o.x
+                seen.append(fn(o, "z"))
+        return seen, [getattr(o, "x", None) for o in objs]
+
+    assert run(jitted(read_write_one)) == run(read_write_one)
+
+
+def test_stores_made_before_the_shared_keys_knew_the_names_keep_cpythons_order():
+    """The first instance's ``__init__`` adds its names to the type's shared keys while the store sites are first
+    filled (as a dict entry); later instances take the values path. Orders, values and later changes of order
+    agree with CPython's."""
+    def make(cls, n):
+        objs = [cls(i, float(i)) for i in range(n)]
+        objs[1].c = "late"
+        del objs[2].a
+        objs[2].a = "again"                                  # a re-added name goes last in vars()
+        return [sorted(vars(o).items(), key=lambda kv: str(kv)) for o in objs], [list(vars(o)) for o in objs]
+
+    def define():
+        class Point:
+            def __init__(self, a, b):
+                self.a = a
+                self.b = b
+        return Point
+
+    plain, compiled = define(), define()
+    moshjit.jit(compiled)
+    assert make(compiled, 5) == make(plain, 5)
+
+
+def test_instances_whose_values_became_dicts_read_through_the_inlined_hint():
+    """Many instances use up a class's shared keys (3.11 shrinks their room with every instance), so names added
+    later give the instances dicts: the load sites read those at the hint. Deleting, re-adding and writing through
+    ``vars()`` move or empty the hinted entries."""
+    def define():
+        class Square:
+            def __init__(self, p):
+                self.a = p
+                self.b = p * 2
+
+            def late(self):
+                self.c = self.a + 1
+                self.d = -self.b
+
+            def read(self):
+                return (self.a, self.b, self.c, self.d)
+        return Square
+
+    def run(Square):
+        objs = [Square(i) for i in range(60)]
+        for o in objs:
+            o.late()
+        out = [o.read() for o in objs]
+        del objs[3].a
+        objs[3].a = "back"
+        vars(objs[4])["c"] = "via dict"
+        del objs[5].c
+        for o in objs[3:6]:
+            try:
+                out.append(o.read())
+            except AttributeError as exc:
+                out.append(str(exc))
+        return out
+
+    assert run(moshjit.jit(define())) == run(define())

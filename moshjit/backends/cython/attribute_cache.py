@@ -32,6 +32,11 @@ values keep beside them, as CPython's ``STORE_ATTR_INSTANCE_VALUE`` does, so ``v
 
 ATTRIBUTE_CACHE_C = r'''
     #include <structmember.h>
+    #if defined(__GNUC__)
+    #define MJ_NOINLINE __attribute__((noinline))
+    #else
+    #define MJ_NOINLINE
+    #endif
     /* ---- what differs between CPython versions: where an instance keeps its values and its dict ---- */
     typedef struct {                      /* the head of PyDictKeysObject (pycore_dict.h), 3.11-3.13, GIL builds */
         Py_ssize_t dk_refcnt;
@@ -228,7 +233,7 @@ ATTRIBUTE_CACHE_C = r'''
         return value;
     }
     /* obj.name, as PyObject_GetAttr gives it (a new reference, or NULL with the exception set). */
-    static PyObject *mj_attr_load(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
+    static MJ_NOINLINE PyObject *mj_attr_load_slow(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
         mj_attr_entry *e;
         PyObject *value = NULL, **values, *dict;
         if (Py_IS_TYPE(obj, &PyType_Type)) return mj_class_attr_load((PyTypeObject *)obj, name, cache);
@@ -259,7 +264,7 @@ ATTRIBUTE_CACHE_C = r'''
         return PyObject_GetAttr(obj, name);              /* missing here: the generic path raises as CPython */
     }
     /* obj.name = value, as PyObject_SetAttr does it (0, or -1 with the exception set). */
-    static int mj_attr_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
+    static MJ_NOINLINE int mj_attr_store_slow(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
         mj_attr_entry *e = mj_attr_entry_for(cache, obj, name, 1);
         PyObject *old, **slot, **values, *dict;
         if (e->kind != MJ_GENERIC) {
@@ -291,8 +296,64 @@ ATTRIBUTE_CACHE_C = r'''
             /* an instance with a dict of its own and nothing in the MRO: PyObject_GenericSetAttr ends in this
                PyDict_SetItem (a managed dict whose inline values are in use takes the generic path) */
             if (values == NULL && (dict = mj_instance_dict(obj)) != NULL) return PyDict_SetItem(dict, name, value);
+            if (e->kind == MJ_DICT && values != NULL) {
+                /* the name was not among the type's shared keys when this entry was made (the first instance's
+                   __init__ adds them): store, then look again, so later instances take the values path */
+                int stored = PyObject_SetAttr(obj, name, value);
+                mj_attr_classify(e, Py_TYPE(obj), name, 1);
+                return stored;
+            }
         }
         return PyObject_SetAttr(obj, name, value);
+    }
+    /* The first entry's hit, inlined where the site is (most sites see one type): a slot, or a value kept in
+       the instance's inline values, read or replaced directly, as LOAD_ATTR_SLOT / LOAD_ATTR_INSTANCE_VALUE and
+       their stores do, and for loads the instance dict's entry at the hint (LOAD_ATTR_WITH_HINT: instances whose
+       values became a dict, as CPython 3.11 makes once a class's shared keys are full); everything else (other
+       entries, a missing value, classes) in the functions above. */
+    static inline PyObject **mj_attr_first_hit(PyObject *obj, mj_attr_cache *cache) {
+        mj_attr_entry *e = &cache->entries[0];
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyObject **values;
+        if (e->type != tp || e->version != tp->tp_version_tag) return NULL;
+        if (e->kind == MJ_SLOT) return (PyObject **)((char *)obj + e->index);
+        if (e->kind == MJ_VALUES && (values = mj_values_of(obj)) != NULL) return &values[e->index];
+        return NULL;
+    }
+    /* The value at the first entry's hint of obj's own dict (borrowed), or NULL. */
+    static inline PyObject *mj_attr_hinted(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
+        mj_attr_entry *e = &cache->entries[0];
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyDictObject *dict;
+        mj_dict_keys *keys;
+        mj_unicode_entry *entry;
+        if (e->type != tp || e->version != tp->tp_version_tag || e->hint < 0
+                || (e->kind != MJ_DICT && e->kind != MJ_VALUES)
+                || (dict = (PyDictObject *)mj_instance_dict(obj)) == NULL || dict->ma_values != NULL) return NULL;
+        keys = (mj_dict_keys *)dict->ma_keys;
+        if (keys->dk_kind != MJ_KEYS_UNICODE || e->hint >= keys->dk_nentries) return NULL;
+        entry = &mj_unicode_entries(keys)[e->hint];
+        return entry->me_key == name ? entry->me_value : NULL;
+    }
+    static inline PyObject *mj_attr_load(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
+        PyObject **where = mj_attr_first_hit(obj, cache), *value;
+        if ((where != NULL && (value = *where) != NULL) || (value = mj_attr_hinted(obj, name, cache)) != NULL) {
+            Py_INCREF(value);
+            return value;
+        }
+        return mj_attr_load_slow(obj, name, cache);
+    }
+    static inline int mj_attr_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
+        PyObject **where = mj_attr_first_hit(obj, cache), *old;
+        /* an existing value only (a new one goes into the insertion order), and no dict sharing the values */
+        if (where != NULL && (old = *where) != NULL
+                && (cache->entries[0].kind == MJ_SLOT || mj_managed_dict_of(obj) == NULL)) {
+            Py_INCREF(value);
+            *where = value;
+            Py_DECREF(old);
+            return 0;
+        }
+        return mj_attr_store_slow(obj, name, value, cache);
     }
     typedef struct { PyTypeObject *type; unsigned int version; Py_ssize_t nentries, index; } mj_method_guard;
     /* 1 when obj.name(...) would call method, found on cls, with obj as its first argument: obj's type is cls,

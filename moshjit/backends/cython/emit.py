@@ -22,7 +22,6 @@ from moshjit.backends.cython.float_chains import FLOAT_CHAINS_C, FLOAT_CHAINS_DE
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
-from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
 from moshjit.backends.cython.plan import EmissionPlan
 from moshjit.backends.cython.prelude import PRELUDE
@@ -967,7 +966,7 @@ class Emitter:
         self.statements(self.body, 1)
         body_lines = guards + self.lines
         sources = [self.fn.firstlineno] * len(guards) + self.source_lines
-        params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
+        params = ", ".join(f"{self.decl_type(a)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
         needs_dict_layout = self.bindings_constant is not None
         sites = self.method_sites or self.constructor_sites or self.operator_sites
