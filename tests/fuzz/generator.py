@@ -492,6 +492,12 @@ def program_source(body: list[str], flavour: str, name: str = "program") -> str:
     return "\n".join([f"def {name}({params}):"] + body) + "\n"
 
 
+def _reads_object_attribute(node) -> bool:
+    """An attribute read from an object, not a name of the ``math`` module (``math.inf``, ``math.floor``), which
+    native programs use in their float expressions."""
+    return isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id == "math")
+
+
 # ---- census --------------------------------------------------------------------------------------------------------
 def census(body: list[str], flavour: str) -> set:
     """The constructs one program's source really contains."""
@@ -509,8 +515,8 @@ def census(body: list[str], flavour: str) -> set:
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in classes:
             found.add("class_attribute")
         elif isinstance(node, ast.Call) and ast.unparse(node.func) == "math.sqrt" and any(
-                isinstance(inner, ast.Attribute) for arg in node.args for inner in ast.walk(arg)):
-            found.add("float_chain_end")                  # math.sqrt of arithmetic on attributes
+                _reads_object_attribute(inner) for arg in node.args for inner in ast.walk(arg)):
+            found.add("float_chain_end")                  # math.sqrt of arithmetic on attributes of an object
         elif isinstance(node, ast.Assign) and any(isinstance(target, ast.Tuple) and any(
                 isinstance(item, ast.Starred) for item in target.elts) for target in node.targets):
             found.add("star_unpack")
