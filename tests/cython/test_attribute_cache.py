@@ -6,6 +6,9 @@ added, an attribute deleted, ``__class__`` assigned). Random programs of such st
 fresh copies of the same world, which must end in the same observations."""
 from __future__ import annotations
 
+import sys
+
+import pytest
 from hypothesis import given, settings, strategies as hs
 
 import moshjit
@@ -628,3 +631,100 @@ def test_instances_whose_values_became_dicts_read_through_the_inlined_hint():
         return out
 
     assert run(moshjit.jit(define())) == run(define())
+
+
+def set_x_twice(o, first, second):
+    """Two stores at one site: the first notes where ``x`` is in the instance's dict, the second writes there."""
+    o.x = first
+    o.x = second
+    return o.x
+
+
+def test_stores_at_the_hint_follow_moved_entries_subclassed_dicts_and_gc_tracking():
+    """Stores into instance dicts of their own at the noted entry index: replaced values, entries moved by a
+    deletion or a resize, a dict subclass, and the dict's GC tracking (a dict of atoms is untracked until a
+    container goes in, as ``PyDict_SetItem`` decides)."""
+    import gc
+
+    class Node:
+        pass
+
+    def world():
+        objs = []
+        for i in range(5):
+            o = Node()
+            vars(o)                                      # a dict of its own
+            for name in [f"a{j}" for j in range(i)] + ["x", "y"]:
+                setattr(o, name, i)
+            objs.append(o)
+        objs[4].__dict__ = DictSub(x=0)
+        return objs
+
+    def run(fn):
+        objs, seen = world(), []
+        for step, o in enumerate(objs + objs):
+            seen.append((fn(o, step, [step]), gc.is_tracked(vars(o))))
+            seen.append((fn(o, "atom", step * 0.5), gc.is_tracked(vars(o))))
+            if step == 2:
+                del o.a0
+                o.x = "moved"
+            elif step == 3:
+                for k in range(12):
+                    setattr(o, f"grow{k}", k)
+        return seen, [sorted(map(str, vars(o).items())) for o in objs]
+
+    assert run(jitted(set_x_twice)) == run(set_x_twice)
+    fresh = Node()
+    vars(fresh)
+    fresh.x = 1
+    assert not gc.is_tracked(vars(fresh))
+    jitted(set_x_twice)(fresh, 2, 3)
+    assert not gc.is_tracked(vars(fresh))
+    jitted(set_x_twice)(fresh, 4, (5, [6]))
+    assert gc.is_tracked(vars(fresh))
+
+
+def dict_version_tag(d) -> int:
+    """A dict's PEP 509 ``ma_version_tag`` (after the refcount, the type and ``ma_used``: 3.11-3.13)."""
+    import ctypes
+    return ctypes.c_uint64.from_address(id(d) + 3 * ctypes.sizeof(ctypes.c_void_p)).value
+
+
+def write_x_and_tag(o, values):
+    """One store site written several times (the first notes the hint, the others write there)."""
+    tags = []
+    for value in values:
+        o.x = value
+        tags.append(dict_version_tag(o.__dict__))
+    return tags
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 14), reason="3.14 dicts have no version tag")
+def test_stores_at_the_hint_give_the_dict_a_new_version_tag():
+    """Each write at the hint gives the dict a tag no dict had before (as ``PyDict_SetItem`` does: binding checks
+    and Cython's module-global caches compare them), here on an instance whose ``__dict__`` is a module's."""
+    import types
+
+    class Holder:
+        pass
+
+    namespace = types.ModuleType("mj_tagged")
+    for k in range(6):
+        setattr(namespace, f"n{k}", k)
+    namespace.x = -1
+    holder = Holder()
+    holder.__dict__ = vars(namespace)
+    before = dict_version_tag(vars(namespace))
+    tags = jitted(write_x_and_tag)(holder, list(range(8))) + jitted(write_x_and_tag)(holder, list(range(8)))
+    assert len(set(tags + [before])) == len(tags) + 1
+    assert namespace.x == 7 and vars(namespace)["x"] == 7
+    assert max(tags) >= 1 << 62              # written at the hint: moshjit's counter gave the later tags
+
+
+def test_generated_code_sets_the_dict_version_counter():
+    """Golden: a module with attribute caches takes its dict version tags from the process-wide counter."""
+    fn = jitted(set_x_twice)
+    fn(Fields(["x"]), 1, 2)
+    code = str(fn.inspect_code())
+    assert "mj_attr_use_versions(mj_dict_versions())" in code
+    assert "mj_attr_store(a_o, 'x', a_second, &_mj_ac1)" in code

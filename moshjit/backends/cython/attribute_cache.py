@@ -170,6 +170,18 @@ ATTRIBUTE_CACHE_C = r'''
             e->kind = MJ_DICT;
         }
     }
+    /* Note where name is in an instance dict's combined unicode table (its entry index), if it is. */
+    static void mj_dict_note_hint(PyObject *dict, PyObject *name, Py_ssize_t *hint) {
+        PyDictObject *d = (PyDictObject *)dict;
+        mj_dict_keys *keys = (mj_dict_keys *)d->ma_keys;
+        mj_unicode_entry *entries;
+        Py_ssize_t i;
+        if (d->ma_values != NULL || keys->dk_kind != MJ_KEYS_UNICODE) return;
+        entries = mj_unicode_entries(keys);
+        for (i = 0; i < keys->dk_nentries; i++) {
+            if (entries[i].me_key == name) { *hint = i; return; }
+        }
+    }
     /* dict[name] (borrowed, NULL without an exception when absent) for an instance dict, read first at the entry
        index ``*hint`` where name was found last (as LOAD_ATTR_WITH_HINT does): a combined unicode table whose
        entry there holds that very name object gives its value without hashing; else the dict lookup, which
@@ -177,21 +189,14 @@ ATTRIBUTE_CACHE_C = r'''
     static PyObject *mj_dict_hinted_get(PyObject *dict, PyObject *name, Py_ssize_t *hint) {
         PyDictObject *d = (PyDictObject *)dict;
         mj_dict_keys *keys = (mj_dict_keys *)d->ma_keys;
-        mj_unicode_entry *entries;
         PyObject *value;
-        Py_ssize_t i;
         int combined = d->ma_values == NULL && keys->dk_kind == MJ_KEYS_UNICODE;
         if (combined && *hint >= 0 && *hint < keys->dk_nentries) {
             mj_unicode_entry *e = &mj_unicode_entries(keys)[*hint];
             if (e->me_key == name && e->me_value != NULL) return e->me_value;
         }
         value = PyDict_GetItemWithError(dict, name);
-        if (value != NULL && combined && (PyDictKeysObject *)keys == d->ma_keys) {
-            entries = mj_unicode_entries(keys);
-            for (i = 0; i < keys->dk_nentries; i++) {
-                if (entries[i].me_key == name) { *hint = i; break; }
-            }
-        }
+        if (value != NULL) mj_dict_note_hint(dict, name, hint);
         return value;
     }
     static mj_attr_entry *mj_attr_entry_for(mj_attr_cache *cache, PyObject *obj, PyObject *name, int store) {
@@ -295,7 +300,11 @@ ATTRIBUTE_CACHE_C = r'''
             }
             /* an instance with a dict of its own and nothing in the MRO: PyObject_GenericSetAttr ends in this
                PyDict_SetItem (a managed dict whose inline values are in use takes the generic path) */
-            if (values == NULL && (dict = mj_instance_dict(obj)) != NULL) return PyDict_SetItem(dict, name, value);
+            if (values == NULL && (dict = mj_instance_dict(obj)) != NULL) {
+                if (PyDict_SetItem(dict, name, value) < 0) return -1;
+                mj_dict_note_hint(dict, name, &e->hint);      /* for mj_attr_hinted_store next time */
+                return 0;
+            }
             if (e->kind == MJ_DICT && values != NULL) {
                 /* the name was not among the type's shared keys when this entry was made (the first instance's
                    __init__ adds them): store, then look again, so later instances take the values path */
@@ -335,6 +344,57 @@ ATTRIBUTE_CACHE_C = r'''
         entry = &mj_unicode_entries(keys)[e->hint];
         return entry->me_key == name ? entry->me_value : NULL;
     }
+    /* Dicts written at a hint get their PEP 509 version tag from moshjit_rt's process-wide counter (CPython's
+       own counter is internal): every write still gives the dict a tag no dict had before, which is what the
+       binding checks here and Cython's module-global caches compare. NULL until the module is set up. */
+    static unsigned long long *mj_dict_versions_counter = NULL;
+    static void mj_attr_use_versions(unsigned long long *counter) { mj_dict_versions_counter = counter; }
+    #if PY_VERSION_HEX < 0x030E0000
+    #define MJ_DICT_TAG_LOW 0xFFFULL             /* 3.12+: watcher bits and watched-mutation counts */
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    #endif
+    /* obj.name = value at the first entry's hint in obj's own dict (STORE_ATTR_WITH_HINT): the entry there holds
+       this very name with a value, the dict is a combined unicode table no watcher looks at; 1 when stored, 0
+       to take the other paths. What PyDict_SetItem does for an existing key, without hashing or probing: the
+       value replaced, the dict tracked by the GC if the value may need it, a new version tag. */
+    static inline int mj_attr_hinted_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
+        mj_attr_entry *e = &cache->entries[0];
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyDictObject *dict;
+        mj_dict_keys *keys;
+        mj_unicode_entry *entry;
+        PyObject *old;
+        uint64_t tag;
+        if (e->type != tp || e->version != tp->tp_version_tag || e->hint < 0 || mj_dict_versions_counter == NULL
+                || (e->kind != MJ_DICT && e->kind != MJ_VALUES)
+                || (dict = (PyDictObject *)mj_instance_dict(obj)) == NULL || dict->ma_values != NULL) return 0;
+        keys = (mj_dict_keys *)dict->ma_keys;
+        if (keys->dk_kind != MJ_KEYS_UNICODE || e->hint >= keys->dk_nentries) return 0;
+        tag = dict->ma_version_tag;
+        #if PY_VERSION_HEX >= 0x030C0000
+        if (tag & 0xFF) return 0;                 /* watched: the watchers are told through PyDict_SetItem */
+        #endif
+        entry = &mj_unicode_entries(keys)[e->hint];
+        if (entry->me_key != name || (old = entry->me_value) == NULL) return 0;
+        Py_INCREF(value);
+        entry->me_value = value;
+        *mj_dict_versions_counter += MJ_DICT_TAG_LOW + 1;
+        dict->ma_version_tag = *mj_dict_versions_counter | (tag & MJ_DICT_TAG_LOW);
+        if (!PyObject_GC_IsTracked((PyObject *)dict) && PyObject_IS_GC(value)
+                && (!PyTuple_CheckExact(value) || PyObject_GC_IsTracked(value))) PyObject_GC_Track(dict);
+        Py_DECREF(old);
+        return 1;
+    }
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic pop
+    #endif
+    #else
+    static inline int mj_attr_hinted_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
+        return 0;
+    }
+    #endif
     static inline PyObject *mj_attr_load(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
         PyObject **where = mj_attr_first_hit(obj, cache), *value;
         if ((where != NULL && (value = *where) != NULL) || (value = mj_attr_hinted(obj, name, cache)) != NULL) {
@@ -353,6 +413,7 @@ ATTRIBUTE_CACHE_C = r'''
             Py_DECREF(old);
             return 0;
         }
+        if (mj_attr_hinted_store(obj, name, value, cache)) return 0;
         return mj_attr_store_slow(obj, name, value, cache);
     }
     typedef struct { PyTypeObject *type; unsigned int version; Py_ssize_t nentries, index; } mj_method_guard;
@@ -400,6 +461,7 @@ ATTRIBUTE_CACHE_DECLARATIONS = '''\
         pass
     object mj_attr_load(object, object, mj_attr_cache *)
     int mj_attr_store(object, object, object, mj_attr_cache *) except -1
+    void mj_attr_use_versions(unsigned long long *)
     ctypedef struct mj_method_guard:
         pass
     int mj_method_is(object, object, mj_method_guard *, object, object) except -1

@@ -974,6 +974,7 @@ class Emitter:
             out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))
             out.extend(f"cdef mj_method_guard _mj_mg{i}" for i in range(self.method_guards))
+            out.append("mj_attr_use_versions(mj_dict_versions())")
         if self.global_caches:
             out.append(f"cdef extern from *:\n    \"\"\"{GLOBAL_CACHE_C}    \"\"\"\n{GLOBAL_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_global_cache _mj_gc{i}" for i in range(self.global_caches))
