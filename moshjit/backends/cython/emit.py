@@ -939,7 +939,8 @@ class Emitter:
             raise AssertionError("global type assumptions need a fallback entry")
         checks = []
         for name, assumed in sorted(assumptions.items(), key=lambda kv: kv[0]):
-            value = f"_g.get({name!r})"
+            value = f"mj_global_peek(_g, {name!r}, &_mj_gc{self.global_caches})"       # _g.get(name), cached
+            self.global_caches += 1
             if assumed == STR:
                 checks.append(f"type({value}) is not str")
             elif assumed == BOOL:
