@@ -69,6 +69,8 @@ def _plain(value):
         return value
     if isinstance(value, (staticmethod, classmethod)):
         return _plain(value.__func__)
+    if not callable(value):                # a jitted function is callable; reading another object's __dict__
+        return None                        # would give it a real dict (3.11+), slowing its attributes for good
     try:                                   # no __getattr__ of the object runs
         inner = object.__getattribute__(value, "__dict__").get("py_func")
     except Exception:                      # noqa: BLE001 - anything without a plain __dict__ is not jitted

@@ -44,6 +44,7 @@ cdef object _mj_range_check(Py_ssize_t step)
 cdef str mj_category(Py_UCS4 ch)
 cdef Py_ssize_t mj_category_code(Py_UCS4 ch) noexcept
 cdef bint _mj_is_int64(object value)
+cdef unsigned long long *mj_dict_versions() noexcept
 cdef object _mj_call_ex(object func, object args, object kwargs)
 cdef bint _mj_iterable(object obj)
 cdef object _mj_exception(object value, bint is_cause)

@@ -135,6 +135,17 @@ cdef object mj_set_handled(object exc):
     mj_set_handled_impl(exc)
 
 
+# The version tags generated modules give the dicts they write directly (an attribute stored at its hint in an
+# instance dict, ``attribute_cache.py``): one counter for the process, so no two writes give one tag. It starts at
+# 2**62, above any tag CPython's own counter reaches, and steps over the low 12 bits (3.12+'s watcher bits).
+cdef unsigned long long _mj_dict_version_counter = 1ULL << 62
+
+
+cdef unsigned long long *mj_dict_versions() noexcept:
+    """The process-wide counter of the dict version tags generated code gives."""
+    return &_mj_dict_version_counter
+
+
 cdef bint _mj_is_int64(object value):
     """An int that fits a Py_ssize_t (what a global assumed to be a machine int must still hold)."""
     cdef int overflow = 0

@@ -6,6 +6,9 @@ added, an attribute deleted, ``__class__`` assigned). Random programs of such st
 fresh copies of the same world, which must end in the same observations."""
 from __future__ import annotations
 
+import sys
+
+import pytest
 from hypothesis import given, settings, strategies as hs
 
 import moshjit
@@ -525,3 +528,203 @@ def test_new_attributes_join_the_instance_values_in_cpythons_order(order, prefil
         return fresh
 
     assert jitted(fill_in_order)(world(), first, second, third) == fill_in_order(world(), first, second, third)
+
+
+def read_write_one(o, value):
+    """One load site and one store site seeing a single type: the inlined first-entry path."""
+    out = []
+    for _ in range(3):
+        try:
+            out.append(o.x)
+            o.x = value
+            out.append(o.x)
+        except AttributeError as exc:
+            out.append(("AttributeError", str(exc)))
+    return out
+
+
+def test_the_inlined_first_entry_follows_deletion_slots_and_materialised_dicts():
+    class Point:
+        def __init__(self):
+            self.x = 1
+
+    class Slotted:
+        __slots__ = ("x",)
+
+    def world():
+        with_values, emptied, materialised, slot, empty_slot = Point(), Point(), Point(), Slotted(), Slotted()
+        del emptied.x
+        slot.x = 2
+        return [with_values, emptied, materialised, slot, empty_slot]
+
+    def run(fn):
+        seen = []
+        objs = world()
+        for o in objs:
+            seen.append(fn(o, "v"))
+            if type(o) is Point:
+                vars(o)                                   # a real dict from now on (3.11+): the slow path
+                seen.append(fn(o, "w"))
+                if hasattr(o, "x"):
+                    del o.x
+                seen.append(fn(o, "z"))
+        return seen, [getattr(o, "x", None) for o in objs]
+
+    assert run(jitted(read_write_one)) == run(read_write_one)
+
+
+def test_stores_made_before_the_shared_keys_knew_the_names_keep_cpythons_order():
+    """The first instance's ``__init__`` adds its names to the type's shared keys while the store sites are first
+    filled (as a dict entry); later instances take the values path. Orders, values and later changes of order
+    agree with CPython's."""
+    def make(cls, n):
+        objs = [cls(i, float(i)) for i in range(n)]
+        objs[1].c = "late"
+        del objs[2].a
+        objs[2].a = "again"                                  # a re-added name goes last in vars()
+        return [sorted(vars(o).items(), key=lambda kv: str(kv)) for o in objs], [list(vars(o)) for o in objs]
+
+    def define():
+        class Point:
+            def __init__(self, a, b):
+                self.a = a
+                self.b = b
+        return Point
+
+    plain, compiled = define(), define()
+    moshjit.jit(compiled)
+    assert make(compiled, 5) == make(plain, 5)
+
+
+def test_instances_whose_values_became_dicts_read_through_the_inlined_hint():
+    """Many instances use up a class's shared keys (3.11 shrinks their room with every instance), so names added
+    later give the instances dicts: the load sites read those at the hint. Deleting, re-adding and writing through
+    ``vars()`` move or empty the hinted entries."""
+    def define():
+        class Square:
+            def __init__(self, p):
+                self.a = p
+                self.b = p * 2
+
+            def late(self):
+                self.c = self.a + 1
+                self.d = -self.b
+
+            def read(self):
+                return (self.a, self.b, self.c, self.d)
+        return Square
+
+    def run(Square):
+        objs = [Square(i) for i in range(60)]
+        for o in objs:
+            o.late()
+        out = [o.read() for o in objs]
+        del objs[3].a
+        objs[3].a = "back"
+        vars(objs[4])["c"] = "via dict"
+        del objs[5].c
+        for o in objs[3:6]:
+            try:
+                out.append(o.read())
+            except AttributeError as exc:
+                out.append(str(exc))
+        return out
+
+    assert run(moshjit.jit(define())) == run(define())
+
+
+def set_x_twice(o, first, second):
+    """Two stores at one site: the first notes where ``x`` is in the instance's dict, the second writes there."""
+    o.x = first
+    o.x = second
+    return o.x
+
+
+def test_stores_at_the_hint_follow_moved_entries_subclassed_dicts_and_gc_tracking():
+    """Stores into instance dicts of their own at the noted entry index: replaced values, entries moved by a
+    deletion or a resize, a dict subclass, and the dict's GC tracking (a dict of atoms is untracked until a
+    container goes in, as ``PyDict_SetItem`` decides)."""
+    import gc
+
+    class Node:
+        pass
+
+    def world():
+        objs = []
+        for i in range(5):
+            o = Node()
+            vars(o)                                      # a dict of its own
+            for name in [f"a{j}" for j in range(i)] + ["x", "y"]:
+                setattr(o, name, i)
+            objs.append(o)
+        objs[4].__dict__ = DictSub(x=0)
+        return objs
+
+    def run(fn):
+        objs, seen = world(), []
+        for step, o in enumerate(objs + objs):
+            seen.append((fn(o, step, [step]), gc.is_tracked(vars(o))))
+            seen.append((fn(o, "atom", step * 0.5), gc.is_tracked(vars(o))))
+            if step == 2:
+                del o.a0
+                o.x = "moved"
+            elif step == 3:
+                for k in range(12):
+                    setattr(o, f"grow{k}", k)
+        return seen, [sorted(map(str, vars(o).items())) for o in objs]
+
+    assert run(jitted(set_x_twice)) == run(set_x_twice)
+    fresh = Node()
+    vars(fresh)
+    fresh.x = 1
+    assert not gc.is_tracked(vars(fresh))
+    jitted(set_x_twice)(fresh, 2, 3)
+    assert not gc.is_tracked(vars(fresh))
+    jitted(set_x_twice)(fresh, 4, (5, [6]))
+    assert gc.is_tracked(vars(fresh))
+
+
+def dict_version_tag(d) -> int:
+    """A dict's PEP 509 ``ma_version_tag`` (after the refcount, the type and ``ma_used``: 3.11-3.13)."""
+    import ctypes
+    return ctypes.c_uint64.from_address(id(d) + 3 * ctypes.sizeof(ctypes.c_void_p)).value
+
+
+def write_x_and_tag(o, values):
+    """One store site written several times (the first notes the hint, the others write there)."""
+    tags = []
+    for value in values:
+        o.x = value
+        tags.append(dict_version_tag(o.__dict__))
+    return tags
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 14), reason="3.14 dicts have no version tag")
+def test_stores_at_the_hint_give_the_dict_a_new_version_tag():
+    """Each write at the hint gives the dict a tag no dict had before (as ``PyDict_SetItem`` does: binding checks
+    and Cython's module-global caches compare them), here on an instance whose ``__dict__`` is a module's."""
+    import types
+
+    class Holder:
+        pass
+
+    namespace = types.ModuleType("mj_tagged")
+    for k in range(6):
+        setattr(namespace, f"n{k}", k)
+    namespace.x = -1
+    holder = Holder()
+    holder.__dict__ = vars(namespace)
+    before = dict_version_tag(vars(namespace))
+    tags = jitted(write_x_and_tag)(holder, list(range(8))) + jitted(write_x_and_tag)(holder, list(range(8)))
+    assert len(set(tags + [before])) == len(tags) + 1
+    assert namespace.x == 7 and vars(namespace)["x"] == 7
+    assert max(tags) >= 1 << 62              # written at the hint: moshjit's counter gave the later tags
+
+
+def test_generated_code_sets_the_dict_version_counter():
+    """Golden: a module with attribute caches takes its dict version tags from the process-wide counter."""
+    fn = jitted(set_x_twice)
+    fn(Fields(["x"]), 1, 2)
+    code = str(fn.inspect_code())
+    assert "mj_attr_use_versions(mj_dict_versions())" in code
+    assert "mj_attr_store(a_o, 'x', a_second, &_mj_ac1)" in code

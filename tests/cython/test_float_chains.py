@@ -6,7 +6,11 @@ become floats and back between calls. The decisions are pinned on tiny typed fun
 is checked for the guarded native operations."""
 from __future__ import annotations
 
+import math
+
 from hypothesis import given, settings, strategies as hs
+
+import moshjit
 
 from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.float_chains import FloatChains
@@ -159,3 +163,132 @@ def test_the_generated_code_guards_each_native_operation():
     assert "if mj_float_operands(" in code and "_u = True" in code
     assert "_u = mj_chain_float(" in code                        # the generic path unboxes a float result
     assert ":\n            v" in code or "= <double>(" in code      # the sum is boxed once
+
+
+# ---- chain ends and the other chain operations: comparisons, unary minus, ``**`` with a constant, math.sqrt ----
+
+
+class Ordered:
+    """Overloads every operator a chain may meet, so a wrongly native operation shows."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, other):
+        return ("lt", self.v)
+
+    def __gt__(self, other):
+        return "gt"
+
+    def __ge__(self, other):
+        return 0
+
+    def __neg__(self):
+        return Ordered(-1)
+
+    def __pow__(self, other):
+        return 2.5
+
+    def __sub__(self, other):
+        return Ordered(self.v)
+
+    def __rsub__(self, other):
+        return -4.0
+
+    def __mul__(self, other):
+        return self
+
+    __rmul__ = __mul__
+
+    def __float__(self):
+        return 16.0
+
+    def __repr__(self):
+        return f"Ordered({self.v!r})"
+
+
+def ends(a, b):
+    """Chain values that end in comparisons, feed unary minus, ``**`` and math.sqrt."""
+    d = a.x - b.x
+    out = []
+    if d < 0:
+        out.append("neg")
+    if d * d >= a.y:
+        out.append("far")
+    out.append(d == b.y)
+    out.append(-(d * 2.0) + a.m)
+    out.append(d ** 2 + a.y ** 3 - b.m ** -1)
+    out.append((a.y * a.y) ** 0.5)
+    out.append(math.sqrt(d * d + 1.0))
+    out.append(math.sqrt(a.m))
+    return out
+
+
+more_numbers = hs.sampled_from([0.0, -0.0, 1.5, -2.25, float("nan"), float("inf"), float("-inf"), 3, 0, -7,
+                                2 ** 40, 2 ** 70, True, F(2.5), Weird(1), "s", 1e308, 1e-170, -1e200,
+                                Ordered(1), 0.5])
+
+
+@settings(max_examples=80, deadline=None)
+@given(more_numbers, more_numbers, more_numbers, more_numbers, more_numbers, more_numbers)
+def test_comparisons_minus_powers_and_square_roots_compute_as_cpython(ax, ay, am, bx, by, bm):
+    agree(ends, Body(ax, ay, am), Body(bx, by, bm))
+
+
+def test_every_special_float_meets_every_new_chain_end():
+    specials = [0.0, -0.0, 1.0, -1.0, 2.0, float("nan"), float("inf"), float("-inf"), 1e308, 1e-170, 5e-324, 3, -2]
+    for x in specials:
+        for y in specials:
+            agree(ends, Body(x, y, x), Body(y, x, 1.5))
+
+
+def test_a_monkey_patched_math_sqrt_is_called():
+    body = Body(3.0, 4.0, 9.0)
+    fn = moshjit.jit(ends, backend="cython")          # its own dispatcher: this one is recompiled unbound
+    fn(body, body)
+    original = math.sqrt
+    try:
+        math.sqrt = lambda x: ("patched", x)
+        assert fn(body, body) == ends(body, body)
+    finally:
+        math.sqrt = original
+    assert fn(body, body) == ends(body, body)
+
+
+def test_values_ending_in_comparisons_and_square_roots_are_unboxed():
+    chains = chains_of(ends, (Body, Body))
+    subtraction = [op for op in chains.links if getattr(op, "op", None) == "-" and isinstance(op.left, ops.LoadAttr)]
+    assert subtraction and subtraction[0] in chains.unboxed     # d: used by comparisons and chain links only
+    assert {op.op for op in chains.comparisons} == {"<", ">=", "=="}
+    assert len(chains.square_roots) == 2
+    assert any(isinstance(op, ops.UnaryOp) for op in chains.links)
+    powers = [op for op in chains.links if getattr(op, "op", None) == "**"]
+    assert len(powers) == 4 and sum(p in chains.unboxed for p in powers) == 3    # one goes into the list
+    square_root_arguments = {op.args[0] for op in chains.square_roots}
+    assert any(v in chains.unboxed for v in square_root_arguments)       # d * d + 1.0 feeds only the sqrt
+
+
+def below(a, b):
+    return a.x - b.x < 0
+
+
+def powered(a):
+    return a.x ** a.y                   # the exponent is not a constant: no chain link
+
+
+def test_a_value_used_only_by_a_comparison_is_unboxed_and_a_variable_exponent_is_no_link():
+    chains = chains_of(below, (Body, Body))
+    (difference,) = chains.links
+    assert chains.unboxed == {difference} and chains.takes(next(iter(chains.comparisons)))
+    assert not chains_of(powered, (Body,)).links
+
+
+def test_the_generated_code_of_the_new_chain_ends():
+    fn = jitted(ends)
+    fn(Body(1.0, 2.0, 3.0), Body(0.5, 1.0, 2.0))
+    code = str(fn.inspect_code())
+    assert "_d < (<double>0)" in code                                  # d < 0 on the double
+    assert "mj_chain_pow(" in code and "mj_number_power(mj_chain_box(" in code
+    assert "_d = -" in code                                            # unary minus on the double
+    assert ">= 0.0:" in code and "= mj_chain_sqrt(" in code          # math.sqrt of a non-negative double
+    assert "mj_richcompare(mj_chain_box(" in code                      # the generic comparison boxes on demand

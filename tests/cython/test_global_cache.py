@@ -1,7 +1,7 @@
 """Global-read inline caches (``backends/cython/global_cache.py``) against CPython: one site reads a module global
 while the module dict changes under it — the value replaced (also by another type), the name deleted
 (``NameError``) or deleted and added back (another entry index), names added until the dict is resized (a new keys
-object), holes left by deletions — in random orders, in two fresh module namespaces, one plain and one jitted."""
+object), holes left by deletions, a big int or a float where a machine int was assumed — in random orders, in two fresh module namespaces, one plain and one jitted."""
 from __future__ import annotations
 
 import types
@@ -16,6 +16,13 @@ def read():
         return ("ok", target)
     except NameError as exc:
         return ("NameError", str(exc), exc.name)
+
+
+def scaled():
+    try:
+        return ("ok", target * 3 + 1)
+    except (NameError, TypeError) as exc:
+        return (type(exc).__name__, str(exc))
 '''
 
 
@@ -25,6 +32,7 @@ def namespace(jitted: bool):
     module.target = 1
     if jitted:
         module.read = moshjit.jit(module.read, backend="cython")
+        module.scaled = moshjit.jit(module.scaled, backend="cython")
     return module
 
 
@@ -58,24 +66,28 @@ def step(module, action: int, counter: list) -> None:
         g["target"] = counter[0]
         for name in [n for n in g if n.startswith("filler_")][:30]:
             del g[name]                                 # deletions leave holes; indexes stay
+    elif action == 6:
+        g["target"] = 2 ** 80 + counter[0]             # an int no longer a machine int
+    elif action == 7:
+        g["target"] = counter[0] + 0.5                 # a float
 
 
 def run(actions, jitted: bool) -> list:
     module, counter, seen = reset(WORLDS[jitted]), [0], []
     for action in actions:
-        seen.append(module.read())
+        seen.append((module.read(), module.scaled()))
         step(module, action, counter)
-    seen.append(module.read())
+    seen.append((module.read(), module.scaled()))
     return seen
 
 
 def test_every_change_of_the_module_dict_is_seen():
-    actions = [0, 0, 1, 0, 2, 0, 3, 4, 5, 1, 2, 0]
+    actions = [0, 0, 1, 0, 2, 0, 3, 4, 5, 1, 2, 0, 6, 0, 7, 4, 1, 0]
     assert run(actions, True) == run(actions, False)
 
 
 @settings(max_examples=40, deadline=None)
-@given(hs.lists(hs.integers(min_value=0, max_value=5), max_size=15))
+@given(hs.lists(hs.integers(min_value=0, max_value=7), max_size=15))
 def test_random_changes(actions):
     assert run(actions, True) == run(actions, False)
 
@@ -84,3 +96,6 @@ def test_generated_code_reads_globals_through_a_cache():
     module = reset(WORLDS[True])
     module.read()
     assert "mj_global_load(_g, _b, 'target', &_mj_gc" in str(module.read.inspect_code())
+    module.scaled()
+    # the entry check of the type assumed for ``target`` reads it through a cache too
+    assert "if not _mj_is_int64(mj_global_peek(_g, 'target', &_mj_gc0)):" in str(module.scaled.inspect_code())

@@ -258,3 +258,46 @@ def test_keyword_and_default_calls_take_the_site():
     code = str(jitted(call_with_keywords).inspect_code())
     assert "mj_site_callkw3('n', &_mj_ms0, " in code and "mj_site_callkw3('n', &_mj_ms1, " in code
     assert "mj_site_call2('p', &_mj_ms2, " in code and "mj_site_callkw3('p', &_mj_ms3, " in code
+
+
+def define_keyword_world():
+    class Square:
+        def __init__(self, pos):
+            self.pos = pos
+            self.other = self
+
+        def find(self, update=False, *, k=0):
+            return (self.pos, update, k)
+
+        def two(self, a, b=2, c=3):
+            return (a, b, c)
+
+        def only(self, a, /, b=5):
+            return (a, b)
+
+    return Square
+
+
+def keyword_calls(o):
+    """Keywords naming the next parameters in order (the site turns them into a positional call), keywords out
+    of order, keyword-only ones, positional-only ones named, a duplicate and a misspelt name."""
+    out = [o.find(update=True), o.find(), o.find(True), o.find(update=1, k=3), o.find(k=4)]
+    out += [o.two(1, b=7), o.two(1, c=9), o.two(a=1, b=2, c=3), o.two(1, b=2, c=3), o.two(1, c=1, b=0)]
+    for call in (lambda: o.only(a=1), lambda: o.two(1, a=2), lambda: o.find(updat=1), lambda: o.two(1, 2, 3, c=4)):
+        try:
+            out.append(call())
+        except TypeError as exc:
+            out.append(("TypeError", str(exc)))
+    out.append(o.only(1, b=2))
+    return out
+
+
+def test_keywords_naming_the_next_parameters_in_order_call_as_cpython():
+    plain = define_keyword_world()
+    compiled = moshjit.jit(define_keyword_world())
+    calls = jitted(keyword_calls)
+    for _ in range(3):                                          # the site filled, then hit
+        assert calls(compiled(1).other) == keyword_calls(plain(1).other)
+    compiled.find = lambda self, update=False, k=0: ("replaced", update, k)
+    plain.find = lambda self, update=False, k=0: ("replaced", update, k)
+    assert calls(compiled(1)) == keyword_calls(plain(1))

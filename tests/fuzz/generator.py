@@ -31,7 +31,7 @@ STRS = ["''", "'a'", "'ab'", "'Hello'", "'x y'", "'ß'", "'12'", "'-3'", "'  pad
 CONSTRUCTS = ("loop", "break", "continue", "try", "finally", "float_edge", "big_int", "mixed", "str", "raise",
               "mutation", "nested_loop", "closure", "nonlocal", "generator", "genexpr", "global", "attribute", "match",
               "match_sequence", "match_mapping", "match_class", "star_unpack", "class_attribute", "str_in_literals",
-              "char_list")
+              "char_list", "float_chain_end")
 # Scope constructs (general flavour only: they need Python objects): a nested function or lambda capturing a
 # variable, a nonlocal write, a nested generator function, a generator expression no consumer inlines, a global write,
 # an instance of a class the program defines whose attributes it reads and writes (and, for a plain class attribute,
@@ -374,6 +374,9 @@ class ProgramWriter:
         self.emit(indent, f"for {i} in range(3):")
         self.emit(indent + 1, f"{obj}.n = ({obj}.n + {i} * {target_int}) % 1000003")
         self.emit(indent + 1, f"{obj}.w = {obj}.w * 0.5 + {self.float_expr(0)}")
+        # float chains that end in a comparison and math.sqrt, with unary minus and ** (OverflowError past 1e154)
+        self.emit(indent + 1, f"{obj}.w = math.sqrt({obj}.w * {obj}.w + 1.0) if -{obj}.w < 2.0 "
+                              f"else -({obj}.w ** 2) * 0.001")
         if kind == 0:                     # the class attribute read from the class, which changes in the loop
             self.emit(indent + 1, f"{cls}.n = {cls}.n + {i}")
         self.emit(indent, f"{target_int} = {obj}.n" + (f" + {obj}.twice" if kind == 2 else "")
@@ -489,6 +492,12 @@ def program_source(body: list[str], flavour: str, name: str = "program") -> str:
     return "\n".join([f"def {name}({params}):"] + body) + "\n"
 
 
+def _reads_object_attribute(node) -> bool:
+    """An attribute read from an object, not a name of the ``math`` module (``math.inf``, ``math.floor``), which
+    native programs use in their float expressions."""
+    return isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id == "math")
+
+
 # ---- census --------------------------------------------------------------------------------------------------------
 def census(body: list[str], flavour: str) -> set:
     """The constructs one program's source really contains."""
@@ -505,6 +514,9 @@ def census(body: list[str], flavour: str) -> set:
             found.add("attribute")
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in classes:
             found.add("class_attribute")
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "math.sqrt" and any(
+                _reads_object_attribute(inner) for arg in node.args for inner in ast.walk(arg)):
+            found.add("float_chain_end")                  # math.sqrt of arithmetic on attributes of an object
         elif isinstance(node, ast.Assign) and any(isinstance(target, ast.Tuple) and any(
                 isinstance(item, ast.Starred) for item in target.elts) for target in node.targets):
             found.add("star_unpack")

@@ -109,3 +109,25 @@ def test_objects_whose_class_says_they_are_fixed_are_bound_like_classes():
     assert set(bound) == {"site", "py_site", "fixed"}
     fn.globals["site"] = ArgsSite(("x",), None)
     assert not bound["site"].holds() and bound["fixed"].holds()
+
+
+class _CountsDictReads:
+    """An instance whose ``__dict__`` reads are counted (a property on the class answers them)."""
+    reads = 0
+
+    @property
+    def __dict__(self):
+        type(self).reads += 1
+        return {}
+
+
+def test_a_module_global_instance_keeps_its_inline_attributes():
+    """Looking for jitted functions among module globals must not read a data object's ``__dict__``: on 3.11+ that
+    gives the object a real dict, and every later attribute access of it takes the slower dict path."""
+    fn = new_function("a")
+    fn.globals.update({"taskWorkArea": _CountsDictReads(), "__builtins__": builtins})
+    (entry,) = blocks(fn, 1)
+    emit(entry, ops.Return(emit(entry, ops.LoadGlobal("taskWorkArea"))))
+    _CountsDictReads.reads = 0
+    resolve_globals(fn, CompileContext())
+    assert _CountsDictReads.reads == 0

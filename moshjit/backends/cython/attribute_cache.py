@@ -32,6 +32,11 @@ values keep beside them, as CPython's ``STORE_ATTR_INSTANCE_VALUE`` does, so ``v
 
 ATTRIBUTE_CACHE_C = r'''
     #include <structmember.h>
+    #if defined(__GNUC__)
+    #define MJ_NOINLINE __attribute__((noinline))
+    #else
+    #define MJ_NOINLINE
+    #endif
     /* ---- what differs between CPython versions: where an instance keeps its values and its dict ---- */
     typedef struct {                      /* the head of PyDictKeysObject (pycore_dict.h), 3.11-3.13, GIL builds */
         Py_ssize_t dk_refcnt;
@@ -165,6 +170,18 @@ ATTRIBUTE_CACHE_C = r'''
             e->kind = MJ_DICT;
         }
     }
+    /* Note where name is in an instance dict's combined unicode table (its entry index), if it is. */
+    static void mj_dict_note_hint(PyObject *dict, PyObject *name, Py_ssize_t *hint) {
+        PyDictObject *d = (PyDictObject *)dict;
+        mj_dict_keys *keys = (mj_dict_keys *)d->ma_keys;
+        mj_unicode_entry *entries;
+        Py_ssize_t i;
+        if (d->ma_values != NULL || keys->dk_kind != MJ_KEYS_UNICODE) return;
+        entries = mj_unicode_entries(keys);
+        for (i = 0; i < keys->dk_nentries; i++) {
+            if (entries[i].me_key == name) { *hint = i; return; }
+        }
+    }
     /* dict[name] (borrowed, NULL without an exception when absent) for an instance dict, read first at the entry
        index ``*hint`` where name was found last (as LOAD_ATTR_WITH_HINT does): a combined unicode table whose
        entry there holds that very name object gives its value without hashing; else the dict lookup, which
@@ -172,21 +189,14 @@ ATTRIBUTE_CACHE_C = r'''
     static PyObject *mj_dict_hinted_get(PyObject *dict, PyObject *name, Py_ssize_t *hint) {
         PyDictObject *d = (PyDictObject *)dict;
         mj_dict_keys *keys = (mj_dict_keys *)d->ma_keys;
-        mj_unicode_entry *entries;
         PyObject *value;
-        Py_ssize_t i;
         int combined = d->ma_values == NULL && keys->dk_kind == MJ_KEYS_UNICODE;
         if (combined && *hint >= 0 && *hint < keys->dk_nentries) {
             mj_unicode_entry *e = &mj_unicode_entries(keys)[*hint];
             if (e->me_key == name && e->me_value != NULL) return e->me_value;
         }
         value = PyDict_GetItemWithError(dict, name);
-        if (value != NULL && combined && (PyDictKeysObject *)keys == d->ma_keys) {
-            entries = mj_unicode_entries(keys);
-            for (i = 0; i < keys->dk_nentries; i++) {
-                if (entries[i].me_key == name) { *hint = i; break; }
-            }
-        }
+        if (value != NULL) mj_dict_note_hint(dict, name, hint);
         return value;
     }
     static mj_attr_entry *mj_attr_entry_for(mj_attr_cache *cache, PyObject *obj, PyObject *name, int store) {
@@ -228,7 +238,7 @@ ATTRIBUTE_CACHE_C = r'''
         return value;
     }
     /* obj.name, as PyObject_GetAttr gives it (a new reference, or NULL with the exception set). */
-    static PyObject *mj_attr_load(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
+    static MJ_NOINLINE PyObject *mj_attr_load_slow(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
         mj_attr_entry *e;
         PyObject *value = NULL, **values, *dict;
         if (Py_IS_TYPE(obj, &PyType_Type)) return mj_class_attr_load((PyTypeObject *)obj, name, cache);
@@ -259,7 +269,7 @@ ATTRIBUTE_CACHE_C = r'''
         return PyObject_GetAttr(obj, name);              /* missing here: the generic path raises as CPython */
     }
     /* obj.name = value, as PyObject_SetAttr does it (0, or -1 with the exception set). */
-    static int mj_attr_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
+    static MJ_NOINLINE int mj_attr_store_slow(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
         mj_attr_entry *e = mj_attr_entry_for(cache, obj, name, 1);
         PyObject *old, **slot, **values, *dict;
         if (e->kind != MJ_GENERIC) {
@@ -290,9 +300,121 @@ ATTRIBUTE_CACHE_C = r'''
             }
             /* an instance with a dict of its own and nothing in the MRO: PyObject_GenericSetAttr ends in this
                PyDict_SetItem (a managed dict whose inline values are in use takes the generic path) */
-            if (values == NULL && (dict = mj_instance_dict(obj)) != NULL) return PyDict_SetItem(dict, name, value);
+            if (values == NULL && (dict = mj_instance_dict(obj)) != NULL) {
+                if (PyDict_SetItem(dict, name, value) < 0) return -1;
+                mj_dict_note_hint(dict, name, &e->hint);      /* for mj_attr_hinted_store next time */
+                return 0;
+            }
+            if (e->kind == MJ_DICT && values != NULL) {
+                /* the name was not among the type's shared keys when this entry was made (the first instance's
+                   __init__ adds them): store, then look again, so later instances take the values path */
+                int stored = PyObject_SetAttr(obj, name, value);
+                mj_attr_classify(e, Py_TYPE(obj), name, 1);
+                return stored;
+            }
         }
         return PyObject_SetAttr(obj, name, value);
+    }
+    /* The first entry's hit, inlined where the site is (most sites see one type): a slot, or a value kept in
+       the instance's inline values, read or replaced directly, as LOAD_ATTR_SLOT / LOAD_ATTR_INSTANCE_VALUE and
+       their stores do, and for loads the instance dict's entry at the hint (LOAD_ATTR_WITH_HINT: instances whose
+       values became a dict, as CPython 3.11 makes once a class's shared keys are full); everything else (other
+       entries, a missing value, classes) in the functions above. */
+    static inline PyObject **mj_attr_first_hit(PyObject *obj, mj_attr_cache *cache) {
+        mj_attr_entry *e = &cache->entries[0];
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyObject **values;
+        if (e->type != tp || e->version != tp->tp_version_tag) return NULL;
+        if (e->kind == MJ_SLOT) return (PyObject **)((char *)obj + e->index);
+        if (e->kind == MJ_VALUES && (values = mj_values_of(obj)) != NULL) return &values[e->index];
+        return NULL;
+    }
+    /* The value at the first entry's hint of obj's own dict (borrowed), or NULL. */
+    static inline PyObject *mj_attr_hinted(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
+        mj_attr_entry *e = &cache->entries[0];
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyDictObject *dict;
+        mj_dict_keys *keys;
+        mj_unicode_entry *entry;
+        if (e->type != tp || e->version != tp->tp_version_tag || e->hint < 0
+                || (e->kind != MJ_DICT && e->kind != MJ_VALUES)
+                || (dict = (PyDictObject *)mj_instance_dict(obj)) == NULL || dict->ma_values != NULL) return NULL;
+        keys = (mj_dict_keys *)dict->ma_keys;
+        if (keys->dk_kind != MJ_KEYS_UNICODE || e->hint >= keys->dk_nentries) return NULL;
+        entry = &mj_unicode_entries(keys)[e->hint];
+        return entry->me_key == name ? entry->me_value : NULL;
+    }
+    /* Dicts written at a hint get their PEP 509 version tag from moshjit_rt's process-wide counter (CPython's
+       own counter is internal): every write still gives the dict a tag no dict had before, which is what the
+       binding checks here and Cython's module-global caches compare. NULL until the module is set up. */
+    static unsigned long long *mj_dict_versions_counter = NULL;
+    static void mj_attr_use_versions(unsigned long long *counter) { mj_dict_versions_counter = counter; }
+    #if PY_VERSION_HEX < 0x030E0000
+    #define MJ_DICT_TAG_LOW 0xFFFULL             /* 3.12+: watcher bits and watched-mutation counts */
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    #endif
+    /* obj.name = value at the first entry's hint in obj's own dict (STORE_ATTR_WITH_HINT): the entry there holds
+       this very name with a value, the dict is a combined unicode table no watcher looks at; 1 when stored, 0
+       to take the other paths. What PyDict_SetItem does for an existing key, without hashing or probing: the
+       value replaced, the dict tracked by the GC if the value may need it, a new version tag. */
+    static inline int mj_attr_hinted_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
+        mj_attr_entry *e = &cache->entries[0];
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyDictObject *dict;
+        mj_dict_keys *keys;
+        mj_unicode_entry *entry;
+        PyObject *old;
+        uint64_t tag;
+        if (e->type != tp || e->version != tp->tp_version_tag || e->hint < 0 || mj_dict_versions_counter == NULL
+                || (e->kind != MJ_DICT && e->kind != MJ_VALUES)
+                || (dict = (PyDictObject *)mj_instance_dict(obj)) == NULL || dict->ma_values != NULL) return 0;
+        keys = (mj_dict_keys *)dict->ma_keys;
+        if (keys->dk_kind != MJ_KEYS_UNICODE || e->hint >= keys->dk_nentries) return 0;
+        tag = dict->ma_version_tag;
+        #if PY_VERSION_HEX >= 0x030C0000
+        if (tag & 0xFF) return 0;                 /* watched: the watchers are told through PyDict_SetItem */
+        #endif
+        entry = &mj_unicode_entries(keys)[e->hint];
+        if (entry->me_key != name || (old = entry->me_value) == NULL) return 0;
+        Py_INCREF(value);
+        entry->me_value = value;
+        *mj_dict_versions_counter += MJ_DICT_TAG_LOW + 1;
+        dict->ma_version_tag = *mj_dict_versions_counter | (tag & MJ_DICT_TAG_LOW);
+        if (!PyObject_GC_IsTracked((PyObject *)dict) && PyObject_IS_GC(value)
+                && (!PyTuple_CheckExact(value) || PyObject_GC_IsTracked(value))) PyObject_GC_Track(dict);
+        Py_DECREF(old);
+        return 1;
+    }
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic pop
+    #endif
+    #else
+    static inline int mj_attr_hinted_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
+        return 0;
+    }
+    #endif
+    static inline PyObject *mj_attr_load(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
+        PyObject **where = mj_attr_first_hit(obj, cache), *value;
+        if ((where != NULL && (value = *where) != NULL) || (value = mj_attr_hinted(obj, name, cache)) != NULL) {
+            Py_INCREF(value);
+            return value;
+        }
+        return mj_attr_load_slow(obj, name, cache);
+    }
+    static inline int mj_attr_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
+        PyObject **where = mj_attr_first_hit(obj, cache), *old;
+        /* an existing value only (a new one goes into the insertion order), and no dict sharing the values */
+        if (where != NULL && (old = *where) != NULL
+                && (cache->entries[0].kind == MJ_SLOT || mj_managed_dict_of(obj) == NULL)) {
+            Py_INCREF(value);
+            *where = value;
+            Py_DECREF(old);
+            return 0;
+        }
+        if (mj_attr_hinted_store(obj, name, value, cache)) return 0;
+        return mj_attr_store_slow(obj, name, value, cache);
     }
     typedef struct { PyTypeObject *type; unsigned int version; Py_ssize_t nentries, index; } mj_method_guard;
     /* 1 when obj.name(...) would call method, found on cls, with obj as its first argument: obj's type is cls,
@@ -339,6 +461,7 @@ ATTRIBUTE_CACHE_DECLARATIONS = '''\
         pass
     object mj_attr_load(object, object, mj_attr_cache *)
     int mj_attr_store(object, object, object, mj_attr_cache *) except -1
+    void mj_attr_use_versions(unsigned long long *)
     ctypedef struct mj_method_guard:
         pass
     int mj_method_is(object, object, mj_method_guard *, object, object) except -1

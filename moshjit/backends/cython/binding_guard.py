@@ -30,13 +30,16 @@ BINDINGS_C = r'''
        the dicts alive. */
     #define MJ_BINDING_DICTS 8
     typedef struct { int n; PyObject *dicts[MJ_BINDING_DICTS]; uint64_t tags[MJ_BINDING_DICTS]; } mj_binding_tags;
-    /* direct: the indices of the bindings without a tag (cells, function fields), ``ndirect`` of them; tagged: the
-       noted tags stand for every dict binding. */
+    /* A binding without a tag, as compared on every call: the cell or function (borrowed: the bindings tuple
+       holds it), the field read (-1: a cell's content) and the value it must give. */
+    typedef struct { PyObject *ns, *value; Py_ssize_t field; } mj_binding_direct;
+    /* direct: the bindings without a tag (cells, function fields), ``ndirect`` of them; tagged: the noted tags
+       stand for every dict binding. */
     typedef struct {
         int valid, tagged;
         Py_ssize_t size, ndirect;
         mj_binding_seen *seen;
-        Py_ssize_t *direct;
+        mj_binding_direct *direct;
         mj_binding_tags tags;
     } mj_bindings;
 
@@ -93,14 +96,13 @@ BINDINGS_C = r'''
         return -1;
     }
 
-    /* The bindings without a tag still hold: a cell's content, a function's field. */
-    static inline int mj_bindings_direct_hold(mj_bindings *b, PyObject *bindings) {
+    /* The bindings without a tag still hold: a cell's content, a function's field (read from the copies noted
+       at the last refresh, so the check does not walk the bindings tuple). */
+    static inline int mj_bindings_direct_hold(mj_bindings *b) {
         Py_ssize_t j;
         for (j = 0; j < b->ndirect; j++) {
-            Py_ssize_t i = b->direct[j];
-            PyObject *binding = PyTuple_GET_ITEM(bindings, i);
-            PyObject *ns = PyTuple_GET_ITEM(binding, 0), *value = PyTuple_GET_ITEM(binding, 2);
-            if ((PyCell_Check(ns) ? PyCell_GET(ns) : mj_function_field(ns, b->seen[i].index)) != value) return 0;
+            mj_binding_direct *d = &b->direct[j];
+            if ((d->field < 0 ? PyCell_GET(d->ns) : mj_function_field(d->ns, d->field)) != d->value) return 0;
         }
         return 1;
     }
@@ -147,10 +149,10 @@ BINDINGS_C = r'''
         b->ndirect = 0;
         if (b->size < PyTuple_GET_SIZE(bindings)) {
             mj_binding_seen *grown = PyMem_Realloc(b->seen, sizeof(mj_binding_seen) * PyTuple_GET_SIZE(bindings));
-            Py_ssize_t *direct;
+            mj_binding_direct *direct;
             if (grown == NULL) return 0;            /* no memory: as if rebound (the dispatcher looks again) */
             b->seen = grown;
-            direct = PyMem_Realloc(b->direct, sizeof(Py_ssize_t) * PyTuple_GET_SIZE(bindings));
+            direct = PyMem_Realloc(b->direct, sizeof(mj_binding_direct) * PyTuple_GET_SIZE(bindings));
             if (direct == NULL) return 0;
             b->direct = direct;
             b->size = PyTuple_GET_SIZE(bindings);
@@ -162,13 +164,17 @@ BINDINGS_C = r'''
             mj_binding_seen *seen = &b->seen[i];
             if (PyCell_Check(ns)) {                 /* no tag: checked on every call */
                 if (PyCell_GET(ns) != value) return 0;
-                b->direct[b->ndirect++] = i;
+                b->direct[b->ndirect].ns = ns;
+                b->direct[b->ndirect].value = value;
+                b->direct[b->ndirect++].field = -1;
                 continue;
             }
             if (PyFunction_Check(ns)) {
                 seen->index = mj_function_field_index(name);
                 if (seen->index < 0 || mj_function_field(ns, seen->index) != value) return 0;
-                b->direct[b->ndirect++] = i;
+                b->direct[b->ndirect].ns = ns;
+                b->direct[b->ndirect].value = value;
+                b->direct[b->ndirect++].field = seen->index;
                 continue;
             }
             tagged = tagged && mj_binding_tags_add(&b->tags, ns);
@@ -205,7 +211,7 @@ BINDINGS_C = r'''
     static inline int mj_bindings_hold(mj_bindings *b, PyObject *bindings) {
         Py_ssize_t i;
         if (!b->valid) return mj_bindings_refresh(b, bindings);
-        if (!mj_bindings_direct_hold(b, bindings)) return 0;
+        if (!mj_bindings_direct_hold(b)) return 0;
         if (b->tagged && (b->tags.n == 0 || mj_binding_tags_hold(&b->tags))) return 1;
         for (i = 0; i < PyTuple_GET_SIZE(bindings); i++) {
             PyObject *binding = PyTuple_GET_ITEM(bindings, i);

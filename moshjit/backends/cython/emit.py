@@ -22,7 +22,6 @@ from moshjit.backends.cython.float_chains import FLOAT_CHAINS_C, FLOAT_CHAINS_DE
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
-from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
 from moshjit.backends.cython.plan import EmissionPlan
 from moshjit.backends.cython.prelude import PRELUDE
@@ -940,7 +939,8 @@ class Emitter:
             raise AssertionError("global type assumptions need a fallback entry")
         checks = []
         for name, assumed in sorted(assumptions.items(), key=lambda kv: kv[0]):
-            value = f"_g.get({name!r})"
+            value = f"mj_global_peek(_g, {name!r}, &_mj_gc{self.global_caches})"       # _g.get(name), cached
+            self.global_caches += 1
             if assumed == STR:
                 checks.append(f"type({value}) is not str")
             elif assumed == BOOL:
@@ -967,7 +967,7 @@ class Emitter:
         self.statements(self.body, 1)
         body_lines = guards + self.lines
         sources = [self.fn.firstlineno] * len(guards) + self.source_lines
-        params = ", ".join(f"{cython_type(a.type)} {self.var(a)}" for a in self.fn.args)
+        params = ", ".join(f"{self.decl_type(a)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
         needs_dict_layout = self.bindings_constant is not None
         sites = self.method_sites or self.constructor_sites or self.operator_sites
@@ -975,6 +975,7 @@ class Emitter:
             out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))
             out.extend(f"cdef mj_method_guard _mj_mg{i}" for i in range(self.method_guards))
+            out.append("mj_attr_use_versions(mj_dict_versions())")
         if self.global_caches:
             out.append(f"cdef extern from *:\n    \"\"\"{GLOBAL_CACHE_C}    \"\"\"\n{GLOBAL_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_global_cache _mj_gc{i}" for i in range(self.global_caches))

@@ -15,13 +15,24 @@ from __future__ import annotations
 GLOBAL_CACHE_C = r'''
     typedef struct { void *keys; Py_ssize_t index; } mj_global_cache;
 
+    /* Remember where name is in the module dict's entries (none: the next read looks it up again). */
+    static void mj_global_note(PyDictObject *dict, PyObject *name, mj_global_cache *c) {
+        mj_dict_keys *keys = (mj_dict_keys *)dict->ma_keys;
+        mj_unicode_entry *entries;
+        Py_ssize_t i;
+        c->keys = NULL;
+        if (dict->ma_values != NULL || keys->dk_kind != MJ_KEYS_UNICODE) return;
+        entries = mj_unicode_entries(keys);
+        for (i = 0; i < keys->dk_nentries; i++) {
+            if (entries[i].me_key == name) { c->keys = keys; c->index = i; return; }
+        }
+    }
+
     /* globals[name], else builtins[name], else NameError — a new reference, or NULL with the exception set. */
     static PyObject *mj_global_load(PyObject *globals, PyObject *builtins, PyObject *name, mj_global_cache *c) {
         PyDictObject *dict = (PyDictObject *)globals;
         mj_dict_keys *keys = (mj_dict_keys *)dict->ma_keys;
         PyObject *value, *exc_type, *exc_value, *exc_tb;
-        mj_unicode_entry *entries;
-        Py_ssize_t i;
         if ((void *)keys == c->keys && dict->ma_values == NULL && keys->dk_kind == MJ_KEYS_UNICODE
                 && c->index < keys->dk_nentries) {
             mj_unicode_entry *e = &mj_unicode_entries(keys)[c->index];
@@ -32,13 +43,7 @@ GLOBAL_CACHE_C = r'''
         }
         value = PyDict_GetItemWithError(globals, name);                 /* borrowed */
         if (value != NULL) {
-            c->keys = NULL;
-            if (dict->ma_values == NULL && keys->dk_kind == MJ_KEYS_UNICODE) {
-                entries = mj_unicode_entries(keys);
-                for (i = 0; i < keys->dk_nentries; i++) {
-                    if (entries[i].me_key == name) { c->keys = keys; c->index = i; break; }
-                }
-            }
+            mj_global_note(dict, name, c);
             Py_INCREF(value);
             return value;
         }
@@ -53,10 +58,34 @@ GLOBAL_CACHE_C = r'''
         PyErr_Restore(exc_type, exc_value, exc_tb);
         return NULL;
     }
+    /* globals.get(name) (a new reference; None when absent): the entry checks of the global types a function
+       was compiled for read it on every call, at the cached entry like mj_global_load. */
+    static PyObject *mj_global_peek(PyObject *globals, PyObject *name, mj_global_cache *c) {
+        PyDictObject *dict = (PyDictObject *)globals;
+        mj_dict_keys *keys = (mj_dict_keys *)dict->ma_keys;
+        PyObject *value;
+        if ((void *)keys == c->keys && dict->ma_values == NULL && keys->dk_kind == MJ_KEYS_UNICODE
+                && c->index < keys->dk_nentries) {
+            mj_unicode_entry *e = &mj_unicode_entries(keys)[c->index];
+            if (e->me_key == name && e->me_value != NULL) {
+                Py_INCREF(e->me_value);
+                return e->me_value;
+            }
+        }
+        value = PyDict_GetItemWithError(globals, name);
+        if (value == NULL) {
+            if (PyErr_Occurred()) return NULL;
+            Py_RETURN_NONE;
+        }
+        mj_global_note(dict, name, c);
+        Py_INCREF(value);
+        return value;
+    }
 '''
 
 GLOBAL_CACHE_DECLARATIONS = '''\
     ctypedef struct mj_global_cache:
         pass
     object mj_global_load(object, object, object, mj_global_cache *)
+    object mj_global_peek(object, object, mj_global_cache *)
 '''

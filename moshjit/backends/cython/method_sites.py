@@ -96,11 +96,16 @@ METHOD_SITES_C = r'''
     }
 
     /* The dispatch kind of one argument as (type, refinement); 0 if it cannot be checked by type alone. */
-    static int mj_site_kind(PyObject *value, char *kind) {
+    static inline int mj_site_kind(PyObject *value, char *kind) {
         PyTypeObject *tp = Py_TYPE(value);
         int overflow;
         if (tp == &PyLong_Type) {
-            PyLong_AsLongLongAndOverflow(value, &overflow);
+    #if PY_VERSION_HEX < 0x030C0000
+            if (-2 <= Py_SIZE(value) && Py_SIZE(value) <= 2) { *kind = MJ_KIND_INT64; return 1; }
+    #else
+            if (PyUnstable_Long_IsCompact((PyLongObject *)value)) { *kind = MJ_KIND_INT64; return 1; }
+    #endif
+            PyLong_AsLongLongAndOverflow(value, &overflow);    /* small ints answer from their size alone */
             *kind = overflow ? MJ_KIND_BIGINT : MJ_KIND_INT64;
         } else if (tp == &PyUnicode_Type) {
             *kind = PyUnicode_GET_LENGTH(value) == 1 ? MJ_KIND_CHAR : MJ_KIND_STR;
@@ -115,7 +120,7 @@ METHOD_SITES_C = r'''
         return 1;
     }
 
-    static int mj_site_matches(mj_site_signature *s, PyObject **argv, Py_ssize_t n) {
+    static inline int mj_site_matches(mj_site_signature *s, PyObject **argv, Py_ssize_t n) {
         Py_ssize_t i;
         char kind;
         if (s->entry == NULL || s->n != n) return 0;
@@ -224,6 +229,23 @@ METHOD_SITES_C = r'''
         return site;
     }
 
+    /* Whether the keywords name, in order, the positional parameters right after the n arguments given by
+       position (not positional-only ones): the call is then that positional call. */
+    static int mj_site_keywords_in_place(mj_site_receiver *site, Py_ssize_t n, PyObject *kwnames) {
+        PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(site->defaults_of);
+        PyObject *names = code->co_localsplusnames;     /* the parameters first (3.11+) */
+        PyObject *parameter, *keyword;
+        Py_ssize_t k, nkw = PyTuple_GET_SIZE(kwnames);
+        if (n < code->co_posonlyargcount || n + nkw > site->arity || n + nkw > code->co_argcount) return 0;
+        for (k = 0; k < nkw; k++) {
+            parameter = PyTuple_GET_ITEM(names, n + k);
+            keyword = PyTuple_GET_ITEM(kwnames, k);
+            if (parameter != keyword && !(PyUnicode_CheckExact(keyword) && mj_str_cmp(parameter, keyword, Py_EQ)))
+                return 0;                                /* (exact strs: mj_str_cmp compares without raising) */
+        }
+        return 1;
+    }
+
     /* argv[0].name(*argv[1:n], **dict(zip(kwnames, argv[n:]))) (a new reference, or NULL with the exception
        set), as CPython calls it; kwnames is NULL for positional calls. A positional call leaving parameters to
        their defaults gets them here, from the ones the dispatcher binds, and takes the entries as any other; a
@@ -239,6 +261,10 @@ METHOD_SITES_C = r'''
         is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp, site->method);
         if (is < 0) return NULL;
         if (!is) goto generic;
+        if (kwnames != NULL && site->defaults_of != NULL && mj_site_keywords_in_place(site, n, kwnames)) {
+            n += PyTuple_GET_SIZE(kwnames);              /* f(a, b=1) naming the next parameters in order */
+            kwnames = NULL;
+        }
         if (kwnames == NULL && n < site->arity && site->arity <= MJ_SITE_ARGS && site->defaults_of != NULL
                 && (given = PyFunction_GET_DEFAULTS(site->defaults_of)) != NULL
                 && n >= (first = site->arity - PyTuple_GET_SIZE(given))) {

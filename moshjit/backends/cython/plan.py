@@ -9,13 +9,16 @@
 - str views: which slices (and prefixed slices) are only probed against dicts until they escape, and so stay
   ``MjStrView`` structs (``text.py``);
 - list builds: which trees of ``+`` and ``[x] * n`` become one list of the final size (``list_builds.py``);
-- variables: the C type every value is declared with, and which values share one variable (``coalesce.py``).
+- variables: the C type every value is declared with, and which values share one variable (``coalesce.py``);
+  a float argument that is only stored into attributes, returned or passed on to method and constructor sites
+  stays the float object the caller passed (``def f(self, double x)`` would unbox it and box it again).
 
 Per-op emission (``emit.py``) reads these decisions and decides nothing of this kind itself.
 """
 from __future__ import annotations
 
 from moshjit.backends.cython.coalesce import coalesce
+from moshjit.backends.cython.constructor_sites import takes_constructor_site
 from moshjit.backends.cython.out_of_ssa import CopyPlan
 from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.joined_loops import joined_loops
@@ -24,7 +27,7 @@ from moshjit.backends.cython.text import VIEW_TYPE, StrViews
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Constant, Phi
-from moshjit.ir.types import CHAR, STR, ListType, RangeType, TupleType
+from moshjit.ir.types import CHAR, FLOAT, STR, ListType, RangeType, TupleType
 from moshjit.passes.constfold import maybe_undefined
 
 
@@ -47,6 +50,8 @@ class EmissionPlan:
         self.copies = copies
         self.users = fn.users()
         self.undefined = maybe_undefined(fn)     # values that may hold an unbound local: declared ``object``
+        self.boxed_arguments = {a for a in fn.args if a.type == FLOAT and self.users.get(a)
+                                and all(self._passes_object(user, a) for user in self.users[a])}
         self.iteration: dict = {}                # get_iter op -> IterationPlan
         self.index_decls: dict[str, str] = {}    # loop index variables -> C type
         self.folded: set = set()                 # ops emitted as part of another op
@@ -63,8 +68,19 @@ class EmissionPlan:
         self._plan_list_builds()
         self.representative = self._share_variables()   # value -> the value whose variable it shares
 
+    @staticmethod
+    def _passes_object(user, value) -> bool:
+        """``user`` only hands ``value`` on as an object: stores it, returns it, passes it to a site."""
+        if isinstance(user, ops.StoreAttr):
+            return user.value is value and user.obj is not value
+        if isinstance(user, ops.Return):
+            return True
+        if isinstance(user, ops.CallMethod):
+            return user.obj is not value and not user.kwnames
+        return isinstance(user, ops.Call) and user.func is not value and takes_constructor_site(user)
+
     def decl_type(self, value) -> str:
-        if value in self.undefined or value is UNDEFINED:
+        if value in self.undefined or value is UNDEFINED or value in self.boxed_arguments:
             return "object"
         if value in self.char_buffers:
             return "CharBuffer"
