@@ -205,6 +205,17 @@ def test_native_recursion_is_as_deep_as_cpythons():
         globals()["recurse"] = fn.py_func
 
 
+def test_native_method_recursion_is_as_deep_as_cpythons():
+    """A jitted method calling itself through its method site counts one level per call too."""
+    shape = jit(make_shapes()[0], backend="cython")(1)
+    assert shape.depth(3) == 3
+    depth = sys.getrecursionlimit() - 50
+    assert shape.depth(depth) == depth
+    with pytest.raises(RecursionError):
+        shape.depth(sys.getrecursionlimit() + 10)
+    assert shape.depth(depth) == depth
+
+
 def test_threads_calling_while_the_method_is_promoted(empty_cache):
     plain_cls = make_shapes()[0]
     jitted_cls = jit(make_shapes()[0], backend="cython", tier="tiered", hot_calls=50, hot_ms=1e9)
