@@ -6,8 +6,10 @@ small tuples by their items' kinds), finds the signature's native entry and call
 Binding keyword arguments and defaults, and compiling a new signature, are left to the Python subclass (``_bind``,
 ``_specialize``).
 
-Calls arrive through vectorcall (no argument tuple, no keyword dict) and are checked against a few recently used
-signatures without building any key; only a miss builds the key and looks it up in ``_entries``.
+Calls arrive through vectorcall (no argument tuple, no keyword dict). The slot itself, in C, compares a positional
+call with the last signature and calls its entry (a Cython def through its C function); other calls are checked
+against a few recently used signatures without building any key; only a miss builds the key and looks it up in
+``_entries``.
 
 A dispatcher is also a method descriptor, as a Python function is: ``tp_descr_get`` binds it to an instance, and
 ``Py_TPFLAGS_METHOD_DESCRIPTOR`` lets ``obj.method(x)`` call it as ``method(obj, x)`` through vectorcall without
