@@ -95,7 +95,9 @@ def empty_cache(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("tier", ["eager", "tiered"])
-def test_method_calls_through_the_fast_path_are_cpythons(tier, empty_cache):
+def test_method_calls_through_the_fast_path_are_cpythons(tier):
+    """(Tiered from an empty cache, in the background, is the threads test's: here the cache may already hold the
+    code, which keeps this test short under load.)"""
     plain_classes = make_shapes()[:2]
     jitted_classes = [jit(cls, backend="cython", tier=tier, hot_calls=2, hot_ms=1e9) for cls in make_shapes()[:2]]
     for _ in range(3):                        # tiered: interpreted, compiling, native
