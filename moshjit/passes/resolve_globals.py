@@ -69,11 +69,13 @@ def _plain(value):
         return value
     if isinstance(value, (staticmethod, classmethod)):
         return _plain(value.__func__)
-    if not callable(value):                # a jitted function is callable; reading another object's __dict__
-        return None                        # would give it a real dict (3.11+), slowing its attributes for good
-    try:                                   # no __getattr__ of the object runs
-        inner = object.__getattribute__(value, "__dict__").get("py_func")
-    except Exception:                      # noqa: BLE001 - anything without a plain __dict__ is not jitted
+    if not callable(value):                # a jitted function is callable: no other object is looked into
+        return None
+    if any("py_func" in vars(klass) for klass in type(value).__mro__):
+        return None                        # a class attribute (a property would run code): not a jitted function
+    try:                                   # the instance's own attribute: no __getattr__ runs, and an instance
+        inner = object.__getattribute__(value, "py_func")   # dict CPython keeps as values is not materialised
+    except Exception:                      # noqa: BLE001 - anything without such an attribute is not jitted
         return None
     return inner if isinstance(inner, types.FunctionType) else None
 

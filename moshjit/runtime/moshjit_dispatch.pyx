@@ -6,8 +6,10 @@ small tuples by their items' kinds), finds the signature's native entry and call
 Binding keyword arguments and defaults, and compiling a new signature, are left to the Python subclass (``_bind``,
 ``_specialize``).
 
-Calls arrive through vectorcall (no argument tuple, no keyword dict) and are checked against a few recently used
-signatures without building any key; only a miss builds the key and looks it up in ``_entries``.
+Calls arrive through vectorcall (no argument tuple, no keyword dict). The slot itself, in C, compares a positional
+call with the last signature and calls its entry (a Cython def through its C function); other calls are checked
+against a few recently used signatures without building any key; only a miss builds the key and looks it up in
+``_entries``.
 
 A dispatcher is also a method descriptor, as a Python function is: ``tp_descr_get`` binds it to an instance, and
 ``Py_TPFLAGS_METHOD_DESCRIPTOR`` lets ``obj.method(x)`` call it as ``method(obj, x)`` through vectorcall without
@@ -139,11 +141,105 @@ cdef extern from *:
         return result;
     }
 
-    /* The instances' vectorcall. Counts towards the recursion limit as a Python frame (mj_enter_call). */
+    /* The last signature a dispatcher called, in C (its ``_last`` field): what the vectorcall slot compares a
+       positional call's arguments with before anything else, and the entry it then calls. ``entry`` is borrowed
+       (the dispatcher's ``_last_entry`` holds it, ``_last_key`` the types); NULL: nothing remembered. A builtin
+       taking METH_FASTCALL|METH_KEYWORDS (a Cython ``def``) is called through its C function, as CPython's own
+       specialised CALL of a builtin does; anything else through its vectorcall slot. */
+    enum { MJ_LAST_ARGS = 8, MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR,
+           MJ_KIND_NONE };
+    typedef PyObject *(*mj_fastcall_kw)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+    typedef struct {
+        PyObject *entry;
+        vectorcallfunc call;
+        mj_fastcall_kw cfunc;
+        PyObject *cself;
+        Py_ssize_t n;
+        PyObject *types[MJ_LAST_ARGS];
+        char kinds[MJ_LAST_ARGS];
+    } mj_last_call;
+    static Py_ssize_t mj_last_offset;      /* where ``_last`` sits in a dispatcher (set by mj_install) */
+
+    /* Whether ``value`` has the kind (``kind_type``, ``kind``) the last signature holds. */
+    static inline int mj_has_last_kind(PyObject *value, PyObject *kind_type, char kind) {
+        if ((PyObject *)Py_TYPE(value) != kind_type) return 0;
+        if (kind == MJ_KIND_EXACT) return 1;
+        if (kind == MJ_KIND_INT64 || kind == MJ_KIND_BIGINT) return mj_fits_int64(value) == (kind == MJ_KIND_INT64);
+        return (PyUnicode_GET_LENGTH(value) == 1) == (kind == MJ_KIND_CHAR);
+    }
+
+    /* Whether the call's arguments (positional only) have the last signature. */
+    static inline int mj_last_matches(mj_last_call *last, PyObject *const *argv, Py_ssize_t n) {
+        Py_ssize_t i;
+        if (last->entry == NULL || n != last->n) return 0;
+        for (i = 0; i < n; i++)
+            if (!mj_has_last_kind(argv[i], last->types[i], last->kinds[i])) return 0;
+        return 1;
+    }
+
+    /* Remember ``entry`` as the last signature's (its kinds are filled in by the caller); 0 when it has no
+       vectorcall slot (then it is not remembered). */
+    static int mj_last_set(mj_last_call *last, PyObject *entry, Py_ssize_t n) {
+        last->entry = NULL;
+        last->cfunc = NULL;
+        last->call = PyVectorcall_Function(entry);
+        if (last->call == NULL) return 0;
+        if (PyCFunction_CheckExact(entry) && PyCFunction_GET_FLAGS(entry) == (METH_FASTCALL | METH_KEYWORDS)) {
+            last->cfunc = (mj_fastcall_kw)(void (*)(void))PyCFunction_GET_FUNCTION(entry);
+            last->cself = PyCFunction_GET_SELF(entry);
+        }
+        last->n = n;
+        last->entry = entry;
+        return 1;
+    }
+
+    /* The recursion level of a call made straight to a Cython entry's C function (no C-level call of CPython's
+       in between counts one): one Python frame's, as the function it stands for would count. Inline, with the
+       thread state kept for the leave; at the limit, CPython's own check decides (on 3.11 it notices a raised
+       recursion limit) and raises. */
+    #if PY_VERSION_HEX < 0x030C0000
+    #define MJ_PY_REMAINING(tstate) ((tstate)->recursion_remaining)
+    #else
+    #define MJ_PY_REMAINING(tstate) ((tstate)->py_recursion_remaining)
+    #endif
+    static inline PyThreadState *mj_enter_direct(void) {
+        PyThreadState *tstate = PyThreadState_Get();
+        if (MJ_PY_REMAINING(tstate)-- > 0) return tstate;
+        MJ_PY_REMAINING(tstate)++;
+    #if PY_VERSION_HEX < 0x030C0000
+        return Py_EnterRecursiveCall(" while calling a Python object") ? NULL : tstate;
+    #else
+        PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
+        return NULL;
+    #endif
+    }
+    static inline void mj_leave_direct(PyThreadState *tstate) { MJ_PY_REMAINING(tstate)++; }
+
+    /* The instances' vectorcall. A positional call with the last signature goes straight to its entry (the
+       entry's C function for a Cython def: no argument binding, no key, no Cython frame of the call path); any
+       other call to the call path in Cython. Counts towards the recursion limit as a Python frame. */
     static PyObject *mj_dispatch_vectorcall(PyObject *self, PyObject *const *argv, size_t nargsf,
                                             PyObject *kwnames) {
-        PyObject *result;
+        PyObject *result, *entry;
+        mj_last_call *last = (mj_last_call *)((char *)self + mj_last_offset);
+        Py_ssize_t n = PyVectorcall_NARGS(nargsf);
         if (Py_TYPE(self)->tp_call != mj_core_tp_call) return mj_call_through_tp_call(self, argv, nargsf, kwnames);
+        if ((kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0) && mj_last_matches(last, argv, n)) {
+            entry = last->entry;
+            Py_INCREF(entry);              /* a call may replace the last entry: this one lives until it returns */
+            if (last->cfunc != NULL) {
+                PyThreadState *tstate = mj_enter_direct();
+                if (tstate == NULL) { Py_DECREF(entry); return NULL; }
+                result = last->cfunc(last->cself, argv, n, NULL);
+                mj_leave_direct(tstate);
+            } else {
+                if (mj_enter_call()) { Py_DECREF(entry); return NULL; }
+                result = last->call(entry, argv, nargsf, NULL);
+                mj_leave_call();
+            }
+            Py_DECREF(entry);
+            return result;
+        }
         if (mj_enter_call()) return NULL;
         result = mj_dispatch_impl(self, (PyObject **)argv, nargsf, kwnames == NULL ? Py_None : kwnames);
         mj_leave_call();
@@ -199,8 +295,9 @@ cdef extern from *:
         PyErr_Restore(type, value, traceback);
     }
 
-    static void mj_install(PyTypeObject *core, Py_ssize_t offset, void *impl) {
+    static void mj_install(PyTypeObject *core, Py_ssize_t offset, Py_ssize_t last_offset, void *impl) {
         mj_dispatch_impl = (PyObject *(*)(PyObject *, PyObject **, size_t, PyObject *))impl;
+        mj_last_offset = last_offset;
         mj_core_tp_call = core->tp_call;
         core->tp_vectorcall_offset = offset;
         core->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
@@ -238,7 +335,22 @@ cdef extern from *:
     tuple mj_tuple_from(PyObject **argv, Py_ssize_t n)
     tuple mj_tuple_of_none(Py_ssize_t n)
     void mj_tuple_replace(tuple t, Py_ssize_t i, object v)
-    void mj_install(type core, Py_ssize_t offset, void *impl)
+    void mj_install(type core, Py_ssize_t offset, Py_ssize_t last_offset, void *impl)
+    enum:
+        MJ_LAST_ARGS
+        MJ_KIND_EXACT
+        MJ_KIND_INT64
+        MJ_KIND_BIGINT
+        MJ_KIND_CHAR
+        MJ_KIND_STR
+        MJ_KIND_NONE
+    ctypedef struct mj_last_call:
+        PyObject *entry
+        Py_ssize_t n
+        PyObject *types[8]
+        char kinds[8]
+    bint mj_last_matches(mj_last_call *last, PyObject **argv, Py_ssize_t n)
+    bint mj_last_set(mj_last_call *last, PyObject *entry, Py_ssize_t n)
     bint mj_keeps_core_call(type kind)
     void mj_mark_method_descriptor(type kind)
     void mj_install_descriptor(type core)
@@ -261,13 +373,13 @@ cdef Py_ssize_t MAX_TYPED_TUPLE = _MAX_TYPED_TUPLE     # the one definition live
 cdef enum:
     RECENT = 8                            # signatures remembered per dispatcher for the allocation-free check (a
                                           # match over tuples of 0..6 items sees 7 signatures in turn)
-    LAST_ARGS = 8                         # the last signature's C copy holds at most this many arguments
-    KIND_EXACT = 0                        # how the last signature's arguments are checked: type alone, ...
-    KIND_INT64 = 1                        # ... an int that fits 64 bits, a bigger one,
-    KIND_BIGINT = 2
-    KIND_CHAR = 3                         # ... a one-character str, another str
-    KIND_STR = 4
-    KIND_NONE = 5                         # (a typed tuple or an array: not kept in the C copy)
+    LAST_ARGS = MJ_LAST_ARGS              # the last signature's C copy holds at most this many arguments
+    KIND_EXACT = MJ_KIND_EXACT            # how the last signature's arguments are checked: type alone, ...
+    KIND_INT64 = MJ_KIND_INT64            # ... an int that fits 64 bits, a bigger one,
+    KIND_BIGINT = MJ_KIND_BIGINT
+    KIND_CHAR = MJ_KIND_CHAR              # ... a one-character str, another str
+    KIND_STR = MJ_KIND_STR
+    KIND_NONE = MJ_KIND_NONE              # (a typed tuple or an array: not kept in the C copy)
     BIND_ARGS = 16                        # keywords and defaults are bound in C for at most this many parameters
 
 cdef object array_key(object value, type kind):
@@ -337,17 +449,6 @@ cdef char last_kind(object key_item):
     return KIND_EXACT if exact_type(key_item) is not None else KIND_NONE
 
 
-cdef inline bint has_last_kind(PyObject *value, PyObject *kind_type, char kind):
-    """Whether ``value`` has the kind (``kind_type``, ``kind``) the C copy of the last signature holds."""
-    if mj_type_of(value) != kind_type:
-        return False
-    if kind == KIND_EXACT:
-        return True
-    if kind == KIND_INT64 or kind == KIND_BIGINT:
-        return mj_fits_int64(<object>value) == (kind == KIND_INT64)
-    return (mj_str_length(value) == 1) == (kind == KIND_CHAR)
-
-
 cdef Py_ssize_t parameter_index(tuple names, PyObject *name):
     """The index of the parameter a keyword names (the same object, else an equal str, as CPython matches
     them), or -1."""
@@ -380,9 +481,8 @@ cdef class DispatcherCore:
     cdef Py_ssize_t _recent_hit            # the slot that matched last (checked first)
     cdef Py_ssize_t _recent_next           # the slot the next new signature goes to
     cdef object _last_entry                # the last signature's entry when it is native code, else None ...
-    cdef Py_ssize_t _last_n                # ... and that signature in C: per argument its type and kind
-    cdef PyObject *_last_types[LAST_ARGS]  # (borrowed: the key in _recent holds the types)
-    cdef char _last_kinds[LAST_ARGS]
+    cdef object _last_key                  # ... its key (holding the types _last borrows) ...
+    cdef mj_last_call _last                # ... and that signature in C, which the vectorcall slot checks first
     cdef public tuple _parameter_names     # the positional parameters' names when keywords and defaults can be
     cdef public object _defaults_of        # bound in C (else None), the function whose __defaults__ complete a
     cdef public Py_ssize_t _positional_only  # call (read at each call), and how many cannot be passed by keyword
@@ -485,34 +585,35 @@ cdef class DispatcherCore:
         """Drop the remembered signatures: after ``_entries`` changed an entry (tiering swaps native code in), the
         next call of each signature looks its entry up again."""
         self._recent = [None] * RECENT
-        self._last_entry = None
+        self._forget_last()
+
+    cdef inline void _forget_last(self):
+        self._last.entry = NULL
+        self._last_entry = self._last_key = None
 
     cdef inline object _last_match(self, PyObject **argv, Py_ssize_t n):
         """The last signature's entry if the arguments have that signature (compared in C), else None."""
-        cdef Py_ssize_t i
-        if self._last_entry is None or n != self._last_n:
-            return None
-        for i in range(n):
-            if not has_last_kind(argv[i], self._last_types[i], self._last_kinds[i]):
-                return None
-        return self._last_entry
+        if mj_last_matches(&self._last, argv, n):
+            return self._last_entry
+        return None
 
     cdef int _keep_last(self, tuple key, object entry) except -1:
-        """Copy a signature whose entry is native code into the C fields ``_last_match`` reads (a tier-0 entry is
-        replaced once hot, and typed tuples and arrays need the full check: those are not kept)."""
+        """Copy a signature whose entry is native code into the C fields the vectorcall slot and ``_last_match``
+        read (a tier-0 entry is replaced once hot, and typed tuples and arrays need the full check: those are not
+        kept)."""
         cdef Py_ssize_t i, n = len(key)
         cdef char kind
-        self._last_entry = None
+        self._forget_last()
         if n > LAST_ARGS or type(entry) is Tier0Entry:
             return 0
         for i in range(n):
             kind = last_kind(key[i])
             if kind == KIND_NONE:
                 return 0
-            self._last_kinds[i] = kind
-            self._last_types[i] = <PyObject *>(int if kind == KIND_INT64 else str if kind == KIND_CHAR else key[i])
-        self._last_n = n
-        self._last_entry = entry
+            self._last.kinds[i] = kind
+            self._last.types[i] = <PyObject *>(int if kind == KIND_INT64 else str if kind == KIND_CHAR else key[i])
+        if mj_last_set(&self._last, <PyObject *>entry, n):
+            self._last_entry, self._last_key = entry, key
         return 0
 
     cdef object _call_positional(self, PyObject **argv, Py_ssize_t n, tuple args, size_t nargsf):
@@ -700,7 +801,19 @@ cdef Py_ssize_t vectorcall_offset(DispatcherCore probe):
     return <char *>&probe._vectorcall - <char *><PyObject *>probe
 
 
+cdef Py_ssize_t last_offset(DispatcherCore probe):
+    """Where ``_last`` sits in an instance."""
+    return <char *>&probe._last - <char *><PyObject *>probe
+
+
+cdef int install_core() except -1:
+    """Install the vectorcall slot (which needs where ``_vectorcall`` and ``_last`` sit in an instance)."""
+    cdef DispatcherCore probe = DispatcherCore.__new__(DispatcherCore)
+    mj_install(DispatcherCore, vectorcall_offset(probe), last_offset(probe), <void *>dispatch_vectorcall)
+    return 0
+
+
 mj_install_descriptor(DispatcherCore)
-mj_install(DispatcherCore, vectorcall_offset(DispatcherCore.__new__(DispatcherCore)), <void *>dispatch_vectorcall)
+install_core()
 mj_install_tier0(Tier0Entry, tier0_vectorcall_offset(Tier0Entry.__new__(Tier0Entry, None, 1, 0.0, None)),
                  <void *>tier0_vectorcall)

@@ -246,6 +246,16 @@ METHOD_SITES_C = r'''
         return 1;
     }
 
+    /* A compiled entry called with its arguments (the site counted the frame it stands for): a Cython def through
+       its C function, as CPython's specialised call of a builtin does (no second C-level call, no second
+       recursion level), anything else through vectorcall. */
+    static inline PyObject *mj_site_call_entry(PyObject *entry, PyObject **argv, Py_ssize_t n) {
+        if (PyCFunction_CheckExact(entry) && PyCFunction_GET_FLAGS(entry) == (METH_FASTCALL | METH_KEYWORDS))
+            return ((PyObject *(*)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *))(void (*)(void))
+                    PyCFunction_GET_FUNCTION(entry))(PyCFunction_GET_SELF(entry), argv, n, NULL);
+        return PyObject_Vectorcall(entry, argv, n, NULL);
+    }
+
     /* argv[0].name(*argv[1:n], **dict(zip(kwnames, argv[n:]))) (a new reference, or NULL with the exception
        set), as CPython calls it; kwnames is NULL for positional calls. A positional call leaving parameters to
        their defaults gets them here, from the ones the dispatcher binds, and takes the entries as any other; a
@@ -285,7 +295,7 @@ METHOD_SITES_C = r'''
         }
         if (mj_site_enter()) { Py_XDECREF(defaults); return NULL; }
         Py_INCREF(entry);                                /* the site may be refilled while the call runs */
-        result = PyObject_Vectorcall(entry, argv, n, NULL);
+        result = mj_site_call_entry(entry, argv, n);
         Py_DECREF(entry);
         mj_site_leave();
         Py_XDECREF(defaults);
