@@ -673,15 +673,20 @@ def test_stores_at_the_hint_follow_moved_entries_subclassed_dicts_and_gc_trackin
                     setattr(o, f"grow{k}", k)
         return seen, [sorted(map(str, vars(o).items())) for o in objs]
 
+    def tracking(fn):
+        """Whether the dict is tracked after atoms, then a container, are stored (3.11 and 3.12 start tracking a
+        dict of its own then; 3.13 keeps such values inline, and the dict untracked)."""
+        fresh = Node()
+        vars(fresh)
+        fresh.x = 1
+        states = [gc.is_tracked(vars(fresh))]
+        fn(fresh, 2, 3)
+        states.append(gc.is_tracked(vars(fresh)))
+        fn(fresh, 4, (5, [6]))
+        return states + [gc.is_tracked(vars(fresh))]
+
     assert run(jitted(set_x_twice)) == run(set_x_twice)
-    fresh = Node()
-    vars(fresh)
-    fresh.x = 1
-    assert not gc.is_tracked(vars(fresh))
-    jitted(set_x_twice)(fresh, 2, 3)
-    assert not gc.is_tracked(vars(fresh))
-    jitted(set_x_twice)(fresh, 4, (5, [6]))
-    assert gc.is_tracked(vars(fresh))
+    assert tracking(jitted(set_x_twice)) == tracking(set_x_twice)
 
 
 def dict_version_tag(d) -> int:
