@@ -108,11 +108,12 @@ def cythonize_file(pyx_path: str, module_name: str, c_path: str) -> None:
             failed = None if result is not None and not result.num_errors else "Cython reported errors"
         except Exception as exc:                  # Cython reports some errors as exceptions
             failed = f"Cython failed: {exc}"
-            _generated_contexts.clear()           # whatever state the failure left is not handed on
         finally:
             Errors.close_listing_file()
             if context is not None:
                 context.modules.pop(module_name, None)      # each generated module's own scope is compiled once
+        if failed:
+            _generated_contexts.clear()           # whatever state a failed compile left is not handed on
     messages = ""
     if os.path.exists(listing):
         with open(listing, encoding="utf-8", errors="replace") as f:

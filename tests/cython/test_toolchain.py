@@ -1,6 +1,9 @@
 """Cython as the toolchain drives it for generated modules: one compile context per process, reused."""
 from __future__ import annotations
 
+import pytest
+
+from moshjit.errors import BuildError
 from moshjit.runtime import toolchain
 
 
@@ -26,3 +29,14 @@ def test_generated_modules_share_one_context_and_each_module_is_compiled_afresh(
     assert toolchain._generated_contexts == contexts and len(contexts) == 1
     context, = contexts.values()
     assert "_mj_toolchain_probe" not in context.modules and "libc" in context.modules
+
+
+def test_a_failed_compile_leaves_no_context_behind(tmp_path):
+    """Whatever state a Cython error left in the shared context is not handed on: the next module gets a new one
+    and compiles."""
+    _cythonize(tmp_path, "fine", "_mj_toolchain_fine", "def f(x):\n    return x\n")
+    with pytest.raises(BuildError, match="Cython"):
+        _cythonize(tmp_path, "broken", "_mj_toolchain_broken", "cdef int x = 'not an int'\n")
+    assert toolchain._generated_contexts == {}
+    assert "after" in _cythonize(tmp_path, "after", "_mj_toolchain_after", "def f():\n    return 'after'\n")
+    assert len(toolchain._generated_contexts) == 1
