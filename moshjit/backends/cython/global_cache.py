@@ -28,22 +28,27 @@ GLOBAL_CACHE_C = r'''
         }
     }
 
-    /* globals[name], else builtins[name], else NameError — a new reference, or NULL with the exception set. */
-    static PyObject *mj_global_load(PyObject *globals, PyObject *builtins, PyObject *name, mj_global_cache *c) {
+    /* globals[name] at the cached entry (borrowed), or NULL when the cache does not hold it (no exception). */
+    static inline PyObject *mj_global_cached(PyObject *globals, PyObject *name, mj_global_cache *c) {
         PyDictObject *dict = (PyDictObject *)globals;
         mj_dict_keys *keys = (mj_dict_keys *)dict->ma_keys;
-        PyObject *value, *exc_type, *exc_value, *exc_tb;
         if ((void *)keys == c->keys && dict->ma_values == NULL && keys->dk_kind == MJ_KEYS_UNICODE
                 && c->index < keys->dk_nentries) {
             mj_unicode_entry *e = &mj_unicode_entries(keys)[c->index];
-            if (e->me_key == name && e->me_value != NULL) {
-                Py_INCREF(e->me_value);
-                return e->me_value;
-            }
+            if (e->me_key == name) return e->me_value;
+        }
+        return NULL;
+    }
+    /* globals[name], else builtins[name], else NameError — a new reference, or NULL with the exception set. */
+    static PyObject *mj_global_load(PyObject *globals, PyObject *builtins, PyObject *name, mj_global_cache *c) {
+        PyObject *value = mj_global_cached(globals, name, c), *exc_type, *exc_value, *exc_tb;
+        if (value != NULL) {
+            Py_INCREF(value);
+            return value;
         }
         value = PyDict_GetItemWithError(globals, name);                 /* borrowed */
         if (value != NULL) {
-            mj_global_note(dict, name, c);
+            mj_global_note((PyDictObject *)globals, name, c);
             Py_INCREF(value);
             return value;
         }
@@ -61,23 +66,15 @@ GLOBAL_CACHE_C = r'''
     /* globals.get(name) (a new reference; None when absent): the entry checks of the global types a function
        was compiled for read it on every call, at the cached entry like mj_global_load. */
     static PyObject *mj_global_peek(PyObject *globals, PyObject *name, mj_global_cache *c) {
-        PyDictObject *dict = (PyDictObject *)globals;
-        mj_dict_keys *keys = (mj_dict_keys *)dict->ma_keys;
-        PyObject *value;
-        if ((void *)keys == c->keys && dict->ma_values == NULL && keys->dk_kind == MJ_KEYS_UNICODE
-                && c->index < keys->dk_nentries) {
-            mj_unicode_entry *e = &mj_unicode_entries(keys)[c->index];
-            if (e->me_key == name && e->me_value != NULL) {
-                Py_INCREF(e->me_value);
-                return e->me_value;
-            }
-        }
-        value = PyDict_GetItemWithError(globals, name);
+        PyObject *value = mj_global_cached(globals, name, c);
         if (value == NULL) {
-            if (PyErr_Occurred()) return NULL;
-            Py_RETURN_NONE;
+            value = PyDict_GetItemWithError(globals, name);
+            if (value == NULL) {
+                if (PyErr_Occurred()) return NULL;
+                Py_RETURN_NONE;
+            }
+            mj_global_note((PyDictObject *)globals, name, c);
         }
-        mj_global_note(dict, name, c);
         Py_INCREF(value);
         return value;
     }
