@@ -55,6 +55,20 @@ ATTRIBUTE_CACHE_C = r'''
     static inline mj_unicode_entry *mj_unicode_entries(mj_dict_keys *keys) {
         return (mj_unicode_entry *)(keys->dk_indices + ((size_t)1 << keys->dk_log2_index_bytes));
     }
+    /* The index of the entry holding the very object name in a dict's combined unicode table, or -1 (not there,
+       or another kind of table): where LOAD_GLOBAL's and LOAD_ATTR_WITH_HINT's caches look next time. */
+    static Py_ssize_t mj_dict_entry_index(PyObject *dict, PyObject *name) {
+        PyDictObject *d = (PyDictObject *)dict;
+        mj_dict_keys *keys = (mj_dict_keys *)d->ma_keys;
+        mj_unicode_entry *entries;
+        Py_ssize_t i;
+        if (d->ma_values != NULL || keys->dk_kind != MJ_KEYS_UNICODE) return -1;
+        entries = mj_unicode_entries(keys);
+        for (i = 0; i < keys->dk_nentries; i++) {
+            if (entries[i].me_key == name) return i;
+        }
+        return -1;
+    }
     #if PY_VERSION_HEX >= 0x030D0000
     /* 3.13: values inline after the object header (Py_TPFLAGS_INLINE_VALUES), valid until a dict takes over;
        the managed dict pointer three words before the object */
@@ -172,15 +186,8 @@ ATTRIBUTE_CACHE_C = r'''
     }
     /* Note where name is in an instance dict's combined unicode table (its entry index), if it is. */
     static void mj_dict_note_hint(PyObject *dict, PyObject *name, Py_ssize_t *hint) {
-        PyDictObject *d = (PyDictObject *)dict;
-        mj_dict_keys *keys = (mj_dict_keys *)d->ma_keys;
-        mj_unicode_entry *entries;
-        Py_ssize_t i;
-        if (d->ma_values != NULL || keys->dk_kind != MJ_KEYS_UNICODE) return;
-        entries = mj_unicode_entries(keys);
-        for (i = 0; i < keys->dk_nentries; i++) {
-            if (entries[i].me_key == name) { *hint = i; return; }
-        }
+        Py_ssize_t index = mj_dict_entry_index(dict, name);
+        if (index >= 0) *hint = index;
     }
     /* dict[name] (borrowed, NULL without an exception when absent) for an instance dict, read first at the entry
        index ``*hint`` where name was found last (as LOAD_ATTR_WITH_HINT does): a combined unicode table whose

@@ -128,16 +128,9 @@ BINDINGS_C = r'''
 
     /* The index of the entry holding the very object ``name`` in d's unicode table (keys NULL if none). */
     static void mj_binding_locate(PyObject *d, PyObject *name, void **keys, Py_ssize_t *index) {
-        PyDictObject *dict = (PyDictObject *)d;
-        mj_dict_keys *k = (mj_dict_keys *)dict->ma_keys;
-        mj_unicode_entry *entries;
-        Py_ssize_t i;
-        *keys = NULL;
-        if (dict->ma_values != NULL || k->dk_kind != MJ_KEYS_UNICODE) return;
-        entries = mj_unicode_entries(k);
-        for (i = 0; i < k->dk_nentries; i++) {
-            if (entries[i].me_key == name) { *keys = (void *)k; *index = i; return; }
-        }
+        Py_ssize_t found = mj_dict_entry_index(d, name);
+        *keys = found < 0 ? NULL : (void *)((PyDictObject *)d)->ma_keys;
+        if (found >= 0) *index = found;
     }
 
     /* Look every binding (namespace, name, value, then, label) up; 1 when all hold (and where they are noted). */

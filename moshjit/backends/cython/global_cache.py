@@ -17,15 +17,8 @@ GLOBAL_CACHE_C = r'''
 
     /* Remember where name is in the module dict's entries (none: the next read looks it up again). */
     static void mj_global_note(PyDictObject *dict, PyObject *name, mj_global_cache *c) {
-        mj_dict_keys *keys = (mj_dict_keys *)dict->ma_keys;
-        mj_unicode_entry *entries;
-        Py_ssize_t i;
-        c->keys = NULL;
-        if (dict->ma_values != NULL || keys->dk_kind != MJ_KEYS_UNICODE) return;
-        entries = mj_unicode_entries(keys);
-        for (i = 0; i < keys->dk_nentries; i++) {
-            if (entries[i].me_key == name) { c->keys = keys; c->index = i; return; }
-        }
+        c->index = mj_dict_entry_index((PyObject *)dict, name);
+        c->keys = c->index < 0 ? NULL : (void *)dict->ma_keys;
     }
 
     /* globals[name] at the cached entry (borrowed), or NULL when the cache does not hold it (no exception). */
