@@ -1,4 +1,4 @@
-"""Cold out-of-line helpers (deoptimisation, taking a result back, locating a moved binding) are ``optnone`` so the
+"""Cold out-of-line helpers (deoptimisation, taking a result back, cold releases) are ``optnone`` so the
 optimiser spends no compile time on them; hot code is not. Their paths stay exact: each is run here."""
 import moshjit
 from moshjit.backends.llvm.runtime import RUNTIME_IR
@@ -20,7 +20,7 @@ def test_cold_helpers_are_optnone_and_hot_code_is_not():
     text = str(native.inspect_code())
     lines = defines(text) + defines(RUNTIME_IR)
     cold = [line for line in lines if " cold" in line]
-    for name in ("@mj_deopt(", "mj_take_back_", "mj_binding_locate", "@mj_decref_cold("):
+    for name in ("@mj_deopt(", "mj_take_back_", "@mj_decref_cold("):
         assert any(name in line for line in cold), name
     assert all("optnone" in line and "noinline" in line for line in cold), cold
     assert not [line for line in lines if "optnone" in line and " cold" not in line]

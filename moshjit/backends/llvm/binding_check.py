@@ -203,8 +203,6 @@ def _helpers(runtime):
     entry_is = runtime.helper("mj_binding_entry_is", ir.FunctionType(I1, (PTR, PTR, I64, PTR, PTR)), build_entry_is)
     still_absent = runtime.helper("mj_binding_still_absent", ir.FunctionType(I1, (PTR, PTR, I64)), build_still_absent)
     locate = runtime.helper("mj_binding_locate", ir.FunctionType(ir.VoidType(), (PTR, PTR, PTR, PTR)), build_locate)
-    for attribute in ("noinline", "cold", "optnone"):     # a scan only when a binding moved: no optimiser time
-        locate.attributes.add(attribute)
     return entry_is, still_absent, locate, combined_table, at
 
 
