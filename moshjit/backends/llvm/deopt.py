@@ -355,8 +355,8 @@ def _take_back_helper(rt, result: Repr) -> ir.Function:
         b.ret(b.insert_value(ir.Constant(kind, ir.Undefined), ir.Constant(I1, 0), 1))
     name = f"mj_take_back_{type(result).__name__}"
     function = rt.helper(name, ir.FunctionType(ir.LiteralStructType([result.llvm, I1]), []), build)
-    function.attributes.add("noinline")
-    function.attributes.add("cold")
+    for attribute in ("noinline", "cold", "optnone"):      # optnone: cold code is not worth optimiser time
+        function.attributes.add(attribute)
     return function
 
 

@@ -4,7 +4,8 @@ The helpers (reference counting, int/float unboxing, list item access, raising) 
 per process and linked into every module, where the optimiser inlines them. They rely on the object layout of
 64-bit CPython release builds, which ``check_layout`` verifies before anything is compiled; the two things that
 changed in 3.12 — reference counting (immortal objects) and the int header — come in two versions, picked by the
-facts in ``moshjit.cpython``.
+facts in ``moshjit.cpython``. Out-of-line cold helpers (``cold noinline``) are also ``optnone``: the optimiser and
+instruction selection spend no time on code that runs only on failure and deoptimisation paths.
 """
 from __future__ import annotations
 
@@ -174,7 +175,7 @@ declare void @PyErr_SetString(ptr, ptr)
 
 $REFERENCE_COUNTS
 ; Out-of-line releases, for failure paths (they need not be fast, only small).
-define linkonce_odr void @mj_decref_cold(ptr %o) cold noinline {
+define linkonce_odr void @mj_decref_cold(ptr %o) cold noinline optnone {
   call void @mj_decref(ptr %o)
   ret void
 }
@@ -323,7 +324,7 @@ nomem:
   ret ptr null
 }
 
-define linkonce_odr void @mj_nlist_decref_cold(ptr %list) cold noinline {
+define linkonce_odr void @mj_nlist_decref_cold(ptr %list) cold noinline optnone {
   call void @mj_nlist_decref(ptr %list)
   ret void
 }
@@ -426,7 +427,7 @@ ok:
   ret i32 0
 }
 
-define linkonce_odr i32 @mj_recursion_check(i64 %depth) cold noinline {
+define linkonce_odr i32 @mj_recursion_check(i64 %depth) cold noinline optnone {
   %top = call ptr @llvm.stacksave.p0()
   %sp = ptrtoint ptr %top to i64
   %limit32 = call i32 @Py_GetRecursionLimit()
@@ -467,7 +468,7 @@ fine:
 ; The running thread's stack bounds (pthread_getattr_np; for the main thread glibc derives them from the stack
 ; mapping and RLIMIT_STACK). A reserve of $STACK_RESERVE bytes (a quarter of smaller stacks) stays for the
 ; interpreter a deoptimised frame continues in. Unknown bounds disable the stack check.
-define linkonce_odr void @mj_find_stack() cold noinline {
+define linkonce_odr void @mj_find_stack() cold noinline optnone {
   %attr = alloca [128 x i8], align 16
   %where = alloca ptr
   %size = alloca i64
@@ -531,7 +532,7 @@ declare void @PyErr_Restore(ptr, ptr, ptr)
 declare ptr @PyUnicode_AsUTF8(ptr)
 declare void @_PyTraceback_Add(ptr, ptr, i32)
 
-define linkonce_odr void @mj_deopt(ptr %tag, i64 %site, ptr %state, i64 %count) cold noinline {
+define linkonce_odr void @mj_deopt(ptr %tag, i64 %site, ptr %state, i64 %count) cold noinline optnone {
 entry:
   %length = mul i64 %count, 8
   %words = call ptr @PyBytes_FromStringAndSize(ptr %state, i64 %length)
@@ -596,7 +597,7 @@ raised:
   br label %failed
 }
 
-define linkonce_odr void @mj_deopt_call(ptr %tag, i64 %site, ptr %state, i64 %count) cold noinline {
+define linkonce_odr void @mj_deopt_call(ptr %tag, i64 %site, ptr %state, i64 %count) cold noinline optnone {
   %result = load ptr, ptr @mj_deopt_value
   store ptr null, ptr @mj_deopt_value
   %last = sub i64 %count, 1
@@ -608,7 +609,7 @@ define linkonce_odr void @mj_deopt_call(ptr %tag, i64 %site, ptr %state, i64 %co
   ret void
 }
 
-define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline {
+define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline optnone {
   call void @PyErr_SetString(ptr %type, ptr %message)
   ret void
 }

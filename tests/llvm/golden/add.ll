@@ -46,7 +46,7 @@ declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
 @"mj_0_i_add_state" = global i8 0
 declare void @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4")
 
-define internal {i64, i1} @"mj_take_back_IntR"() cold noinline
+define internal {i64, i1} @"mj_take_back_IntR"() cold noinline optnone
 {
 entry:
   %".2" = load ptr, ptr @"mj_deopt_value"
