@@ -84,6 +84,7 @@ class PyClassDispatch:
     runtime: it cannot see version tags, so it never answers (0: the generated code makes every test)."""
 
     __moshjit_constant__ = True     # made once, at its module's import: @jit binds it (resolve_globals)
+    __moshjit_index_range__ = (0, 8)  # ``dispatch[s]`` is an int in this range (typeinfer)
 
     def __init__(self, module_globals: dict, names: tuple[str, ...], guards: tuple):
         self.names, self.guards = names, guards

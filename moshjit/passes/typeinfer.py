@@ -150,6 +150,17 @@ def _getitem_type(obj: MType, key: MType, key_value) -> MType:
     return OBJECT
 
 
+def _index_range_type(obj) -> MType | None:
+    """``obj[k]`` of a bound constant whose class declares ``__moshjit_index_range__ = (lo, hi)``: its subscript is
+    always an int in that range (a rewritten match's ``ClassDispatch``), so the result can be a C integer."""
+    if not isinstance(obj, Constant):
+        return None
+    bounds = getattr(type(obj.value), "__moshjit_index_range__", None)
+    if type(bounds) is tuple and len(bounds) == 2 and all(type(b) is int for b in bounds):
+        return IntType(bounds[0], bounds[1])
+    return None
+
+
 def _is_slice(value) -> bool:
     return isinstance(value, ops.BuildSlice) or isinstance(value, Constant) and isinstance(value.value, slice)
 
@@ -385,7 +396,7 @@ class TypeInference:
         if kind is ops.CheckBound:
             return t(op.value)
         if kind is ops.GetItem:
-            return _getitem_type(t(op.obj), t(op.key), op.key)
+            return _index_range_type(op.obj) or _getitem_type(t(op.obj), t(op.key), op.key)
         if kind is ops.Call:
             return self._call_type(op, block)
         if kind is ops.CallMethod:

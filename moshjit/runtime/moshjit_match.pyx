@@ -47,11 +47,6 @@ cdef class ArgsSite:
     """The guard of one class's patterns: ``guess`` is the ``__match_args__`` the rewrite read from the source,
     ``missing`` what a read gives for a class without one (``match_reference.NO_MATCH_ARGS``)."""
 
-    cdef readonly tuple guess
-    cdef readonly object missing
-    cdef object admitted_class
-    cdef unsigned int admitted_tag
-
     __moshjit_constant__ = True     # a site is made once, at its module's import: @jit binds it (resolve_globals)
 
     def __init__(self, tuple guess, missing):
@@ -133,10 +128,6 @@ cdef extern from *:
     PyObject *mj_dict_get(object d, object key) except? NULL
 
 
-cdef enum:
-    MAX_CLASSES = 8
-
-
 cdef class ClassDispatch:
     """The class tests at the top of one match, answered at once: ``dispatch[s]`` is ``i`` (from 1) when the
     type of ``s`` is exactly the ``i``-th class (so ``isinstance(s, C_i)`` holds without calling anything),
@@ -146,17 +137,9 @@ cdef class ClassDispatch:
     ``module_globals``, looked up again whenever that dict's version tag (PEP 509) changes; at most
     ``MAX_CLASSES`` (8) of them."""
 
-    cdef dict module_globals
-    cdef readonly tuple names
-    cdef readonly tuple guards               # per class: its ArgsSite, or None
-    cdef list classes                        # what the names held at ``globals_tag`` (None: not usable)
-    cdef unsigned long long globals_tag
-    cdef Py_ssize_t count
-    cdef PyObject *class_at[MAX_CLASSES]     # borrowed from ``classes``
-    cdef unsigned int checked_tag[MAX_CLASSES]  # the class's tag when its instances were last found decidable
-    cdef tuple answers
-
+    # attributes in moshjit_match.pxd (generated modules call ``index`` directly)
     __moshjit_constant__ = True     # made once, at its module's import: @jit binds it (resolve_globals)
+    __moshjit_index_range__ = (0, MAX_CLASSES)  # ``dispatch[s]`` is an int in this range (typeinfer)
 
     def __init__(self, module_globals, tuple names, tuple guards):
         if len(names) > MAX_CLASSES or len(guards) != len(names):
@@ -217,6 +200,10 @@ cdef class ClassDispatch:
         return True
 
     def __getitem__(self, subject):
+        return self.answers[self.index(subject)]
+
+    cdef Py_ssize_t index(self, object subject) except -1:
+        """``self[subject]`` as a C integer: compiled code calls this instead of the subscript."""
         cdef PyObject *subject_type = mj_type_of(subject)
         cdef Py_ssize_t i
         cdef unsigned int tag
@@ -242,7 +229,7 @@ cdef class ClassDispatch:
             site = <ArgsSite>guard
             if not (<object>subject_type is site.admitted_class and site.admitted_tag == tag):
                 return 0
-        return self.answers[i + 1]
+        return i + 1
 
 
 cdef class ClassGuard:

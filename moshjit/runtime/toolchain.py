@@ -34,7 +34,7 @@ PACKAGE_ROOT = os.path.dirname(os.path.dirname(RUNTIME_DIR))   # holds moshjit/:
 RUNTIME_PACKAGE = "moshjit.runtime"
 SHARED_MODULE = f"{RUNTIME_PACKAGE}.moshjit_cyshared"   # Cython's utility code, shared by every generated module
 RUNTIME_SOURCES = ("moshjit_rt.pyx", "moshjit_rt.pxd", "moshjit_text.pyx", "moshjit_text.pxd", "moshjit_dispatch.pyx",
-                   "moshjit_match.pyx", "unicode_tables.py", "support.py", "toolchain.py")     # what the runtime is built from, recipe included
+                   "moshjit_match.pyx", "moshjit_match.pxd", "unicode_tables.py", "support.py", "toolchain.py")     # what the runtime is built from, recipe included
 NAMESPACE = "cython"                      # where built modules live in the on-disk cache
 
 

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import moshjit
 from moshjit import match_reference
 from moshjit.extensions import rewrite_source, runtime
 from tests.extensions.helpers import run_extended
@@ -289,6 +290,45 @@ def test_dispatched_matches_agree_with_cpython_across_changes(program):
             subject = _subject(ns, step[1], step[2])
             for _ in range(3):  # the first matches read and admit, later ones are answered by the dispatch
                 assert _outcome(ns, ns["ours"], subject) == _outcome(ns, ns["theirs"], subject), (program, step)
+    finally:
+        _change(ns, "Add reads plainly")
+        _change(ns, "restore Num's match args")
+
+
+def _compiled_ours(ns):
+    """``ours`` compiled (strictly) with ``ns`` as its globals: its tree calls the dispatch's C method."""
+    return moshjit.jit(ns["ours"], strict=True)
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled runtime is not built")
+def test_a_compiled_tree_calls_the_dispatch_as_c():
+    from moshjit.backends.cython.generate import generate_pyx
+    from moshjit.compiler import typed_ssa
+    from moshjit.ir.types import OBJECT
+
+    ns = _program()
+    fn = typed_ssa(ns["ours"], [OBJECT], assume_globals=False)
+    pyx = generate_pyx(fn, "ours")[0]
+    assert "from moshjit.runtime.moshjit_match cimport ClassDispatch as _MjClassDispatch" in pyx
+    assert ").index(a_s)" in pyx and "cdef Py_ssize_t" in pyx
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.one_of(st.tuples(st.just("match"), st.sampled_from(KINDS), st.integers(0, 2)),
+                          st.tuples(st.just("change"), st.sampled_from(CHANGES))), min_size=1, max_size=15))
+def test_compiled_dispatched_matches_agree_with_cpython_across_changes(program):
+    """The same under ``@jit``: subclasses, a metaclass with ``__instancecheck__``, rebound class names (module
+    globals changed), ``__match_args__`` swapped (the guard of ``Num``'s patterns) and classes changed."""
+    ns = _program()
+    compiled = _compiled_ours(ns)
+    try:
+        for step in program:
+            if step[0] == "change":
+                _change(ns, step[1])
+                continue
+            subject = _subject(ns, step[1], step[2])
+            for _ in range(3):
+                assert _outcome(ns, compiled, subject) == _outcome(ns, ns["theirs"], subject), (program, step)
     finally:
         _change(ns, "Add reads plainly")
         _change(ns, "restore Num's match args")

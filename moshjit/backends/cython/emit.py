@@ -32,6 +32,11 @@ from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
 from moshjit.ir.types import BOOL, FLOAT, STR, IntType
 from moshjit.primitives.unicode_categories import category_code
 
+try:
+    from moshjit.runtime.moshjit_match import ClassDispatch
+except ImportError:  # the runtime's compiled modules are not built: a dispatch is subscripted as any object
+    ClassDispatch = None
+
 _LITERAL_TYPES = (int, float, str, bytes, bool, type(None))
 _SAFE_DIVISION = 1 << 53                  # int / int in C doubles is exact only below this
 
@@ -124,6 +129,7 @@ class Emitter:
         self.constructor_sites = 0          # ... and of constructor calls of jitted classes: _mj_ns0, …
         self.operator_sites = 0             # ... and of binary operators on objects (method sites too): _mj_os0, …
         self.global_caches = 0              # inline caches of module-global reads: _mj_gc0, …
+        self.class_dispatches = False       # whether ``dispatch[s]`` calls ClassDispatch.index (cimported)
         self.bindings: tuple = ()           # names bound when compiling, checked on entry (``binding_guard``)
         self.on_rebound = None              # what the entry calls when one of them no longer holds
         self.bindings_constant = None       # the constant holding them, once the check is emitted
@@ -398,6 +404,11 @@ class Emitter:
         return self.obj(value) if self.ctype(value) in ("Py_UCS4",) + _NATIVE_NUMBER else self.ref(value)
 
     def op_GetItem(self, op, depth):
+        if isinstance(op.obj, Constant) and ClassDispatch is not None and type(op.obj.value) is ClassDispatch:
+            # a rewritten match's class dispatch: its C method gives the same int as the subscript, as a C integer
+            self.class_dispatches = True
+            self.assign(op, f"(<_MjClassDispatch>{self.obj(op.obj)}).index({self.obj(op.key)})", depth)
+            return
         self.assign(op, f"{self.container(op.obj)}[{self.key(op.key)}]", depth)
 
     def op_SetItem(self, op, depth):
@@ -969,6 +980,8 @@ class Emitter:
         sources = [self.fn.firstlineno] * len(guards) + self.source_lines
         params = ", ".join(f"{self.decl_type(a)} {self.var(a)}" for a in self.fn.args)
         out = [PRELUDE]
+        if self.class_dispatches:   # only then: moshjit_match is built only with the installed runtime
+            out.append("from moshjit.runtime.moshjit_match cimport ClassDispatch as _MjClassDispatch")
         needs_dict_layout = self.bindings_constant is not None
         sites = self.method_sites or self.constructor_sites or self.operator_sites
         if self.attribute_caches or self.method_guards or sites or self.global_caches or needs_dict_layout:
