@@ -23,7 +23,6 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import statistics
 import threading
 import time
 import weakref
@@ -374,22 +373,19 @@ class Tiering:
         """Native code behind a timer for as many calls as were timed interpreted; then kept if it is not slower
         per call than the interpreter was (class-heavy code can be: CPython's specialising interpreter beats
         generic C-API code), else the signature goes back to the plain function for good (``demoted``). Both
-        sides pay the same wrapper, and both are exact, so the choice only affects speed. Native code is judged by
-        its median call: a trial runs while other functions compile in the background, and a call of a few
-        microseconds that waits once for the GIL (a 5 ms switch interval) would make the mean of a few dozen calls
-        tens of times slower than the code is."""
+        sides pay the same wrapper, and both are exact, so the choice only affects speed."""
         spec, native, clock = self.specializations[key], artifact.entry, time.perf_counter
-        budget, samples = spec.timed_calls, []
+        budget, timed = spec.timed_calls, [0, 0.0]
 
         def trial(*args):
             start = clock()
             try:
                 return native(*args)
             finally:
-                if len(samples) < budget:          # calls after the verdict (a cached entry) are not timed
-                    samples.append(clock() - start)
-                    if len(samples) == budget:
-                        self._judge(key, artifact, statistics.median(samples))
+                timed[1] += clock() - start
+                timed[0] += 1
+                if timed[0] >= budget:
+                    self._judge(key, artifact, timed[1] / timed[0])
         return trial
 
     def _judge(self, key: tuple, artifact, native_per_call: float) -> None:

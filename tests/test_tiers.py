@@ -261,28 +261,6 @@ def test_native_code_slower_than_the_interpreter_is_demoted(monkeypatch, slower,
     assert stats["tier"] == tier and stats["native_vs_interpreter"] > 0
 
 
-def step_or_wait(n):
-    if n < 0:
-        time.sleep(0.05)
-    return n + 1
-
-
-def test_one_slow_trial_call_does_not_demote(monkeypatch):
-    """The trial judges native code by its median call, so one call that waited (for the GIL while something else
-    compiles; here a sleep) does not demote it; with the mean, 50 ms among a few dozen calls of a microsecond
-    would be far beyond the (patched, generous) threshold."""
-    from moshjit import tiers
-    monkeypatch.setattr(tiers, "SLOWER", 100.0)
-    calls = list(range(tiers.MIN_TRIAL_CALLS + 1))
-    fn = jit(step_or_wait, tier="tiered", hot_calls=len(calls))
-    assert [fn(n) for n in calls] == [n + 1 for n in calls]
-    assert background.wait(120)
-    assert fn.stats[("int64",)]["tier"] == "trial"
-    trial = [-1] + calls * 2
-    assert [fn(n) for n in trial] == [n + 1 for n in trial]
-    assert fn.stats[("int64",)]["tier"] == "native"
-
-
 # ---- the tier-0 entry: the plain function behind a counter in C, no Python frame of moshjit's ------------------
 def failing(n):
     if n > 2:
