@@ -143,8 +143,9 @@ class PyTier0Entry:
             return self.plain(*args)
         finally:
             took = time.perf_counter() - start
-            self.interpreted_s += took
-            self.timed_calls += 1
+            if self.calls > 1:      # the first call decides hotness but is not in the sample (as in C)
+                self.interpreted_s += took
+                self.timed_calls += 1
             if took >= self.hot_seconds and not self.hot:
                 self._became_hot()
 
@@ -375,9 +376,12 @@ class Tiering:
         generic C-API code), else the signature goes back to the plain function for good (``demoted``). Both
         sides pay the same wrapper, and both are exact, so the choice only affects speed."""
         spec, native, clock = self.specializations[key], artifact.entry, time.perf_counter
-        budget, timed = spec.timed_calls, [0, 0.0]
+        budget, timed = spec.timed_calls, [-1, 0.0]
 
         def trial(*args):
+            if timed[0] < 0:        # the first call pays one-time costs (up to ~1 ms): left out, as tier 0 does
+                timed[0] = 0
+                return native(*args)
             start = clock()
             try:
                 return native(*args)
@@ -386,6 +390,7 @@ class Tiering:
                 timed[0] += 1
                 if timed[0] >= budget:
                     self._judge(key, artifact, timed[1] / timed[0])
+        trial.__moshjit_transient__ = True      # compiled method sites do not remember it (``method_sites.py``)
         return trial
 
     def _judge(self, key: tuple, artifact, native_per_call: float) -> None:
@@ -422,6 +427,7 @@ class Tiering:
                 else:                         # another thread reported it first
                     entry = dispatcher._entries[key]
             return entry(*args)
+        report.__moshjit_transient__ = True     # compiled method sites do not remember it (``method_sites.py``)
         return report
 
 

@@ -435,3 +435,70 @@ def test_a_cancelled_background_compile_is_not_reported_as_a_failure(monkeypatch
     assert fn(4) == sum_squares(4)
     assert not any(r.levelno >= logging.INFO and "did not compile" in r.getMessage() for r in caplog.records)
     assert any("still being built" in r.getMessage() for r in caplog.records)
+
+
+# ---- method sites of compiled callers hold only final entries --------------------------------------------------
+class Tally:
+    def __init__(self):
+        self.total = 0
+
+    def bump(self, k):
+        self.total += k
+        return self.total
+
+
+def bump_all(tallies, k):
+    last = 0
+    for tally in tallies:           # the receiver's class is unknown when compiling: a method site
+        last = tally.bump(k)
+    return last
+
+
+def test_a_method_site_does_not_keep_the_trial_entry_after_the_verdict(monkeypatch):
+    """A compiled caller's method site remembers entries per signature; the trial's timing wrapper is not one to
+    remember: after the verdict the site calls the native entry itself, not the wrapper (no Python frame)."""
+    from moshjit import tiers
+    monkeypatch.setattr(tiers, "SLOWER", 1e9)               # whatever the timing, the trial keeps native code
+    cls = type("Tally", (Tally,), {"bump": jit(Tally.bump, tier="tiered", hot_calls=tiers.MIN_TRIAL_CALLS)})
+    caller = jit(bump_all, tier="eager")
+    tallies = [cls() for _ in range(tiers.MIN_TRIAL_CALLS)]
+    for _ in range(2):                      # the class's plain copy, then tier 0: hot, compiled in the background
+        caller(tallies, 1)
+        assert background.wait(120)
+    assert cls.bump.stats[("Tally", "int64")]["tier"] == "trial"
+    for _ in range(3):                                      # the site meets the trial; its budget runs out
+        caller(tallies, 1)
+    assert cls.bump.stats[("Tally", "int64")]["tier"] == "native"
+    frames = []
+    sys.setprofile(lambda frame, event, arg: frames.append(frame.f_code.co_name) if event == "call" else None)
+    try:
+        assert caller(tallies, 2) == 7
+    finally:
+        sys.setprofile(None)
+    assert [name for name in frames if name in ("trial", "bump")] == []
+
+
+def test_the_trial_leaves_native_codes_first_call_out(monkeypatch):
+    """Native code's first call pays one-time costs (here a 50 ms stall, in real modules up to ~1 ms): the
+    trial, like tier 0's sample, leaves the first call out, so a much faster function is not demoted for it."""
+    from moshjit import tiers
+    trial_entry = tiers.Tiering._trial_entry
+
+    def with_a_slow_first_call(self, key, artifact):
+        native, calls = artifact.entry, []
+
+        def entry(*args):
+            if not calls:
+                time.sleep(0.05)
+            calls.append(1)
+            return native(*args)
+        artifact.entry = entry
+        return trial_entry(self, key, artifact)
+    monkeypatch.setattr(tiers.Tiering, "_trial_entry", with_a_slow_first_call)
+    text = "aeiou xyz " * 200
+    fn = jit(vowel_count, tier="tiered", hot_calls=tiers.MIN_TRIAL_CALLS)
+    assert [fn(text) for _ in range(tiers.MIN_TRIAL_CALLS)] == [vowel_count(text)] * tiers.MIN_TRIAL_CALLS
+    assert background.wait(120)
+    assert fn.stats[("str",)]["tier"] == "trial"
+    assert [fn(text) for _ in range(tiers.MIN_TRIAL_CALLS)] == [vowel_count(text)] * tiers.MIN_TRIAL_CALLS
+    assert fn.stats[("str",)]["tier"] == "native", fn.stats

@@ -701,7 +701,8 @@ cdef class Tier0Entry:
     """Tier 0 of one signature: the plain function, called through vectorcall with the caller's arguments (no
     Python frame in between), behind a counter. Hot after ``hot_calls`` calls, or after a timed call of at least
     ``hot_seconds``; calls are timed by sampling (the first ``TIMED_FIRST``, then one in ``TIMED_EVERY``), which
-    also gives the interpreter's time per call the trial compares native code against. ``on_hot()`` is called
+    also gives the interpreter's time per call the trial compares native code against (the first call, with its
+    one-time costs, left out of it as the trial leaves out native code's first call). ``on_hot()`` is called
     once the entry is hot (the dispatcher then replaces it); calls still reaching it run the plain function
     uncounted."""
     cdef vectorcallfunc _vectorcall        # the per-instance vectorcall slot
@@ -752,8 +753,9 @@ cdef object tier0_vectorcall(object entry, PyObject **argv, size_t nargsf, objec
         return mj_call_plain(self.plain, argv, nargsf, kwnames)
     finally:
         took = mj_seconds() - start
-        self.interpreted_s += took
-        self.timed_calls += 1
+        if self.calls > 1:      # the first call pays one-time costs: it decides hotness but is not in the sample
+            self.interpreted_s += took
+            self.timed_calls += 1
         if took >= self.hot_seconds and not self.hot:
             self._became_hot()
 

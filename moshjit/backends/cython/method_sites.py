@@ -9,7 +9,8 @@ compiled entries it picked for up to two argument signatures (each argument's ex
 int64" and strs by "one character", as ``moshjit.typeof.key_of`` splits them), so a call whose arguments have a
 signature seen before goes straight to that entry: no bound method, no method lookup, no signature search in the
 dispatcher. A new signature is looked up in the dispatcher's ``_entries``; tier-0 entries (which the dispatcher
-replaces once hot), typed tuples, arrays, more than ``MJ_SITE_ARGS`` arguments or keywords go through the
+replaces once hot), entries marked ``__moshjit_transient__`` (the tiers' trial timer and failure report, replaced
+once decided), typed tuples, arrays, more than ``MJ_SITE_ARGS`` arguments or keywords go through the
 dispatcher's own vectorcall (still no lookup and no bound method: it binds keywords in C). A positional call
 leaving parameters to their defaults is completed with the defaults the dispatcher binds (the ``__defaults__`` of
 its ``_defaults_of`` function, held by the site and read at each call, as CPython reads them) and then matched
@@ -52,7 +53,7 @@ METHOD_SITES_C = r'''
     static PyTypeObject *mj_site_core_type = NULL;    /* moshjit_dispatch.DispatcherCore */
     static PyTypeObject *mj_site_tier0_type = NULL;   /* moshjit_dispatch.Tier0Entry */
     static PyObject *mj_site_int64 = NULL, *mj_site_char = NULL, *mj_site_entries = NULL, *mj_site_arity = NULL;
-    static PyObject *mj_site_defaults = NULL;
+    static PyObject *mj_site_defaults = NULL, *mj_site_transient_mark = NULL;
 
     /* What the generated module passes in at import (None when the compiled call path is missing: every site is
        then generic). */
@@ -63,7 +64,9 @@ METHOD_SITES_C = r'''
         mj_site_entries = PyUnicode_InternFromString("_entries");
         mj_site_arity = PyUnicode_InternFromString("_positional_count");
         mj_site_defaults = PyUnicode_InternFromString("_defaults_of");
-        if (!mj_site_int64 || !mj_site_char || !mj_site_entries || !mj_site_arity || !mj_site_defaults) return -1;
+        mj_site_transient_mark = PyUnicode_InternFromString("__moshjit_transient__");
+        if (!mj_site_int64 || !mj_site_char || !mj_site_entries || !mj_site_arity || !mj_site_defaults
+            || !mj_site_transient_mark) return -1;
         Py_INCREF(core);
         Py_INCREF(tier0);
         mj_site_core_type = (PyTypeObject *)core;
@@ -152,6 +155,17 @@ METHOD_SITES_C = r'''
         return function;
     }
 
+    /* Whether ``entry`` stands in only until the tiers decide (a trial's timer, a failure to report): marked
+       ``__moshjit_transient__``; the site then asks the dispatcher again at the next call. */
+    static int mj_site_transient(PyObject *entry) {
+        PyObject *mark;
+        if (!PyFunction_Check(entry)) return 0;
+        mark = PyObject_GetAttr(entry, mj_site_transient_mark);
+        if (mark == NULL) { PyErr_Clear(); return 0; }
+        Py_DECREF(mark);
+        return 1;
+    }
+
     /* The compiled entry of method for these arguments' signature, remembered in a free or the older slot; NULL
        without an exception when there is none to remember (new signature, tier 0, uncheckable arguments). */
     static PyObject *mj_site_fill(mj_site_receiver *site, PyObject *method, PyObject **argv, Py_ssize_t n) {
@@ -173,7 +187,10 @@ METHOD_SITES_C = r'''
         entry = entries != NULL && PyDict_Check(entries) ? PyDict_GetItemWithError(entries, key) : NULL;
         Py_XDECREF(entries);
         Py_DECREF(key);
-        if (entry == NULL || Py_TYPE(entry) == mj_site_tier0_type) { PyErr_Clear(); return NULL; }
+        if (entry == NULL || Py_TYPE(entry) == mj_site_tier0_type || mj_site_transient(entry)) {
+            PyErr_Clear();
+            return NULL;
+        }
         s = &site->signatures[site->next++ & 1];
         Py_INCREF(entry);
         Py_XSETREF(s->entry, entry);
