@@ -141,12 +141,13 @@ cdef extern from *:
         return result;
     }
 
-    /* The last signature a dispatcher called, in C (its ``_last`` field): what the vectorcall slot compares a
-       positional call's arguments with before anything else, and the entry it then calls. ``entry`` is borrowed
-       (the dispatcher's ``_last_entry`` holds it, ``_last_key`` the types); NULL: nothing remembered. A builtin
+    /* The last signatures a dispatcher called, in C (its ``_last`` array of MJ_LAST_SLOTS): what the vectorcall
+       slot compares a positional call's arguments with before anything else, and the entry it then calls; several,
+       so that polymorphic calls (a recursive evaluator over node classes) stay on this path. ``entry`` is borrowed
+       (the dispatcher's ``_last_held`` holds it and the key with the types); NULL: nothing remembered. A builtin
        taking METH_FASTCALL|METH_KEYWORDS (a Cython ``def``) is called through its C function, as CPython's own
        specialised CALL of a builtin does; anything else through its vectorcall slot. */
-    enum { MJ_LAST_ARGS = 8, MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR,
+    enum { MJ_LAST_ARGS = 8, MJ_LAST_SLOTS = 4, MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR,
            MJ_KIND_NONE };
     typedef PyObject *(*mj_fastcall_kw)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
     typedef struct {
@@ -158,7 +159,7 @@ cdef extern from *:
         PyObject *types[MJ_LAST_ARGS];
         char kinds[MJ_LAST_ARGS];
     } mj_last_call;
-    static Py_ssize_t mj_last_offset;      /* where ``_last`` sits in a dispatcher (set by mj_install) */
+    static Py_ssize_t mj_last_offset;      /* where ``_last[0]`` sits in a dispatcher (set by mj_install) */
 
     /* Whether ``value`` has the kind (``kind_type``, ``kind``) the last signature holds. */
     static inline int mj_has_last_kind(PyObject *value, PyObject *kind_type, char kind) {
@@ -223,8 +224,14 @@ cdef extern from *:
         PyObject *result, *entry;
         mj_last_call *last = (mj_last_call *)((char *)self + mj_last_offset);
         Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+        int slot = 0;
         if (Py_TYPE(self)->tp_call != mj_core_tp_call) return mj_call_through_tp_call(self, argv, nargsf, kwnames);
-        if ((kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0) && mj_last_matches(last, argv, n)) {
+        if (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)
+            while (slot < MJ_LAST_SLOTS && !mj_last_matches(&last[slot], argv, n)) slot++;
+        else
+            slot = MJ_LAST_SLOTS;
+        if (slot < MJ_LAST_SLOTS) {
+            last = &last[slot];
             entry = last->entry;
             Py_INCREF(entry);              /* a call may replace the last entry: this one lives until it returns */
             if (last->cfunc != NULL) {
@@ -338,6 +345,7 @@ cdef extern from *:
     void mj_install(type core, Py_ssize_t offset, Py_ssize_t last_offset, void *impl)
     enum:
         MJ_LAST_ARGS
+        MJ_LAST_SLOTS
         MJ_KIND_EXACT
         MJ_KIND_INT64
         MJ_KIND_BIGINT
@@ -373,7 +381,8 @@ cdef Py_ssize_t MAX_TYPED_TUPLE = _MAX_TYPED_TUPLE     # the one definition live
 cdef enum:
     RECENT = 8                            # signatures remembered per dispatcher for the allocation-free check (a
                                           # match over tuples of 0..6 items sees 7 signatures in turn)
-    LAST_ARGS = MJ_LAST_ARGS              # the last signature's C copy holds at most this many arguments
+    LAST_ARGS = MJ_LAST_ARGS              # the last signatures' C copies hold at most this many arguments
+    LAST_SLOTS = MJ_LAST_SLOTS            # how many of the last signatures the vectorcall slot checks
     KIND_EXACT = MJ_KIND_EXACT            # how the last signature's arguments are checked: type alone, ...
     KIND_INT64 = MJ_KIND_INT64            # ... an int that fits 64 bits, a bigger one,
     KIND_BIGINT = MJ_KIND_BIGINT
@@ -480,9 +489,9 @@ cdef class DispatcherCore:
     cdef list _recent                      # RECENT slots, each (entry, key, exact types of key) or None
     cdef Py_ssize_t _recent_hit            # the slot that matched last (checked first)
     cdef Py_ssize_t _recent_next           # the slot the next new signature goes to
-    cdef object _last_entry                # the last signature's entry when it is native code, else None ...
-    cdef object _last_key                  # ... its key (holding the types _last borrows) ...
-    cdef mj_last_call _last                # ... and that signature in C, which the vectorcall slot checks first
+    cdef list _last_held                   # per slot of _last: (entry, key) of a native entry, holding what it borrows
+    cdef Py_ssize_t _last_next             # the slot of _last the next kept signature goes to
+    cdef mj_last_call _last[LAST_SLOTS]    # the last signatures in C, which the vectorcall slot checks first
     cdef public tuple _parameter_names     # the positional parameters' names when keywords and defaults can be
     cdef public object _defaults_of        # bound in C (else None), the function whose __defaults__ complete a
     cdef public Py_ssize_t _positional_only  # call (read at each call), and how many cannot be passed by keyword
@@ -493,6 +502,7 @@ cdef class DispatcherCore:
         self._positional_count = -1
         self._native = None
         self._recent = [None] * RECENT
+        self._last_held = [None] * LAST_SLOTS
         if mj_keeps_core_call(type(self)):    # Python 3.11 does not pass vectorcall on to heap subclasses such
             mj_enable_vectorcall(type(self))  # as Dispatcher: turn it on for those that keep our __call__
         mj_mark_method_descriptor(type(self))
@@ -588,32 +598,39 @@ cdef class DispatcherCore:
         self._forget_last()
 
     cdef inline void _forget_last(self):
-        self._last.entry = NULL
-        self._last_entry = self._last_key = None
+        cdef Py_ssize_t slot
+        for slot in range(LAST_SLOTS):
+            self._last[slot].entry = NULL
+        self._last_held = [None] * LAST_SLOTS
 
     cdef inline object _last_match(self, PyObject **argv, Py_ssize_t n):
-        """The last signature's entry if the arguments have that signature (compared in C), else None."""
-        if mj_last_matches(&self._last, argv, n):
-            return self._last_entry
+        """The entry of one of the last signatures if the arguments have it (compared in C), else None."""
+        cdef Py_ssize_t slot
+        for slot in range(LAST_SLOTS):
+            if mj_last_matches(&self._last[slot], argv, n):
+                return <object>self._last[slot].entry
         return None
 
     cdef int _keep_last(self, tuple key, object entry) except -1:
-        """Copy a signature whose entry is native code into the C fields the vectorcall slot and ``_last_match``
-        read (a tier-0 entry is replaced once hot, and typed tuples and arrays need the full check: those are not
-        kept)."""
-        cdef Py_ssize_t i, n = len(key)
+        """Copy a signature whose entry is native code into the next slot of the C fields the vectorcall slot and
+        ``_last_match`` read, in turn (a tier-0 entry is replaced once hot, and typed tuples and arrays need the
+        full check: those are not kept)."""
+        cdef Py_ssize_t i, n = len(key), slot = self._last_next
         cdef char kind
-        self._forget_last()
         if n > LAST_ARGS or type(entry) is Tier0Entry:
             return 0
         for i in range(n):
-            kind = last_kind(key[i])
-            if kind == KIND_NONE:
+            if last_kind(key[i]) == KIND_NONE:
                 return 0
-            self._last.kinds[i] = kind
-            self._last.types[i] = <PyObject *>(int if kind == KIND_INT64 else str if kind == KIND_CHAR else key[i])
-        if mj_last_set(&self._last, <PyObject *>entry, n):
-            self._last_entry, self._last_key = entry, key
+        self._last[slot].entry = NULL
+        self._last_held[slot] = None
+        for i in range(n):
+            kind = last_kind(key[i])
+            self._last[slot].kinds[i] = kind
+            self._last[slot].types[i] = <PyObject *>(int if kind == KIND_INT64 else str if kind == KIND_CHAR else key[i])
+        if mj_last_set(&self._last[slot], <PyObject *>entry, n):
+            self._last_held[slot] = (entry, key)
+            self._last_next = slot + 1 if slot + 1 < LAST_SLOTS else 0
         return 0
 
     cdef object _call_positional(self, PyObject **argv, Py_ssize_t n, tuple args, size_t nargsf):
@@ -804,8 +821,8 @@ cdef Py_ssize_t vectorcall_offset(DispatcherCore probe):
 
 
 cdef Py_ssize_t last_offset(DispatcherCore probe):
-    """Where ``_last`` sits in an instance."""
-    return <char *>&probe._last - <char *><PyObject *>probe
+    """Where ``_last`` (its first slot) sits in an instance."""
+    return <char *>&probe._last[0] - <char *><PyObject *>probe
 
 
 cdef int install_core() except -1:

@@ -9,6 +9,8 @@ import threading
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from moshjit import background, jit
 from moshjit.typeof import describe_signature
@@ -245,3 +247,62 @@ def test_threads_calling_while_the_method_is_promoted(empty_cache):
         thread.join()
     assert failures == []
     assert jitted_cls.grow.stats[signature]["tier"] == "native"
+
+
+# ---- several last signatures: polymorphic calls stay on the slot's path ---------------------------------------
+class Leaf:
+    def __init__(self, value):
+        self.value = value
+
+
+class Pair:
+    def __init__(self, left, right):
+        self.left, self.right = left, right
+
+
+class Negated:
+    def __init__(self, inner):
+        self.inner = inner
+
+
+def evaluate(node):
+    """A recursive evaluator: each call's argument is of another class than the last one's, most of the time."""
+    if isinstance(node, Leaf):
+        return node.value
+    if isinstance(node, Pair):
+        return evaluate(node.left) + evaluate(node.right)
+    if isinstance(node, Negated):
+        return -evaluate(node.inner)
+    return node
+
+
+def show(value):
+    return repr(value) + "/" + type(value).__name__
+
+
+ARGUMENTS = st.one_of(                        # more kinds than the dispatcher's C slots (LAST_SLOTS)
+    st.integers(-5, 5), st.integers(2 ** 63, 2 ** 70), st.booleans(), st.floats(allow_nan=False), st.none(),
+    st.text(max_size=1), st.text(min_size=2, max_size=3), st.tuples(st.integers(0, 3)),
+    st.integers(-3, 3).map(Leaf))
+
+
+def trees():
+    leaves = st.one_of(st.integers(-9, 9).map(Leaf), st.integers(2 ** 62, 2 ** 64), st.floats(-4, 4))
+    return st.recursive(leaves, lambda inner: st.one_of(st.tuples(inner, inner).map(lambda lr: Pair(*lr)),
+                                                        inner.map(Negated)), max_leaves=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(calls=st.lists(ARGUMENTS, min_size=1, max_size=30))
+def test_calls_rotating_through_more_signatures_than_slots_are_cpythons(calls):
+    jitted = jit(show, backend="cython", strict=True)
+    assert [outcome(lambda: jitted(value)) for value in calls] == [outcome(lambda: show(value)) for value in calls]
+
+
+@settings(max_examples=40, deadline=None)
+@given(tree=trees())
+def test_a_recursive_evaluator_over_several_classes_is_cpythons(tree):
+    namespace = dict(evaluate.__globals__)
+    twin = type(evaluate)(evaluate.__code__, namespace, "evaluate")
+    namespace["evaluate"] = jitted = jit(twin, backend="cython", strict=True)   # recursion reaches the jitted one
+    assert outcome(lambda: jitted(tree)) == outcome(lambda: evaluate(tree))
