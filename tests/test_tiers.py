@@ -244,6 +244,14 @@ def vowel_count(text):
     return sum(1 for c in text if c in "aeiou")
 
 
+def vowel_loop(text):
+    count = 0
+    for c in text:
+        if c in "aeiou":
+            count += 1
+    return count
+
+
 @pytest.mark.parametrize("slower, tier", [(0.0, "demoted"), (1e9, "native")])
 def test_native_code_slower_than_the_interpreter_is_demoted(monkeypatch, slower, tier):
     """After the promotion, native code (here Cython's) is timed for as many calls as were timed interpreted and
@@ -496,9 +504,9 @@ def test_the_trial_leaves_native_codes_first_call_out(monkeypatch):
         return trial_entry(self, key, artifact)
     monkeypatch.setattr(tiers.Tiering, "_trial_entry", with_a_slow_first_call)
     text = "aeiou xyz " * 200
-    fn = jit(vowel_count, tier="tiered", hot_calls=tiers.MIN_TRIAL_CALLS)
-    assert [fn(text) for _ in range(tiers.MIN_TRIAL_CALLS)] == [vowel_count(text)] * tiers.MIN_TRIAL_CALLS
+    fn = jit(vowel_loop, tier="tiered", hot_calls=tiers.MIN_TRIAL_CALLS)
+    assert [fn(text) for _ in range(tiers.MIN_TRIAL_CALLS)] == [vowel_loop(text)] * tiers.MIN_TRIAL_CALLS
     assert background.wait(120)
     assert fn.stats[("str",)]["tier"] == "trial"
-    assert [fn(text) for _ in range(tiers.MIN_TRIAL_CALLS)] == [vowel_count(text)] * tiers.MIN_TRIAL_CALLS
+    assert [fn(text) for _ in range(tiers.MIN_TRIAL_CALLS)] == [vowel_loop(text)] * tiers.MIN_TRIAL_CALLS
     assert fn.stats[("str",)]["tier"] == "native", fn.stats
