@@ -277,22 +277,33 @@ def test_the_match_is_dispatched():
     assert dispatch[subject] == (1 if COMPILED else 0)  # the guard admitted Num: the dispatch answers
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.one_of(st.tuples(st.just("match"), st.sampled_from(KINDS), st.integers(0, 2)),
-                          st.tuples(st.just("change"), st.sampled_from(CHANGES))), min_size=1, max_size=25))
-def test_dispatched_matches_agree_with_cpython_across_changes(program):
-    ns = _program()
+def programs(max_size):
+    """Matches of subjects of each kind interleaved with changes to the classes and the module's globals."""
+    return st.lists(st.one_of(st.tuples(st.just("match"), st.sampled_from(KINDS), st.integers(0, 2)),
+                              st.tuples(st.just("change"), st.sampled_from(CHANGES))), min_size=1, max_size=max_size)
+
+
+def _agree_across_changes(ns, ours, program):
+    """Run ``program``: each subject matched three times by ``ours`` and by CPython's ``match`` (the first matches
+    read and admit, later ones are answered by the dispatch); the classes are restored at the end."""
     try:
         for step in program:
             if step[0] == "change":
                 _change(ns, step[1])
                 continue
             subject = _subject(ns, step[1], step[2])
-            for _ in range(3):  # the first matches read and admit, later ones are answered by the dispatch
-                assert _outcome(ns, ns["ours"], subject) == _outcome(ns, ns["theirs"], subject), (program, step)
+            for _ in range(3):
+                assert _outcome(ns, ours, subject) == _outcome(ns, ns["theirs"], subject), (program, step)
     finally:
         _change(ns, "Add reads plainly")
         _change(ns, "restore Num's match args")
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs(25))
+def test_dispatched_matches_agree_with_cpython_across_changes(program):
+    ns = _program()
+    _agree_across_changes(ns, ns["ours"], program)
 
 
 def _compiled_ours(ns):
@@ -314,24 +325,12 @@ def test_a_compiled_tree_calls_the_dispatch_as_c():
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.one_of(st.tuples(st.just("match"), st.sampled_from(KINDS), st.integers(0, 2)),
-                          st.tuples(st.just("change"), st.sampled_from(CHANGES))), min_size=1, max_size=15))
+@given(programs(15))
 def test_compiled_dispatched_matches_agree_with_cpython_across_changes(program):
     """The same under ``@jit``: subclasses, a metaclass with ``__instancecheck__``, rebound class names (module
     globals changed), ``__match_args__`` swapped (the guard of ``Num``'s patterns) and classes changed."""
     ns = _program()
-    compiled = _compiled_ours(ns)
-    try:
-        for step in program:
-            if step[0] == "change":
-                _change(ns, step[1])
-                continue
-            subject = _subject(ns, step[1], step[2])
-            for _ in range(3):
-                assert _outcome(ns, compiled, subject) == _outcome(ns, ns["theirs"], subject), (program, step)
-    finally:
-        _change(ns, "Add reads plainly")
-        _change(ns, "restore Num's match args")
+    _agree_across_changes(ns, _compiled_ours(ns), program)
 
 
 LOCAL_SOURCE = '''
