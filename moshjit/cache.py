@@ -236,12 +236,13 @@ def _sha256(path: str) -> str:
 
 
 def _atomic_write(path: str, data: bytes) -> None:
+    """Other processes see the old file or the whole new one (temp file + rename). No ``fsync``: after a system
+    crash a file can be empty or partial, which ``DiskCache.load`` refuses (checksum, JSON) and the entry is
+    rebuilt, never read corrupt; the ``fsync``s cost 4 ms or more per compile (benchmarks.md §12.12)."""
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
         os.chmod(tmp, 0o600)
         os.replace(tmp, path)
     except BaseException:

@@ -253,6 +253,8 @@ def test_store_then_load(cache):
 @pytest.mark.parametrize("damage, problem", [
     (lambda path, meta: open(path, "r+b").truncate(3), "checksum mismatch"),
     (lambda path, meta: open(path, "ab").write(b"!"), "checksum mismatch"),
+    (lambda path, meta: open(path, "wb").close(), "checksum mismatch"),         # what a crash can leave unsynced
+    (lambda path, meta: open(meta, "wb").close(), "unreadable entry"),
     (lambda path, meta: open(meta, "w").write('{"format": 1, "key": "k"'), "unreadable entry"),
     (lambda path, meta: open(meta, "wb").write(b"\xff\xfe\x00"), "unreadable entry"),
     (lambda path, meta: open(meta, "w").write("[]"), "metadata does not match"),
@@ -260,7 +262,7 @@ def test_store_then_load(cache):
      "metadata does not match"),
     (lambda path, meta: os.chmod(path, 0o602), "writable by other users"),
     (lambda path, meta: os.chmod(meta, 0o620), "writable by other users"),
-], ids=["truncated", "appended", "truncated-json", "binary-json", "json-list", "wrong-key", "o+w", "meta-g+w"])
+], ids=["truncated", "appended", "emptied", "emptied-json", "truncated-json", "binary-json", "json-list", "wrong-key", "o+w", "meta-g+w"])
 def test_a_bad_entry_is_a_miss_with_a_warning(cache, damage, problem):
     path, meta_path = stored(cache)
     damage(path, meta_path)
