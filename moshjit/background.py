@@ -7,9 +7,9 @@ function — whose native code inlines or calls its callees natively — goes be
 its calls (measured on the BERT pipeline: in arrival order ``encode_batch`` waited behind its helpers for 117 s).
 Generated Cython modules are cythonized and C-compiled by the build worker process
 (``moshjit.runtime.build_worker``) while this thread waits without the GIL, so on two cores the program keeps
-one core to itself; only the frontend, typing and code emission share the interpreter with it. The thread, the
-worker and its gcc runs have a lower priority (``build_worker.lower_priority``), so under load they take CPU time
-the program leaves, not the program's.
+one core to itself; only the frontend, typing and code emission share the interpreter with it. The worker and
+its gcc runs have a lower priority (``build_worker.lower_priority``), so under load they take CPU time the program
+leaves, not the program's; this thread keeps the program's priority, since it holds the GIL while it runs.
 """
 from __future__ import annotations
 
@@ -42,7 +42,6 @@ def submit(job, priority: float = 0.0) -> None:
 def _run() -> None:
     from moshjit.runtime import build_worker
     global _pending
-    build_worker.lower_priority()
     while True:
         with _changed:
             _changed.wait_for(lambda: _jobs)

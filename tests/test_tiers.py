@@ -201,13 +201,14 @@ def test_background_cython_builds_run_in_the_worker_process():
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="per-thread niceness is Linux's")
-def test_background_compiles_run_at_a_lower_priority_than_the_program():
+def test_the_build_worker_runs_at_a_lower_priority_and_the_compile_thread_at_the_programs():
+    """The compile thread holds the GIL while it runs Python: niced, it would stall the program."""
     fn = jit(shout, tier="tiered", hot_calls=1)
     fn("a bc")
     assert background.wait(120)
     program = os.getpriority(os.PRIO_PROCESS, 0)
     compile_thread = next(t for t in threading.enumerate() if t.name == "moshjit-compile")
-    assert os.getpriority(os.PRIO_PROCESS, compile_thread.native_id) == min(program + 10, 19)
+    assert os.getpriority(os.PRIO_PROCESS, compile_thread.native_id) == program
     assert os.getpriority(os.PRIO_PROCESS, build_worker._worker._process.pid) == min(program + 10, 19)
 
 

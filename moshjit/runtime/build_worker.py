@@ -25,21 +25,17 @@ from moshjit.errors import BuildCancelled, BuildError
 log = logging.getLogger("moshjit")
 
 _offloading = threading.local()
-BACKGROUND_NICENESS = 10        # added to the niceness of the compile thread, the worker and its gcc runs
+BACKGROUND_NICENESS = 10        # added to the niceness of the worker and its gcc runs
 
 
-def lower_priority(worker: bool = False) -> None:
-    """Make background compiles yield the CPU to the program: they should use an idle core, not take one from the
-    program. The compile thread (Linux, where niceness is per thread; elsewhere it would lower the whole program)
-    and the worker process (``worker=True``) get ``BACKGROUND_NICENESS`` more than the program; gcc runs inherit
-    the worker's. Where that is not allowed, nothing changes."""
+def lower_priority() -> None:
+    """Make the worker process yield the CPU to the program: it should use an idle core, not take one from the
+    program. It gets ``BACKGROUND_NICENESS`` more than the program; gcc runs inherit it. Not the compile thread:
+    it holds the program's GIL while it runs Python, and descheduled in favour of other work it stalls the program
+    (benchmarks.md §12.12). Where that is not allowed, nothing changes."""
     try:
-        if worker:
-            os.setpriority(os.PRIO_PROCESS, 0, min(os.getpriority(os.PRIO_PROCESS, os.getppid())
-                                                   + BACKGROUND_NICENESS, 19))
-        elif sys.platform == "linux":
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(),
-                           min(os.getpriority(os.PRIO_PROCESS, 0) + BACKGROUND_NICENESS, 19))
+        os.setpriority(os.PRIO_PROCESS, 0, min(os.getpriority(os.PRIO_PROCESS, os.getppid())
+                                               + BACKGROUND_NICENESS, 19))
     except (AttributeError, OSError) as exc:
         log.debug("background compiles keep the program's priority: %s", exc)
 
@@ -133,7 +129,7 @@ def build_here(pyx_path: str, module_name: str, c_path: str, so_path: str, optim
 
 def serve() -> None:
     """The worker's loop: one JSON request per line on standard input, one reply per line (until end of input)."""
-    lower_priority(worker=True)
+    lower_priority()
     replies = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)                         # what Cython or gcc print goes to standard error
     sys.stdout = sys.stderr
