@@ -185,15 +185,15 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
     # behind a helper dispatcher is the user's own function, and IPython's autoreload assigns __code__)
     ctx.bindings.extend(function_fields(py_function, py_function.__qualname__, ("__code__",)))
     ir = typed_ssa(py_function, [type_of_key(k) for k in key], ctx, assume_globals=ctx.assume_globals)
-    ir_text = format_function(ir)
     frontend_s = time.perf_counter() - start
     artifact = None
     if backend_name in ("auto", "llvm"):
-        artifact = backend("llvm").compile(ir, ctx)
+        artifact = backend("llvm").compile(ir, ctx)       # leaves ``ir`` as it was when it refuses
     if artifact is None:
+        ir_text = format_function(ir)                     # as the pipeline built it, before direct calls are bound
         bind_direct_calls(ir, ctx)
         artifact = backend("cython").compile(ir, ctx)
-    artifact.ir_text = artifact.ir_text or ir_text
+        artifact.ir_text = artifact.ir_text or ir_text
     artifact.stats["frontend_s"] = round(frontend_s, 4)
     artifact.stats["total_s"] = round(time.perf_counter() - start, 4)
     log.info("compiled %s%s with %s in %.3f s", py_function.__qualname__, describe_signature(key),

@@ -40,6 +40,26 @@ def test_string_code_uses_cython():
     assert backend_of(f, "str") == "cython"
 
 
+def test_a_function_llvm_tried_and_refused_shows_the_typed_ssa_the_pipeline_built(monkeypatch):
+    """'auto' formats the typed SSA for ``inspect_types`` only when Cython takes the function, after the LLVM
+    backend tried it (native re-typing of its list item candidates): that try must leave the IR as it was."""
+    from moshjit import compiler
+    from moshjit.ir.printer import format_function
+    built = []
+
+    def recording_typed_ssa(*args, **kwargs):
+        ir = typed_ssa(*args, **kwargs)
+        built.append(format_function(ir))
+        return ir
+    typed_ssa = compiler.typed_ssa
+    monkeypatch.setattr(compiler, "typed_ssa", recording_typed_ssa)
+    f = moshjit.jit(mixed)
+    assert f([1, 2]) == "3"
+    (signature,) = f.stats
+    assert f.stats[signature]["backend"] == "cython"
+    assert f.inspect_types() == f"# signature {f._describe(signature)} -> backend cython\n{built[0]}"
+
+
 def test_big_int_argument_uses_cython():
     f = moshjit.jit(samples.i_add)
     assert f(2 ** 70, 1) == 2 ** 70 + 1
