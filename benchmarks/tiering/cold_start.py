@@ -98,6 +98,15 @@ def cell(row: dict, engine: str) -> str:
     return text
 
 
+def bytecode_cache() -> str:
+    """Whether the children read moshjit's modules from ``.pyc`` files: with ``PYTHONDONTWRITEBYTECODE`` and no
+    ``.pyc`` (an editable install), every process compiles them from source, some of it on the compile thread
+    holding the GIL (benchmarks.md §12.12), which an installed wheel does not."""
+    if sys.pycache_prefix:
+        return f".pyc under {sys.pycache_prefix}"
+    return ".pyc writing off (PYTHONDONTWRITEBYTECODE)" if sys.dont_write_bytecode else ".pyc on"
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs", default=",".join(ENTRIES))
@@ -107,7 +116,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     engines = args.engines.split(",")
     print(f"# cold start, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
-          f"{os.getloadavg()[0]:.1f} (2 cores), Python {sys.version.split()[0]}")
+          f"{os.getloadavg()[0]:.1f} (2 cores), Python {sys.version.split()[0]}, {bytecode_cache()}")
     print("| program | " + " | ".join(engines) + " |")
     print("|---|" + "---:|" * len(engines))
     ratios = {engine: [] for engine in engines}
