@@ -262,7 +262,8 @@ def test_store_then_load(cache):
      "metadata does not match"),
     (lambda path, meta: os.chmod(path, 0o602), "writable by other users"),
     (lambda path, meta: os.chmod(meta, 0o620), "writable by other users"),
-], ids=["truncated", "appended", "emptied", "emptied-json", "truncated-json", "binary-json", "json-list", "wrong-key", "o+w", "meta-g+w"])
+], ids=["truncated", "appended", "emptied", "emptied-json", "truncated-json", "binary-json", "json-list", "wrong-key",
+        "o+w", "meta-g+w"])
 def test_a_bad_entry_is_a_miss_with_a_warning(cache, damage, problem):
     path, meta_path = stored(cache)
     damage(path, meta_path)
