@@ -37,7 +37,7 @@ def lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, 0, min(os.getpriority(os.PRIO_PROCESS, os.getppid())
                                                + BACKGROUND_NICENESS, 19))
     except (AttributeError, OSError) as exc:
-        log.debug("background compiles keep the program's priority: %s", exc)
+        log.debug("the build worker keeps the program's priority: %s", exc)
 
 
 @contextlib.contextmanager
