@@ -293,16 +293,13 @@ METHOD_SITES_C = r'''
         PyObject *entry = NULL, *result, *defaults = NULL, *given, *bound[MJ_SITE_ARGS];
         Py_ssize_t i, first;
         int is;
-        if (site->method == NULL) {
-            if (site->plain == NULL) goto generic;
-            is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp, site->plain);
-            if (is < 0) return NULL;
-            if (!is) goto generic;
-            return PyObject_Vectorcall(site->plain, argv, n, kwnames);     /* as CALL after LOAD_METHOD */
-        }
-        is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp, site->method);
+        if (site->method == NULL && site->plain == NULL) goto generic;
+        is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp,
+                          site->method != NULL ? site->method : site->plain);
         if (is < 0) return NULL;
         if (!is) goto generic;
+        if (site->method == NULL) return PyObject_Vectorcall(site->plain, argv, n, kwnames);   /* as CALL after
+                                                                                              LOAD_METHOD */
         if (kwnames != NULL && site->defaults_of != NULL && mj_site_keywords_in_place(site, n, kwnames)) {
             n += PyTuple_GET_SIZE(kwnames);              /* f(a, b=1) naming the next parameters in order */
             kwnames = NULL;
