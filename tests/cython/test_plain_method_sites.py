@@ -1,6 +1,6 @@
 """Method sites calling methods that are not jitted (``backends/cython/method_sites.py``): builtin types' methods
-(``list.append``, ``StringIO.write``) and plain Python functions, kept per receiver type and
-called with the receiver first, against CPython. Receivers with instance dicts (a ``list`` subclass, a plain
+(``list.append``, ``StringIO.write``, ``dict.get``) and plain Python functions, kept per receiver type and called
+with the receiver first, against CPython. Receivers with instance dicts (a ``list`` subclass, a plain
 class) get an attribute shadowing the method, then lose it; an unrelated attribute changes the dict's version tag
 without shadowing; the class gets another method, a ``staticmethod`` or a ``classmethod`` under the name. Random
 programs of such steps run plainly and jitted on two fresh copies of the same world."""
@@ -28,6 +28,17 @@ def append_to_each(objs, values):
 def write_each(objs, text):
     """A second site, a builtin method with a result: ``StringIO.write`` returns the count written."""
     return [o.write(text) for o in objs]
+
+
+def get_with_keyword(objs):
+    """Keywords passed on to the kept method: ``dict.get`` takes none (its own TypeError), a Python method does."""
+    out = []
+    for o in objs:
+        try:
+            out.append(o.get(1, default=5))
+        except TypeError as exc:
+            out.append(("TypeError", str(exc)))
+    return out
 
 
 def make_world():
@@ -121,3 +132,14 @@ def test_a_builtin_method_with_a_result_through_a_site():
     fast[0].write = plain[0].write = lambda text: "shadowed"        # StringIO instances have a dict
     assert jitted(write_each)(fast, "c") == write_each(plain, "c") == ["shadowed", 1]
     assert "mj_site_call2('write', &_mj_ms0, " in str(jitted(write_each).inspect_code())
+
+
+def test_keywords_reach_the_kept_method():
+    class Settings:
+        def get(self, key, default=None):
+            return ("Settings.get", key, default)
+
+    objs = [{1: 2}, Settings(), {}]
+    for _ in range(3):                                              # the site filled, then hit
+        assert jitted(get_with_keyword)(objs) == get_with_keyword(objs)
+    assert "mj_site_callkw3('get', &_mj_ms0, " in str(jitted(get_with_keyword).inspect_code())
