@@ -423,14 +423,24 @@ ATTRIBUTE_CACHE_C = r'''
         if (mj_attr_hinted_store(obj, name, value, cache)) return 0;
         return mj_attr_store_slow(obj, name, value, cache);
     }
-    typedef struct { PyTypeObject *type; unsigned int version; Py_ssize_t nentries, index; } mj_method_guard;
+    typedef struct {
+        PyTypeObject *type;
+        unsigned int version;
+        Py_ssize_t nentries, index;
+        uint64_t absent_tag;               /* an instance dict's version tag when name was not in it (0: none) */
+    } mj_method_guard;
     /* 1 when obj.name(...) would call method, found on cls, with obj as its first argument: obj's type is cls,
        whose lookup of name gives method, and obj has no attribute of that name of its own; else 0 (-1: the
-       instance dict lookup raised). */
+       instance dict lookup raised). An instance dict whose PEP 509 tag is the one it had when name was last
+       found absent is not searched again (tags are unique to a dict's contents, as LOAD_METHOD_WITH_DICT's keys
+       version is to its keys). */
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     static int mj_method_is(PyObject *obj, PyObject *name, mj_method_guard *g, PyObject *cls, PyObject *method) {
         PyTypeObject *tp = Py_TYPE(obj);
         PyObject **values, *dict = NULL, *found;
         mj_dict_keys *keys;
+        uint64_t tag;
         if ((PyObject *)tp != cls) return 0;
         if (g->type != tp || g->version != tp->tp_version_tag || g->version == 0) {
             g->type = NULL;
@@ -439,6 +449,7 @@ ATTRIBUTE_CACHE_C = r'''
             g->type = tp;
             g->version = tp->tp_version_tag;
             g->nentries = -1;
+            g->absent_tag = 0;
         }
         if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
             values = mj_values_of(obj);
@@ -457,10 +468,15 @@ ATTRIBUTE_CACHE_C = r'''
             return 0;
         }
         if (dict == NULL) return 1;
+        tag = ((PyDictObject *)dict)->ma_version_tag;
+        if (tag != 0 && tag == g->absent_tag) return 1;
         found = PyDict_GetItemWithError(dict, name);
-        if (found == NULL && PyErr_Occurred()) return -1;      /* raised as CPython's own lookup raises it */
-        return found == NULL;
+        if (found != NULL) return 0;
+        if (PyErr_Occurred()) return -1;                       /* raised as CPython's own lookup raises it */
+        g->absent_tag = tag;
+        return 1;
     }
+    #pragma GCC diagnostic pop
 '''
 
 ATTRIBUTE_CACHE_DECLARATIONS = '''\

@@ -14,8 +14,11 @@ once decided), typed tuples, arrays, more than ``MJ_SITE_ARGS`` arguments or key
 dispatcher's own vectorcall (still no lookup and no bound method: it binds keywords in C). A positional call
 leaving parameters to their defaults is completed with the defaults the dispatcher binds (the ``__defaults__`` of
 its ``_defaults_of`` function, held by the site and read at each call, as CPython reads them) and then matched
-like any other. Anything else — another type, a plain method, a ``__getattribute__`` override, a shadowing
-instance attribute, a class changed after the site was filled — takes ``PyObject_VectorcallMethod``, CPython's own
+like any other. A method that is not jitted but is a method descriptor (a Python function, a builtin type's
+method such as ``list.append`` or ``TextIOWrapper.write``) is kept as well and, under the same guard, called with
+the receiver first — what CPython's ``LOAD_METHOD`` and ``CALL`` do with it — without looking it up again.
+Anything else — another type, a ``__getattribute__`` override, another kind of descriptor, a shadowing instance
+attribute, a class changed after the site was filled — takes ``PyObject_VectorcallMethod``, CPython's own
 ``obj.name(args)``.
 
 A cached entry is a compiled specialisation of the method for exactly those argument kinds, so it stays correct
@@ -39,7 +42,9 @@ METHOD_SITES_C = r'''
         mj_method_guard guard;
         PyTypeObject *type;                        /* a receiver type the site saw */
         unsigned int version;                      /* its version tag then (0: empty) */
-        PyObject *method;                          /* strong: the jitted method found on it, or NULL (generic) */
+        PyObject *method;                          /* strong: the jitted method found on it, or NULL */
+        PyObject *plain;                           /* strong: else the method descriptor found (a function, a
+                                                      builtin's method), called with the receiver first, or NULL */
         Py_ssize_t arity;                          /* its _positional_count: other calls go to its dispatcher */
         PyObject *defaults_of;                     /* strong: the function whose __defaults__ it binds, or NULL */
         mj_site_signature signatures[2];
@@ -201,6 +206,7 @@ METHOD_SITES_C = r'''
 
     static void mj_site_forget(mj_site_receiver *site) {
         Py_CLEAR(site->method);
+        Py_CLEAR(site->plain);
         Py_CLEAR(site->defaults_of);
         Py_CLEAR(site->signatures[0].entry);
         Py_CLEAR(site->signatures[1].entry);
@@ -241,6 +247,9 @@ METHOD_SITES_C = r'''
                 site->method = descr;
                 site->arity = mj_site_arity_of(descr);
                 site->defaults_of = mj_site_defaults_of(descr);
+            } else if (descr != NULL && (Py_TYPE(descr)->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR)) {
+                Py_INCREF(descr);                        /* what _PyObject_GetMethod calls unbound */
+                site->plain = descr;
             }
         }
         return site;
@@ -284,10 +293,13 @@ METHOD_SITES_C = r'''
         PyObject *entry = NULL, *result, *defaults = NULL, *given, *bound[MJ_SITE_ARGS];
         Py_ssize_t i, first;
         int is;
-        if (site->method == NULL) goto generic;
-        is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp, site->method);
+        if (site->method == NULL && site->plain == NULL) goto generic;
+        is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp,
+                          site->method != NULL ? site->method : site->plain);
         if (is < 0) return NULL;
         if (!is) goto generic;
+        if (site->method == NULL) return PyObject_Vectorcall(site->plain, argv, n, kwnames);   /* as CALL after
+                                                                                              LOAD_METHOD */
         if (kwnames != NULL && site->defaults_of != NULL && mj_site_keywords_in_place(site, n, kwnames)) {
             n += PyTuple_GET_SIZE(kwnames);              /* f(a, b=1) naming the next parameters in order */
             kwnames = NULL;
