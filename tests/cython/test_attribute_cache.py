@@ -732,4 +732,6 @@ def test_generated_code_sets_the_dict_version_counter():
     fn(Fields(["x"]), 1, 2)
     code = str(fn.inspect_code())
     assert "mj_attr_use_versions(mj_dict_versions())" in code
-    assert "mj_attr_store(a_o, 'x', a_second, &_mj_ac1)" in code
+    # the value is cast to object when its signature types it natively (which signature came first depends on
+    # the tests that ran before this one)
+    assert re.search(r"mj_attr_store\(a_o, 'x', (a_second|\(<object>a_second\)), &_mj_ac1\)", code)
