@@ -22,6 +22,7 @@ class _NeedsHandlerPhi(Exception):
 
 
 def _int_like(value) -> bool:
+    """Typed int or bool (a constant by its value)."""
     kind = type_of_value(value.value) if isinstance(value, Constant) else value.type
     return isinstance(kind, IntType) or kind == BOOL
 

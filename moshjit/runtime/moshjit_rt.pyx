@@ -40,7 +40,10 @@ cdef Py_ssize_t mj_category_code(Py_UCS4 ch) noexcept:
     return mj_category_id(ch)
 
 
-from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow
+from cpython.number cimport PyNumber_Add
+from libc.limits cimport LONG_MAX, LONG_MIN
+from libc.math cimport fabs, isfinite
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from libc.string cimport memcpy
 from cpython.cellobject cimport PyCell_New, PyCell_Set
@@ -86,11 +89,6 @@ cdef extern from *:
     """
     object mj_chars_to_str(const Py_UCS4 *data, Py_ssize_t n, unsigned int bits)
 
-
-from cpython.long cimport PyLong_AsLongAndOverflow
-from cpython.number cimport PyNumber_Add
-from libc.limits cimport LONG_MAX, LONG_MIN
-from libc.math cimport fabs, isfinite
 
 cdef enum:
     MJ_SUM_INTS = 0

@@ -40,12 +40,13 @@ except ImportError:  # the runtime's compiled modules are not built: a dispatch 
 
 _LITERAL_TYPES = (int, float, str, bytes, bool, type(None))
 
+_SAFE_DIVISION = 1 << 53                  # int / int in C doubles is exact only below this
+
 
 def _summation(value) -> bool:
     """A ``Summation(start)`` call (an inlined ``sum(generator)`` on 3.12+): native_call makes it moshjit_rt's."""
     return isinstance(value, ops.Call) and isinstance(value.func, Constant) and value.func.value is Summation \
         and len(value.args) == 1 and not value.kwnames
-_SAFE_DIVISION = 1 << 53                  # int / int in C doubles is exact only below this
 
 
 def literal(value) -> str | None:
@@ -490,10 +491,11 @@ class Emitter:
         return None
 
     def op_CallMethod(self, op, depth):
-        if _summation(op.obj) and not op.kwnames and (
-                (op.name == "add" and len(op.args) == 1 and not self.users.get(op)) or (op.name, op.args) == ("result", [])):
+        if _summation(op.obj) and not op.kwnames and ((op.name, len(op.args)) == ("result", 0) or (
+                (op.name, len(op.args)) == ("add", 1) and not self.users.get(op))):
             # the C loop of moshjit_rt.Summation, which the call made: a direct C method call per item
-            self.assign(op, f"(<_MjSummation>{self.obj(op.obj)}).{op.name}({', '.join(map(self.obj, op.args))})", depth)
+            args = ", ".join(self.obj(a) for a in op.args)
+            self.assign(op, f"(<_MjSummation>{self.obj(op.obj)}).{op.name}({args})", depth)
             return
         if op.obj in self.char_buffers:                       # append (checked by the plan)
             self.emit(f"{self.ref(op.obj)}.append({self.char(op.args[0])})", depth)
