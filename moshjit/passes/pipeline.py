@@ -9,6 +9,7 @@ from moshjit.passes.category_codes import category_codes
 from moshjit.passes.constfold import constfold
 from moshjit.passes.copyprop import copyprop
 from moshjit.passes.dce import dce
+from moshjit.passes.int_sums import int_sums
 from moshjit.passes.simplify_cfg import simplify_cfg
 from moshjit.passes.str_lists import str_lists
 from moshjit.passes.type_tests import type_tests
@@ -24,6 +25,7 @@ PIPELINE = [
 TYPED_PIPELINE = [                   # passes that read inferred types; after them the pipeline runs again
     ("type_tests", type_tests),      # isinstance(x, C) that x's type answers becomes True
     ("str_lists", str_lists),        # reads of a read-only list(s) read the str s instead
+    ("int_sums", int_sums),          # a 3.12+ sum(generator) of ints adds into an accumulator, not a Summation
 ]
 MAX_ROUNDS = 4                       # a round can expose more work (a folded branch makes φs trivial)
 

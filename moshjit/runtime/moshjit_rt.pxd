@@ -17,6 +17,18 @@ cdef class CharBuffer:
     cdef str join(self)
 
 
+@cython.final
+cdef class Summation:
+    cdef int phase
+    cdef long int_total
+    cdef double float_total
+    cdef double compensation
+    cdef object total
+    cdef int add(self, object item) except -1
+    cdef double _compensated(self)
+    cdef object result(self)
+
+
 cdef object mj_set_handled(object exc)
 cdef object _mj_load_global(dict globals_, dict builtins_, str name)
 cdef object _mj_load_deref(tuple closure, Py_ssize_t index, str name)

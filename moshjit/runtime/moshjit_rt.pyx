@@ -40,7 +40,10 @@ cdef Py_ssize_t mj_category_code(Py_UCS4 ch) noexcept:
     return mj_category_id(ch)
 
 
-from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow
+from cpython.number cimport PyNumber_Add
+from libc.limits cimport LONG_MAX, LONG_MIN
+from libc.math cimport fabs, isfinite
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from libc.string cimport memcpy
 from cpython.cellobject cimport PyCell_New, PyCell_Set
@@ -85,6 +88,88 @@ cdef extern from *:
     }
     """
     object mj_chars_to_str(const Py_UCS4 *data, Py_ssize_t n, unsigned int bits)
+
+
+cdef enum:
+    MJ_SUM_INTS = 0
+    MJ_SUM_FLOATS = 1
+    MJ_SUM_GENERIC = 2
+
+
+@cython.final
+@cython.freelist(8)
+cdef class Summation:
+    """``primitives.summation.Summation`` in C: CPython 3.12+'s ``sum()`` loop (``builtin_sum_impl``) one item at a
+    time, for the generated code of an inlined ``sum(generator)``. Exact ints in a C long, then doubles with
+    Neumaier's compensation, then plain ``+`` for good; no interpreted method call per item. Additions of objects
+    call PyNumber_Add itself: Cython's inline int/float paths return the other operand for a 0 (``0 + -0.0`` would
+    be ``-0.0``, CPython's is ``0.0``)."""
+
+    def __init__(self, start):
+        cdef int overflow = 0
+        self.total = start
+        self.compensation = 0.0
+        self.phase = MJ_SUM_GENERIC
+        if type(start) is int:
+            self.int_total = PyLong_AsLongAndOverflow(start, &overflow)
+            if not overflow:
+                self.phase = MJ_SUM_INTS
+        elif type(start) is float:
+            self.float_total = <double>start
+            self.phase = MJ_SUM_FLOATS
+
+    cdef int add(self, object item) except -1:
+        cdef int overflow = 0
+        cdef long value
+        cdef double x, t
+        if self.phase == MJ_SUM_INTS:
+            if type(item) is int or type(item) is bool:
+                value = PyLong_AsLongAndOverflow(item, &overflow)
+                if not overflow and (value <= LONG_MAX - self.int_total if self.int_total >= 0
+                                     else value >= LONG_MIN - self.int_total):
+                    self.int_total += value
+                    return 0
+            self.total = PyNumber_Add(self.int_total, item)
+            if type(self.total) is float:
+                self.float_total = <double>self.total
+                self.compensation = 0.0
+                self.phase = MJ_SUM_FLOATS
+            else:
+                self.phase = MJ_SUM_GENERIC
+            return 0
+        if self.phase == MJ_SUM_FLOATS:
+            if type(item) is float:
+                x = <double>item
+                t = self.float_total + x
+                if fabs(self.float_total) >= fabs(x):
+                    self.compensation += (self.float_total - t) + x
+                else:
+                    self.compensation += (x - t) + self.float_total
+                self.float_total = t
+                return 0
+            if isinstance(item, int):
+                value = PyLong_AsLongAndOverflow(item, &overflow)
+                if not overflow:
+                    self.float_total += <double>value
+                    return 0
+            self.total = PyNumber_Add(self._compensated(), item)
+            self.phase = MJ_SUM_GENERIC
+            return 0
+        self.total = PyNumber_Add(self.total, item)
+        return 0
+
+    cdef double _compensated(self):
+        """The float total with the compensation added, unless that would turn inf or an overflow into nan."""
+        if self.compensation != 0.0 and isfinite(self.compensation):
+            return self.float_total + self.compensation
+        return self.float_total
+
+    cdef object result(self):
+        if self.phase == MJ_SUM_INTS:
+            return self.int_total
+        if self.phase == MJ_SUM_FLOATS:
+            return self._compensated()
+        return self.total
 
 
 @cython.final

@@ -30,6 +30,7 @@ from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
 from moshjit.ir.types import BOOL, FLOAT, STR, IntType
+from moshjit.primitives.summation import Summation
 from moshjit.primitives.unicode_categories import category_code
 
 try:
@@ -38,7 +39,14 @@ except ImportError:  # the runtime's compiled modules are not built: a dispatch 
     ClassDispatch = None
 
 _LITERAL_TYPES = (int, float, str, bytes, bool, type(None))
+
 _SAFE_DIVISION = 1 << 53                  # int / int in C doubles is exact only below this
+
+
+def _summation(value) -> bool:
+    """A ``Summation(start)`` call (an inlined ``sum(generator)`` on 3.12+): native_call makes it moshjit_rt's."""
+    return isinstance(value, ops.Call) and isinstance(value.func, Constant) and value.func.value is Summation \
+        and len(value.args) == 1 and not value.kwnames
 
 
 def literal(value) -> str | None:
@@ -472,6 +480,8 @@ class Emitter:
         """Calls with a native implementation in moshjit_rt (only for argument types where it is exact)."""
         if not (isinstance(op.func, Constant) and not op.kwnames):
             return None
+        if op.func.value is Summation and len(op.args) == 1:
+            return f"_MjSummation({self.obj(op.args[0])})"
         if op.func.value is len and len(op.args) == 1 and op.args[0] in self.char_buffers:
             return f"{self.ref(op.args[0])}.length"
         if op.func.value is unicodedata.category and len(op.args) == 1 and self.ctype(op.args[0]) == "Py_UCS4":
@@ -481,6 +491,12 @@ class Emitter:
         return None
 
     def op_CallMethod(self, op, depth):
+        if _summation(op.obj) and not op.kwnames and ((op.name, len(op.args)) == ("result", 0) or (
+                (op.name, len(op.args)) == ("add", 1) and not self.users.get(op))):
+            # the C loop of moshjit_rt.Summation, which the call made: a direct C method call per item
+            args = ", ".join(self.obj(a) for a in op.args)
+            self.assign(op, f"(<_MjSummation>{self.obj(op.obj)}).{op.name}({args})", depth)
+            return
         if op.obj in self.char_buffers:                       # append (checked by the plan)
             self.emit(f"{self.ref(op.obj)}.append({self.char(op.args[0])})", depth)
             return
