@@ -6,6 +6,7 @@ added, an attribute deleted, ``__class__`` assigned). Random programs of such st
 fresh copies of the same world, which must end in the same observations."""
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest

@@ -120,6 +120,7 @@ def test_str_subclasses_bad_bounds_and_item_errors_agree_with_cpython():
     for bound in [None, 1.5, "x", 2**70]:
         same(not_int_bounds, "abc", bound)
     assert "join" not in jitted(probes).inspect_types(("str", "int64", "int64"))
+    same(changed, "abc", 1, 3)                    # compiled here too: the test does not depend on the ones before
     assert "list" in jitted(changed).inspect_types(("str", "int64", "int64"))
 
 
