@@ -15,6 +15,7 @@ from moshjit.typeof import array_key, type_of_key
 
 log = logging.getLogger("moshjit")
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+NATIVE_ITEM_KINDS = (int, float, bool, list)     # the item classes a native list variant can hold
 
 
 def item_type(items) -> MType | None:
@@ -23,6 +24,8 @@ def item_type(items) -> MType | None:
     if not items:
         return INT64
     kind = type(items[0])
+    if kind not in NATIVE_ITEM_KINDS:
+        return None                    # decided by the first item: a list of strs is not scanned on every call
     if any(type(item) is not kind for item in items):
         return None
     if kind is int:
