@@ -15,7 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from moshjit.backends.cython import binding_guard, list_builds
+from moshjit.backends.cython import binding_guard, enumerate_loops, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
 from moshjit.backends.cython import constructor_sites, method_sites, operator_sites
 from moshjit.backends.cython.float_chains import FLOAT_CHAINS_C, FLOAT_CHAINS_DECLARATIONS, FloatChains
@@ -691,6 +691,8 @@ class Emitter:
             self.emit(f"{names[2]} = {step}", depth)
             self.emit(f"{names[1]} = mj_range_len({start}, {stop}, {step})", depth)
             self.emit(f"{plan.index} = 0", depth)
+        elif plan.kind == "enumerate":
+            enumerate_loops.emit_start(self, plan, depth)
         else:
             self.emit(f"{plan.index} = 0", depth)
 
@@ -747,6 +749,8 @@ class Emitter:
                 self.emit(f"{name} = {name}_next is not _MJ_STOP", depth)
             elif plan.kind == "range":
                 self.emit(f"{name} = {plan.index} < {plan.index}_n", depth)
+            elif plan.kind == "enumerate":
+                enumerate_loops.emit_test(self, plan, name, depth)
             elif term.iterator in self.joined_loops:
                 self.emit(f"{name} = {plan.index} < {self.ref(self.joined_loops[term.iterator])}.length", depth)
             else:
@@ -778,6 +782,9 @@ class Emitter:
         if plan is None:
             if item:
                 self.emit(f"{item} = {self.cond_name(term)}_next", depth)
+            return
+        if plan.kind == "enumerate":
+            enumerate_loops.emit_fetch(self, plan, self.cond_name(term), depth)
             return
         if plan.kind == "range":
             if item:

@@ -18,6 +18,7 @@ Per-op emission (``emit.py``) reads these decisions and decides nothing of this 
 from __future__ import annotations
 
 from moshjit.backends.cython.coalesce import coalesce
+from moshjit.backends.cython import enumerate_loops
 from moshjit.backends.cython.constructor_sites import takes_constructor_site
 from moshjit.backends.cython.out_of_ssa import CopyPlan
 from moshjit.backends.cython.c_types import cython_type
@@ -32,8 +33,8 @@ from moshjit.passes.constfold import maybe_undefined
 
 
 class IterationPlan:
-    """How a get_iter/for_iter pair is emitted: an index loop over str/list/tuple, a counted range loop,
-    or the generic iterator protocol."""
+    """How a get_iter/for_iter pair is emitted: an index loop over str/list/tuple, a counted range loop, an
+    enumerate loop (``enumerate_loops.py``), or the generic iterator protocol."""
 
     def __init__(self, kind: str, getiter, index: str, extra: dict):
         self.kind = kind
@@ -121,6 +122,9 @@ class EmissionPlan:
                 elif isinstance(source_type, RangeType) and self._range_call(source) is not None:
                     self.iteration[op] = IterationPlan("range", op, index, {"call": source})
                     self.folded.add(source)
+                elif (enumerated := enumerate_loops.enumerate_plan(op, self.users)) is not None:
+                    self.iteration[op] = IterationPlan("enumerate", op, index, enumerated)
+                    self.folded |= enumerate_loops.folded_ops(self.iteration[op])
                 else:
                     continue
                 self.index_decls[index] = "size_t" if self.iteration[op].kind == "range" else "Py_ssize_t"
@@ -243,9 +247,13 @@ class EmissionPlan:
             return []                              # read through their users instead
         if isinstance(instruction, ops.GetIter) and instruction in self.iteration:
             plan = self.iteration[instruction]
+            if plan.kind == "enumerate":
+                return [plan.extra["source"]]
             return self._expand(plan.extra["call"].args) if plan.kind == "range" else []
         if isinstance(instruction, ops.ForIter) and instruction.iterator in self.iteration:
             plan = self.iteration[instruction.iterator]
+            if plan.kind == "enumerate":                  # the test and the unpacked items, at the loop's test
+                return [plan.extra["source"]]
             return [] if plan.kind == "range" else self._expand([instruction.iterator.obj])
         return self._expand(instruction.operands())
 
