@@ -19,6 +19,7 @@ from moshjit.backends.cython import binding_guard, enumerate_loops, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
 from moshjit.backends.cython import constructor_sites, method_sites, operator_sites
 from moshjit.backends.cython.float_chains import FLOAT_CHAINS_C, FLOAT_CHAINS_DECLARATIONS, FloatChains
+from moshjit.backends.cython.int_chains import INT_CHAINS_C, INT_CHAINS_DECLARATIONS, IntChains
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
@@ -122,8 +123,10 @@ class Emitter:
         self.representative = decided.representative
         self.decl_type = decided.decl_type
         self.ctype = decided.ctype
-        self.float_chains = FloatChains(fn, self.users, self.ctype, self.folded | self.inline_slices
-                                        | set(self.list_builds.roots) | set(self.list_builds.fused))
+        emitted_elsewhere = (self.folded | self.inline_slices | set(self.list_builds.roots)
+                             | set(self.list_builds.fused))
+        self.int_chains = IntChains(fn, self.users, self.ctype, emitted_elsewhere)
+        self.float_chains = FloatChains(fn, self.users, self.ctype, emitted_elsewhere | self.int_chains.links)
         self.constructs: list = []          # enclosing Python loops: [kind, label block, exit label, passing ids]
         self.jump_ids: dict = {}
         self.uses_jump = False
@@ -220,6 +223,9 @@ class Emitter:
         self.at(op)
         if op in self.list_builds.roots:
             list_builds.emit_build(self, op, depth)
+            return
+        if self.int_chains.takes(op):
+            self.int_chains.emit(self, op, depth, lambda left, right: self.generic_binary(op, left, right))
             return
         if self.float_chains.takes(op):
             self.float_chains.emit(self, op, depth, lambda left, right: self.generic_binary(op, left, right))
@@ -1033,6 +1039,8 @@ class Emitter:
             out.append(constructor_sites.CONSTRUCTOR_SITES_INIT)
         if self.float_chains.used:
             out.append(f"cdef extern from *:\n    \"\"\"{FLOAT_CHAINS_C}    \"\"\"\n{FLOAT_CHAINS_DECLARATIONS}")
+        if self.int_chains.used:
+            out.append(f"cdef extern from *:\n    \"\"\"{INT_CHAINS_C}    \"\"\"\n{INT_CHAINS_DECLARATIONS}")
         if self.bindings_constant is not None:
             out.extend(binding_guard.module_declarations())
         for name in (f"_k{i}" for i in range(len(self.constants))):
@@ -1054,6 +1062,7 @@ class Emitter:
         if self.uses_jump:
             out.append("    _mj_jump = 0")
         out.extend(f"    {name} = None" for name in sorted(self.float_chains.bound_at_entry))
+        out.extend(f"    {name} = None" for name in sorted(self.int_chains.bound_at_entry))
         out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
         first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)

@@ -1,0 +1,145 @@
+"""Unboxed int chains: int arithmetic (``+ - * // %``) whose result is typed ``object`` only because it may leave
+int64 (``i + j`` of two C integers, ``(i + j) * (i + j + 1) // 2 + i + 1``) keeps its values as C ``long long``
+while they fit, and makes an int object only where a value leaves the chain.
+
+A link is such an operation whose inferred type is an int and whose operands are C integers, int constants, other
+links, or values typed ``object`` that inference proves are ints. Every link ``v`` whose users are all links
+("unboxed") gets, beside its object variable, a ``long long`` (``v_i``) and a flag (``v_u``): set when the value
+is held in ``v_i``. Each link is emitted as a guarded native operation — taken when every operand is held natively
+(unboxed values by their flag, objects by an exact int check that fits ``long long``) and the C operation neither
+overflows (``__builtin_*_overflow``) nor divides by zero or ``LLONG_MIN`` by -1 — and otherwise as the generic
+operation on the operands boxed on demand, which gives CPython's big int, or its ``ZeroDivisionError``. Floor
+division and modulo follow Python's signs (the quotient rounds toward minus infinity, the remainder takes the
+divisor's sign). A value that left the native path stays an object for the rest of its chain.
+"""
+from __future__ import annotations
+
+from moshjit.ir import ops
+from moshjit.ir.ops import Constant
+from moshjit.ir.types import IntType
+
+INT_OPERATORS = {"+": "mj_int_add", "-": "mj_int_sub", "*": "mj_int_mul", "//": "mj_int_floordiv", "%": "mj_int_mod"}
+
+INT_CHAINS_C = r'''
+    #include <limits.h>
+    /* An exact int that fits a long long, as one (0: anything else). */
+    static inline int mj_int_value(PyObject *o, long long *x) {
+        int overflow;
+        if (!PyLong_CheckExact(o)) return 0;
+        *x = PyLong_AsLongLongAndOverflow(o, &overflow);
+        return !overflow;
+    }
+    static inline int mj_int_add(long long a, long long b, long long *r) { return !__builtin_add_overflow(a, b, r); }
+    static inline int mj_int_sub(long long a, long long b, long long *r) { return !__builtin_sub_overflow(a, b, r); }
+    static inline int mj_int_mul(long long a, long long b, long long *r) { return !__builtin_mul_overflow(a, b, r); }
+    /* a // b rounded toward minus infinity, as long_div; 0 for a zero divisor and LLONG_MIN // -1. */
+    static inline int mj_int_floordiv(long long a, long long b, long long *r) {
+        long long q;
+        if (b == 0 || (b == -1 && a == LLONG_MIN)) return 0;
+        q = a / b;
+        if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
+        *r = q;
+        return 1;
+    }
+    /* a % b with the divisor's sign, as long_mod; 0 for a zero divisor and LLONG_MIN % -1. */
+    static inline int mj_int_mod(long long a, long long b, long long *r) {
+        long long m;
+        if (b == 0 || (b == -1 && a == LLONG_MIN)) return 0;
+        m = a % b;
+        if (m != 0 && ((m < 0) != (b < 0))) m += b;
+        *r = m;
+        return 1;
+    }
+    /* An unboxed chain value as an object (a new reference): a new int while its flag is set. */
+    static inline PyObject *mj_int_box(int unboxed, long long i, PyObject *o) {
+        if (unboxed) return PyLong_FromLongLong(i);
+        Py_INCREF(o);
+        return o;
+    }
+'''
+
+INT_CHAINS_DECLARATIONS = '''\
+    bint mj_int_value(object, long long *)
+    bint mj_int_add(long long, long long, long long *)
+    bint mj_int_sub(long long, long long, long long *)
+    bint mj_int_mul(long long, long long, long long *)
+    bint mj_int_floordiv(long long, long long, long long *)
+    bint mj_int_mod(long long, long long, long long *)
+    object mj_int_box(bint, long long, object)
+'''
+
+
+class IntChains:
+    """Which binary operations of one function form int chains, decided from the emitter's types and users."""
+
+    def __init__(self, fn, users, ctype, excluded):
+        self.ctype = ctype
+        self.links: set = set()
+        for block in fn.blocks:                 # operands before their users in a block: a link may read a link
+            for op in block.ops:
+                if op not in excluded and self._link(op):
+                    self.links.add(op)
+        self.unboxed = {op for op in self.links if users.get(op) and all(user in self.links for user in users[op])}
+        self.used = False
+        self.bound_at_entry: set = set()     # object variables of unboxed values: bound to None on entry, since
+        # the native path leaves them unassigned and Cython checks an object variable read while maybe unbound
+
+    def _operand_kind(self, value) -> str | None:
+        """'c' (a C integer or an int constant), 'link', 'object' (an int held as an object), or None."""
+        if isinstance(value, Constant):
+            return "c" if type(value.value) is int and self.ctype(value) == "Py_ssize_t" else None
+        if value in self.links:
+            return "link"
+        kind = self.ctype(value)
+        if kind == "Py_ssize_t":
+            return "c"
+        return "object" if kind == "object" and isinstance(getattr(value, "type", None), IntType) else None
+
+    def _link(self, op) -> bool:
+        return (isinstance(op, ops.BinaryOp) and op.op in INT_OPERATORS and isinstance(op.type, IntType)
+                and self.ctype(op) == "object"
+                and None not in (self._operand_kind(op.left), self._operand_kind(op.right)))
+
+    def takes(self, op) -> bool:
+        return op in self.links
+
+    def emit(self, emitter, op, depth: int, generic) -> None:
+        """The guarded native operation and its generic fallback; ``generic(left, right)`` writes the generic
+        expression for two object operands."""
+        self.used = True
+        tests, values = [], []
+        for value, slot in ((op.left, "_mj_ix"), (op.right, "_mj_iy")):
+            if value in self.unboxed:
+                name = emitter.var(value)
+                tests.append(f"{name}_u")
+                values.append(f"{name}_i")
+            elif self._operand_kind(value) == "c":
+                values.append(f"<long long>{emitter.ref(value)}")
+            else:
+                emitter.decls[slot] = "long long"
+                tests.append(f"mj_int_value({emitter.ref(value)}, &{slot})")
+                values.append(slot)
+        name = emitter.var(op)
+        target = f"{name}_i" if op in self.unboxed else "_mj_ir"
+        tests.append(f"{INT_OPERATORS[op.op]}({values[0]}, {values[1]}, &{target})")
+        generic_text = generic(self._boxed(emitter, op.left), self._boxed(emitter, op.right))
+        emitter.emit(f"if {' and '.join(tests)}:", depth)
+        if op in self.unboxed:
+            self.bound_at_entry.add(name)
+            emitter.decls[f"{name}_i"] = "long long"
+            emitter.decls[f"{name}_u"] = "bint"
+            emitter.emit(f"{name}_u = True", depth + 1)
+            emitter.emit("else:", depth)
+            emitter.emit(f"{name} = {generic_text}", depth + 1)
+            emitter.emit(f"{name}_u = False", depth + 1)
+        else:
+            emitter.decls["_mj_ir"] = "long long"
+            emitter.assign(op, "_mj_ir", depth + 1)
+            emitter.emit("else:", depth)
+            emitter.assign(op, generic_text, depth + 1)
+
+    def _boxed(self, emitter, value) -> str:
+        if value in self.unboxed:
+            name = emitter.var(value)
+            return f"mj_int_box({name}_u, {name}_i, {name})"
+        return emitter.obj(value)

@@ -1,0 +1,136 @@
+"""Unboxed int chains (``backends/cython/int_chains.py``) against CPython: int arithmetic on C integers and on ints
+held as objects, kept as C ``long long`` while it fits, gives CPython's results at and beyond the int64 edges
+(big ints after an overflow), Python's floor division and modulo of negative operands, and CPython's
+``ZeroDivisionError``. The decisions are pinned on tiny typed functions, and the generated code is checked for the
+guarded native operations."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as hs
+
+from moshjit.backends.cython.c_types import cython_type
+from moshjit.backends.cython.int_chains import IntChains
+from moshjit.compiler import typed_ssa
+from moshjit.ir.ops import Constant
+from moshjit.typeof import type_of_key
+from tests.cython.agree import jitted, outcome
+
+EDGE = 1 << 63
+
+
+def triangle(i, j):
+    """spectral_norm's ``eval_A`` denominator: every step a link, the last one boxed."""
+    return (i + j) * (i + j + 1) // 2 + i + 1
+
+
+def signs(a, b, c):
+    """Floor division and modulo of values of any sign, zero divisors included."""
+    return (a - b) // c, (a * b) % c, (a + b) // (c - 1) % (b - 1), -7 // (a - a + c) + 7 % (c + 0)
+
+
+def grow(n, k):
+    """A counter typed ``object`` through the loop: each step a chain, the value leaves int64 as it grows."""
+    x = 1
+    for _ in range(n):
+        x = x * k + 1
+    return x
+
+
+def indexed(seq, k):
+    """Chains on the C counters of an index loop and of ``len``."""
+    out = []
+    for i, x in enumerate(seq):
+        out.append((i + k) * (i - k) // 3 % (k + len(seq)) - x)
+    return out
+
+
+def ends(a, b):
+    """Chain values leaving the chain: a comparison, a float division, a list, a return."""
+    s = a * b + 1
+    return s > a, (a - b) / 2, [a + b - 1], s
+
+
+def same(fn, *args):
+    expected = outcome(fn, *args)
+    assert outcome(jitted(fn), *args) == expected
+    return expected
+
+
+def near(*centres):
+    return hs.one_of(*(hs.integers(c - 3, c + 3) for c in centres))
+
+
+ints = hs.one_of(hs.integers(-20, 20), near(EDGE, -EDGE, EDGE // 2, -EDGE // 2, 1 << 31, -(1 << 31), 1 << 32),
+                 hs.integers())
+
+
+@settings(max_examples=150, deadline=None)
+@given(ints, ints)
+def test_the_spectral_norm_formula_at_the_int64_edges(i, j):
+    same(triangle, i, j)
+
+
+@settings(max_examples=150, deadline=None)
+@given(ints, ints, hs.one_of(hs.integers(-3, 3), ints))
+def test_floor_division_and_modulo_signs_and_zero_divisors(a, b, c):
+    same(signs, a, b, c)
+
+
+def test_the_edges_that_c_cannot_divide():
+    for a, b, c in [(-EDGE, 1, -1), (-EDGE, -1, -1), (EDGE - 1, -1, -1), (0, 0, 0), (5, 1, 0), (-EDGE, 0, 2),
+                    (-EDGE, 2, 1), (-7, 3, 1)]:
+        same(signs, a, b, c)
+    assert same(triangle, EDGE - 1, EDGE - 1)[1] > EDGE                     # the big int CPython computes
+    assert same(signs, 1, 2, 0)[0] == "raise"                                 # CPython's ZeroDivisionError
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.integers(0, 70), hs.one_of(hs.integers(-40, 40), near(EDGE, -EDGE)))
+def test_a_counter_grows_past_int64_as_cpython(n, k):
+    same(grow, n, k)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.lists(hs.integers(-5, 5), max_size=6), ints)
+def test_chains_on_loop_counters(seq, k):
+    same(indexed, seq, k)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ints, ints)
+def test_values_leaving_the_chain(a, b):
+    same(ends, a, b)
+
+
+def chains_of(fn, key) -> IntChains:
+    ir = typed_ssa(fn, [type_of_key(k) for k in key], assume_globals=False)
+
+    def ctype(value):
+        if isinstance(value, Constant):
+            return {bool: "bint", int: "Py_ssize_t", float: "double"}.get(type(value.value), "object")
+        return cython_type(value.type)
+    return IntChains(ir, ir.users(), ctype, set())
+
+
+def test_every_step_of_the_formula_is_a_link_and_only_the_last_is_boxed():
+    chains = chains_of(triangle, ("int64", "int64"))
+    assert len(chains.links) == 7                       # two i + j, + 1, *, // 2, + i, + 1
+    assert len(chains.unboxed) == 6
+    assert [op.op for op in chains.links - chains.unboxed] == ["+"]
+    assert len(chains_of(triangle, (int, int)).links) == 7      # ints held as objects are operands too
+
+
+def test_floats_and_unknown_objects_are_not_links():
+    assert not chains_of(triangle, (float, float)).links
+    assert not chains_of(triangle, (object, object)).links
+    escaping = chains_of(ends, ("int64", "int64"))
+    assert len(escaping.links) == 5                             # a * b, + 1, a - b, a + b, - 1
+    assert sorted(op.op for op in escaping.unboxed) == ["*", "+"]   # read only by links; the rest leave
+
+
+def test_the_generated_code_guards_each_native_operation():
+    assert jitted(triangle)(3, 4) == triangle(3, 4)
+    code = str(jitted(triangle).inspect_code())
+    assert "if mj_int_add(<long long>" in code and "_u = True" in code
+    assert "mj_int_floordiv(" in code and "mj_int_mul(" in code
+    assert "mj_int_box(" in code                                   # the generic path boxes on demand
+    assert "= _mj_ir" in code                                      # the chain's end is boxed once
