@@ -49,9 +49,15 @@ def ends(a, b):
     return s > a, (a - b) / 2, [a + b - 1], s
 
 
+def reciprocals(i, j, x):
+    """Chains ending in a true division by or of a float: the int converted as ``float_div`` converts it."""
+    return 1.0 / ((i + j) * (i + j + 1) // 2 + i + 1), x / (i - j), (i * j) / x
+
+
 def same(fn, *args):
+    """CPython's outcome, compared by ``repr``: NaN equals NaN and -0.0 differs from 0.0."""
     expected = outcome(fn, *args)
-    assert outcome(jitted(fn), *args) == expected
+    assert repr(outcome(jitted(fn), *args)) == repr(expected)
     return expected
 
 
@@ -101,6 +107,19 @@ def test_values_leaving_the_chain(a, b):
     same(ends, a, b)
 
 
+@settings(max_examples=150, deadline=None)
+@given(ints, ints, hs.one_of(hs.floats(), hs.sampled_from([0.0, -0.0, 1.0, 3.0, float("inf")])))
+def test_chains_ending_in_a_float_division(i, j, x):
+    same(reciprocals, i, j, x)
+
+
+def test_float_divisions_of_ints_beyond_two_to_the_53_and_zero():
+    for i, j, x in [((1 << 53) + 1, 0, 3.0), ((1 << 62) + 3, 1, -0.0), (-1, 0, 0.0), (5, 5, 2.0),
+                    (EDGE - 1, 0, 1.5), ((1 << 60) - 1, 7, 1e-300)]:
+        same(reciprocals, i, j, x)
+    assert same(reciprocals, 3, 3, 1.0) == outcome(reciprocals, 3, 3, 1.0)
+
+
 def chains_of(fn, key) -> IntChains:
     ir = typed_ssa(fn, [type_of_key(k) for k in key], assume_globals=False)
 
@@ -117,6 +136,12 @@ def test_every_step_of_the_formula_is_a_link_and_only_the_last_is_boxed():
     assert len(chains.unboxed) == 6
     assert [op.op for op in chains.links - chains.unboxed] == ["+"]
     assert len(chains_of(triangle, (int, int)).links) == 7      # ints held as objects are operands too
+
+
+def test_a_float_division_ends_a_chain_and_an_int_division_does_not():
+    chains = chains_of(reciprocals, ("int64", "int64", float))
+    assert len(chains.float_divisions) == 3 and len(chains.unboxed) == 9
+    assert not chains_of(ends, ("int64", "int64")).float_divisions          # (a - b) / 2: long_true_divide
 
 
 def test_floats_and_unknown_objects_are_not_links():

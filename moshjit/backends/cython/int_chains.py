@@ -10,7 +10,9 @@ is held in ``v_i``. Each link is emitted as a guarded native operation — taken
 overflows (``__builtin_*_overflow``) nor divides by zero or ``LLONG_MIN`` by -1 — and otherwise as the generic
 operation on the operands boxed on demand, which gives CPython's big int, or its ``ZeroDivisionError``. Floor
 division and modulo follow Python's signs (the quotient rounds toward minus infinity, the remainder takes the
-divisor's sign). A value that left the native path stays an object for the rest of its chain.
+divisor's sign). A value that left the native path stays an object for the rest of its chain. A chain may end
+in a true division by or of a float (``1.0 / (…)``): ``float_div`` converts the int operand to a double exactly as
+C converts a ``long long`` (correctly rounded), so the doubles are divided while the divisor is not zero.
 """
 from __future__ import annotations
 
@@ -79,7 +81,10 @@ class IntChains:
             for op in block.ops:
                 if op not in excluded and self._link(op):
                     self.links.add(op)
-        self.unboxed = {op for op in self.links if users.get(op) and all(user in self.links for user in users[op])}
+        self.float_divisions = {op for block in fn.blocks for op in block.ops
+                                if op not in excluded and self._float_division(op)}
+        ends = self.links | self.float_divisions
+        self.unboxed = {op for op in self.links if users.get(op) and all(user in ends for user in users[op])}
         self.used = False
         self.bound_at_entry: set = set()     # object variables of unboxed values: bound to None on entry, since
         # the native path leaves them unassigned and Cython checks an object variable read while maybe unbound
@@ -100,13 +105,24 @@ class IntChains:
                 and self.ctype(op) == "object"
                 and None not in (self._operand_kind(op.left), self._operand_kind(op.right)))
 
+    def _float_division(self, op) -> bool:
+        """``x / v`` or ``v / x`` of a link and a float: ``float_div`` converts the int as C converts a long long."""
+        if not (isinstance(op, ops.BinaryOp) and op.op == "/" and self.ctype(op) in ("double", "object")):
+            return False
+        sides = [self._operand_kind(op.left), self.ctype(op.left), self._operand_kind(op.right), self.ctype(op.right)]
+        return sides[0] == "link" and sides[3] == "double" or sides[2] == "link" and sides[1] == "double"
+
     def takes(self, op) -> bool:
-        return op in self.links
+        """Whether ``op`` is emitted here: a link, or a float division reading an unboxed link."""
+        return op in self.links or op in self.float_divisions and (op.left in self.unboxed or op.right in self.unboxed)
 
     def emit(self, emitter, op, depth: int, generic) -> None:
         """The guarded native operation and its generic fallback; ``generic(left, right)`` writes the generic
         expression for two object operands."""
         self.used = True
+        if op in self.float_divisions:
+            self._emit_float_division(emitter, op, depth, generic)
+            return
         tests, values = [], []
         for value, slot in ((op.left, "_mj_ix"), (op.right, "_mj_iy")):
             if value in self.unboxed:
@@ -137,6 +153,23 @@ class IntChains:
             emitter.assign(op, "_mj_ir", depth + 1)
             emitter.emit("else:", depth)
             emitter.assign(op, generic_text, depth + 1)
+
+    def _emit_float_division(self, emitter, op, depth: int, generic) -> None:
+        """The doubles divided while the link is native and the divisor is not zero (the generic division raises
+        CPython's ``ZeroDivisionError``)."""
+        native, tests = [], []
+        for value in (op.left, op.right):
+            if value in self.unboxed:
+                name = emitter.var(value)
+                tests.append(f"{name}_u")
+                native.append(f"(<double>{name}_i)")
+            else:
+                native.append(f"(<double>{emitter.ref(value)})")
+        tests.append(f"{native[1]} != 0.0")
+        emitter.emit(f"if {' and '.join(tests)}:", depth)
+        emitter.assign(op, f"{native[0]} / {native[1]}", depth + 1)
+        emitter.emit("else:", depth)
+        emitter.assign(op, generic(self._boxed(emitter, op.left), self._boxed(emitter, op.right)), depth + 1)
 
     def _boxed(self, emitter, value) -> str:
         if value in self.unboxed:
