@@ -1,12 +1,16 @@
 """A build worker process: Cython and the C compiler for generated modules, run beside the program, not inside it.
 
 Cython's code generation is pure Python: run on a compile thread it holds the GIL for ~0.2 s per module (over a
-second for the first, which imports Cython) and slows the program it runs beside. Background compiles therefore
-hand the written .pyx to one long-lived worker (``python -m moshjit.runtime.build_worker``, started at the first
-build, Cython kept warm in it) that cythonizes it and runs gcc; the compile thread waits on a pipe without the
-GIL. Requests and replies are JSON lines; the worker's own standard output goes to standard error, so nothing
-Cython or gcc prints can corrupt the protocol. ``MOSHJIT_BUILD_WORKER=0`` builds in-process (as eager
-compiles always do).
+second for the first, which imports Cython) and slows the program it runs beside. And whatever thread runs it,
+Cython leaves its compiler in the program's heap for good: its scanner's state machine alone is a dict of
+~146,000 entries whose values are dicts, which every full garbage collection of the program then traverses
+(+45 ms per collection on this machine, against 6 ms for a program holding 100,000 instances; benchmarks.md
+§9.12). So every build is handed to a long-lived worker (``python -m moshjit.runtime.build_worker``, started at
+the first build, Cython kept warm in it) that cythonizes the written .pyx and runs gcc; the caller waits on a
+pipe without the GIL. Background compiles and eager ones use two workers: the background one runs at a lower
+priority, the eager one at the program's, since the program waits for it. Requests and replies are JSON lines;
+the worker's own standard output goes to standard error, so nothing Cython or gcc prints can corrupt the
+protocol. ``MOSHJIT_BUILD_WORKER=0`` builds in-process instead.
 """
 from __future__ import annotations
 
@@ -42,7 +46,8 @@ def lower_priority() -> None:
 
 @contextlib.contextmanager
 def offloading():
-    """Builds on this thread, inside the block, go to the worker process (the compile thread's jobs)."""
+    """Builds on this thread, inside the block, are background work (the compile thread's jobs): they go to the
+    lower-priority worker."""
     _offloading.active = True
     try:
         yield
@@ -50,19 +55,31 @@ def offloading():
         _offloading.active = False
 
 
-def active() -> bool:
-    """Whether a build on this thread should go to the worker."""
-    return getattr(_offloading, "active", False) and os.environ.get("MOSHJIT_BUILD_WORKER", "1") not in ("0", "")
+def enabled() -> bool:
+    """Whether builds go to a worker process (``MOSHJIT_BUILD_WORKER=0``: in-process)."""
+    return os.environ.get("MOSHJIT_BUILD_WORKER", "1") not in ("0", "")
+
+
+def in_background() -> bool:
+    """Whether a build on this thread is background work."""
+    return getattr(_offloading, "active", False)
 
 
 class BuildWorker:
-    """The client side: one worker process, one request at a time, restarted if it died."""
+    """The client side: one worker process, one request at a time, restarted if it died; a process forked from
+    the program starts its own (the parent's pipe is the parent's)."""
 
-    def __init__(self):
+    def __init__(self, background: bool = True):
+        self.background = background
         self._process = None
         self._lock = threading.Lock()
         self._stopped = False
         atexit.register(self.stop)
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._forget_parents_worker)
+
+    def _forget_parents_worker(self) -> None:
+        self._process, self._lock = None, threading.Lock()
 
     def stop(self) -> None:
         """End the worker (at exit: a module still being built is not needed any more)."""
@@ -103,17 +120,21 @@ class BuildWorker:
             from moshjit.runtime.toolchain import PACKAGE_ROOT
             path = [PACKAGE_ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
             env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
-            self._process = subprocess.Popen([sys.executable, "-m", "moshjit.runtime.build_worker"],
-                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+            command = [sys.executable, "-m", "moshjit.runtime.build_worker"] + (["--background"] * self.background)
+            self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                             env=env)
         return self._process
 
 
-_worker = BuildWorker()
+_worker = BuildWorker(background=True)
+_eager_worker = BuildWorker(background=False)
 
 
 def build(pyx_path: str, module_name: str, c_path: str, so_path: str, optimize: str) -> dict:
-    """Build one generated module in the worker process (see ``BuildWorker.build``)."""
-    return _worker.build(pyx_path, module_name, c_path, so_path, optimize)
+    """Build one generated module in a worker process (see ``BuildWorker.build``): the background one for the
+    compile thread's jobs, the eager one for compiles the program waits for."""
+    worker = _worker if in_background() else _eager_worker
+    return worker.build(pyx_path, module_name, c_path, so_path, optimize)
 
 
 def build_here(pyx_path: str, module_name: str, c_path: str, so_path: str, optimize: str) -> dict:
@@ -127,9 +148,10 @@ def build_here(pyx_path: str, module_name: str, c_path: str, so_path: str, optim
     return {"cython_s": round(middle - start, 4), "cc_s": round(time.perf_counter() - middle, 4)}
 
 
-def serve() -> None:
+def serve(background: bool) -> None:
     """The worker's loop: one JSON request per line on standard input, one reply per line (until end of input)."""
-    lower_priority()
+    if background:
+        lower_priority()
     replies = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)                         # what Cython or gcc print goes to standard error
     sys.stdout = sys.stderr
@@ -148,4 +170,4 @@ def serve() -> None:
 
 
 if __name__ == "__main__":
-    serve()
+    serve(background="--background" in sys.argv[1:])

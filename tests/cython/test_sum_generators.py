@@ -37,8 +37,15 @@ def _outcome(fn, *args):
     except Exception as error:                 # noqa: BLE001 (the error is part of the behaviour compared)
         return "raise", type(error), str(error)
     if type(value) is float:
-        return "float", "nan" if math.isnan(value) else value.hex()
+        return "float", _float_bits(value)
+    if type(value) is complex:                 # a nan part makes equal complex values compare unequal
+        return "complex", _float_bits(value.real), _float_bits(value.imag)
     return type(value), value
+
+
+def _float_bits(value):
+    """Compare floats by their bits, with every nan alike (nan != nan would fail equal results)."""
+    return "nan" if math.isnan(value) else value.hex()
 
 
 def _agree(fn, *args):

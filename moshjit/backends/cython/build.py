@@ -32,8 +32,8 @@ class CythonToolchain:
         self.support.ensure()
 
     def build(self, pyx_text: str, module_name: str) -> tuple[bytes, dict]:
-        """Compile a generated module; returns the shared object's bytes and the time spent per step. A background
-        compile has Cython and gcc run by the build worker process, away from the program's GIL."""
+        """Compile a generated module; returns the shared object's bytes and the time spent per step. Cython and
+        gcc run in a build worker process, away from the program's GIL and its heap (``build_worker``)."""
         self.ensure_support()
         with scratch() as workdir:
             pyx_path = os.path.join(workdir, module_name + ".pyx")
@@ -42,7 +42,7 @@ class CythonToolchain:
             c_path = os.path.join(workdir, module_name + ".c")
             so_path = os.path.join(workdir, module_name + EXT_SUFFIX)
             start = time.perf_counter()
-            in_worker = build_worker.active()
+            in_worker = build_worker.enabled()
             build = build_worker.build if in_worker else build_worker.build_here
             timings = build(pyx_path, module_name, c_path, so_path, GENERATED_OPT)
             if in_worker:

@@ -1,6 +1,7 @@
 """The head of every generated module: directives, C helpers for counted range loops, the runtime imports,
 and the per-module state (globals dict, builtins, closure cells, constants) set by ``_mj_setup``."""
 from moshjit.backends.cython.number_fast_paths import NUMBER_FAST_PATHS_C
+from moshjit.backends.cython.reference_counts import REFERENCE_COUNTS_C
 from moshjit.cpython import UNICODE_EQUAL
 
 RUNTIME_MODULE = "moshjit.runtime.moshjit_rt"
@@ -23,6 +24,7 @@ from moshjit.runtime.moshjit_rt import UNBOUND as _MJ_RT_UNBOUND, STOP as _MJ_RT
 
 cdef extern from *:
     """
+    MJ_REFERENCE_COUNTS
     #include <math.h>
     MJ_DECLARE_UNICODE_EQUAL
     #include <pthread.h>
@@ -223,3 +225,4 @@ def _mj_setup(dict globals_, dict builtins_, tuple closure, tuple constants):
 _DECLARATION = "" if UNICODE_EQUAL == "_PyUnicode_EQ" else f"int {UNICODE_EQUAL}(PyObject *, PyObject *);"
 PRELUDE = PRELUDE.replace("MJ_UNICODE_EQUAL", UNICODE_EQUAL).replace("MJ_DECLARE_UNICODE_EQUAL", _DECLARATION)
 PRELUDE = PRELUDE.replace("MJ_NUMBER_FAST_PATHS\n", NUMBER_FAST_PATHS_C.lstrip("\n"))
+PRELUDE = PRELUDE.replace("    MJ_REFERENCE_COUNTS\n", REFERENCE_COUNTS_C.lstrip("\n"))
