@@ -2,12 +2,14 @@
 (its scanner's state machine made every full garbage collection ~45 ms slower; ``runtime/build_worker.py``)."""
 import json
 import os
+import random
 import subprocess
 import sys
 import textwrap
 
 import pytest
 
+from moshjit import jit
 from moshjit.runtime import build_worker
 
 PROBE = textwrap.dedent("""
@@ -52,24 +54,28 @@ def test_eager_builds_use_the_worker_at_the_programs_priority():
         assert build_worker.in_background()
 
 
+def fresh_function():
+    """A jitted function no cache holds yet, so calling it builds a module."""
+    namespace = {}
+    exec(f"def fresh(n):\n    return n * {random.getrandbits(60)} + 1\n", namespace)
+    return jit(namespace["fresh"], backend="cython")
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
-def test_a_forked_child_starts_its_own_worker(tmp_path):
+def test_a_forked_child_starts_its_own_worker():
     """The parent's pipe belongs to the parent: a child writing to it would mix its requests into the parent's."""
-    pyx = tmp_path / "forked.pyx"
-    pyx.write_text("def f(x):\n    return x + 1\n")
-    build_worker._eager_worker.build(str(pyx), "forked", str(tmp_path / "p.c"), str(tmp_path / "p.so"), "-O0")
+    assert fresh_function()(2) > 0
     parent_worker = build_worker._eager_worker._process.pid
     read_end, write_end = os.pipe()
     child = os.fork()
     if child == 0:                                      # pragma: no cover (runs in the child)
         try:
-            worker = build_worker._eager_worker
-            worker.build(str(pyx), "forked", str(tmp_path / "c.c"), str(tmp_path / "c.so"), "-O0")
-            os.write(write_end, json.dumps(worker._process.pid).encode())
+            fresh_function()(3)
+            os.write(write_end, json.dumps(build_worker._eager_worker._process.pid).encode())
         finally:
             os._exit(0)
     os.close(write_end)
     child_worker = json.loads(os.read(read_end, 100))
     os.waitpid(child, 0)
     assert child_worker != parent_worker
-    assert build_worker._eager_worker._process.poll() is None          # the parent's worker still serves it
+    assert build_worker._eager_worker._process.pid == parent_worker and fresh_function()(4) > 0
