@@ -1,8 +1,9 @@
-"""Float arguments that are only handed on as objects — stored into attributes, returned, passed to method and
+"""Float (and int64) arguments that are only handed on as objects — stored into attributes, returned, passed to method and
 constructor sites — stay the float object the caller passed (``plan.py``'s ``boxed_arguments``): no unboxing
 at entry and boxing again at each use. That is also what CPython does: the stored attribute *is* the argument
 (``o.x is x``, and a NaN found by identity in a list), which unboxing would have broken. An argument used in
-arithmetic stays a double."""
+arithmetic stays a double. An int64 argument also stays the caller's int where it is compared or combined with a
+value held as an object (``self.mark != mark``): unboxed, it was boxed again at that use, a new int per call."""
 from __future__ import annotations
 
 import moshjit
@@ -63,3 +64,47 @@ def test_the_entry_takes_the_object():
     Vec(1.0, 2.0)
     code = str(Vec.__init__.inspect_code())
     assert "object a_x, object a_y):" in code and "double a_x" not in code
+
+
+def define_marks():
+    class Node:
+        def __init__(self, mark):
+            self.mark = mark
+            self.value = None
+
+        def stale(self, mark):
+            return self.mark != mark
+
+        def keep(self, v):
+            self.value = v
+            return self.value is v, v
+
+        def total(self, n):
+            s = 0
+            for i in range(n):
+                s += i
+            return s
+
+    return Node
+
+
+def observe_marks(Node):
+    node, big = Node(1000), 10 ** 6
+    return [node.stale(1000), node.stale(1001), node.keep(big), node.keep(-(2 ** 63)), node.keep(7),
+            node.value is node.keep(node.value)[1], node.total(10)]
+
+
+def test_int_arguments_keep_their_identity_and_compare_as_cpython_does():
+    plain, compiled = define_marks(), define_marks()
+    moshjit.jit(compiled)
+    assert observe_marks(compiled) == observe_marks(plain)
+    assert observe_marks(compiled)[2] == (True, 10 ** 6)         # the stored int *is* the argument
+
+
+def test_int_arguments_meeting_objects_stay_objects_and_counters_stay_native():
+    Node = moshjit.jit(define_marks())
+    node = Node(5)
+    node.stale(6), node.keep(10 ** 6), node.total(3)
+    assert "object a_self, object a_mark):" in str(Node.stale.inspect_code())
+    assert "object a_self, object a_v):" in str(Node.keep.inspect_code())
+    assert "object a_self, Py_ssize_t a_n):" in str(Node.total.inspect_code())

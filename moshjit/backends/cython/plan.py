@@ -10,8 +10,9 @@
   ``MjStrView`` structs (``text.py``);
 - list builds: which trees of ``+`` and ``[x] * n`` become one list of the final size (``list_builds.py``);
 - variables: the C type every value is declared with, and which values share one variable (``coalesce.py``);
-  a float argument that is only stored into attributes, returned or passed on to method and constructor sites
-  stays the float object the caller passed (``def f(self, double x)`` would unbox it and box it again).
+  a float or int64 argument that is only stored into attributes, returned or passed on to method and
+  constructor sites (an int64 one also: compared or combined with values held as objects) stays the object the
+  caller passed (``def f(self, double x)`` would unbox it and box it again).
 
 Per-op emission (``emit.py``) reads these decisions and decides nothing of this kind itself.
 """
@@ -28,7 +29,7 @@ from moshjit.backends.cython.text import VIEW_TYPE, StrViews
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Constant, Phi
-from moshjit.ir.types import CHAR, FLOAT, STR, ListType, RangeType, TupleType
+from moshjit.ir.types import CHAR, FLOAT, STR, IntType, ListType, RangeType, TupleType
 from moshjit.passes.constfold import maybe_undefined
 
 
@@ -51,8 +52,7 @@ class EmissionPlan:
         self.copies = copies
         self.users = fn.users()
         self.undefined = maybe_undefined(fn)     # values that may hold an unbound local: declared ``object``
-        self.boxed_arguments = {a for a in fn.args if a.type == FLOAT and self.users.get(a)
-                                and all(self._passes_object(user, a) for user in self.users[a])}
+        self.boxed_arguments = {a for a in fn.args if self._kept_boxed(a)}
         self.iteration: dict = {}                # get_iter op -> IterationPlan
         self.index_decls: dict[str, str] = {}    # loop index variables -> C type
         self.folded: set = set()                 # ops emitted as part of another op
@@ -68,6 +68,30 @@ class EmissionPlan:
         self._plan_views()
         self._plan_list_builds()
         self.representative = self._share_variables()   # value -> the value whose variable it shares
+
+    def _kept_boxed(self, argument) -> bool:
+        """A float or int64 argument every use of which needs it as an object keeps the caller's object."""
+        users = self.users.get(argument)
+        if not users:
+            return False
+        if argument.type == FLOAT:
+            return all(self._passes_object(user, argument) for user in users)
+        if isinstance(argument.type, IntType) and cython_type(argument.type) == "Py_ssize_t":
+            return all(self._passes_object(user, argument) or self._meets_object(user, argument) for user in users)
+        return False
+
+    @staticmethod
+    def _meets_object(user, value) -> bool:
+        """``user`` puts ``value`` into a tuple or list, or compares or combines it with an operand held as an
+        object, where a C integer would be boxed again: ``self.mark != mark`` with ``mark`` unboxed made a new int
+        per call."""
+        if isinstance(user, (ops.BuildTuple, ops.BuildList)):
+            return True
+        if not isinstance(user, (ops.Compare, ops.BinaryOp)):
+            return False
+        other = user.right if user.left is value else user.left
+        return (other is not value and not isinstance(other, Constant)
+                and cython_type(getattr(other, "type", None)) == "object")
 
     @staticmethod
     def _passes_object(user, value) -> bool:
