@@ -2,14 +2,12 @@
 (its scanner's state machine made every full garbage collection ~45 ms slower; ``runtime/build_worker.py``)."""
 import json
 import os
-import random
 import subprocess
 import sys
 import textwrap
 
 import pytest
 
-from moshjit import jit
 from moshjit.runtime import build_worker
 
 PROBE = textwrap.dedent("""
@@ -54,21 +52,21 @@ def test_eager_builds_use_the_worker_at_the_programs_priority():
         assert build_worker.in_background()
 
 
-def fresh_function():
-    """A jitted function no cache holds yet, so calling it builds a module."""
-    namespace = {}
-    exec(f"def fresh(n):\n    return n * {random.getrandbits(60)} + 1\n", namespace)
-    return jit(namespace["fresh"], backend="cython")
+FORK_PROBE = textwrap.dedent("""
+    import json, os, random
+    from moshjit import jit
+    from moshjit.runtime import build_worker
 
+    def fresh_function():
+        namespace = {}
+        exec(f"def fresh(n):\\n    return n * {random.getrandbits(60)} + 1\\n", namespace)
+        return jit(namespace["fresh"], backend="cython")
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
-def test_a_forked_child_starts_its_own_worker():
-    """The parent's pipe belongs to the parent: a child writing to it would mix its requests into the parent's."""
     assert fresh_function()(2) > 0
     parent_worker = build_worker._eager_worker._process.pid
     read_end, write_end = os.pipe()
     child = os.fork()
-    if child == 0:                                      # pragma: no cover (runs in the child)
+    if child == 0:
         try:
             fresh_function()(3)
             os.write(write_end, json.dumps(build_worker._eager_worker._process.pid).encode())
@@ -77,5 +75,19 @@ def test_a_forked_child_starts_its_own_worker():
     os.close(write_end)
     child_worker = json.loads(os.read(read_end, 100))
     os.waitpid(child, 0)
-    assert child_worker != parent_worker
-    assert build_worker._eager_worker._process.pid == parent_worker and fresh_function()(4) > 0
+    assert fresh_function()(4) > 0
+    print(json.dumps({"parent": parent_worker, "child": child_worker,
+                      "parent_after": build_worker._eager_worker._process.pid}))
+""")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
+def test_a_forked_child_starts_its_own_worker(tmp_path):
+    """The parent's pipe belongs to the parent: a child writing to it would mix its requests into the parent's.
+    Forked from a fresh single-threaded interpreter (forking the test process, which has threads, risks a
+    deadlock in the child)."""
+    environment = dict(os.environ, MOSHJIT_CACHE_DIR=str(tmp_path / "cache"), MOSHJIT_TIER="eager")
+    out = subprocess.run([sys.executable, "-c", FORK_PROBE], env=environment, capture_output=True, text=True,
+                         timeout=600, check=True)
+    workers = json.loads(out.stdout.strip().splitlines()[-1])
+    assert workers["child"] != workers["parent"] == workers["parent_after"]
