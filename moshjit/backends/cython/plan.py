@@ -11,8 +11,8 @@
 - list builds: which trees of ``+`` and ``[x] * n`` become one list of the final size (``list_builds.py``);
 - variables: the C type every value is declared with, and which values share one variable (``coalesce.py``);
   a float or int64 argument that is only stored into attributes, returned or passed on to method and
-  constructor sites (an int64 one also: compared or combined with values held as objects) stays the object the
-  caller passed (``def f(self, double x)`` would unbox it and box it again).
+  constructor sites (an int64 one also: put in a tuple or list, compared or combined with values held as
+  objects) stays the object the caller passed (``def f(self, double x)`` would unbox it and box it again).
 
 Per-op emission (``emit.py``) reads these decisions and decides nothing of this kind itself.
 """
