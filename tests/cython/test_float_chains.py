@@ -12,13 +12,11 @@ from hypothesis import given, settings, strategies as hs
 
 import moshjit
 
-from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.float_chains import FloatChains
 from moshjit.compiler import typed_ssa
 from moshjit.ir import ops
-from moshjit.ir.ops import Constant
 from moshjit.ir.types import FLOAT
-from moshjit.typeof import type_of_key
+from tests.cython import chain_plans
 from tests.cython.agree import jitted, outcome
 
 
@@ -116,13 +114,7 @@ def test_attributes_that_change_between_int_and_float_compute_as_cpython():
 
 
 def chains_of(fn, key) -> FloatChains:
-    ir = typed_ssa(fn, [type_of_key(k) for k in key], assume_globals=False)
-
-    def ctype(value):
-        if isinstance(value, Constant):
-            return {bool: "bint", int: "Py_ssize_t", float: "double"}.get(type(value.value), "object")
-        return cython_type(value.type)
-    return FloatChains(ir, ir.users(), ctype, set())
+    return chain_plans.chains_of(FloatChains, fn, key)
 
 
 def dot(a, b):

@@ -7,11 +7,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as hs
 
-from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.int_chains import IntChains
-from moshjit.compiler import typed_ssa
-from moshjit.ir.ops import Constant
-from moshjit.typeof import type_of_key
+from tests.cython import chain_plans
 from tests.cython.agree import jitted, outcome
 
 EDGE = 1 << 63
@@ -121,13 +118,7 @@ def test_float_divisions_of_ints_beyond_two_to_the_53_and_zero():
 
 
 def chains_of(fn, key) -> IntChains:
-    ir = typed_ssa(fn, [type_of_key(k) for k in key], assume_globals=False)
-
-    def ctype(value):
-        if isinstance(value, Constant):
-            return {bool: "bint", int: "Py_ssize_t", float: "double"}.get(type(value.value), "object")
-        return cython_type(value.type)
-    return IntChains(ir, ir.users(), ctype, set())
+    return chain_plans.chains_of(IntChains, fn, key)
 
 
 def test_every_step_of_the_formula_is_a_link_and_only_the_last_is_boxed():
