@@ -17,9 +17,13 @@ its ``_defaults_of`` function, held by the site and read at each call, as CPytho
 like any other. A method that is not jitted but is a method descriptor (a Python function, a builtin type's
 method such as ``list.append`` or ``TextIOWrapper.write``) is kept as well and, under the same guard, called with
 the receiver first — what CPython's ``LOAD_METHOD`` and ``CALL`` do with it — without looking it up again.
-Anything else — another type, a ``__getattribute__`` override, another kind of descriptor, a shadowing instance
-attribute, a class changed after the site was filled — takes ``PyObject_VectorcallMethod``, CPython's own
-``obj.name(args)``.
+A receiver that is itself a class whose metaclass is exactly ``type`` (``cls.name(args)``, ``Shape.make(x)``) has
+a record of its own, keyed by the class and its version tag: an exact classmethod is called with the class first,
+an exact staticmethod's callable, a plain or jitted function and a builtin type's method descriptor without it —
+what ``type.__getattribute__`` and the call do with them — and jitted ones through their entries as above, so no
+bound method is made. Anything else — another type, a ``__getattribute__`` override, another kind of descriptor,
+a shadowing instance attribute, a name ``type`` itself has, a class changed after the site was filled — takes
+``PyObject_VectorcallMethod``, CPython's own ``obj.name(args)``.
 
 A cached entry is a compiled specialisation of the method for exactly those argument kinds, so it stays correct
 even if the dispatcher later installs another one for the same kinds. The call counts one level of recursion, as
@@ -47,6 +51,8 @@ METHOD_SITES_C = r'''
                                                       builtin's method), called with the receiver first, or NULL */
         Py_ssize_t arity;                          /* its _positional_count: other calls go to its dispatcher */
         PyObject *defaults_of;                     /* strong: the function whose __defaults__ it binds, or NULL */
+        char on_class;                             /* a record of the receiver type itself, not its instances */
+        char drops_receiver;                       /* on_class: the callable is called without the class */
         mj_site_signature signatures[2];
         unsigned int next;
     } mj_site_receiver;
@@ -214,13 +220,15 @@ METHOD_SITES_C = r'''
     }
 
     /* The site's record of tp at its current version tag (*found 1), or the oldest record emptied and given to tp
-       (*found 0: the caller fills it in). Method and operator sites share it. */
-    static mj_site_receiver *mj_site_record_of(mj_method_site *sites, PyTypeObject *tp, int *found) {
+       (*found 0: the caller fills it in). on_class: the record of tp as the receiver itself (``cls.name()``), not
+       of its instances. Method and operator sites share it. */
+    static mj_site_receiver *mj_site_record_of(mj_method_site *sites, PyTypeObject *tp, int on_class, int *found) {
         mj_site_receiver *site;
         int i;
         for (i = 0; i < 4; i++) {
             site = &sites->receivers[i];
-            if (site->type == tp && site->version == tp->tp_version_tag && site->version != 0) {
+            if (site->type == tp && site->version == tp->tp_version_tag && site->version != 0
+                    && site->on_class == on_class) {
                 *found = 1;
                 return site;
             }
@@ -229,6 +237,8 @@ METHOD_SITES_C = r'''
         mj_site_forget(site);
         site->type = tp;
         site->version = 0;
+        site->on_class = (char)on_class;
+        site->drops_receiver = 0;
         *found = 0;
         return site;
     }
@@ -237,7 +247,7 @@ METHOD_SITES_C = r'''
     static mj_site_receiver *mj_site_receiver_for(mj_method_site *sites, PyTypeObject *tp, PyObject *name) {
         PyObject *descr;
         int found;
-        mj_site_receiver *site = mj_site_record_of(sites, tp, &found);
+        mj_site_receiver *site = mj_site_record_of(sites, tp, 0, &found);
         if (found) return site;
         if (tp->tp_getattro == PyObject_GenericGetAttr) {
             descr = _PyType_Lookup(tp, name);                /* borrowed; gives tp a version tag if it can */
@@ -251,6 +261,49 @@ METHOD_SITES_C = r'''
                 Py_INCREF(descr);                        /* what _PyObject_GetMethod calls unbound */
                 site->plain = descr;
             }
+        }
+        return site;
+    }
+
+    /* A jitted callable found on a class receiver: its entries are used as a jitted method's are. */
+    static void mj_site_keep_jitted(mj_site_receiver *site, PyObject *callable, int drops_receiver) {
+        Py_INCREF(callable);
+        site->method = callable;
+        site->arity = mj_site_arity_of(callable);
+        site->defaults_of = mj_site_defaults_of(callable);
+        site->drops_receiver = (char)drops_receiver;
+    }
+
+    /* The site's record of the class cls as the receiver (``cls.name(args)``, cls's metaclass exactly type and
+       name not an attribute of type itself, so type.__getattribute__ finds name in cls's MRO and calls its
+       __get__ with no instance): an exact classmethod of a Python or jitted function calls it with cls first; an
+       exact staticmethod calls its callable, a Python or jitted function or a builtin type's method descriptor
+       is itself, all without cls. Anything else (another descriptor, a plain attribute) stays generic. cls's
+       version tag guards the record, as an instance's type's guards an instance record. */
+    static mj_site_receiver *mj_site_class_receiver_for(mj_method_site *sites, PyTypeObject *cls, PyObject *name) {
+        PyObject *descr, *callable;
+        int found;
+        mj_site_receiver *site = mj_site_record_of(sites, cls, 1, &found);
+        if (found || _PyType_Lookup(&PyType_Type, name) != NULL) return site;
+        descr = _PyType_Lookup(cls, name);                   /* borrowed; gives cls a version tag if it can */
+        site->version = cls->tp_version_tag;
+        if (descr == NULL) return site;
+        if (Py_TYPE(descr) == &PyClassMethod_Type || Py_TYPE(descr) == &PyStaticMethod_Type) {
+            int drops_receiver = Py_TYPE(descr) == &PyStaticMethod_Type;
+            if ((callable = PyObject_GetAttrString(descr, "__func__")) == NULL) { PyErr_Clear(); return site; }
+            if (mj_site_is_jitted(callable)) mj_site_keep_jitted(site, callable, drops_receiver);
+            else if (drops_receiver || PyFunction_Check(callable)) {
+                Py_INCREF(callable);        /* a classmethod binds other callables through their own __get__ */
+                site->plain = callable;
+                site->drops_receiver = (char)drops_receiver;
+            }
+            Py_DECREF(callable);
+        } else if (mj_site_is_jitted(descr)) {
+            mj_site_keep_jitted(site, descr, 1);
+        } else if (PyFunction_Check(descr) || Py_TYPE(descr) == &PyMethodDescr_Type) {
+            Py_INCREF(descr);                                /* their __get__ without an instance: themselves */
+            site->plain = descr;
+            site->drops_receiver = 1;
         }
         return site;
     }
@@ -289,15 +342,22 @@ METHOD_SITES_C = r'''
     static PyObject *mj_site_call_kw(PyObject *name, mj_method_site *sites, PyObject **argv, Py_ssize_t n,
                                      PyObject *kwnames) {
         PyTypeObject *tp = Py_TYPE(argv[0]);
-        mj_site_receiver *site = mj_site_receiver_for(sites, tp, name);
+        mj_site_receiver *site;
         PyObject *entry = NULL, *result, *defaults = NULL, *given, *bound[MJ_SITE_ARGS];
         Py_ssize_t i, first;
         int is;
-        if (site->method == NULL && site->plain == NULL) goto generic;
-        is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp,
-                          site->method != NULL ? site->method : site->plain);
-        if (is < 0) return NULL;
-        if (!is) goto generic;
+        if (tp == &PyType_Type) {                        /* cls.name(args): the record is cls's own */
+            site = mj_site_class_receiver_for(sites, (PyTypeObject *)argv[0], name);
+            if (site->method == NULL && site->plain == NULL) goto generic;
+            if (site->drops_receiver) { argv++; n--; }
+        } else {
+            site = mj_site_receiver_for(sites, tp, name);
+            if (site->method == NULL && site->plain == NULL) goto generic;
+            is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp,
+                              site->method != NULL ? site->method : site->plain);
+            if (is < 0) return NULL;
+            if (!is) goto generic;
+        }
         if (site->method == NULL) return PyObject_Vectorcall(site->plain, argv, n, kwnames);   /* as CALL after
                                                                                               LOAD_METHOD */
         if (kwnames != NULL && site->defaults_of != NULL && mj_site_keywords_in_place(site, n, kwnames)) {

@@ -37,7 +37,7 @@ OPERATOR_SITES_C = r'''
         PyObject *descr;
         PySequenceMethods *sequence = tp->tp_as_sequence;
         int found;
-        mj_site_receiver *site = mj_site_record_of(sites, tp, &found);
+        mj_site_receiver *site = mj_site_record_of(sites, tp, 0, &found);
         if (found) return site;
         descr = _PyType_Lookup(tp, name);                    /* borrowed; gives tp a version tag if it can */
         site->version = tp->tp_version_tag;
