@@ -736,3 +736,28 @@ def test_generated_code_sets_the_dict_version_counter():
     # the value is cast to object when its signature types it natively (which signature came first depends on
     # the tests that ran before this one)
     assert re.search(r"mj_attr_store\(a_o, 'x', (a_second|\(<object>a_second\)), &_mj_ac1\)", code)
+
+
+def make_point_class(jit_it: bool):
+    class Point:
+        def __init__(self, x, y, swap):
+            if swap:
+                self.y = y
+                self.x = x
+            else:
+                self.x = x
+                self.y = y
+            self.z = x
+
+    return moshjit.jit(Point, backend="cython") if jit_it else Point
+
+
+def test_new_attributes_join_the_insertion_order():
+    """``__init__`` filling fresh instances (the store sites' inline path for a value not there yet): ``vars`` lists
+    the attributes in the order CPython gives, also when another call stores them in another order."""
+    fast, plain = make_point_class(True), make_point_class(False)
+    for swap in (False, False, True, False, True, True):
+        for i in range(3):
+            made, expected = fast(i, 2.5, swap), plain(i, 2.5, swap)
+            assert list(vars(made).items()) == list(vars(expected).items())
+            assert (made.x, made.y, made.z) == (expected.x, expected.y, expected.z)

@@ -412,13 +412,21 @@ ATTRIBUTE_CACHE_C = r'''
     }
     static inline int mj_attr_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
         PyObject **where = mj_attr_first_hit(obj, cache), *old;
-        /* an existing value only (a new one goes into the insertion order), and no dict sharing the values */
-        if (where != NULL && (old = *where) != NULL
-                && (cache->entries[0].kind == MJ_SLOT || mj_managed_dict_of(obj) == NULL)) {
-            Py_INCREF(value);
-            *where = value;
-            Py_DECREF(old);
-            return 0;
+        Py_ssize_t index = cache->entries[0].index;
+        /* no dict sharing the values: an existing value replaced, or (__init__ filling a new instance) a new one
+           added to the values' insertion order, as STORE_ATTR_INSTANCE_VALUE does */
+        if (where != NULL && (cache->entries[0].kind == MJ_SLOT || mj_managed_dict_of(obj) == NULL)) {
+            if ((old = *where) != NULL) {
+                Py_INCREF(value);
+                *where = value;
+                Py_DECREF(old);
+                return 0;
+            }
+            if (cache->entries[0].kind == MJ_VALUES && mj_values_add_to_order(where - index, index)) {
+                Py_INCREF(value);
+                *where = value;
+                return 0;
+            }
         }
         if (mj_attr_hinted_store(obj, name, value, cache)) return 0;
         return mj_attr_store_slow(obj, name, value, cache);
