@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 
 import os
+import re
+import sys
 import types
 
 import pytest
@@ -250,3 +252,31 @@ def test_the_native_entry_never_replaces_a_subclass_call():
         plain = type("Plain", (dispatch.DispatcherBase, core), {})(count_up, backend="llvm")
         assert plain(4) == 6 and plain(5) == 10 and plain(n=3) == 3
         assert outcome(lambda: plain()) == outcome(lambda: count_up())
+
+
+def make_walker():
+    class Walker:
+        def down(self, n):                                # floats: the argument's kind is known, the call direct
+            return 0 if n <= 0 else 1 + self.down(n - 1.0)
+
+        def step(self, a, b, c, d, e, f, g, h):          # nine with the receiver: more than a site's C array
+            return a if h <= 0 else self.step(a + b, b, c, d, e, f, g, h - 1.0)
+    return Walker
+
+
+def test_direct_method_calls_count_python_frames():
+    """``self.down(n - 1.0)`` goes straight to the compiled entry (``mj_entry_call``) and counts one Python frame
+    per call, so recursion stops with ``RecursionError`` near CPython's limit, not at C's; a call with more
+    arguments than the C macros take keeps the Cython call."""
+    fast, plain = jit(make_walker(), backend="cython")(), make_walker()()
+    assert fast.down(100.0) == plain.down(100.0) == 100
+    args = (1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 5.0)
+    assert fast.step(*args) == plain.step(*args) == 11.0
+    assert "mj_entry_call2(" in str(type(fast).down.inspect_code())
+    step_code = str(type(fast).step.inspect_code())
+    assert "mj_method_is(a_self, 'step'" in step_code and re.search(r"\(_k\d+\(a_self, ", step_code)
+    limit = sys.getrecursionlimit()
+    for walker in (plain, fast):
+        assert walker.down(limit / 2) == limit // 2
+        with pytest.raises(RecursionError):
+            walker.down(limit + 10.0)

@@ -530,7 +530,11 @@ class Emitter:
         guard = f"_mj_mg{self.method_guards}"
         self.method_guards += 1
         receiver, args = self.obj(op.obj), self._call_args(op.args, ())
-        direct = f"{self.constant(entry)}({receiver}{', ' if args else ''}{args})"
+        call_args = [receiver] + [self.obj(a) for a in op.args]
+        if len(call_args) <= method_sites.MAX_SITE_ARGS:       # no Cython call machinery, one frame counted
+            direct = f"mj_entry_call{len(call_args)}({self.constant(entry)}, {', '.join(call_args)})"
+        else:
+            direct = f"{self.constant(entry)}({receiver}{', ' if args else ''}{args})"
         self.assign(op, f"({direct} if mj_method_is({receiver}, {op.name!r}, &{guard}, {self.constant(cls)}, "
                         f"{self.constant(method)}) else {receiver}.{op.name}({args}))", depth)
 
@@ -1012,7 +1016,7 @@ class Emitter:
         if self.class_dispatches:   # only then: moshjit_match is built only with the installed runtime
             out.append("from moshjit.runtime.moshjit_match cimport ClassDispatch as _MjClassDispatch")
         needs_dict_layout = self.bindings_constant is not None
-        sites = self.method_sites or self.constructor_sites or self.operator_sites
+        sites = self.method_sites or self.constructor_sites or self.operator_sites or self.method_guards
         if self.attribute_caches or self.method_guards or sites or self.global_caches or needs_dict_layout:
             out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))

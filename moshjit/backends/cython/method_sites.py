@@ -335,6 +335,16 @@ METHOD_SITES_C = r'''
         return PyObject_Vectorcall(entry, argv, n, NULL);
     }
 
+    /* A compiled entry the caller holds, called with its arguments as a call through the dispatcher would be:
+       counted as one Python frame (``method_calls.py``'s direct calls). */
+    static inline PyObject *mj_entry_call(PyObject *entry, PyObject **argv, Py_ssize_t n) {
+        PyObject *result;
+        if (mj_site_enter()) return NULL;
+        result = mj_site_call_entry(entry, argv, n);
+        mj_site_leave();
+        return result;
+    }
+
     /* argv[0].name(*argv[1:n], **dict(zip(kwnames, argv[n:]))) (a new reference, or NULL with the exception
        set), as CPython calls it; kwnames is NULL for positional calls. A positional call leaving parameters to
        their defaults gets them here, from the ones the dispatcher binds, and takes the entries as any other; a
@@ -400,12 +410,15 @@ METHOD_SITES_C = r'''
 
 def site_call_macros() -> str:
     """``mj_site_call<n>(name, site, a0, …)``: the call with its arguments as a C array (receiver first);
-    ``mj_site_callkw<n>(name, site, kwnames, a0, …)``: the same with the last ``len(kwnames)`` passed by keyword."""
+    ``mj_site_callkw<n>(name, site, kwnames, a0, …)``: the same with the last ``len(kwnames)`` passed by keyword;
+    ``mj_entry_call<n>(entry, a0, …)``: a known compiled entry called directly."""
     lines = []
     for n in range(1, MAX_SITE_ARGS + 1):
         params = ", ".join(f"a{i}" for i in range(n))
         lines.append(f"    #define mj_site_call{n}(name, site, {params}) "
                      f"mj_site_call(name, site, (PyObject *[]){{{params}}}, {n})")
+        lines.append(f"    #define mj_entry_call{n}(entry, {params}) "
+                     f"mj_entry_call(entry, (PyObject *[]){{{params}}}, {n})")
         lines.append(f"    #define mj_site_callkw{n}(name, site, kwnames, {params}) "
                      f"mj_site_call_kw(name, site, (PyObject *[]){{{params}}}, {n} - PyTuple_GET_SIZE(kwnames), "
                      f"kwnames)")
@@ -418,6 +431,7 @@ METHOD_SITES_DECLARATIONS = '''\
     int mj_method_sites_init(object, object) except -1
 ''' + "".join(f"    object mj_site_call{n}(object, mj_method_site *{', object' * n})\n"
               f"    object mj_site_callkw{n}(object, mj_method_site *, object{', object' * n})\n"
+              f"    object mj_entry_call{n}(object{', object' * n})\n"
               for n in range(1, MAX_SITE_ARGS + 1))
 
 METHOD_SITES_INIT = '''\
