@@ -10,7 +10,10 @@ Rows:
   under CPython against the jitted loop over the jitted classes (ns per call, loop included);
 - from jitted code, a builtin type's method ``d.get(k, 0)`` on receivers read from a list (a ``dict`` and a
   ``dict`` subclass whose instances have a ``__dict__``; a method site keeps the method descriptor): the plain loop
-  under CPython against the same loop jitted.
+  under CPython against the same loop jitted;
+- from jitted code, ``cls.make(k)`` on classes read from a list (a classmethod, a staticmethod and a plain function
+  on the class; a method site keeps each class's record): the plain loop over plain classes under CPython against
+  the jitted loop over the jitted classes.
 
 Eager compilation (``MOSHJIT_TIER=eager`` semantics: the first call compiles), ``backend="cython"``.
 """
@@ -54,6 +57,32 @@ def get_all(mappings, k):
     total = 0
     for mapping in mappings:
         total += mapping.get(k, 0)
+    return total
+
+
+def make_factories():
+    """Three classes whose ``make`` is a classmethod, a staticmethod and a plain function called on the class."""
+    class Maker:
+        @classmethod
+        def make(cls, k):
+            return k + 1
+
+    class Static:
+        @staticmethod
+        def make(k):
+            return k + 2
+
+    class Plain:
+        def make(k):
+            return k + 3
+
+    return Maker, Static, Plain
+
+
+def make_all(classes, k):
+    total = 0
+    for cls in classes:
+        total += cls.make(k)
     return total
 
 
@@ -109,6 +138,16 @@ def main() -> None:
                             timeit.Timer("f(s, 1)", globals={"f": get_loop, "s": mappings})],
                            len(mappings), options.rounds, max(1, options.number // 100))
     for name, (best, median) in zip(["loop of d.get(1, 0), 2 types: CPython", "the same, jitted"], rows):
+        print(f"{name:<40}{best:>8.1f}{median:>8.1f}")
+
+    factories_plain = list(make_factories()) * 100
+    factories_fast = [jit(cls, backend="cython") for cls in make_factories()] * 100
+    make_loop = jit(make_all, backend="cython")
+    assert make_loop(factories_fast, 1) == make_all(factories_plain, 1)
+    rows = best_and_median([timeit.Timer("f(s, 1)", globals={"f": make_all, "s": factories_plain}),
+                            timeit.Timer("f(s, 1)", globals={"f": make_loop, "s": factories_fast})],
+                           len(factories_plain), options.rounds, max(1, options.number // 100))
+    for name, (best, median) in zip(["loop of cls.make(1), 3 classes: CPython", "the same, all jitted"], rows):
         print(f"{name:<40}{best:>8.1f}{median:>8.1f}")
 
 
