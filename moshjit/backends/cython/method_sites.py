@@ -284,10 +284,11 @@ METHOD_SITES_C = r'''
         PyObject *descr, *callable;
         int found;
         mj_site_receiver *site = mj_site_record_of(sites, cls, 1, &found);
-        if (found || _PyType_Lookup(&PyType_Type, name) != NULL) return site;
+        if (found) return site;
         descr = _PyType_Lookup(cls, name);                   /* borrowed; gives cls a version tag if it can */
-        site->version = cls->tp_version_tag;
-        if (descr == NULL) return site;
+        site->version = cls->tp_version_tag;                 /* type's own attributes never change: a generic
+                                                                record for them holds as long as cls's tag */
+        if (descr == NULL || _PyType_Lookup(&PyType_Type, name) != NULL) return site;
         if (Py_TYPE(descr) == &PyClassMethod_Type || Py_TYPE(descr) == &PyStaticMethod_Type) {
             int drops_receiver = Py_TYPE(descr) == &PyStaticMethod_Type;
             if ((callable = PyObject_GetAttrString(descr, "__func__")) == NULL) { PyErr_Clear(); return site; }
