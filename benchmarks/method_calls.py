@@ -119,37 +119,31 @@ def main() -> None:
 
     shapes_plain = [cls() for cls in plain_classes] * 100
     shapes_fast = [cls() for cls in jitted_classes] * 100
-    loop = jit(grow_all, backend="cython")
-    assert loop(shapes_fast, 1) == grow_all(shapes_plain, 1)
     assert dispatcher.key_of(shapes_fast) is list
-    rows = best_and_median([timeit.Timer("f(s, 1)", globals={"f": grow_all, "s": shapes_plain}),
-                            timeit.Timer("f(s, 1)", globals={"f": loop, "s": shapes_fast})],
-                           len(shapes_plain), options.rounds, max(1, options.number // 100))
-    for name, (best, median) in zip(["loop of o.grow(1), 3 classes: CPython", "the same, all jitted"], rows):
-        print(f"{name:<40}{best:>8.1f}{median:>8.1f}")
+    print_loop_rows("loop of o.grow(1), 3 classes", grow_all, shapes_plain, shapes_fast, options)
 
     class Table(dict):
         pass
 
     mappings = [{1: 2}, Table({1: 3})] * 150
-    get_loop = jit(get_all, backend="cython")
-    assert get_loop(mappings, 1) == get_all(mappings, 1)
-    rows = best_and_median([timeit.Timer("f(s, 1)", globals={"f": get_all, "s": mappings}),
-                            timeit.Timer("f(s, 1)", globals={"f": get_loop, "s": mappings})],
-                           len(mappings), options.rounds, max(1, options.number // 100))
-    for name, (best, median) in zip(["loop of d.get(1, 0), 2 types: CPython", "the same, jitted"], rows):
-        print(f"{name:<40}{best:>8.1f}{median:>8.1f}")
+    print_loop_rows("loop of d.get(1, 0), 2 types", get_all, mappings, mappings, options)
 
-    factories_plain = list(make_factories()) * 100
     factories_fast = [jit(cls, backend="cython") for cls in make_factories()] * 100
-    make_loop = jit(make_all, backend="cython")
-    assert make_loop(factories_fast, 1) == make_all(factories_plain, 1)
-    rows = best_and_median([timeit.Timer("f(s, 1)", globals={"f": make_all, "s": factories_plain}),
-                            timeit.Timer("f(s, 1)", globals={"f": make_loop, "s": factories_fast})],
-                           len(factories_plain), options.rounds, max(1, options.number // 100))
-    for name, (best, median) in zip(["loop of cls.make(1), 3 classes: CPython", "the same, all jitted"], rows):
-        print(f"{name:<40}{best:>8.1f}{median:>8.1f}")
+    print_loop_rows("loop of cls.make(1), 3 classes", make_all, list(make_factories()) * 100, factories_fast,
+                    options)
 
+
+def print_loop_rows(label: str, loop, plain_items: list, fast_items: list, options) -> None:
+    """Time ``loop(items, 1)`` plainly over ``plain_items`` and jitted over ``fast_items`` (same results checked),
+    interleaved, and print ns per item for both."""
+    from moshjit import jit
+    jitted_loop = jit(loop, backend="cython")
+    assert jitted_loop(fast_items, 1) == loop(plain_items, 1)
+    rows = best_and_median([timeit.Timer("f(s, 1)", globals={"f": loop, "s": plain_items}),
+                            timeit.Timer("f(s, 1)", globals={"f": jitted_loop, "s": fast_items})],
+                           len(plain_items), options.rounds, max(1, options.number // 100))
+    for name, (best, median) in zip([f"{label}: CPython", "the same, jitted"], rows):
+        print(f"{name:<40}{best:>8.1f}{median:>8.1f}")
 
 if __name__ == "__main__":
     main()
