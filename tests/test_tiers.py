@@ -511,3 +511,36 @@ def test_the_trial_leaves_native_codes_first_call_out(monkeypatch):
     assert fn.stats[("str",)]["tier"] == "trial"
     assert [fn(text) for _ in range(tiers.MIN_TRIAL_CALLS)] == [vowel_loop(text)] * tiers.MIN_TRIAL_CALLS
     assert fn.stats[("str",)]["tier"] == "native", fn.stats
+
+
+TIER0_PROBE = """
+import json, sys
+import moshjit
+
+@moshjit.jit
+def total(n):
+    s = 0
+    for i in range(n):
+        s += i * i
+    return s
+
+results = [total(10) for _ in range(5)]
+tier = total.stats[("int64",)]["tier"]
+watched = ("Cython", "ctypes", "moshjit.backends.cython.backend", "moshjit.backends.cython.build",
+           "moshjit.runtime.moshjit_rt", "moshjit.runtime.moshjit_text", "moshjit.runtime.build_worker")
+print(json.dumps({"results": results, "tier": tier, "loaded": [name for name in watched if name in sys.modules]}))
+"""
+
+
+def test_a_program_in_tier0_imports_no_compiler_and_no_helpers_of_generated_code(tmp_path):
+    """Every module the program imports adds objects each full garbage collection traverses (benchmarks.md §12.13):
+    functions that stay in tier 0 load the C call path only — not Cython, not the backends' modules, not the
+    helpers of generated code, not ctypes."""
+    import json
+    import subprocess
+    env = dict(os.environ, MOSHJIT_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("MOSHJIT_TIER", None)
+    out = subprocess.run([sys.executable, "-c", TIER0_PROBE], env=env, capture_output=True, text=True, timeout=300,
+                         check=True)
+    facts = json.loads(out.stdout.strip().splitlines()[-1])
+    assert facts == {"results": [285] * 5, "tier": "interpreter", "loaded": []}

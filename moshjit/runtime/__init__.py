@@ -8,14 +8,11 @@ It sits below the backends and the dispatcher: both use it; it imports neither.
 from __future__ import annotations
 
 
-def ensure_support(cache) -> None:
-    """Build (once per machine, kept in ``cache``) and import the support modules."""
-    from moshjit.runtime.support import support_for
-    support_for(cache).ensure()
-
-
 def compiled_dispatcher_core(cache) -> type:
-    """``moshjit_dispatch.DispatcherCore``: the call path of ``@jit`` functions in C (built if needed)."""
-    ensure_support(cache)
+    """``moshjit_dispatch.DispatcherCore``: the call path of ``@jit`` functions in C (built, once per machine and
+    kept in ``cache``, if needed). Only the call path's modules are imported: the helpers generated code uses
+    wait for the first generated module."""
+    from moshjit.runtime.support import CALL_PATH_MODULES, support_for
+    support_for(cache).ensure(CALL_PATH_MODULES)
     from moshjit.runtime import moshjit_dispatch
     return moshjit_dispatch.DispatcherCore

@@ -31,6 +31,7 @@ RUNTIME_MODULE = f"{RUNTIME_PACKAGE}.moshjit_rt"
 DISPATCH_MODULE = f"{RUNTIME_PACKAGE}.moshjit_dispatch"
 TEXT_MODULE = f"{RUNTIME_PACKAGE}.moshjit_text"
 SUPPORT_MODULES = (SHARED_MODULE, RUNTIME_MODULE, TEXT_MODULE, DISPATCH_MODULE)      # in import order
+CALL_PATH_MODULES = (SHARED_MODULE, DISPATCH_MODULE)      # what the C call path of ``@jit`` functions imports
 PREBUILT_RECORD = os.path.join(RUNTIME_DIR, f"prebuilt.{sys.implementation.cache_tag}.json")
 
 
@@ -79,7 +80,7 @@ class SupportModules:
 
     def __init__(self, cache: DiskCache):
         self.cache = cache
-        self._ready = False
+        self._imported: set[str] = set()
         self._fingerprint = None
         self.origin = None
 
@@ -90,25 +91,28 @@ class SupportModules:
             self._fingerprint = toolchain_fingerprint()
         return self._fingerprint
 
-    def ensure(self) -> None:
-        """Import the shared utility module, the runtime helpers and the call path, building them if needed."""
+    def ensure(self, modules: tuple[str, ...] = SUPPORT_MODULES) -> None:
+        """Import ``modules`` (by default all: the shared utility module, the runtime helpers and the call path),
+        building them if needed. The call path alone (``CALL_PATH_MODULES``) is what a program whose functions
+        stay in tier 0 needs; generated modules need the rest, imported at the first Cython build or load."""
         with lock:
-            if self._ready:
+            wanted = tuple(name for name in SUPPORT_MODULES if name in modules and name not in self._imported)
+            if not wanted:
                 return
-            if all(name in sys.modules for name in SUPPORT_MODULES):
+            if all(name in sys.modules for name in wanted):
                 self.origin = self.origin or "loaded"
             elif prebuilt_fingerprint() == runtime_fingerprint():
-                for name in SUPPORT_MODULES:
+                for name in wanted:
                     importlib.import_module(name)
                 self.origin = "prebuilt"
             else:
-                self._load_from_cache()
+                self._load_from_cache(wanted)
                 self.origin = "cache"
-            self._ready = True
+            self._imported.update(wanted)
 
-    def _load_from_cache(self) -> None:
+    def _load_from_cache(self, modules: tuple[str, ...]) -> None:
         recorded = prebuilt_fingerprint()
-        for name in SUPPORT_MODULES:
+        for name in modules:
             if name in sys.modules:
                 continue
             key = hashlib.sha256(f"{name};{self.fingerprint}".encode()).hexdigest()[:40]

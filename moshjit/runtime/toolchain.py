@@ -50,14 +50,35 @@ def runtime_fingerprint() -> str:
     sources. A prebuilt runtime records it; generated modules are only ever built against a runtime whose
     fingerprint is the current one."""
     import unicodedata
-
-    import Cython
     digest = hashlib.sha256()
     for name in RUNTIME_SOURCES:
         with open(os.path.join(RUNTIME_DIR, name), "rb") as f:
             digest.update(f.read())
-    return (f"{versions()};cython-{Cython.__version__};unicode-{unicodedata.unidata_version};"
+    return (f"{versions()};cython-{cython_version()};unicode-{unicodedata.unidata_version};"
             f"{digest.hexdigest()[:16]}")
+
+
+_SHADOW_VERSION = re.compile(r'^__version__ = "([^"]+)"$', re.MULTILINE)
+
+
+def cython_version() -> str:
+    """``Cython.__version__`` of the Cython that ``import Cython`` loads, read from its ``Shadow.py`` (where
+    Cython defines it) without importing Cython when it is not loaded yet: the fingerprint is checked at the
+    first ``@jit`` call, and importing Cython there would leave thousands of objects in the program's heap that
+    every full garbage collection then traverses, for a program that may never build anything."""
+    loaded = sys.modules.get("Cython")
+    if loaded is None:
+        spec = importlib.util.find_spec("Cython")
+        if spec is not None and spec.origin is not None:
+            try:
+                with open(os.path.join(os.path.dirname(spec.origin), "Shadow.py"), encoding="utf-8") as f:
+                    found = _SHADOW_VERSION.search(f.read())
+            except OSError:
+                found = None
+            if found:
+                return found.group(1)
+        import Cython as loaded
+    return loaded.__version__
 
 
 def toolchain_fingerprint() -> str:

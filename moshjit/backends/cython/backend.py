@@ -1,7 +1,7 @@
 """The Cython backend's interface: typed SSA → a .pyx module built through the on-disk cache, its state bound.
 
-``compile(ir, ctx)`` and ``load_cached(ctx)`` are the backends' common interface. Generated modules are cached by
-their text, so nothing can be loaded before the IR is built: ``load_cached`` has nothing to offer.
+``compile(ir, ctx)`` is this backend's half of the backends' common interface (``load_cached`` is in the package's
+``__init__``: generated modules are cached by their text, so nothing can be loaded before the IR is built).
 """
 from __future__ import annotations
 
@@ -35,11 +35,6 @@ def own_lines(code) -> set[int]:
         if isinstance(const, type(code)):
             lines |= own_lines(const)
     return lines
-
-
-def load_cached(ctx: CompileContext) -> None:
-    """Nothing: a generated module is found in the cache by its text, which needs the typed SSA."""
-    return None
 
 
 def compile(ir: Function, ctx: CompileContext) -> Artifact:

@@ -73,13 +73,13 @@ def load_cached(ctx: CompileContext):
     from moshjit.backends.llvm.layout import check_layout
     py_function, key, cache = ctx.py_function, ctx.key, ctx.cache
     start = time.perf_counter()
-    try:
-        check_layout()
-    except UnsupportedError:
-        return None
     index = store.index_key(py_function, key)
     known = store.lookup(cache, index)
     if known is None or not known["native"]:
+        return None
+    try:                                  # asked only when there is code to load: it imports ctypes
+        check_layout()
+    except UnsupportedError:
         return None
     return _load(known, ctx, index, start)
 
