@@ -203,6 +203,13 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
     return artifact
 
 
+def warm_builds(backend_name: str, cache) -> None:
+    """Ahead of a background compile: the Cython toolchain's build worker made ready while the frontend and
+    typing run (``CythonToolchain.warm``), unless the backend is ``llvm``, which never builds with it."""
+    if backend_name != "llvm":
+        backend("cython").warm(cache)
+
+
 def load_cached(py_function, key: tuple, backend_name: str, cache, fallback,
                 make_dispatcher=None, generic_entry=None, on_rebound=None) -> Artifact | None:
     """Native code recorded in the cache for ``py_function`` and ``key``, loaded without building any IR (asked

@@ -8,6 +8,7 @@ import textwrap
 
 import pytest
 
+from moshjit.errors import BuildError
 from moshjit.runtime import build_worker
 
 PROBE = textwrap.dedent("""
@@ -91,3 +92,99 @@ def test_a_forked_child_starts_its_own_worker(tmp_path):
                          timeout=600, check=True)
     workers = json.loads(out.stdout.strip().splitlines()[-1])
     assert workers["child"] != workers["parent"] == workers["parent_after"]
+
+
+TRIPLE = "def triple(n):\n    return n * 3\n"
+
+
+def build_triple(worker, tmp_path, name, head=""):
+    """Build a one-function module (after ``head``) with ``worker``, load it, call it."""
+    from moshjit.runtime.toolchain import EXT_SUFFIX, load_extension
+    pyx = tmp_path / f"{name}.pyx"
+    pyx.write_text(head + TRIPLE)
+    so = tmp_path / f"{name}{EXT_SUFFIX}"
+    worker.build(str(pyx), name, str(tmp_path / f"{name}.c"), str(so), "-O0")
+    return load_extension(str(so), name).triple(5)
+
+
+@pytest.fixture
+def idle_worker(monkeypatch):
+    """A worker that leaves after 0.3 s without a request."""
+    monkeypatch.setenv("MOSHJIT_BUILD_WORKER_IDLE", "0.3")
+    worker = build_worker.BuildWorker()
+    yield worker
+    worker.stop()
+
+
+def test_an_idle_worker_exits_and_the_next_build_starts_another(idle_worker, tmp_path):
+    """Its memory (Cython's compiler: ~200 MB) goes back to the system; builds go on as before."""
+    assert build_triple(idle_worker, tmp_path, "mj_test_idle_a") == 15
+    first = idle_worker._process
+    assert first.wait(timeout=60) == build_worker.IDLE_EXIT_STATUS
+    assert build_triple(idle_worker, tmp_path, "mj_test_idle_b") == 15
+    assert idle_worker._process is not first
+
+
+def test_a_request_that_meets_the_worker_leaving_is_sent_to_a_new_one(idle_worker, tmp_path, monkeypatch):
+    """The worker may decide to leave just as a request arrives: it reads nothing once it has decided, so the
+    request is sent again to a new worker, once, instead of failing the build."""
+    assert build_triple(idle_worker, tmp_path, "mj_test_idle_c") == 15
+    gone = idle_worker._process
+    assert gone.wait(timeout=60) == build_worker.IDLE_EXIT_STATUS
+    monkeypatch.setattr(gone, "poll", lambda: None)          # the client has not noticed that it left
+    assert build_triple(idle_worker, tmp_path, "mj_test_idle_d") == 15
+    assert idle_worker._process is not gone
+
+
+def test_a_worker_that_dies_is_reported_not_sent_the_request_again(tmp_path, monkeypatch):
+    worker = build_worker.BuildWorker()
+    try:
+        assert build_triple(worker, tmp_path, "mj_test_died_a") == 15
+        dead = worker._process
+        dead.kill()
+        dead.wait()
+        monkeypatch.setattr(dead, "poll", lambda: None)
+        with pytest.raises(BuildError, match="exited"):
+            build_triple(worker, tmp_path, "mj_test_died_b")
+    finally:
+        worker.stop()
+
+
+@pytest.mark.parametrize("value, expected", [("2.5", 2.5), ("0", None), ("-1", None), ("soon", 60.0)])
+def test_the_idle_time_setting(monkeypatch, value, expected):
+    monkeypatch.setenv("MOSHJIT_BUILD_WORKER_IDLE", value)
+    assert build_worker.idle_seconds() == expected
+
+
+def test_warming_leaves_the_worker_ready_for_a_build(tmp_path):
+    """A warm request only cythonizes; the build after it (a generated module: the same cimports) gets its own
+    reply, not the warm one's."""
+    from moshjit.backends.cython.build import WARM_BODY
+    from moshjit.backends.cython.prelude import PRELUDE
+    worker = build_worker.BuildWorker()
+    try:
+        pyx = tmp_path / "mj_warm_probe.pyx"
+        pyx.write_text(PRELUDE + WARM_BODY)
+        timings = worker.warm(str(pyx), "mj_warm_probe", str(tmp_path / "mj_warm_probe.c"))
+        assert set(timings) == {"cython_s"} and (tmp_path / "mj_warm_probe.c").exists()
+        assert build_triple(worker, tmp_path, "mj_test_after_warm", PRELUDE + WARM_BODY) == 15
+    finally:
+        worker.stop()
+
+
+def test_a_toolchain_warms_its_worker_once_and_not_without_one(tmp_path, monkeypatch):
+    import threading
+
+    from moshjit.backends.cython import build
+    from moshjit.cache import DiskCache
+    started, real_thread = [], threading.Thread
+    monkeypatch.setattr(build.threading, "Thread",
+                        lambda target, **kw: started.append(target) or real_thread(target=lambda: None))
+    monkeypatch.setenv("MOSHJIT_BUILD_WORKER", "0")
+    toolchain = build.CythonToolchain(DiskCache(str(tmp_path / "cache")))
+    toolchain.warm()
+    assert started == []
+    monkeypatch.setenv("MOSHJIT_BUILD_WORKER", "1")
+    toolchain.warm()
+    toolchain.warm()
+    assert len(started) == 1

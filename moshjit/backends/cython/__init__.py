@@ -14,9 +14,15 @@ def compile(ir, ctx):
     return compile_typed_ssa(ir, ctx)
 
 
+def warm(cache) -> None:
+    """Get the toolchain's build worker ready for a first build that may come soon (``CythonToolchain.warm``)."""
+    from moshjit.backends.cython.build import toolchain_for
+    toolchain_for(cache).warm()
+
+
 def load_cached(ctx) -> None:
     """Nothing: a generated module is found in the cache by its text, which needs the typed SSA."""
     return None
 
 
-__all__ = ["compile", "load_cached"]
+__all__ = ["compile", "load_cached", "warm"]
