@@ -203,10 +203,12 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
     return artifact
 
 
-def warm_builds(backend_name: str, cache) -> None:
-    """Ahead of a background compile: the Cython toolchain's build worker made ready while the frontend and
-    typing run (``CythonToolchain.warm``), unless the backend is ``llvm``, which never builds with it."""
-    if backend_name != "llvm":
+def warm_builds(backend_name: str, key: tuple, cache) -> None:
+    """Ahead of a background compile of signature ``key``: the Cython toolchain's build worker made ready while
+    the frontend and typing run (``CythonToolchain.warm``) when Cython will build it — ``backend='cython'``, or
+    'auto' with an argument the LLVM backend has no native form for. (With 'auto' and native arguments LLVM may
+    take the function, and a program whose functions it all takes never starts a worker.)"""
+    if backend_name == "cython" or backend_name == "auto" and not backend("llvm").takes_arguments(key):
         backend("cython").warm(cache)
 
 

@@ -274,11 +274,11 @@ class DispatcherBase:
                                                generic_entry=functools.partial(self._generic_entry, key),
                                                on_rebound=rebound, volatile_globals=self._volatile)
 
-    def _warm_builds(self) -> None:
-        """Ahead of a background compile (the tiers): the build worker it may need made ready meanwhile."""
+    def _warm_builds(self, key: tuple) -> None:
+        """Ahead of a background compile of ``key`` (the tiers): the build worker it needs made ready meanwhile."""
         from moshjit import compiler
         try:
-            compiler.warm_builds(self.backend, _cache() if self.use_cache else _memory_cache())
+            compiler.warm_builds(self.backend, key, _cache() if self.use_cache else _memory_cache())
         except Exception as exc:          # only ever a head start: the compile reports its own problems
             log.debug("moshjit: no head start for the build worker: %s", exc)
 

@@ -337,7 +337,7 @@ class Tiering:
         start = time.perf_counter()
         _in_compile_thread.active = True
         try:
-            dispatcher._warm_builds()
+            dispatcher._warm_builds(key)
             artifact = dispatcher._compile(key)
         except BuildCancelled as exc:            # the interpreter is exiting: no next call to report it to
             log.debug("%s%s: %s", dispatcher.py_func.__qualname__, describe_signature(key), exc)

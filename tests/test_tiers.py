@@ -544,3 +544,20 @@ def test_a_program_in_tier0_imports_no_compiler_and_no_helpers_of_generated_code
                          check=True)
     facts = json.loads(out.stdout.strip().splitlines()[-1])
     assert facts == {"results": [285] * 5, "tier": "interpreter", "loaded": []}
+
+
+@pytest.mark.parametrize("backend, key, warmed", [
+    ("auto", ("int64", float), False),        # LLVM may take it: a program it all goes to never starts a worker
+    ("auto", (str, "int64"), True),           # a str argument has no native form: Cython will build it
+    ("auto", (type("Record", (), {}), ), True),
+    ("cython", ("int64",), True),
+    ("llvm", (str,), False),
+])
+def test_the_build_worker_is_warmed_ahead_of_compiles_cython_will_build(monkeypatch, tmp_path, backend, key, warmed):
+    from moshjit import compiler
+    from moshjit.cache import DiskCache
+    warms = []
+    monkeypatch.setattr(compiler.backend("cython"), "warm", warms.append)
+    cache = DiskCache(str(tmp_path / "cache"))
+    compiler.warm_builds(backend, key, cache)
+    assert warms == ([cache] if warmed else [])

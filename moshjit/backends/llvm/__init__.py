@@ -19,4 +19,10 @@ def load_cached(ctx):
     return load_recorded(ctx)
 
 
-__all__ = ["compile", "load_cached"]
+def takes_arguments(key) -> bool:
+    """Whether every argument of signature ``key`` has a native form (``backend.takes_arguments``)."""
+    from moshjit.backends.llvm.backend import takes_arguments as all_native
+    return all_native(key)
+
+
+__all__ = ["compile", "load_cached", "takes_arguments"]

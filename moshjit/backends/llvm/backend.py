@@ -205,16 +205,30 @@ def _key_covers_dependencies(ctx: CompileContext) -> bool:
     return not missing
 
 
-def argument_candidates(ir, key) -> list[list]:
-    """Argument types to try: the key's, with list arguments given each candidate item type in turn (and
-    arrays of unknown item type each guess)."""
+def native_argument_type(kind):
+    """The type an argument of dispatch kind ``kind`` gets in native code (an array's first guess), or None when
+    it has no native form (an int beyond 64 bits, a str, an instance of a class, ...)."""
     from moshjit.backends.llvm.native_types import normalize
     from moshjit.backends.llvm.reprs import repr_of
     from moshjit.ir.types import ListType
+    t = array_guesses()[0] if is_plain_array_key(kind) else normalize(type_of_key(kind))
+    return None if kind is int or not isinstance(t, ListType) and repr_of(t) is None else t
+
+
+def takes_arguments(key) -> bool:
+    """Whether every argument of signature ``key`` has a native form: if not, this backend refuses the
+    signature whatever the function's body (known before any IR is built)."""
+    return all(native_argument_type(kind) is not None for kind in key)
+
+
+def argument_candidates(ir, key) -> list[list]:
+    """Argument types to try: the key's, with list arguments given each candidate item type in turn (and
+    arrays of unknown item type each guess)."""
+    from moshjit.ir.types import ListType
     base = []
     for arg, kind in zip(ir.args, key):
-        t = array_guesses()[0] if is_plain_array_key(kind) else normalize(type_of_key(kind))
-        if kind is int or not isinstance(t, ListType) and repr_of(t) is None:
+        t = native_argument_type(kind)
+        if t is None:
             line, columns = parameter_location(ir.filename, ir.firstlineno, arg.name)
             problem = ("is an int that does not fit in 64 bits" if kind is int else
                        f"is {'a' if describe_key(kind)[:1] not in 'aeiou' else 'an'} {describe_key(kind)}, which "
