@@ -20,6 +20,12 @@ reaches: every call stays in tier 0 behind its counting entry — the cost of th
 nothing compiled) and ``thread`` (tiered with ``MOSHJIT_BUILD_WORKER=0``:
 Cython and gcc run on the compile thread inside the program's process instead of the worker process).
 
+Every child reads moshjit's modules, the benchmark's and the program's from ``.pyc`` files, as after a ``pip
+install`` (which compiles them): the files are written once, before the first row, into a temporary
+``PYTHONPYCACHEPREFIX`` directory the children share, since this machine's environment sets
+``PYTHONDONTWRITEBYTECODE`` and the editable install has none (each child would otherwise compile moshjit from
+source, ~60 ms of a first call; benchmarks.md §12.12). ``--no-pyc`` keeps the environment as it is.
+
 Results are checked equal to CPython's (where the program returns one). Machine load is printed: other work
 shares the 2 cores, so each cell also gives the CPU time of the process and everything it waited for (the build
 worker, gcc): under load, wall time is mostly waiting for a core.
@@ -44,7 +50,7 @@ EXTRA_ENV = {"eager": {"MOSHJIT_TIER": "eager"}, "thread": {"MOSHJIT_BUILD_WORKE
 
 
 def run_child(program: str, engine: str, cache_dir: str, scale: float, timeout: float) -> dict:
-    env = dict(os.environ, MOSHJIT_CACHE_DIR=cache_dir)
+    env = dict(os.environ, MOSHJIT_CACHE_DIR=cache_dir, **CHILD_ENV)
     for name in ("MOSHJIT_TIER", "MOSHJIT_BUILD_WORKER", "MOSHJIT_HOT_CALLS", "MOSHJIT_HOT_MS"):
         env.pop(name, None)
     env.update(EXTRA_ENV.get(engine, {}))
@@ -98,6 +104,25 @@ def cell(row: dict, engine: str) -> str:
     return text
 
 
+CHILD_ENV: dict = {}                    # set by ``precompiled``: what every child gets on top of os.environ
+
+
+def precompiled(prefix: str) -> str:
+    """Write the ``.pyc`` of moshjit, the benchmarks and the programs under ``prefix`` and have the children read
+    them from there (``PYTHONPYCACHEPREFIX``); the description for the header line."""
+    import compileall
+    import moshjit
+    roots = [os.path.dirname(moshjit.__file__), os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
+    previous, sys.pycache_prefix = sys.pycache_prefix, prefix
+    try:
+        for root in roots:
+            compileall.compile_dir(root, quiet=1)
+    finally:
+        sys.pycache_prefix = previous
+    CHILD_ENV["PYTHONPYCACHEPREFIX"] = prefix
+    return ".pyc of moshjit, the benchmarks and the programs precompiled (as a pip install does)"
+
+
 def bytecode_cache() -> str:
     """Whether the children read moshjit's modules from ``.pyc`` files: with ``PYTHONDONTWRITEBYTECODE`` and no
     ``.pyc`` (an editable install), every process compiles them from source, some of it on the compile thread
@@ -113,10 +138,22 @@ def main(argv=None) -> None:
     parser.add_argument("--engines", default=",".join(ENGINES))
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--no-pyc", action="store_true", help="children compile moshjit from source if the "
+                        "environment says so (PYTHONDONTWRITEBYTECODE), as an editable install without .pyc does")
     args = parser.parse_args(argv)
     engines = args.engines.split(",")
+    pyc_dir = None if args.no_pyc else tempfile.mkdtemp(prefix="moshjit-coldstart-pyc-")
+    try:
+        bytecode = bytecode_cache() if pyc_dir is None else precompiled(pyc_dir)
+        run_table(args, engines, bytecode)
+    finally:
+        if pyc_dir is not None:
+            shutil.rmtree(pyc_dir, ignore_errors=True)
+
+
+def run_table(args, engines, bytecode: str) -> None:
     print(f"# cold start, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
-          f"{os.getloadavg()[0]:.1f} (2 cores), Python {sys.version.split()[0]}, {bytecode_cache()}")
+          f"{os.getloadavg()[0]:.1f} (2 cores), Python {sys.version.split()[0]}, {bytecode}")
     print("| program | " + " | ".join(engines) + " |")
     print("|---|" + "---:|" * len(engines))
     ratios = {engine: [] for engine in engines}
