@@ -18,6 +18,7 @@ import atexit
 import contextlib
 import json
 import logging
+import math
 import os
 import select
 import subprocess
@@ -178,15 +179,15 @@ def warm_here(pyx_path: str, module_name: str, c_path: str) -> dict:
 
 def idle_seconds() -> float | None:
     """How long a worker waits for its next request before it exits, giving its memory back (~200 MB with
-    Cython's compiler loaded): ``MOSHJIT_BUILD_WORKER_IDLE`` seconds, default 60; 0 or less: never. The client
-    starts a new one at its next build."""
+    Cython's compiler loaded): ``MOSHJIT_BUILD_WORKER_IDLE`` seconds, default 60; 0 or less, or inf: never.
+    The client starts a new one at its next build."""
     try:
         seconds = float(os.environ.get("MOSHJIT_BUILD_WORKER_IDLE", DEFAULT_IDLE_SECONDS))
     except ValueError:
         log.warning("moshjit: MOSHJIT_BUILD_WORKER_IDLE=%r is not a number of seconds; using %s",
                     os.environ.get("MOSHJIT_BUILD_WORKER_IDLE"), DEFAULT_IDLE_SECONDS)
         seconds = DEFAULT_IDLE_SECONDS
-    return seconds if seconds > 0 else None
+    return seconds if 0 < seconds < math.inf else None
 
 
 def serve(background: bool) -> None:

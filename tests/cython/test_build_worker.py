@@ -150,7 +150,8 @@ def test_a_worker_that_dies_is_reported_not_sent_the_request_again(tmp_path, mon
         worker.stop()
 
 
-@pytest.mark.parametrize("value, expected", [("2.5", 2.5), ("0", None), ("-1", None), ("soon", 60.0)])
+@pytest.mark.parametrize("value, expected", [("2.5", 2.5), ("0", None), ("-1", None), ("inf", None), ("nan", None),
+                                             ("soon", 60.0)])
 def test_the_idle_time_setting(monkeypatch, value, expected):
     monkeypatch.setenv("MOSHJIT_BUILD_WORKER_IDLE", value)
     assert build_worker.idle_seconds() == expected

@@ -47,3 +47,16 @@ def test_a_stale_runtime_is_rebuilt_into_the_cache():
 def test_info_says_which_runtime_is_in_use():
     from moshjit.info import describe
     assert f"runtime compiled, installed in {support.RUNTIME_DIR}" in describe().splitlines()
+
+
+def test_the_cython_version_is_read_without_importing_cython():
+    """The runtime fingerprint is checked at the first ``@jit`` call; importing Cython there would leave its
+    modules in the program's heap (every full garbage collection traverses them) for nothing."""
+    code = ("import json, sys\nfrom moshjit.runtime.toolchain import cython_version\nversion = cython_version()\n"
+            "imported = 'Cython' in sys.modules\nimport Cython\n"
+            "print(json.dumps([version, imported, Cython.__version__]))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": REPO})
+    assert proc.returncode == 0, proc.stderr
+    version, imported, actual = json.loads(proc.stdout)
+    assert version == actual and not imported
