@@ -179,8 +179,9 @@ class DispatcherBase:
     def _compile_entry(self, key: tuple, compile=None):
         with self._lock:
             entry = self._entries.get(key)
-            if entry is not None and not (self._tiering is not None and self._tiering.provisional(key)):
-                return entry
+            if entry is not None and (compile is None or not (self._tiering is not None
+                                                              and self._tiering.provisional(key))):
+                return entry            # a call that found no entry and waited for the lock: another made it
             try:
                 if compile is None and self._tiering is not None:
                     return self._tiering.first_entry(key)

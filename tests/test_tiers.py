@@ -163,6 +163,30 @@ def test_a_failed_promotion_warns_once_and_stays_python_with_fallback():
     assert fn.stats[("int64",)]["backend"] == "python (fallback)"
 
 
+def test_a_first_call_that_waited_for_the_lock_takes_the_entry_another_thread_made():
+    """A thread whose first call found no entry and got the lock only after another thread's calls made one (and
+    made it hot) takes that entry: the signature is not counted from zero again, and the failure of the compile
+    already running is reported once, not called back into forever (seen as a RecursionError on 3.12)."""
+    fn = jit(sum_squares, tier="tiered", hot_calls=2, fallback=True)
+    release = threading.Event()
+
+    def compile(key, generic=False):
+        release.wait(60)
+        raise BuildError("no C compiler")
+    fn._compile = compile
+    try:
+        assert [fn(3), fn(4)] == [sum_squares(3), sum_squares(4)]      # hot: compiling, held back
+        key = ("int64",)
+        entry = fn._entries[key]
+        assert fn._specialize(key) is entry and fn.stats[key]["tier"] == "compiling"
+    finally:
+        release.set()
+    assert background.wait(60)
+    with pytest.warns(MoshjitWarning, match="no C compiler"):
+        assert fn(5) == sum_squares(5)
+    assert fn.stats[key]["tier"] == "failed"
+
+
 def test_a_cache_hit_runs_native_from_the_first_call():
     jit(sum_squares, tier="eager")(5)                   # fills the cache
     fn = jit(sum_squares, tier="tiered", hot_calls=1000)
