@@ -43,6 +43,9 @@ class CompileContext:
         self.volatile_globals: frozenset[str] = frozenset()  # names found rebound before: never bound again
         self.global_assumptions: dict[str, MType] = {}      # global_types: data global → assumed type
         self.inlined_at: dict = {}          # inline: an op of an inlined body → the line of the call it replaced
+        # typeinfer: a ``call_method`` on an argument of known class whose result was typed from the jitted method
+        # it finds now → (class, dispatcher, type); the backend checks at entry that each call would still find it
+        self.method_assumptions: dict = {}
         # Every object whose identity or contents the compiled code bakes in (functions, modules, classes resolved;
         # callees inlined or bound directly). Callees' contexts share this record, so it is transitive; a
         # backend that caches code across processes checks that its key covers all of it.
@@ -58,6 +61,7 @@ class CompileContext:
         child.py_function, child.key, child.fallback, child.assume_globals = py_function, (), None, False
         child.on_rebound = None
         child.resolved_globals, child.global_assumptions, child.bindings = {}, {}, BindingList()
+        child.method_assumptions = {}
         return child                        # ``dependencies`` and ``volatile_globals`` stay shared
 
     # ---- services: the driver's subclass answers these ------------------------------------------------------------

@@ -11,12 +11,14 @@ from __future__ import annotations
 from moshjit.analysis.dominators import DominatorTree
 from moshjit.context import CompileContext
 from moshjit.ir import ops
+from moshjit.ir.conformance import checkable
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import UNDEFINED, Constant, Phi
 from moshjit.ir.types import (SSIZE_MAX, BOOL, BOTTOM, BYTES, CHAR, FLOAT, INT, NONE, OBJECT, STR, ConstType, DictType, IntType, IteratorType, ListType, MType, OptionalType,
                               SetType, TupleType, join, tuple_of, type_of_value, widen)
 from moshjit.primitives.signatures import (NON_MUTATING_METHODS, PURE_FUNCTIONS, function_result, item_type,
                                            method_result, text_of)
+from moshjit.typeof import jitted_method
 
 WIDEN_AFTER = 2          # visits of a φ before its int bounds are widened
 NARROWING_ROUNDS = 2
@@ -403,7 +405,8 @@ class TypeInference:
             receiver = t(op.obj)
             if op.kwnames:
                 return OBJECT
-            return method_result(receiver, op.name, [t(a) for a in op.args]) or OBJECT
+            args = [t(a) for a in op.args]
+            return method_result(receiver, op.name, args) or self._jitted_method_type(op, args) or OBJECT
         if kind is ops.GetIter:
             source = t(op.obj)
             if isinstance(source, IteratorType):
@@ -432,6 +435,32 @@ class TypeInference:
         if kind is ops.BuildSlice:
             return OBJECT
         return OBJECT
+
+    def _jitted_method_type(self, op: ops.CallMethod, args: list[MType]) -> MType | None:
+        """``arg.name(args)`` on an argument whose exact class the dispatch key fixes, where the class's ``name``
+        is a jitted method taking these arguments positionally: the type its code returns for them (the receiver
+        an object), when that type can be checked at run time. Sound while each call finds that method: the
+        backend checks it at the entry (the class's version, no instance attribute shadowing it) and hands the
+        call to the specialisation without assumptions when it does not (``ctx.method_assumptions``)."""
+        ctx = self.ctx
+        receiver = op.obj
+        if not (ctx.assume_globals and not self.fn.generator and isinstance(receiver, ops.Argument)
+                and receiver.index < len(ctx.key)
+                and isinstance(ctx.key[receiver.index], type)):
+            ctx.method_assumptions.pop(op, None)
+            return None
+        cls = ctx.key[receiver.index]
+        method = jitted_method(cls, op.name)
+        result = None
+        if method is not None and getattr(method, "_positional_count", -1) == 1 + len(args):
+            if BOTTOM in args:
+                return BOTTOM                 # its arguments have no type yet (the sweep comes back)
+            result = ctx.callee_return_type(method.py_func, [OBJECT, *args])
+        if result is None or result in (OBJECT, BOTTOM) or not checkable(result):
+            ctx.method_assumptions.pop(op, None)
+            return None
+        ctx.method_assumptions[op] = (cls, method, result)
+        return result
 
     def _call_type(self, op: ops.Call, block: Block) -> MType:
         func = self.type_of(op.func, block)

@@ -4,9 +4,10 @@ argument kind known) and which keep the generic call. The context is a stub answ
 from __future__ import annotations
 
 import moshjit
-from moshjit.backends.cython.method_calls import class_attribute, direct_methods
+from moshjit.backends.cython.method_calls import direct_methods
 from moshjit.context import CompileContext
 from moshjit.ir import ops
+from moshjit.typeof import class_attribute
 
 
 class StubContext(CompileContext):

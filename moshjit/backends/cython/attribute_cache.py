@@ -20,9 +20,10 @@ Kinds of entry:
   has no ``__get__`` — what ``type.__getattribute__`` returns then, so CPython 3.12's ``LOAD_ATTR_CLASS`` in C.
 
 A direct method call (``method_calls.py``) is guarded by ``mj_method_is``: the receiver's type is the class the
-callee was compiled for, ``name`` still finds the same jitted method in it (cached per version tag), and the
-instance has no attribute of that name shadowing it (its shared keys, values or dict are looked at on each call, as
-CPython's ``LOAD_METHOD_WITH_VALUES`` does).
+callee was compiled for, ``name`` still finds the same jitted method in it, or the plain-function copy a tiered
+method's class holds while it is cold (cached per version tag), and the instance has no attribute of that name
+shadowing it (its shared keys, values or dict are looked at on each call, as CPython's ``LOAD_METHOD_WITH_VALUES``
+does).
 
 The layouts read here are internal to CPython and differ per version; they are all in the ``#if`` table at the
 top of ``ATTRIBUTE_CACHE_C`` (see ``moshjit/cpython.py``). A store through ``MJ_VALUES`` writes the values of an
@@ -437,11 +438,20 @@ ATTRIBUTE_CACHE_C = r'''
         Py_ssize_t nentries, index;
         uint64_t absent_tag;               /* an instance dict's version tag when name was not in it (0: none) */
     } mj_method_guard;
-    /* 1 when obj.name(...) would call method, found on cls, with obj as its first argument: obj's type is cls,
-       whose lookup of name gives method, and obj has no attribute of that name of its own; else 0 (-1: the
-       instance dict lookup raised). An instance dict whose PEP 509 tag is the one it had when name was last
-       found absent is not searched again (tags are unique to a dict's contents, as LOAD_METHOD_WITH_DICT's keys
-       version is to its keys). */
+    /* Whether a class attribute is ``method`` (a jitted method's dispatcher) or the plain-function copy that
+       stands in for it while it is cold (``moshjit.cold_copy``: it runs the same function). */
+    static int mj_is_method_or_copy(PyObject *found, PyObject *method) {
+        PyObject *dict;
+        if (found == method) return 1;
+        if (found == NULL || !PyFunction_Check(found)) return 0;
+        dict = ((PyFunctionObject *)found)->func_dict;
+        return dict != NULL && PyDict_GetItemString(dict, "_moshjit_dispatcher") == method;
+    }
+    /* 1 when obj.name(...) would call method (or its copy), found on cls, with obj as its first argument: obj's
+       type is cls, whose lookup of name gives method, and obj has no attribute of that name of its own; else 0
+       (-1: the instance dict lookup raised). An instance dict whose PEP 509 tag is the one it had when name was
+       last found absent is not searched again (tags are unique to a dict's contents, as LOAD_METHOD_WITH_DICT's
+       keys version is to its keys). */
     #pragma GCC diagnostic push
     #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     static int mj_method_is(PyObject *obj, PyObject *name, mj_method_guard *g, PyObject *cls, PyObject *method) {
@@ -452,7 +462,8 @@ ATTRIBUTE_CACHE_C = r'''
         if ((PyObject *)tp != cls) return 0;
         if (g->type != tp || g->version != tp->tp_version_tag || g->version == 0) {
             g->type = NULL;
-            if (tp->tp_getattro != PyObject_GenericGetAttr || _PyType_Lookup(tp, name) != method
+            if (tp->tp_getattro != PyObject_GenericGetAttr
+                    || !mj_is_method_or_copy(_PyType_Lookup(tp, name), method)
                     || tp->tp_version_tag == 0) return 0;
             g->type = tp;
             g->version = tp->tp_version_tag;

@@ -40,7 +40,8 @@ def own_lines(code) -> set[int]:
 def compile(ir: Function, ctx: CompileContext) -> Artifact:
     """The Cython artifact of ``ir``, built (or loaded from the cache) and bound to the function's state.
     Type assumptions about globals (``ctx.global_assumptions``) are checked on entry and hand the call to
-    ``ctx.fallback`` when they fail; the names bound when compiling (``ctx.bindings``) are checked too, and hand
+    ``ctx.fallback`` when they fail, as are the jitted methods whose return types inference used
+    (``ctx.method_assumptions``); the names bound when compiling (``ctx.bindings``) are checked too, and hand
     the call to ``ctx.on_rebound`` when one was rebound."""
     from moshjit.backends.cython.emit import split_source_map
     from moshjit.backends.cython.generate import generate_pyx
@@ -52,7 +53,7 @@ def compile(ir: Function, ctx: CompileContext) -> Artifact:
     bindings = tuple(unique(ctx.bindings)) if ctx.on_rebound is not None else ()
     shown, constants = generate_pyx(ir, entry_name, ctx.global_assumptions, ctx.fallback,
                                     own_lines(py_function.__code__), ctx.inlined_at, direct_methods(ir, ctx),
-                                    bindings, ctx.on_rebound)
+                                    bindings, ctx.on_rebound, ctx.method_assumptions)
     text, source = split_source_map(shown)
     state = (py_function.__globals__, builtins_dict(py_function), tuple(py_function.__closure__ or ()),
              tuple(constants))

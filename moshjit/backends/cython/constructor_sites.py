@@ -14,9 +14,9 @@ it a new version tag), is called as CPython calls it.
 """
 from __future__ import annotations
 
-from moshjit.backends.cython.method_calls import class_attribute
 from moshjit.backends.cython.method_sites import MAX_SITE_ARGS
 from moshjit.ir.ops import Constant
+from moshjit.typeof import class_attribute
 
 CONSTRUCTOR_SITES_C = r'''
     typedef struct {

@@ -28,6 +28,7 @@ from moshjit.backends.cython.plan import EmissionPlan
 from moshjit.backends.cython.prelude import PRELUDE
 from moshjit.cpython import zero_division_message
 from moshjit.ir import ops
+from moshjit.ir.conformance import checked_result
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
 from moshjit.ir.types import BOOL, FLOAT, STR, IntType
@@ -136,6 +137,7 @@ class Emitter:
         self.attribute_caches = 0           # inline caches of attribute sites: _mj_ac0, _mj_ac1, …
         self.direct_methods: dict = {}      # call_method op → (class, jitted method, compiled entry)
         self.method_guards = 0              # guards of direct method calls: _mj_mg0, …
+        self.method_assumptions: dict = {}  # direct method calls whose result type came from the method found
         self.method_sites = 0               # inline caches of method calls on any receiver: _mj_ms0, …
         self.constructor_sites = 0          # ... and of constructor calls of jitted classes: _mj_ns0, …
         self.operator_sites = 0             # ... and of binary operators on objects (method sites too): _mj_os0, …
@@ -531,12 +533,19 @@ class Emitter:
         self.method_guards += 1
         receiver, args = self.obj(op.obj), self._call_args(op.args, ())
         call_args = [receiver] + [self.obj(a) for a in op.args]
-        if len(call_args) <= method_sites.MAX_SITE_ARGS:       # no Cython call machinery, one frame counted
+        if entry is None:                                      # the dispatcher's own call (it counts the frame)
+            direct = f"{self.constant(method)}({', '.join(call_args)})"
+        elif len(call_args) <= method_sites.MAX_SITE_ARGS:     # no Cython call machinery, one frame counted
             direct = f"mj_entry_call{len(call_args)}({self.constant(entry)}, {', '.join(call_args)})"
         else:
             direct = f"{self.constant(entry)}({receiver}{', ' if args else ''}{args})"
+        generic = f"{receiver}.{op.name}({args})"
+        if op in self.method_assumptions:    # changed during this call (the entry checked it): check the result
+            assumed = self.method_assumptions[op][2]
+            generic = (f"{self.constant(checked_result)}({generic}, {self.constant(assumed)}, "
+                       f"{f'{cls.__qualname__}.{op.name}'!r})")
         self.assign(op, f"({direct} if mj_method_is({receiver}, {op.name!r}, &{guard}, {self.constant(cls)}, "
-                        f"{self.constant(method)}) else {receiver}.{op.name}({args}))", depth)
+                        f"{self.constant(method)}) else {generic})", depth)
 
     def method_site_call(self, op, depth):
         """``obj.name(args)`` through the site's inline cache (``method_sites.py``): straight to a jitted method's
@@ -996,6 +1005,25 @@ class Emitter:
         args = ", ".join(self.var(a) for a in self.fn.args)
         return [f"    if {' or '.join(checks)}:", f"        return {self.constant(self.fallback)}({args})"]
 
+    def method_guards_on_entry(self) -> list[str]:
+        """Entry checks that each call whose result type came from the jitted method it finds would find it now
+        (``mj_method_is``: the receiver's class unchanged, no instance attribute shadowing the name); one that
+        would not hands the call to ``fallback``, the specialisation without assumptions."""
+        checked = {(op.obj, op.name): found for op, found in self.method_assumptions.items()}
+        if not checked:
+            return []
+        if self.fallback is None:
+            raise AssertionError("method result assumptions need a fallback entry")
+        checks = []
+        for (receiver, name), (cls, method, _) in sorted(checked.items(), key=lambda kv: (kv[0][0].index,
+                                                                                          kv[0][1])):
+            guard = f"_mj_mg{self.method_guards}"
+            self.method_guards += 1
+            checks.append(f"not mj_method_is({self.var(receiver)}, {name!r}, &{guard}, {self.constant(cls)}, "
+                          f"{self.constant(method)})")
+        args = ", ".join(self.var(a) for a in self.fn.args)
+        return [f"    if {' or '.join(checks)}:", f"        return {self.constant(self.fallback)}({args})"]
+
     def binding_guards(self) -> list[str]:
         """The entry's check that the names bound when compiling still hold (none without a handler)."""
         if not self.bindings or self.on_rebound is None:
@@ -1007,7 +1035,7 @@ class Emitter:
 
     def module(self) -> str:
         self.source_line = self.fn.firstlineno
-        guards = self.binding_guards() + self.assumption_guards()
+        guards = self.binding_guards() + self.assumption_guards() + self.method_guards_on_entry()
         self.statements(self.body, 1)
         body_lines = guards + self.lines
         sources = [self.fn.firstlineno] * len(guards) + self.source_lines
@@ -1127,15 +1155,18 @@ def _small_for_division(value) -> bool:
 
 def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, global_assumptions: dict,
                 fallback=None, own_lines=None, inlined_at=None, direct_methods=None, bindings=(),
-                on_rebound=None) -> tuple[str, list]:
+                on_rebound=None, method_assumptions=None) -> tuple[str, list]:
     """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive. ``own_lines`` are the source
     lines of the function itself (lines of inlined helpers are attributed to the call that inlined them, from
     ``inlined_at``); ``bindings`` the names bound when compiling, checked on entry, and ``on_rebound`` what gets
-    the call when one no longer holds."""
+    the call when one no longer holds; ``method_assumptions`` the method calls whose result type came from the
+    method they find (checked on entry, ``fallback`` gets the call when one would not find it)."""
     emitter = Emitter(fn, plan, EmissionPlan(fn, plan), body, entry_name, global_assumptions, fallback)
     emitter.own_lines = own_lines
     emitter.inlined_at = inlined_at or {}
     emitter.direct_methods = direct_methods or {}
+    emitter.method_assumptions = {op: found for op, found in (method_assumptions or {}).items()
+                                  if op in emitter.direct_methods}
     emitter.bindings, emitter.on_rebound = bindings, on_rebound
     text = emitter.module()
     return text, emitter.constants

@@ -2,7 +2,10 @@
 compiled, so its exact class is fixed by the dispatch key, and the class's ``name`` is a jitted method whose
 signature the argument types pin down. The call goes to that specialisation's compiled entry — no bound method,
 no signature check in the dispatcher — while ``mj_method_is`` (``attribute_cache.py``) confirms at run time that
-``obj.name`` still finds that method; otherwise the call takes the generic path."""
+``obj.name`` still finds that method (or its tiered plain-function copy); otherwise the call takes the generic
+path. A call whose result type inference took from the method (``ctx.method_assumptions``) is always made
+direct: to the method's dispatcher itself when no compiled entry is ready (it is being compiled in the
+background, or the arguments' kinds are not fixed)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -11,18 +14,10 @@ from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Argument, Constant
 from moshjit.ir.types import type_of_value
-from moshjit.typeof import static_key
+from moshjit.typeof import jitted_method, static_key
 
 if TYPE_CHECKING:
     from moshjit.context import CompileContext
-
-
-def class_attribute(cls: type, name: str):
-    """What looking ``name`` up on ``cls`` finds in the class dicts of its MRO (no descriptor called), or None."""
-    for klass in cls.__mro__:
-        if name in vars(klass):
-            return vars(klass)[name]
-    return None
 
 
 def argument_kind(value, ctx: CompileContext):
@@ -33,22 +28,20 @@ def argument_kind(value, ctx: CompileContext):
 
 
 def direct_methods(fn: Function, ctx: CompileContext) -> dict:
-    """{``call_method`` op: (class, jitted method, compiled entry)} for the method calls that can go direct."""
+    """{``call_method`` op: (class, jitted method, compiled entry or None: through the method's dispatcher)} for
+    the method calls that go direct."""
     found = {}
     for block in fn.blocks:
         for op in block.ops:
             if not (isinstance(op, ops.CallMethod) and not op.kwnames and isinstance(op.obj, Argument)):
                 continue
             cls = argument_kind(op.obj, ctx)
-            method = class_attribute(cls, op.name) if isinstance(cls, type) else None
-            if not (hasattr(method, "compiled_entry")
-                    and getattr(method, "_positional_count", -1) == 1 + len(op.args)):
+            method = jitted_method(cls, op.name) if isinstance(cls, type) else None
+            if method is None or getattr(method, "_positional_count", -1) != 1 + len(op.args):
                 continue                  # entries take the bound parameters: only exact positional calls
             key = (cls,) + tuple(argument_kind(a, ctx) for a in op.args)
-            if any(k is None for k in key):
-                continue
-            entry = ctx.native_entry(method, key)
-            if entry is not None:
+            entry = None if any(k is None for k in key) else ctx.native_entry(method, key)
+            if entry is not None or op in ctx.method_assumptions:
                 ctx.record_dependency(method)
                 found[op] = (cls, method, entry)
     return found
