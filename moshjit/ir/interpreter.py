@@ -493,6 +493,23 @@ def _import_name(op, frame):
     return import_function(op.name, frame.fn.globals, None, frame.get(op.fromlist), frame.get(op.level))
 
 
+def method_is(obj, name: str, owner: type, method) -> bool:
+    """``ops.MethodIs``: whether ``obj.name(...)`` calls ``method`` (or the tiered plain-function copy standing in
+    for it, which carries it as ``_moshjit_dispatcher``) with ``obj`` first."""
+    kind = type(obj)
+    if kind is not owner or kind.__getattribute__ is not object.__getattribute__:
+        return False
+    found = next((vars(klass)[name] for klass in kind.__mro__ if name in vars(klass)), None)
+    if found is not method and not (isinstance(found, types.FunctionType)
+                                    and found.__dict__.get("_moshjit_dispatcher") is method):
+        return False
+    try:
+        own = object.__getattribute__(obj, "__dict__")
+    except AttributeError:              # __slots__ only: nothing can shadow the method
+        return True
+    return name not in own
+
+
 EVALUATORS = {
     ops.BinaryOp: _binary,
     ops.UnaryOp: lambda op, f: UNARY_FUNCTIONS[op.op](f.get(op.operand)),
@@ -518,6 +535,7 @@ EVALUATORS = {
     ops.BuildSlice: lambda op, f: slice(f.get(op.start), f.get(op.stop), f.get(op.step)),
     ops.Call: _call,
     ops.CallMethod: _call_method,
+    ops.MethodIs: lambda op, f: method_is(f.get(op.obj), op.name, op.owner, op.method),
     ops.CallEx: _call_ex,
     ops.MakeFunction: _make_function,
     ops.MakeClosure: _make_closure,

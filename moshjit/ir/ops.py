@@ -223,6 +223,11 @@ Call = _op("Call", ("func", "args"), ("kwnames",),
            doc="func(*positional, **keywords); the last len(kwnames) args are the keyword values.")
 CallMethod = _op("CallMethod", ("obj", "args"), ("name", "kwnames"), doc="obj.name(...), as LOAD_METHOD/CALL.")
 CallEx = _op("CallEx", ("func", "posargs", "kwargs"), doc="func(*posargs, **kwargs); kwargs may be None.")
+MethodIs = _op("MethodIs", ("obj",), ("name", "owner", "method"), side_effects=False,
+               doc="Whether obj.name(...) would call ``method`` (a jitted method's dispatcher, or the plain-function "
+                   "copy standing in for it) with obj first: type(obj) is ``owner``, with the generic attribute "
+                   "lookup, the class finds it, and obj has no attribute of that name of its own (the guard of a "
+                   "method's body inlined into its caller; looking in obj's dict may raise).")
 MakeFunction = _op("MakeFunction", ("defaults", "kwdefaults"), ("code",), can_raise=False, side_effects=False,
                    doc="A nested function without free variables (lambda keys, small helpers).")
 MakeClosure = _op("MakeClosure", ("defaults", "kwdefaults", "closure"), ("code",), can_raise=False,

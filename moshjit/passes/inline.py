@@ -20,6 +20,7 @@ from moshjit.bindings import FUNCTION_FIELDS, Binding, function_fields
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import Constant, Phi
+from moshjit.typeof import jitted_method
 
 if TYPE_CHECKING:
     from moshjit.context import CompileContext
@@ -119,6 +120,11 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
         while index < len(block.ops):
             op = block.ops[index]
             index += 1
+            if isinstance(op, ops.CallMethod):
+                rest = _inline_method(fn, block, index - 1, op, ctx, stack)
+                if rest is not None:
+                    block, index = rest, 0
+                continue
             if not (isinstance(op, ops.Call) and isinstance(op.func, Constant)):
                 continue
             callee, jitted = _callee_function(op.func.value)
@@ -151,6 +157,84 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
             block = _splice(fn, block, index - 1, op, body, values, ctx.inlined_at)
             index = 0
     return fn
+
+
+def _inline_method(fn: Function, block: Block, position: int, op: ops.CallMethod, ctx: CompileContext,
+                   stack: tuple) -> Block | None:
+    """Inline ``arg.name(args)`` where the dispatch key fixes the argument's exact class and ``name`` is a small
+    jitted method of it, behind a ``MethodIs`` guard checked at each call: the body when the call would reach that
+    method, the call itself otherwise (a method replaced or shadowed meanwhile). Returns the block holding the
+    rest of ``block``, or None when the call stays."""
+    receiver = op.obj
+    argument = receiver.value if isinstance(receiver, ops.CheckBound) else receiver    # before the passes
+    if not (ctx.assume_globals and not op.kwnames and isinstance(argument, ops.Argument)
+            and argument.index < len(ctx.key) and isinstance(ctx.key[argument.index], type)):
+        return None
+    cls = ctx.key[argument.index]
+    method = jitted_method(cls, op.name)
+    callee = getattr(method, "py_func", None)
+    if not isinstance(callee, types.FunctionType) or callee.__code__ in stack or _size(fn) > MAX_TOTAL_SIZE:
+        return None
+    label = f"{cls.__qualname__}.{op.name}"
+    if any(f"{callee.__qualname__}.{field}" in ctx.volatile_globals for field in FUNCTION_FIELDS):
+        return None
+    bound = _bind(callee, _PositionalCall([receiver, *op.args]))
+    found = None if bound is None else _callee_ir(callee, fn, ctx, stack + (callee.__code__,))
+    if found is None:
+        return None
+    values, defaulted = bound
+    body, callee_ctx = found
+    ctx.resolved_globals.update(callee_ctx.resolved_globals)
+    ctx.bindings.extend(callee_ctx.bindings)
+    ctx.bindings.extend(_default_bindings(callee, label, defaulted))
+    ctx.record_dependency(method)
+    taken, rest = _guarded_split(fn, block, position, op, ops.MethodIs(receiver, op.name, cls, method,
+                                                                        line=op.line))
+    _splice(fn, taken, 0, op, body, values, ctx.inlined_at)
+    return rest
+
+
+class _PositionalCall:
+    """What ``_bind`` reads of a call: its argument values, all positional."""
+
+    def __init__(self, args: list):
+        self.args, self.kwnames = args, ()
+
+
+def _guarded_split(fn: Function, block: Block, position: int, call: ops.CallMethod,
+                   guard: ops.Op) -> tuple[Block, Block]:
+    """Make ``block[position]`` (``call``) conditional on ``guard``: ``block`` ends testing it; one new block
+    holds ``call`` alone (the caller replaces it by the inlined body), another a copy of ``call`` for when the
+    guard fails, and both go on to the rest of ``block``, where a φ of the two results takes the place of
+    ``call``. Returns (the block holding ``call``, the rest)."""
+    rest = fn.new_block()
+    rest.handler = block.handler
+    for op in block.ops[position + 1:]:
+        rest.append(op)
+    rest.set_terminator(block.terminator)
+    for succ in rest.normal_successors():
+        for phi in succ.phis:
+            if block in phi.incoming:
+                phi.incoming[rest] = phi.incoming.pop(block)
+    block.ops = block.ops[:position]
+    block.append(guard)
+    taken, fallback = fn.new_block(), fn.new_block()
+    generic = ops.CallMethod(call.obj, list(call.args), call.name, call.kwnames, line=call.line)
+    for new, op in ((taken, call), (fallback, generic)):
+        new.handler = block.handler
+        new.append(op)
+        new.set_terminator(ops.Jump(rest, line=call.line))
+    if block.handler is not None:
+        for phi in block.handler.phis:
+            if block in phi.incoming:
+                for new in (rest, taken, fallback):
+                    phi.incoming[new] = phi.incoming[block]
+    block.set_terminator(ops.Branch(guard, taken, fallback, line=call.line))
+    result = Phi(rest)
+    fn.substitute({call: result})
+    result.incoming[taken], result.incoming[fallback] = call, generic
+    rest.phis.append(result)
+    return taken, rest
 
 
 def _call_through_dispatcher(op: ops.Call, callee: types.FunctionType, ctx: CompileContext) -> bool:

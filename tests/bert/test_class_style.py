@@ -52,3 +52,12 @@ def test_bad_input_raises_as_in_cpython(tokenizers):
     with pytest.raises(ValueError) as got:
         jitted.tokenize(3)
     assert str(got.value) == str(expected.value)
+
+
+def test_the_method_called_per_character_is_inlined_behind_its_guard(tokenizers):
+    """``self._is_chinese_char(cp)`` in ``_tokenize_chinese_chars`` (the unchanged public file): its body is
+    inlined, the call kept for when the guard finds the method changed."""
+    _, jitted = tokenizers
+    jitted.tokenize("東京 abc")
+    method = vars(type(jitted.basic_tokenizer))["_tokenize_chinese_chars"]
+    assert "method_is['_is_chinese_char'" in method.inspect_types(method.signatures[0])

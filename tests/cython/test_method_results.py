@@ -136,3 +136,34 @@ def test_the_tiered_copy_of_a_cold_method_passes_the_check(monkeypatch):
     assert [obj.count(text) for text in ("x y", "", " z ")] == [(2, ["x", "y"]), (0, []), (1, ["z"])]
     assert count._generic == {}
     background.wait(60)
+
+
+def make_scale():
+    class Scale:
+        def __init__(self, k):
+            self.k = k
+
+        def one(self, x):
+            return x * self.k
+
+        def total(self, xs, change_at):
+            t = 0
+            for i, x in enumerate(xs):
+                if i == change_at:
+                    type(self).one = lambda self, x: x + 1000      # replaced during the call
+                if i == change_at + 2:
+                    self.one = lambda x: -x                      # then shadowed by the instance
+                t += self.one(x)
+            return t
+
+    return Scale
+
+
+@pytest.mark.parametrize("change_at", [-1, 0, 3])
+def test_an_inlined_method_follows_changes_made_during_the_call(change_at):
+    """``self.one(x)`` is inlined into ``total`` behind a guard checked at each call: once the class's method is
+    replaced, or the instance shadows it, the loop calls what CPython would."""
+    plain, jitted = make_scale(), jit(make_scale())
+    xs = list(range(8))
+    assert jitted(3).total(xs, change_at) == plain(3).total(xs, change_at)
+    assert "method_is['one'" in vars(jitted)["total"].inspect_types(vars(jitted)["total"].signatures[0])

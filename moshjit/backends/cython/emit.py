@@ -559,6 +559,12 @@ class Emitter:
         else:
             self.assign(op, f"mj_site_call{len(args)}({op.name!r}, &{site}, {', '.join(args)})", depth)
 
+    def op_MethodIs(self, op, depth):
+        guard = f"_mj_mg{self.method_guards}"
+        self.method_guards += 1
+        self.assign(op, f"mj_method_is({self.obj(op.obj)}, {op.name!r}, &{guard}, {self.constant(op.owner)}, "
+                        f"{self.constant(op.method)})", depth)
+
     def op_CallEx(self, op, depth):
         self.assign(op, f"_mj_call_ex({self.obj(op.func)}, {self.ref(op.posargs)}, {self.ref(op.kwargs)})", depth)
 

@@ -1,0 +1,94 @@
+"""``inline._inline_method``: ``self.m(args)`` where the dispatch key fixes ``self``'s class and ``m`` is a small
+jitted method is inlined behind a ``method_is`` guard, the call kept for when the guard fails. Tiny functions,
+checked by the verifier and run by the SSA interpreter against CPython: the method as compiled, replaced on the
+class, shadowed by the instance."""
+from __future__ import annotations
+
+import moshjit
+from moshjit.compiler import DriverContext
+from moshjit.frontend import build_ssa
+from moshjit.ir import ops
+from moshjit.ir.interpreter import method_is, run_function
+from moshjit.ir.verifier import verify
+from moshjit.passes.inline import inline_calls
+from moshjit.passes.pipeline import run_passes
+from moshjit.passes.resolve_globals import resolve_globals
+
+
+def make_class():
+    class Counter:
+        def __init__(self, step):
+            self.step = step
+
+        def bump(self, n):
+            return n + self.step
+
+        def twice(self, n):
+            return self.bump(self.bump(n))
+
+    return moshjit.jit(Counter)
+
+
+def inlined(function, key, assume_globals=True):
+    ir = build_ssa(function, optimize=False)
+    ctx = DriverContext(function, key, fallback=lambda *args: None, assume_globals=assume_globals)
+    resolve_globals(ir, ctx)
+    inline_calls(ir, ctx, (function.__code__,))
+    run_passes(ir)
+    verify(ir)
+    return ir
+
+
+def op_names(ir):
+    return [type(op).__name__ for block in ir.blocks for op in block.ops]
+
+
+def test_a_small_jitted_method_is_inlined_behind_its_guard():
+    Counter = make_class()
+    twice = vars(Counter)["twice"].py_func
+    ir = inlined(twice, (Counter, "int64"))
+    names = op_names(ir)
+    assert names.count("MethodIs") == 2 and names.count("CallMethod") == 2      # the calls kept for a miss
+    guards = [op for block in ir.blocks for op in block.ops if isinstance(op, ops.MethodIs)]
+    assert all(g.owner is Counter and g.method is vars(Counter)["bump"] and g.name == "bump" for g in guards)
+    assert all(isinstance(block.terminator, ops.Branch) for block in ir.blocks if block.ops
+               and isinstance(block.ops[-1], ops.MethodIs))
+
+
+def test_nothing_is_inlined_without_a_class_in_the_key_or_without_assumptions():
+    Counter = make_class()
+    twice = vars(Counter)["twice"].py_func
+    assert "MethodIs" not in op_names(inlined(twice, (object, "int64")))
+    assert "MethodIs" not in op_names(inlined(twice, (Counter, "int64"), assume_globals=False))
+
+
+def test_the_inlined_ir_gives_cpythons_results_as_the_method_changes():
+    Counter = make_class()
+    twice = vars(Counter)["twice"].py_func
+    ir = inlined(twice, (Counter, "int64"))
+    obj = Counter(3)
+    assert run_function(ir, [obj, 10]) == 16
+    obj.bump = lambda n: n * 100                       # shadowed by the instance: the call, not the body
+    assert run_function(ir, [obj, 1]) == twice(obj, 1) == 10000
+    del obj.bump
+    Counter.bump = lambda self, n: -n                  # replaced on the class
+    assert run_function(ir, [obj, 5]) == twice(obj, 5) == 5
+
+
+def test_method_is_takes_the_tiered_copy_for_its_dispatcher_and_refuses_other_types():
+    Counter = make_class()
+    dispatcher = vars(Counter)["bump"]
+    obj = Counter(1)
+    assert method_is(obj, "bump", Counter, dispatcher)
+    from moshjit.cold_copy import counting_copy
+    Counter.bump = counting_copy(dispatcher.py_func, True, dispatcher)
+    assert method_is(obj, "bump", Counter, dispatcher)
+
+    class Sub(Counter):
+        pass
+    assert not method_is(Sub(1), "bump", Counter, dispatcher)
+
+    class Slots:
+        __slots__ = ()
+        bump = dispatcher
+    assert method_is(Slots(), "bump", Slots, dispatcher) and not method_is(Slots(), "bump", Slots, object())
