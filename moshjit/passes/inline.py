@@ -9,6 +9,11 @@ are then checked on every call of the caller (``moshjit.bindings``); once they c
 longer bound (called at run time).
 Exceptions raised inside the inlined body reach the caller's handler exactly as they would through a call (only
 the traceback lacks the callee's frame).
+
+``arg.m(args)`` where the dispatch key fixes the argument's exact class and ``m`` is a small jitted method taking
+exactly these arguments is inlined too, behind a ``MethodIs`` guard made at each call (the call itself runs when
+the class's method was replaced or the instance shadows it); the method's own calls on its receiver are inlined
+into it first, the receiver's class known.
 """
 from __future__ import annotations
 
@@ -93,11 +98,13 @@ def _default_bindings(callee: types.FunctionType, label: str, defaulted: list) -
     return found
 
 
-def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext, stack: tuple):
-    """(SSA, the callee's compile context) ready to splice into ``caller``, or None when it cannot be inlined."""
+def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext, stack: tuple, key: tuple = ()):
+    """(SSA, the callee's compile context) ready to splice into ``caller``, or None when it cannot be inlined.
+    ``key``: what the call fixes of the callee's argument kinds (a method's receiver class), for its own inlining."""
     if callee.__closure__ or callee.__code__.co_flags & CO_GENERATOR:    # a generator's call returns a generator
         return None
     callee_ctx = ctx.for_callee(callee)
+    callee_ctx.key = key
     ir = callee_ctx.inlinable_ssa(callee, stack)
     if ir is None or _size(ir) > MAX_CALLEE_SIZE:
         return None
@@ -167,19 +174,20 @@ def _inline_method(fn: Function, block: Block, position: int, op: ops.CallMethod
     rest of ``block``, or None when the call stays."""
     receiver = op.obj
     argument = receiver.value if isinstance(receiver, ops.CheckBound) else receiver    # before the passes
-    if not (ctx.assume_globals and not op.kwnames and isinstance(argument, ops.Argument)
+    if not (not op.kwnames and isinstance(argument, ops.Argument)
             and argument.index < len(ctx.key) and isinstance(ctx.key[argument.index], type)):
         return None
     cls = ctx.key[argument.index]
     method = jitted_method(cls, op.name)
     callee = getattr(method, "py_func", None)
-    if not isinstance(callee, types.FunctionType) or callee.__code__ in stack or _size(fn) > MAX_TOTAL_SIZE:
-        return None
+    if (not isinstance(callee, types.FunctionType) or callee.__code__ in stack or _size(fn) > MAX_TOTAL_SIZE
+            or getattr(method, "_positional_count", -1) != 1 + len(op.args)):
+        return None                 # (a call leaving parameters to defaults reads the dispatcher's: not inlined)
     label = f"{cls.__qualname__}.{op.name}"
     if any(f"{callee.__qualname__}.{field}" in ctx.volatile_globals for field in FUNCTION_FIELDS):
         return None
     bound = _bind(callee, _PositionalCall([receiver, *op.args]))
-    found = None if bound is None else _callee_ir(callee, fn, ctx, stack + (callee.__code__,))
+    found = None if bound is None else _callee_ir(callee, fn, ctx, stack + (callee.__code__,), (cls,))
     if found is None:
         return None
     values, defaulted = bound
