@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from moshjit.context import CompileContext
 
 MAX_CALLEE_SIZE = 300          # ops in a callee, after its own inlining and passes
+MAX_METHOD_SIZE = 80           # ops in a method inlined behind its guard (the call stays beside it: code grows)
 MAX_TOTAL_SIZE = 6000          # ops in the caller: stop inlining beyond this
 
 
@@ -98,7 +99,8 @@ def _default_bindings(callee: types.FunctionType, label: str, defaulted: list) -
     return found
 
 
-def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext, stack: tuple, key: tuple = ()):
+def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext, stack: tuple, key: tuple = (),
+               max_size: int = MAX_CALLEE_SIZE):
     """(SSA, the callee's compile context) ready to splice into ``caller``, or None when it cannot be inlined.
     ``key``: what the call fixes of the callee's argument kinds (a method's receiver class), for its own inlining."""
     if callee.__closure__ or callee.__code__.co_flags & CO_GENERATOR:    # a generator's call returns a generator
@@ -106,7 +108,7 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
     callee_ctx = ctx.for_callee(callee)
     callee_ctx.key = key
     ir = callee_ctx.inlinable_ssa(callee, stack)
-    if ir is None or _size(ir) > MAX_CALLEE_SIZE:
+    if ir is None or _size(ir) > max_size:
         return None
     foreign = ir.globals is not caller.globals
     for block in ir.blocks:
@@ -187,7 +189,8 @@ def _inline_method(fn: Function, block: Block, position: int, op: ops.CallMethod
     if any(f"{callee.__qualname__}.{field}" in ctx.volatile_globals for field in FUNCTION_FIELDS):
         return None
     bound = _bind(callee, _PositionalCall([receiver, *op.args]))
-    found = None if bound is None else _callee_ir(callee, fn, ctx, stack + (callee.__code__,), (cls,))
+    found = None if bound is None else _callee_ir(callee, fn, ctx, stack + (callee.__code__,), (cls,),
+                                                  MAX_METHOD_SIZE)
     if found is None:
         return None
     values, defaulted = bound

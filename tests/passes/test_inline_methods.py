@@ -118,3 +118,16 @@ def test_a_call_leaving_parameters_to_defaults_is_not_inlined():
     guards = [op.name for block in inlined(vars(Padded)["use"].py_func, (Padded, "int64")).blocks
               for op in block.ops if isinstance(op, ops.MethodIs)]
     assert guards == ["pad"]                          # only the call passing every argument
+
+
+def test_a_method_bigger_than_the_limit_stays_a_call():
+    from moshjit.passes.inline import MAX_METHOD_SIZE
+    body = "\n".join(f"        n = n * {k} + {k}" for k in range(MAX_METHOD_SIZE))
+    namespace = {}
+    exec(f"class Big:\n    def grow(self, n):\n{body}\n        return n\n\n"
+         f"    def small(self, n):\n        return n + 1\n\n"
+         f"    def use(self, n):\n        return self.grow(n) + self.small(n)\n", namespace)
+    Big = moshjit.jit(namespace["Big"])
+    guards = [op.name for block in inlined(vars(Big)["use"].py_func, (Big, "int64")).blocks
+              for op in block.ops if isinstance(op, ops.MethodIs)]
+    assert guards == ["small"]
