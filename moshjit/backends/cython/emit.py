@@ -1171,8 +1171,11 @@ def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, globa
     emitter.own_lines = own_lines
     emitter.inlined_at = inlined_at or {}
     emitter.direct_methods = direct_methods or {}
-    emitter.method_assumptions = {op: found for op, found in (method_assumptions or {}).items()
-                                  if op in emitter.direct_methods}
+    live = {op for block in fn.blocks for op in block.ops}
+    emitter.method_assumptions = {op: found for op, found in (method_assumptions or {}).items() if op in live}
+    unchecked = [op.name for op in emitter.method_assumptions if op not in emitter.direct_methods]
+    if unchecked:                   # its result would be typed without the guard that makes the type sound
+        raise AssertionError(f"method calls typed from their method but not made direct: {unchecked}")
     emitter.bindings, emitter.on_rebound = bindings, on_rebound
     text = emitter.module()
     return text, emitter.constants
