@@ -167,3 +167,46 @@ def test_an_inlined_method_follows_changes_made_during_the_call(change_at):
     xs = list(range(8))
     assert jitted(3).total(xs, change_at) == plain(3).total(xs, change_at)
     assert "method_is['one'" in vars(jitted)["total"].inspect_types(vars(jitted)["total"].signatures[0])
+
+
+def make_ratios():
+    class Ratio:
+        def __init__(self, k):
+            self.k = k
+
+        def part(self, n):
+            return self.k // n                          # ZeroDivisionError for n == 0
+
+        def parts(self, ns):
+            return [self.part(n) for n in ns]
+
+        def guarded(self, ns):
+            out = []
+            for n in ns:
+                try:
+                    out.append(self.part(n))
+                except ZeroDivisionError as exc:
+                    out.append(str(exc))
+            return out
+
+    return Ratio
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-50, 50), st.lists(st.integers(-3, 3), max_size=6))
+def test_an_inlined_method_raises_as_the_call_would(k, ns):
+    """``self.part(n)`` is inlined into both callers: an exception from its body reaches the caller's handler, or
+    the caller's caller, with CPython's type and message."""
+    plain, jitted = make_ratios(), jit(make_ratios())
+    assert jitted(k).guarded(ns) == plain(k).guarded(ns)
+    try:
+        expected = plain(k).parts(ns)
+    except ZeroDivisionError as exc:
+        with pytest.raises(ZeroDivisionError) as got:
+            jitted(k).parts(ns)
+        assert str(got.value) == str(exc)
+    else:
+        assert jitted(k).parts(ns) == expected
+    method = vars(jitted)["guarded"]
+    if method.signatures:
+        assert "method_is['part'" in method.inspect_types(method.signatures[0])
