@@ -23,3 +23,23 @@ def builtins_dict(py_function: types.FunctionType) -> dict:
     """The builtins namespace ``py_function`` runs with (its globals' ``__builtins__``, module or dict)."""
     found = py_function.__globals__.get("__builtins__", builtins)
     return found.__dict__ if isinstance(found, types.ModuleType) else found
+
+
+def dispatcher_behind(value):
+    """``value``, or the ``@jit`` dispatcher it stands for when it is a tiered method's plain-function copy
+    (``moshjit.cold_copy``: the class holds the copy while the method is cold)."""
+    return getattr(value, "_moshjit_dispatcher", value) if isinstance(value, types.FunctionType) else value
+
+
+def class_attribute(cls: type, name: str):
+    """What looking ``name`` up on ``cls`` finds in the class dicts of its MRO (no descriptor called), or None."""
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            return vars(klass)[name]
+    return None
+
+
+def jitted_method(cls: type, name: str):
+    """The ``@jit`` dispatcher ``cls.name`` is, or stands for, else None."""
+    found = dispatcher_behind(class_attribute(cls, name))
+    return found if hasattr(found, "compiled_entry") and hasattr(found, "py_func") else None

@@ -8,7 +8,6 @@ classification in C and takes ``MAX_TYPED_TUPLE`` and ``array_key`` from here.
 """
 from __future__ import annotations
 
-import types
 import typing
 
 from moshjit.ir.types import (BOOL, BYTES, CHAR, FLOAT, INT, INT64, INT64_MAX, INT64_MIN, NONE, OBJECT, STR,
@@ -184,18 +183,3 @@ def recordable_key(key: tuple) -> list | None:
     except ValueError:
         return None
 
-
-def class_attribute(cls: type, name: str):
-    """What looking ``name`` up on ``cls`` finds in the class dicts of its MRO (no descriptor called), or None."""
-    for klass in cls.__mro__:
-        if name in vars(klass):
-            return vars(klass)[name]
-    return None
-
-
-def jitted_method(cls: type, name: str):
-    """The ``@jit`` dispatcher ``cls.name`` is, or stands for (a tiered method's class may hold its plain-function
-    copy, ``moshjit.cold_copy``), else None."""
-    found = class_attribute(cls, name)
-    found = getattr(found, "_moshjit_dispatcher", found) if isinstance(found, types.FunctionType) else found
-    return found if hasattr(found, "compiled_entry") and hasattr(found, "py_func") else None

@@ -20,6 +20,7 @@ import types
 from typing import TYPE_CHECKING
 
 from moshjit import match_reference
+from moshjit.functions import class_attribute, dispatcher_behind
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Constant
 
@@ -499,9 +500,7 @@ def method_is(obj, name: str, owner: type, method) -> bool:
     kind = type(obj)
     if kind is not owner or kind.__getattribute__ is not object.__getattribute__:
         return False
-    found = next((vars(klass)[name] for klass in kind.__mro__ if name in vars(klass)), None)
-    if found is not method and not (isinstance(found, types.FunctionType)
-                                    and found.__dict__.get("_moshjit_dispatcher") is method):
+    if dispatcher_behind(class_attribute(kind, name)) is not method:
         return False
     try:
         own = object.__getattribute__(obj, "__dict__")

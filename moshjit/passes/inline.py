@@ -22,10 +22,10 @@ import types
 from typing import TYPE_CHECKING
 
 from moshjit.bindings import FUNCTION_FIELDS, Binding, function_fields
+from moshjit.functions import jitted_method
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import Constant, Phi
-from moshjit.typeof import jitted_method
 
 if TYPE_CHECKING:
     from moshjit.context import CompileContext

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from moshjit.analysis.dominators import DominatorTree
 from moshjit.context import CompileContext
+from moshjit.functions import jitted_method
 from moshjit.ir import ops
 from moshjit.ir.conformance import checkable
 from moshjit.ir.function import Block, Function
@@ -18,7 +19,6 @@ from moshjit.ir.types import (SSIZE_MAX, BOOL, BOTTOM, BYTES, CHAR, FLOAT, INT, 
                               SetType, TupleType, join, tuple_of, type_of_value, widen)
 from moshjit.primitives.signatures import (NON_MUTATING_METHODS, PURE_FUNCTIONS, function_result, item_type,
                                            method_result, text_of)
-from moshjit.typeof import jitted_method
 
 WIDEN_AFTER = 2          # visits of a φ before its int bounds are widened
 NARROWING_ROUNDS = 2

@@ -6,8 +6,8 @@ from __future__ import annotations
 import moshjit
 from moshjit.backends.cython.method_calls import direct_methods
 from moshjit.context import CompileContext
+from moshjit.functions import class_attribute
 from moshjit.ir import ops
-from moshjit.typeof import class_attribute
 
 
 class StubContext(CompileContext):

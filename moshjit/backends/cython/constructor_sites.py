@@ -15,8 +15,8 @@ it a new version tag), is called as CPython calls it.
 from __future__ import annotations
 
 from moshjit.backends.cython.method_sites import MAX_SITE_ARGS
+from moshjit.functions import class_attribute
 from moshjit.ir.ops import Constant
-from moshjit.typeof import class_attribute
 
 CONSTRUCTOR_SITES_C = r'''
     typedef struct {

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from moshjit.functions import jitted_method
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Argument, Constant
 from moshjit.ir.types import type_of_value
-from moshjit.typeof import jitted_method, static_key
+from moshjit.typeof import static_key
 
 if TYPE_CHECKING:
     from moshjit.context import CompileContext
