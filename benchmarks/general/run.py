@@ -160,10 +160,10 @@ def main() -> None:
     for workload in WORKLOADS:
         if only and workload.name not in only:
             continue
-        engines = {"cpython": (load(workload.name, "cpython"), {})}
-        engines["moshjit"] = moshjit_engine(workload.name, options.per_method)
+        engines = {"cpython": (load(workload.source, "cpython"), {})}
+        engines["moshjit"] = moshjit_engine(workload.source, options.per_method)
         if use_numba:
-            engines["numba"] = numba_engine(workload.name)
+            engines["numba"] = numba_engine(workload.source)
         times = {engine: [] for engine in engines}
         first, broken, expected = {}, {}, None
         for engine, (module, _) in engines.items():

@@ -18,9 +18,14 @@ from typing import Callable
 
 @dataclass(frozen=True)
 class Workload:
-    name: str                               # program file: programs/bm_<name>.py
+    name: str                               # the row; program file programs/bm_<name>.py unless ``program``
     run: Callable[[types.ModuleType], object]
     setup: Callable[[types.ModuleType], None] | None = None   # once per loaded module, as the runner does
+    program: str | None = None              # programs/bm_<program>.py when several rows share one program
+
+    @property
+    def source(self) -> str:
+        return self.program or self.name
 
 
 class _Runner:
@@ -125,6 +130,73 @@ def nqueens(m):
     return list(m.n_queens(8))
 
 
+def scimark_sor(m):
+    # bench_SOR's loop body at its default size (pyperformance: n=100, cycles=10), one loop, returning the grid
+    grid = m.Array2D(100, 100)
+    m.SOR_execute(1.25, grid, 10, m.Array2D)
+    return list(grid.data)
+
+
+def scimark_lu(m):
+    # bench_LU's set-up and loop body (N=100), one cycle, returning the factors and the pivots
+    a = m.Random(7).RandomMatrix(m.ArrayList(100, 100))
+    lu = m.ArrayList(100, 100)
+    pivot = m.array('i', [0]) * 100
+    m.LU(lu, a, pivot)
+    return [list(row) for row in lu.data], list(pivot)
+
+
+def scimark_monte_carlo(m):
+    return m.MonteCarlo(100 * 1000)
+
+
+def scimark_fft(m):
+    # bench_FFT's loop body (N=1024, cycles=50), one loop, returning the vector
+    x = m.copy_vector(m.Random(7).RandomVector(2 * 1024))
+    for _ in range(50):
+        m.FFT_transform(2 * 1024, x)
+        m.FFT_inverse(2 * 1024, x)
+    return list(x)
+
+
+def richards_super(m):
+    result = m.Richards().run(3)
+    return result, m.taskWorkArea.holdCount, m.taskWorkArea.qpktCount
+
+
+def meteor_contest(m):
+    # main()'s set-up and bench_meteor_contest's loop body, one loop, returning the solutions found
+    board, cti, pieces = m.get_puzzle(m.WIDTH, m.HEIGHT)
+    fps = m.get_footprints(board, cti, pieces)
+    se_nh = m.get_senh(board, cti)
+    free = frozenset(range(len(board)))
+    solutions = []
+    m.solve(m.SOLVE_ARG, 0, free, [-1] * len(board), list(range(len(pieces))), solutions, fps, se_nh)
+    return solutions
+
+
+def generators(m):
+    # bench_generators's loop body, one loop (its tree of 100,000 values), returning what the loop saw
+    return sum(m.tree(range(100000)))
+
+
+def coroutines(m):
+    # bench_coroutines's loop body, one loop
+    coro = m.fibonacci(25)
+    try:
+        while True:
+            coro.send(None)
+    except StopIteration as done:
+        return done.value
+
+
+def unpack_sequence(m):
+    # both of its benchmarks, 2,000 loops each (each loop unpacks 400 times); they return only their timing
+    m.bench_tuple_unpacking(2000)
+    m.bench_list_unpacking(2000)
+    return None
+
+
 WORKLOADS = [
     Workload("richards", richards),
     Workload("raytrace", raytrace),
@@ -137,4 +209,15 @@ WORKLOADS = [
     Workload("fannkuch", fannkuch),
     Workload("spectral_norm", spectral_norm),
     Workload("nqueens", nqueens),
+    # added in stop 32, from the programs of pyperformance the set above had not taken (a first look at them,
+    # benchmarks.md §9.18, found some at 1.0x or below)
+    Workload("scimark_sor", scimark_sor, program="scimark"),
+    Workload("scimark_lu", scimark_lu, program="scimark"),
+    Workload("scimark_mc", scimark_monte_carlo, program="scimark"),
+    Workload("scimark_fft", scimark_fft, program="scimark"),
+    Workload("richards_super", richards_super),
+    Workload("meteor_contest", meteor_contest),
+    Workload("generators", generators),
+    Workload("coroutines", coroutines),
+    Workload("unpack_sequence", unpack_sequence),
 ]
