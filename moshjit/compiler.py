@@ -23,6 +23,7 @@ from moshjit.artifact import Artifact
 from moshjit.bindings import function_fields
 from moshjit.context import CompileContext
 from moshjit.errors import UnsupportedError
+from moshjit.functions import methods_of
 from moshjit.ir.types import OBJECT, MType
 from moshjit.typeof import describe_signature, type_of_key
 
@@ -111,6 +112,28 @@ class DriverContext(CompileContext):
         callee_ctx = self.for_callee(py_function)
         return typed_ssa(py_function, arg_types, callee_ctx, assume_globals=True), callee_ctx
 
+    def attribute_classes(self, cls):
+        """From the raw SSA of every method ``cls`` and its bases define (memoised per class while their code
+        stays the same; a method the frontend refuses tells nothing)."""
+        from moshjit.passes.attribute_classes import stored_classes
+        from moshjit.frontend import build_ssa
+        methods = methods_of(cls)
+        codes = tuple(method.__code__ for method in methods)
+        with _lock:
+            memo = _attribute_guesses.get(cls)
+        if memo is not None and memo[0] == codes:
+            return memo[1]
+        irs = []
+        for method in methods:
+            try:
+                irs.append(build_ssa(method, optimize=False))
+            except UnsupportedError:
+                continue
+        guesses = stored_classes(irs, cls)
+        with _lock:
+            _attribute_guesses[cls] = (codes, guesses)
+        return guesses
+
     def native_entry(self, dispatcher, key):
         busy = getattr(_compiling, "keys", None)
         if busy is None:
@@ -133,6 +156,7 @@ _lock = threading.RLock()
 _helper_dispatchers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _refused_by_frontend: set = set()          # code objects the frontend refused: such helpers run as plain Python
 _return_types: dict = {}
+_attribute_guesses: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # class -> (its methods' code, guesses)
 _return_types_in_progress: set = set()
 _compiling = threading.local()             # (dispatcher, key) pairs being compiled on this thread
 
@@ -164,7 +188,7 @@ def typed_ssa(py_function: types.FunctionType, arg_types: list[MType], ctx: Comp
 
 def compile_specialization(py_function, key: tuple, backend_name: str, cache, fallback=None,
                            assume_globals: bool = True, make_dispatcher=None, generic_entry=None, on_rebound=None,
-                           volatile_globals: frozenset = frozenset()) -> Artifact:
+                           volatile_globals: frozenset = frozenset(), shapes: tuple | None = None) -> Artifact:
     """Compile ``py_function`` for argument kinds ``key`` with ``backend_name`` ('auto', 'cython' or 'llvm').
 
     'auto' asks the LLVM backend first (it takes the function when every value has a native type) and uses
@@ -173,7 +197,8 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
     back to the dispatcher, which uses a specialisation compiled with ``assume_globals=False``; ``generic_entry``
     gives that specialisation's entry (native code that keeps deoptimising hands its calls to it).
     ``on_rebound`` gets the call (with the entry's bindings first) when a name bound when compiling was rebound
-    since; ``volatile_globals`` are names found rebound before, never bound again (``moshjit.bindings``).
+    since; ``volatile_globals`` are names found rebound before, never bound again (``moshjit.bindings``);
+    ``shapes``: what the first call's arguments showed (``moshjit.samples``), for guarded guesses.
     """
     from moshjit.ir.printer import format_function
     from moshjit.passes.direct_calls import bind_direct_calls
@@ -181,6 +206,7 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
     ctx = DriverContext(py_function, key, backend_name, cache, fallback,
                         assume_globals=assume_globals and fallback is not None, make_dispatcher=make_dispatcher,
                         generic_entry=generic_entry, on_rebound=on_rebound, volatile_globals=volatile_globals)
+    ctx.shapes = shapes
     # the code compiled is the function's now: assigning its __code__ later is seen (a plain helper compiled
     # behind a helper dispatcher is the user's own function, and IPython's autoreload assigns __code__)
     ctx.bindings.extend(function_fields(py_function, py_function.__qualname__, ("__code__",)))

@@ -36,6 +36,8 @@ class CompileContext:
                                             # (compiled on first use), what ``fallback`` calls; None: unknown
         self.assume_globals = assume_globals  # may types of data globals be assumed (checked on entry)?
         self.on_rebound = on_rebound        # (bindings, *args): what an entry calls when a name it bound was rebound
+        self.shapes: tuple | None = None    # ``moshjit.samples.Shape`` of each argument of the signature's first
+                                            # call: guesses for code guarded at run time only; None: unknown
         # Results handed on by passes:
         self.resolved_globals: dict[str, object] = {}       # resolve_globals, inline: name → object bound
         self.bindings = BindingList()       # resolve_globals, inline: where each bound name was found
@@ -59,7 +61,7 @@ class CompileContext:
         """A context for building a callee's SSA within this compilation (same services and options)."""
         child = copy.copy(self)
         child.py_function, child.key, child.fallback, child.assume_globals = py_function, (), None, False
-        child.on_rebound = None
+        child.on_rebound = child.shapes = None
         child.resolved_globals, child.global_assumptions, child.bindings = {}, {}, BindingList()
         child.method_assumptions = {}
         return child                        # ``dependencies`` and ``volatile_globals`` stay shared
@@ -82,6 +84,11 @@ class CompileContext:
         """The typed SSA of ``py_function`` for ``arg_types`` built by the standard pipeline (a fresh copy), with
         the context its passes recorded their results in."""
         raise NotImplementedError("typed SSA of another function needs the driver's compile context")
+
+    def attribute_classes(self, cls: type) -> dict[str, type]:
+        """Guessed classes of the attributes ``cls``'s methods store on its instances
+        (``moshjit.passes.attribute_classes``): hints for code that checks them at run time, {} when unknown."""
+        return {}
 
     def native_entry(self, dispatcher, key: tuple):
         """The compiled entry of a jitted callee for dispatch ``key`` (compiled now if needed), or None."""

@@ -19,6 +19,7 @@ import warnings
 from moshjit._version import unsupported_python
 from moshjit.errors import (BuildError, MoshjitWarning, UnsupportedError, debugging, definition_line,
                             user_frame_raiser)
+from moshjit.samples import shapes_of
 from moshjit.typeof import describe_key, describe_signature, key_of
 
 log = logging.getLogger("moshjit")
@@ -38,7 +39,7 @@ class PyDispatcherCore:
         key = tuple(map(key_of, args))
         entry = self._entries.get(key)
         if entry is None:
-            entry = self._specialize(key)
+            entry = self._specialize(key, None, args)
         return entry(*args)
 
     def __get__(self, instance, owner=None):
@@ -110,6 +111,7 @@ class DispatcherBase:
         self._artifacts: dict[tuple, object] = {}
         self._failed: dict[tuple, Exception] = {}
         self._generic: dict[tuple, object] = {}
+        self._shapes: dict[tuple, tuple] = {}             # key -> what its first call's arguments showed
         self._volatile: frozenset[str] = frozenset()     # names found rebound: compiled code reads them at run time
         self._rebinds: dict[str, int] = {}                # name -> how often a specialisation found it rebound
         self._lock = threading.RLock()
@@ -156,12 +158,14 @@ class DispatcherBase:
                               lambda self, value: setattr(self.py_func, "__kwdefaults__", value),
                               lambda self: delattr(self.py_func, "__kwdefaults__"))
 
-    def _specialize(self, key: tuple, compile=None):
+    def _specialize(self, key: tuple, compile=None, sample: tuple | None = None):
         """The entry for a call whose signature ``key`` has none yet (the call path asks on a miss): tiered, the
         first tier's (``moshjit.tiers``); eager, or with ``compile`` (key -> artifact) given, native code now. An
         error in the user's code comes back as an entry raising it from the user's line, so the traceback ends
         there rather than in the compiler (``MOSHJIT_DEBUG=1`` keeps the compiler's frames and the chained
-        cause)."""
+        cause). ``sample``: the arguments of the call that asked, whose shapes the compile may guess from."""
+        if sample is not None and key not in self._shapes:
+            self._shapes[key] = shapes_of(sample)
         try:
             return self._compile_entry(key, compile)
         except UnsupportedError as exc:
@@ -265,7 +269,7 @@ class DispatcherBase:
         if generic:                       # no assumptions to check, so no fallback needed
             return compiler.compile_specialization(self.py_func, key, "cython", cache,
                                                    make_dispatcher=helper_dispatcher, on_rebound=rebound,
-                                                   volatile_globals=self._volatile)
+                                                   volatile_globals=self._volatile, shapes=self._shapes.get(key))
         cached = self._load_from_cache(key)      # native code recorded before: no IR
         if cached is not None:
             return cached
@@ -273,7 +277,8 @@ class DispatcherBase:
                                                fallback=functools.partial(self._generic_call, key),
                                                make_dispatcher=helper_dispatcher,
                                                generic_entry=functools.partial(self._generic_entry, key),
-                                               on_rebound=rebound, volatile_globals=self._volatile)
+                                               on_rebound=rebound, volatile_globals=self._volatile,
+                                               shapes=self._shapes.get(key))
 
     def _warm_builds(self, key: tuple) -> None:
         """Ahead of a background compile of ``key`` (the tiers): the build worker it needs made ready meanwhile."""

@@ -43,3 +43,16 @@ def jitted_method(cls: type, name: str):
     """The ``@jit`` dispatcher ``cls.name`` is, or stands for, else None."""
     found = dispatcher_behind(class_attribute(cls, name))
     return found if hasattr(found, "compiled_entry") and hasattr(found, "py_func") else None
+
+
+def methods_of(cls: type) -> list:
+    """The plain functions behind the methods ``cls`` and its bases (but ``object``) define, jitted or not."""
+    found = []
+    for klass in cls.__mro__[:-1]:
+        for value in vars(klass).values():
+            value = dispatcher_behind(value)
+            if hasattr(type(value), "compiled_entry"):        # a jitted method: its dispatcher
+                value = value.py_func
+            if isinstance(value, types.FunctionType):
+                found.append(value)
+    return found

@@ -482,7 +482,8 @@ class Tally:
 
 def bump_all(tallies, k):
     last = 0
-    for tally in tallies:           # the receiver's class is unknown when compiling: a method site
+    for tally in tallies:           # the receiver's class is unknown when compiling (the first call's list was
+                                    # empty, so no item's class is guessed): a method site
         last = tally.bump(k)
     return last
 
@@ -495,6 +496,7 @@ def test_a_method_site_does_not_keep_the_trial_entry_after_the_verdict(monkeypat
     cls = type("Tally", (Tally,), {"bump": jit(Tally.bump, tier="tiered", hot_calls=tiers.MIN_TRIAL_CALLS)})
     caller = jit(bump_all, tier="eager")
     tallies = [cls() for _ in range(tiers.MIN_TRIAL_CALLS)]
+    caller([], 1)
     for _ in range(2):                      # the class's plain copy, then tier 0: hot, compiled in the background
         caller(tallies, 1)
         assert background.wait(120)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import types
+from collections import deque
 from typing import TYPE_CHECKING
 
 from moshjit.bindings import FUNCTION_FIELDS, Binding, function_fields
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 MAX_CALLEE_SIZE = 300          # ops in a callee, after its own inlining and passes
 MAX_METHOD_SIZE = 80           # ops in a method inlined behind its guard (the call stays beside it: code grows)
 MAX_TOTAL_SIZE = 6000          # ops in the caller: stop inlining beyond this
+MAX_GUESS_DEPTH = 4            # attribute loads and φs followed to guess a receiver's class (``a.b.c.d``)
 
 
 CO_GENERATOR = 0x20
@@ -123,23 +125,28 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
 def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
     """Inline every eligible call in ``fn`` (callees are inlined into each other first). ``stack`` holds the code
     objects being inlined into, starting with ``fn``'s own, so recursion is never inlined. Helpers that cannot
-    be inlined are called through the dispatcher ``ctx.callee_dispatcher`` gives, when it gives one."""
-    for block in list(fn.blocks):
+    be inlined are called through the dispatcher ``ctx.callee_dispatcher`` gives, when it gives one. The body of
+    an inlined function is looked at again for methods and subscripts: its arguments are now the caller's
+    values, whose classes the caller may know."""
+    work = deque((block, stack, True) for block in fn.blocks)
+    while work:
+        block, block_stack, calls_too = work.popleft()
         index = 0
         while index < len(block.ops):
             op = block.ops[index]
             index += 1
-            if isinstance(op, ops.CallMethod):
-                rest = _inline_method(fn, block, index - 1, op, ctx, stack)
+            if isinstance(op, (ops.CallMethod, ops.GetItem, ops.SetItem)):
+                inline = _inline_method if isinstance(op, ops.CallMethod) else _inline_subscript
+                rest = inline(fn, block, index - 1, op, ctx, block_stack)
                 if rest is not None:
                     block, index = rest, 0
                 continue
-            if not (isinstance(op, ops.Call) and isinstance(op.func, Constant)):
+            if not (calls_too and isinstance(op, ops.Call) and isinstance(op.func, Constant)):
                 continue
             callee, jitted = _callee_function(op.func.value)
             if callee is None or (not jitted and callee.__globals__ is not fn.globals):
                 continue
-            if callee.__code__ in stack:          # recursion: never inlined; a plain helper gets compiled
+            if callee.__code__ in block_stack:    # recursion: never inlined; a plain helper gets compiled
                 if not jitted:
                     _call_through_dispatcher(op, callee, ctx)
                 continue
@@ -149,7 +156,7 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
             bound = None if volatile else _bind(callee, op)
             values = None if bound is None else bound[0]
             fields = [] if bound is None else _default_bindings(callee, callee.__qualname__, bound[1])
-            found = None if values is None else _callee_ir(callee, fn, ctx, stack + (callee.__code__,))
+            found = None if values is None else _callee_ir(callee, fn, ctx, block_stack + (callee.__code__,))
             if found is None:
                 if not jitted:
                     jitted = _call_through_dispatcher(op, callee, ctx)
@@ -163,32 +170,104 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
             ctx.bindings.extend(callee_ctx.bindings)
             ctx.bindings.extend(fields)              # its code and defaults are now part of the caller: checked
             ctx.record_dependency(callee)            # on every call, and part of the cache key
+            work.extend((inner, block_stack + (callee.__code__,), False) for inner in body.blocks)
             block = _splice(fn, block, index - 1, op, body, values, ctx.inlined_at)
             index = 0
     return fn
 
 
+def _receiver_class(value, ctx: CompileContext, depth: int = 0, seen: frozenset = frozenset()) -> type | None:
+    """The class ``value`` has at run time if it has the one expected: an argument's from the dispatch key, a
+    constructor call's class, what the signature's first call showed (``ctx.shapes``: an attribute's, a list
+    item's, the class an argument named), an attribute's guess from what the methods of its owner's class store
+    in it (``ctx.attribute_classes``), the one class a φ's known inputs agree on. Only code guarded by
+    ``MethodIs`` — which checks the exact class at each run — may use it: all but the first are guesses."""
+    if isinstance(value, ops.CheckBound):
+        value = value.value
+    if isinstance(value, ops.Argument):
+        kind = ctx.key[value.index] if value.index < len(ctx.key) else None
+        if isinstance(kind, type):
+            return kind
+    if isinstance(value, ops.Call) and isinstance(value.func, Constant) and type(value.func.value) is type:
+        return value.func.value
+    if depth >= MAX_GUESS_DEPTH:
+        return None
+    if isinstance(value, ops.Call):                       # a class the first call passed, called
+        shape = _sampled_shape(value.func, ctx, depth + 1)
+        return None if shape is None else shape.named
+    shape = _sampled_shape(value, ctx, depth)
+    if shape is not None:
+        return shape.cls
+    if isinstance(value, ops.LoadAttr):
+        owner = _receiver_class(value.obj, ctx, depth + 1, seen)
+        return None if owner is None else ctx.attribute_classes(owner).get(value.name)
+    if isinstance(value, Phi) and value not in seen:
+        found = {_receiver_class(incoming, ctx, depth + 1, seen | {value}) for incoming in value.incoming.values()}
+        found.discard(None)
+        return found.pop() if len(found) == 1 else None
+    return None
+
+
+def _sampled_shape(value, ctx: CompileContext, depth: int):
+    """What the signature's first call showed of ``value`` (``moshjit.samples.Shape``): an argument, an attribute
+    or list item of one, a loop's item over one; None when it showed nothing of it."""
+    if isinstance(value, ops.CheckBound):
+        value = value.value
+    if ctx.shapes is None or depth >= MAX_GUESS_DEPTH:
+        return None
+    if isinstance(value, ops.Argument):
+        return ctx.shapes[value.index] if value.index < len(ctx.shapes) else None
+    if isinstance(value, ops.LoadAttr):
+        owner = _sampled_shape(value.obj, ctx, depth + 1)
+        return None if owner is None else owner.attributes.get(value.name)
+    source = value.obj if isinstance(value, ops.GetItem) else value.iterator.obj if (
+        isinstance(value, ops.ForIter) and isinstance(value.iterator, ops.GetIter)) else None
+    if source is not None:
+        sequence = _sampled_shape(source, ctx, depth + 1)
+        return None if sequence is None else sequence.item
+    return None
+
+
 def _inline_method(fn: Function, block: Block, position: int, op: ops.CallMethod, ctx: CompileContext,
                    stack: tuple) -> Block | None:
-    """Inline ``arg.name(args)`` where the dispatch key fixes the argument's exact class and ``name`` is a small
-    jitted method of it, behind a ``MethodIs`` guard checked at each call: the body when the call would reach that
-    method, the call itself otherwise (a method replaced or shadowed meanwhile). Returns the block holding the
+    """Inline ``obj.name(args)`` where ``obj``'s class is known or guessed (``_receiver_class``) and ``name`` is
+    a small jitted method of it; the call itself stays for when the guard fails. Returns the block holding the
     rest of ``block``, or None when the call stays."""
-    receiver = op.obj
-    argument = receiver.value if isinstance(receiver, ops.CheckBound) else receiver    # before the passes
-    if not (not op.kwnames and isinstance(argument, ops.Argument)
-            and argument.index < len(ctx.key) and isinstance(ctx.key[argument.index], type)):
+    if op.kwnames:
         return None
-    cls = ctx.key[argument.index]
-    method = jitted_method(cls, op.name)
+    generic = ops.CallMethod(op.obj, list(op.args), op.name, op.kwnames, line=op.line)
+    return _inline_guarded(fn, block, position, op, op.name, list(op.args), generic, ctx, stack)
+
+
+def _inline_subscript(fn: Function, block: Block, position: int, op, ctx: CompileContext,
+                      stack: tuple) -> Block | None:
+    """Inline ``obj[key]`` / ``obj[key] = value`` where ``obj``'s class is known or guessed and has a small jitted
+    ``__getitem__`` / ``__setitem__``: what CPython's type slot calls for an instance of that class (the slot
+    looks in the class only; the guard also refuses an instance attribute of that name, so such an instance
+    takes the subscript itself, still exactly). The subscript stays for when the guard fails."""
+    if isinstance(op, ops.GetItem):
+        name, args, generic = "__getitem__", [op.key], ops.GetItem(op.obj, op.key, line=op.line)
+    else:
+        name, args, generic = "__setitem__", [op.key, op.value], ops.SetItem(op.obj, op.key, op.value, line=op.line)
+    return _inline_guarded(fn, block, position, op, name, args, generic, ctx, stack)
+
+
+def _inline_guarded(fn: Function, block: Block, position: int, op: ops.Op, name: str, args: list, generic: ops.Op,
+                    ctx: CompileContext, stack: tuple) -> Block | None:
+    """Replace ``op`` (at ``position`` in ``block``), which calls method ``name`` of ``op.obj`` with ``args``,
+    by that method's body behind a ``MethodIs`` guard checked at each run, ``generic`` (``op``'s own operation)
+    when the guard fails. Returns the block holding the rest of ``block``, or None when ``op`` stays."""
+    receiver = op.obj
+    cls = _receiver_class(receiver, ctx)
+    method = None if cls is None else jitted_method(cls, name)
     callee = getattr(method, "py_func", None)
     if (not isinstance(callee, types.FunctionType) or callee.__code__ in stack or _size(fn) > MAX_TOTAL_SIZE
-            or getattr(method, "_positional_count", -1) != 1 + len(op.args)):
+            or getattr(method, "_positional_count", -1) != 1 + len(args)):
         return None                 # (a call leaving parameters to defaults reads the dispatcher's: not inlined)
-    label = f"{cls.__qualname__}.{op.name}"
+    label = f"{cls.__qualname__}.{name}"
     if any(f"{callee.__qualname__}.{field}" in ctx.volatile_globals for field in FUNCTION_FIELDS):
         return None
-    bound = _bind(callee, _PositionalCall([receiver, *op.args]))
+    bound = _bind(callee, _PositionalCall([receiver, *args]))
     found = None if bound is None else _callee_ir(callee, fn, ctx, stack + (callee.__code__,), (cls,),
                                                   MAX_METHOD_SIZE)
     if found is None:
@@ -199,8 +278,8 @@ def _inline_method(fn: Function, block: Block, position: int, op: ops.CallMethod
     ctx.bindings.extend(callee_ctx.bindings)
     ctx.bindings.extend(_default_bindings(callee, label, defaulted))
     ctx.record_dependency(method)
-    taken, rest = _guarded_split(fn, block, position, op, ops.MethodIs(receiver, op.name, cls, method,
-                                                                        line=op.line))
+    taken, rest = _guarded_split(fn, block, position, op, ops.MethodIs(receiver, name, cls, method, line=op.line),
+                                 generic)
     _splice(fn, taken, 0, op, body, values, ctx.inlined_at)
     return rest
 
@@ -212,12 +291,12 @@ class _PositionalCall:
         self.args, self.kwnames = args, ()
 
 
-def _guarded_split(fn: Function, block: Block, position: int, call: ops.CallMethod,
-                   guard: ops.Op) -> tuple[Block, Block]:
+def _guarded_split(fn: Function, block: Block, position: int, call: ops.Op, guard: ops.Op,
+                   generic: ops.Op) -> tuple[Block, Block]:
     """Make ``block[position]`` (``call``) conditional on ``guard``: ``block`` ends testing it; one new block
-    holds ``call`` alone (the caller replaces it by the inlined body), another a copy of ``call`` for when the
-    guard fails, and both go on to the rest of ``block``, where a φ of the two results takes the place of
-    ``call``. Returns (the block holding ``call``, the rest)."""
+    holds ``call`` alone (the caller replaces it by the inlined body), another ``generic`` (what ``call`` does,
+    made anew) for when the guard fails, and both go on to the rest of ``block``, where a φ of the two results
+    takes the place of ``call``. Returns (the block holding ``call``, the rest)."""
     rest = fn.new_block()
     rest.handler = block.handler
     for op in block.ops[position + 1:]:
@@ -230,7 +309,6 @@ def _guarded_split(fn: Function, block: Block, position: int, call: ops.CallMeth
     block.ops = block.ops[:position]
     block.append(guard)
     taken, fallback = fn.new_block(), fn.new_block()
-    generic = ops.CallMethod(call.obj, list(call.args), call.name, call.kwnames, line=call.line)
     for new, op in ((taken, call), (fallback, generic)):
         new.handler = block.handler
         new.append(op)

@@ -650,14 +650,14 @@ cdef class DispatcherCore:
             self._keep_last(<tuple>mj_item(<PyObject *>self._recent[self._recent_hit], 1), entry)
             return call_entry(entry, argv, nargsf)
         key = self._key_of(argv, n)
-        entry = self._entry_for(key)
+        entry = self._entry_for(key, argv, n)
         self._remember(key, entry)
         self._keep_last(key, entry)
         return call_entry(entry, argv, nargsf)
 
     cdef object _call_bound(self, tuple args):
         """A call with the parameters bound by ``_bind`` (keywords, defaults, *args)."""
-        entry = self._entry_for(self._key_of(mj_tuple_items(args), len(args)))
+        entry = self._entry_for(self._key_of(mj_tuple_items(args), len(args)), mj_tuple_items(args), len(args))
         return call_entry(entry, mj_tuple_items(args), len(args))
 
     cdef object _recent_entry(self, PyObject **argv, Py_ssize_t n):
@@ -700,11 +700,12 @@ cdef class DispatcherCore:
             mj_tuple_replace(key, i, kind_of(<object>argv[i]))
         return key
 
-    cdef object _entry_for(self, tuple key):
-        """The entry compiled for ``key``, compiling it first if this is a new signature."""
+    cdef object _entry_for(self, tuple key, PyObject **argv, Py_ssize_t n):
+        """The entry compiled for ``key``, compiling it first if this is a new signature (the call's arguments
+        are its sample: ``moshjit.samples``)."""
         cdef PyObject *found = PyDict_GetItem(self._entries, key)
         if found is NULL:
-            return self._specialize(key)
+            return self._specialize(key, None, mj_tuple_from(argv, n))
         return <object>found
 
 

@@ -463,7 +463,7 @@ def test_the_compiled_core_is_in_use():
 def _recording_dispatcher(core):
     """A dispatcher on ``core`` that records the signature key of every call instead of compiling."""
     class Recording(dispatch.DispatcherBase, core):
-        def _specialize(self, key):
+        def _specialize(self, key, compile=None, sample=None):
             self.keys.append(key)
             return self.py_func
     return Recording
@@ -544,7 +544,7 @@ def _keyed_dispatcher(core, fn):
     """A dispatcher on ``core`` whose entry for a signature returns (that signature, ``fn``'s result): every call
     shows which entry the call path picked."""
     class Keyed(dispatch.DispatcherBase, core):
-        def _specialize(self, key):
+        def _specialize(self, key, compile=None, sample=None):
             def entry(*args):
                 return key, self.py_func(*args)
             self._entries[key] = entry

@@ -205,6 +205,7 @@ def test_a_jitted_method_called_through_a_site_runs_its_compiled_entry():
 
     objs = [Counter(), Counter()]
     site = jitted(call_bump)
+    assert site([], 2) == []            # compiled on an empty list: no item's class to inline for, a method site
     assert site(objs, 2) == [2, 2] and site(objs, 3) == [5, 5]
     assert "mj_site_call2('bump', &_mj_ms0, " in str(site.inspect_code())
     assert len(vars(Counter)["bump"].signatures) == 1          # one specialisation, reached from the site

@@ -131,3 +131,114 @@ def test_a_method_bigger_than_the_limit_stays_a_call():
     guards = [op.name for block in inlined(vars(Big)["use"].py_func, (Big, "int64")).blocks
               for op in block.ops if isinstance(op, ops.MethodIs)]
     assert guards == ["small"]
+
+
+class Leaf:
+    def __init__(self, v):
+        self.v = v
+
+    def get(self):
+        return self.v
+
+
+class Node:
+    """Its attribute holds a leaf made in its ``__init__`` (classes at module level, as programs define them:
+    the guess reads the class a global names)."""
+    def __init__(self, v):
+        self.leaf = Leaf(v)
+
+    def value(self):
+        return self.leaf.get() + 1
+
+
+Leaf, Node = moshjit.jit(Leaf), moshjit.jit(Node)
+
+
+class Grid:
+    def __init__(self, n):
+        self.cells = list(range(n))
+
+    def __getitem__(self, i):
+        return self.cells[i]
+
+    def __setitem__(self, i, v):
+        self.cells[i] = v
+
+
+Grid = moshjit.jit(Grid)
+
+
+def bump(grid, i):
+    grid[i] = grid[i] + 1
+    return grid[i]
+
+
+def read_twice(grid, i):
+    return read(grid, i) * 2
+
+
+def read(grid, i):
+    return grid[i]
+
+
+def guards_of(ir):
+    return [(op.owner.__name__, op.name) for block in ir.blocks for op in block.ops if isinstance(op, ops.MethodIs)]
+
+
+def test_a_method_of_an_attribute_is_inlined_behind_the_guessed_class():
+    value = vars(Node)["value"].py_func
+    ir = inlined(value, (Node,))
+    assert guards_of(ir) == [("Leaf", "get")]
+    node = Node(4)
+    assert run_function(ir, [node]) == value(node) == 5
+
+    class Fake:                                   # another class in the attribute: the call itself
+        def get(self):
+            return 40
+    node.leaf = Fake()
+    assert run_function(ir, [node]) == value(node) == 41
+
+
+def test_constructor_results_and_phis_that_agree_give_the_class():
+
+    def made(v):
+        return Leaf(v).get()
+
+    def either(node, flag):
+        other = node if flag else Node(3)
+        return other.value()
+    assert guards_of(inlined(made, ("int64",))) == [("Leaf", "get")]
+    ir = inlined(either, (Node, "bool"))
+    assert ("Node", "value") in guards_of(ir) and ("Leaf", "get") in guards_of(ir)
+    for flag in (True, False):
+        assert run_function(ir, [Node(1), flag]) == either(Node(1), flag)
+
+
+def test_subscripts_of_a_class_with_item_methods_are_inlined():
+    ir = inlined(bump, (Grid, "int64"))
+    assert sorted(guards_of(ir)) == [("Grid", "__getitem__"), ("Grid", "__getitem__"), ("Grid", "__setitem__")]
+    assert "CallMethod" not in op_names(ir)       # a failed guard takes the subscript itself
+    grid, plain = Grid(5), Grid(5)
+    assert run_function(ir, [grid, 2]) == bump(plain, 2) == 3 and grid.cells == plain.cells
+
+
+def test_an_inlined_subscript_follows_cpythons_rules_when_the_class_or_instance_changes():
+    """The type slot looks in the class only: an instance attribute named ``__getitem__`` changes nothing (the
+    guard refuses it and the subscript runs); a method replaced on the class is the one called."""
+    ir = inlined(bump, (Grid, "int64"))
+    grid, plain = Grid(5), Grid(5)
+    grid.__getitem__ = plain.__getitem__ = lambda i: 100
+    assert run_function(ir, [grid, 1]) == bump(plain, 1) == 2
+    original = vars(Grid)["__getitem__"]
+    try:
+        Grid.__getitem__ = lambda self, i: -self.cells[i]
+        assert run_function(ir, [grid, 3]) == bump(plain, 3) == -(-3 + 1)
+        assert grid.cells == plain.cells
+    finally:
+        Grid.__getitem__ = original
+
+
+def test_an_inlined_functions_body_is_looked_at_again_with_the_callers_classes():
+    ir = inlined(read_twice, (Grid, "int64"))
+    assert guards_of(ir) == [("Grid", "__getitem__")]
+    assert run_function(ir, [Grid(4), 3]) == read_twice(Grid(4), 3) == 6

@@ -1,0 +1,83 @@
+"""What the first call of a signature showed about its arguments beyond their dispatch kinds: the class an argument
+that is a class names, the classes its instance attributes and its list items had (two levels deep). The compiler
+uses these only as guesses for code it guards at run time (a method inlined behind ``MethodIs``); only types are
+kept, never the arguments, so no object lives longer for being sampled. Reading them runs none of the program's
+code: instance dicts are read only where the class keeps them the standard way, no descriptor is called.
+"""
+from __future__ import annotations
+
+import types
+import weakref
+
+from moshjit.functions import class_attribute, methods_of
+
+MAX_DEPTH = 2          # attribute and item levels looked into (``self.board.zobrist``)
+MAX_ATTRIBUTES = 24    # instance attributes looked at per object
+
+
+class Shape:
+    """The class of one sampled value; ``named``: the class the value is, when it is one; ``attributes``: shapes of
+    its instance attributes; ``item``: the shape of a list's or tuple's first item."""
+
+    __slots__ = ("cls", "named", "attributes", "item")
+
+    def __init__(self, cls: type, named: type | None = None, attributes: dict | None = None, item=None):
+        self.cls, self.named, self.attributes, self.item = cls, named, attributes or {}, item
+
+    def __repr__(self) -> str:
+        return f"Shape({self.cls.__name__}, named={self.named}, attributes={self.attributes}, item={self.item})"
+
+
+def shapes_of(args: tuple) -> tuple:
+    """One ``Shape`` per argument."""
+    return tuple(shape_of(arg) for arg in args)
+
+
+def shape_of(value, depth: int = MAX_DEPTH) -> Shape:
+    cls = type(value)
+    if cls is type:
+        return Shape(cls, named=value)
+    if depth == 0:
+        return Shape(cls)
+    if cls is list or cls is tuple:
+        return Shape(cls, item=shape_of(value[0], depth - 1) if value else None)
+    attributes = {}
+    for name, attribute in _instance_attributes(value).items():
+        attributes[name] = shape_of(attribute, depth - 1)
+    return Shape(cls, attributes=attributes)
+
+
+def _instance_attributes(value) -> dict:
+    """{name: value} of ``value``'s own attributes that its class's methods name, read with the generic lookup
+    where the class has nothing of that name (or a slot): no descriptor the program defined is called, and the
+    object is left as it was (reading ``__dict__`` would make CPython 3.11+ give it a dict of its own)."""
+    cls = type(value)
+    if type(cls) is not type or not cls.__flags__ & _HEAPTYPE \
+            or class_attribute(cls, "__getattribute__") is not _GENERIC_GETATTRIBUTE:
+        return {}                         # (a metaclass of its own could run code as its attributes are read)
+    found = {}
+    for name in _attribute_names(cls):
+        in_class = class_attribute(cls, name)
+        if in_class is not None and type(in_class) is not types.MemberDescriptorType:
+            continue
+        try:
+            found[name] = object.__getattribute__(value, name)
+        except AttributeError:
+            continue
+        if len(found) == MAX_ATTRIBUTES:
+            break
+    return found
+
+
+def _attribute_names(cls: type) -> list:
+    """The names ``cls``'s methods use (``co_names``): its instances' attributes are among them."""
+    names = _names.get(cls)
+    if names is None:
+        names = _names[cls] = list(dict.fromkeys(name for function in methods_of(cls)
+                                                 for name in function.__code__.co_names))
+    return names
+
+
+_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_HEAPTYPE = 1 << 9
+_GENERIC_GETATTRIBUTE = vars(object)["__getattribute__"]
