@@ -126,3 +126,34 @@ def test_the_dispatcher_keeps_the_first_calls_shapes_per_signature():
     dispatcher = dispatcher_behind(vars(whole)["total"])
     (key,) = dispatcher._shapes
     assert dispatcher._shapes[key][0].attributes["part"].cls is Part
+
+
+@jit
+class Item:
+    def __init__(self, k):
+        self.k = k
+
+    def get(self):
+        return self.k
+
+
+@jit
+class Holder:
+    def __init__(self, k, items):
+        self.first = items[0]
+        self.items = items
+        self.k = k
+
+    def total(self):
+        return self.first.get() + sum(p.get() for p in self.items)
+
+
+def test_attribute_and_list_item_receivers_are_inlined_from_the_sample():
+    """``self.first``'s class comes from no constructor the class's methods call: only the sample tells it."""
+    holder = Holder(1, [Item(5), Item(6)])
+    assert holder.total() == 5 + 5 + 6
+    dispatcher = dispatcher_behind(vars(Holder)["total"])
+    text = dispatcher.inspect_types(dispatcher.signatures[0])
+    assert text.count("method_is['get'") == 2            # self.first.get() and p.get() for p in self.items
+    holder.first = Part(40)                               # another class there: the call itself
+    assert holder.total() == 40 + 5 + 6
