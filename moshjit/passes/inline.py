@@ -10,10 +10,12 @@ longer bound (called at run time).
 Exceptions raised inside the inlined body reach the caller's handler exactly as they would through a call (only
 the traceback lacks the callee's frame).
 
-``arg.m(args)`` where the dispatch key fixes the argument's exact class and ``m`` is a small jitted method taking
-exactly these arguments is inlined too, behind a ``MethodIs`` guard made at each call (the call itself runs when
-the class's method was replaced or the instance shadows it); the method's own calls on its receiver are inlined
-into it first, the receiver's class known.
+``obj.m(args)`` where ``m`` is a small jitted method taking exactly these arguments of the class ``obj`` has or is
+expected to have (``_receiver_class``: the dispatch key, a constructor, and guesses from the first call's sample and
+from what the class's methods store) is inlined too, behind a ``MethodIs`` guard made at each call (the call itself
+runs when ``obj`` has another class, the class's method was replaced or the instance shadows it); the method's own
+calls on its receiver are inlined into it first, the receiver's class known. ``obj[k]`` and ``obj[k] = v`` become
+the class's ``__getitem__``/``__setitem__`` the same way, the subscript itself kept for a failed guard.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import types
 from collections import deque
 from typing import TYPE_CHECKING
 
+from moshjit.analysis.dominators import reverse_postorder
 from moshjit.bindings import FUNCTION_FIELDS, Binding, function_fields
 from moshjit.functions import jitted_method
 from moshjit.ir import ops
@@ -182,12 +185,11 @@ def _receiver_class(value, ctx: CompileContext, depth: int = 0, seen: frozenset 
     item's, the class an argument named), an attribute's guess from what the methods of its owner's class store
     in it (``ctx.attribute_classes``), the one class a φ's known inputs agree on. Only code guarded by
     ``MethodIs`` — which checks the exact class at each run — may use it: all but the first are guesses."""
+    known = _key_class(value, ctx)
+    if known is not None:
+        return known
     if isinstance(value, ops.CheckBound):
         value = value.value
-    if isinstance(value, ops.Argument):
-        kind = ctx.key[value.index] if value.index < len(ctx.key) else None
-        if isinstance(kind, type):
-            return kind
     if isinstance(value, ops.Call) and isinstance(value.func, Constant) and type(value.func.value) is type:
         return value.func.value
     if depth >= MAX_GUESS_DEPTH:
@@ -206,6 +208,21 @@ def _receiver_class(value, ctx: CompileContext, depth: int = 0, seen: frozenset 
         found.discard(None)
         return found.pop() if len(found) == 1 else None
     return None
+
+
+def _key_class(value, ctx: CompileContext) -> type | None:
+    """The exact class the dispatch key fixes for ``value`` when it is an argument, else None."""
+    if isinstance(value, ops.CheckBound):
+        value = value.value
+    if isinstance(value, ops.Argument) and value.index < len(ctx.key) and isinstance(ctx.key[value.index], type):
+        return ctx.key[value.index]
+    return None
+
+
+def _has_loop(fn: Function) -> bool:
+    """Whether ``fn``'s CFG has a cycle (an edge back to a block not after it in reverse postorder)."""
+    order = {block: i for i, block in enumerate(reverse_postorder(fn.entry, Block.successors))}
+    return any(order.get(succ, len(order)) <= order[block] for block in order for succ in block.successors())
 
 
 def _sampled_shape(value, ctx: CompileContext, depth: int):
@@ -259,6 +276,7 @@ def _inline_guarded(fn: Function, block: Block, position: int, op: ops.Op, name:
     when the guard fails. Returns the block holding the rest of ``block``, or None when ``op`` stays."""
     receiver = op.obj
     cls = _receiver_class(receiver, ctx)
+    guessed = cls is not None and cls is not _key_class(receiver, ctx)
     method = None if cls is None else jitted_method(cls, name)
     callee = getattr(method, "py_func", None)
     if (not isinstance(callee, types.FunctionType) or callee.__code__ in stack or _size(fn) > MAX_TOTAL_SIZE
@@ -270,8 +288,8 @@ def _inline_guarded(fn: Function, block: Block, position: int, op: ops.Op, name:
     bound = _bind(callee, _PositionalCall([receiver, *args]))
     found = None if bound is None else _callee_ir(callee, fn, ctx, stack + (callee.__code__,), (cls,),
                                                   MAX_METHOD_SIZE)
-    if found is None:
-        return None
+    if found is None or guessed and _has_loop(found[0]):
+        return None     # a loop is worth the call: its own specialisation is typed by the arguments' run-time kinds
     values, defaulted = bound
     body, callee_ctx = found
     ctx.resolved_globals.update(callee_ctx.resolved_globals)

@@ -242,3 +242,38 @@ def test_an_inlined_functions_body_is_looked_at_again_with_the_callers_classes()
     ir = inlined(read_twice, (Grid, "int64"))
     assert guards_of(ir) == [("Grid", "__getitem__")]
     assert run_function(ir, [Grid(4), 3]) == read_twice(Grid(4), 3) == 6
+
+
+class Summer:
+    def __init__(self):
+        self.inner = Looper()
+
+    def total(self, xs):
+        return self.inner.add_all(xs) + self.inner.first(xs)
+
+
+class Looper:
+    def add_all(self, xs):
+        t = 0
+        for x in xs:
+            t += x
+        return t
+
+    def first(self, xs):
+        return xs[0]
+
+
+Summer, Looper = moshjit.jit(Summer), moshjit.jit(Looper)
+
+
+def test_a_method_with_a_loop_is_inlined_on_known_receivers_only():
+    """On a guessed receiver the call stays: the method's own specialisation is typed by the run-time kinds of
+    its arguments, which a caller that knows less would lose (a loop pays for the call); a loop-free method is
+    inlined."""
+    ir = inlined(vars(Summer)["total"].py_func, (Summer, "list"))
+    assert guards_of(ir) == [("Looper", "first")]
+    assert guards_of(inlined(vars(Looper)["first"].py_func, (Looper, "list"))) == []
+
+    def both(looper, xs):
+        return looper.add_all(xs) + looper.first(xs)
+    assert sorted(guards_of(inlined(both, (Looper, "list")))) == [("Looper", "add_all"), ("Looper", "first")]
