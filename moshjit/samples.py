@@ -2,7 +2,8 @@
 that is a class names, the classes its instance attributes and its list items had (two levels deep). The compiler
 uses these only as guesses for code it guards at run time (a method inlined behind ``MethodIs``); only types are
 kept, never the arguments, so no object lives longer for being sampled. Reading them runs none of the program's
-code: instance dicts are read only where the class keeps them the standard way, no descriptor is called.
+code and changes no object: only the names the class's methods use are read, with the generic lookup, and only
+where the class has nothing of that name (or a slot) and no ``__getattribute__`` or metaclass of its own.
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ def shapes_of(args: tuple) -> tuple:
 
 
 def shape_of(value, depth: int = MAX_DEPTH) -> Shape:
+    """``value``'s shape, looking ``depth`` levels of attributes and items deep."""
     cls = type(value)
     if cls is type:
         return Shape(cls, named=value)
