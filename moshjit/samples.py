@@ -14,11 +14,12 @@ from moshjit.functions import class_attribute, methods_of
 
 MAX_DEPTH = 2          # attribute and item levels looked into (``self.board.zobrist``)
 MAX_ATTRIBUTES = 24    # instance attributes looked at per object
+MAX_ITEMS = 8          # first items of a list or tuple that must share one class for an item guess
 
 
 class Shape:
     """The class of one sampled value; ``named``: the class the value is, when it is one; ``attributes``: shapes of
-    its instance attributes; ``item``: the shape of a list's or tuple's first item."""
+    its instance attributes; ``item``: the shape of a list's or tuple's items, when its first ones share a class."""
 
     __slots__ = ("cls", "named", "attributes", "item")
 
@@ -41,8 +42,10 @@ def shape_of(value, depth: int = MAX_DEPTH) -> Shape:
         return Shape(cls, named=value)
     if depth == 0:
         return Shape(cls)
-    if cls is list or cls is tuple:
-        return Shape(cls, item=shape_of(value[0], depth - 1) if value else None)
+    if cls is list or cls is tuple:          # one class among its first items, or no guess (a polymorphic list)
+        first = value[:MAX_ITEMS]
+        same = bool(first) and all(type(item) is type(first[0]) for item in first)
+        return Shape(cls, item=shape_of(first[0], depth - 1) if same else None)
     attributes = {}
     for name, attribute in _instance_attributes(value).items():
         attributes[name] = shape_of(attribute, depth - 1)

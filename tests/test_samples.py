@@ -157,3 +157,10 @@ def test_attribute_and_list_item_receivers_are_inlined_from_the_sample():
     assert text.count("method_is['get'") == 2            # self.first.get() and p.get() for p in self.items
     holder.first = Part(40)                               # another class there: the call itself
     assert holder.total() == 40 + 5 + 6
+
+
+def test_a_list_of_several_classes_gives_no_item_guess():
+    """A polymorphic list (deltablue's constraints) would make the guard fail at most calls, each failure paying
+    the check on top of the call."""
+    assert shape_of([Part(1), Part(2)]).item.cls is Part
+    assert shape_of([Part(1), Item(2), Part(3)]).item is None
