@@ -13,7 +13,7 @@ import types
 
 from moshjit.ir import ops
 from moshjit.ir.function import Function
-from moshjit.ir.ops import Argument, Constant, Phi
+from moshjit.ir.ops import Argument, Phi
 
 
 def stored_classes(methods: list[Function], owner: type) -> dict[str, type]:
