@@ -124,3 +124,43 @@ def test_scimarks_sor_kernel_inlines_the_grids_item_methods_and_gives_cpythons_g
     bench = jitted.bench_SOR
     text = bench.inspect_types(bench.signatures[0])
     assert text.count("method_is['__getitem__'") == 5 and text.count("method_is['__setitem__'") == 1
+
+
+HANDED = SOURCE + '''
+
+class Box:
+    def __init__(self, cells):
+        self.cells = cells                     # from an argument: only the first call's sample names its class
+
+    def total(self, moves):
+        t = 0
+        for i, v in moves:
+            self.cells[i] = v
+            t += self.cells[i] * self.cells.size()
+        return t
+'''
+
+
+def test_the_first_calls_sample_reaches_a_background_compile():
+    """Tiered: the sample is taken at the signature's first (interpreted) call and used when the signature is
+    compiled on the compile thread after it got hot; results stay CPython's all along."""
+    from moshjit import background
+    namespaces = []
+    for jitted in (False, True):
+        namespace: dict = {"__name__": "guessed_receivers_tiered"}
+        exec(compile(HANDED, "<guessed receivers, tiered>", "exec"), namespace)
+        if jitted:
+            for name in ("Cells", "Box"):
+                namespace[name] = jit(namespace[name], tier="tiered", hot_calls=5)
+        namespaces.append(namespace)
+    boxes = [ns["Box"](ns["Cells"](4)) for ns in namespaces]
+    for step in range(30):
+        moves = [(step % 4, step), (-1, 2)]
+        assert boxes[1].total(moves) == boxes[0].total(moves)
+        if step == 10:
+            assert background.wait(120)
+    assert background.wait(120)
+    total = dispatcher_behind(vars(namespaces[1]["Box"])["total"])
+    text = total.inspect_types(total.signatures[0])
+    assert "method_is['size'" in text and "method_is['__setitem__'" in text
+    assert boxes[1].cells.items == boxes[0].cells.items
