@@ -350,9 +350,8 @@ def _function_fingerprint(function: types.FunctionType, seen: set) -> str:
 
 
 def _globals_fingerprint(code: types.CodeType, globals_: dict, seen: set) -> str:
-    import builtins
-    found = globals_.get("__builtins__", builtins)
-    builtins_ = found.__dict__ if isinstance(found, types.ModuleType) else found
+    from moshjit.functions import builtins_of
+    builtins_ = builtins_of(globals_)
     names = _global_names(code)
     digest = hashlib.sha256()
     for name in sorted(names):

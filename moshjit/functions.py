@@ -19,10 +19,16 @@ def python_function(fn) -> types.FunctionType:
     return fn
 
 
-def builtins_dict(py_function: types.FunctionType) -> dict:
-    """The builtins namespace ``py_function`` runs with (its globals' ``__builtins__``, module or dict)."""
-    found = py_function.__globals__.get("__builtins__", builtins)
+def builtins_of(namespace: dict) -> dict:
+    """The builtins namespace code run with the globals ``namespace`` sees (its ``__builtins__``, a module or a
+    dict, as CPython accepts both; the interpreter's own when it has none)."""
+    found = namespace.get("__builtins__", builtins)
     return found.__dict__ if isinstance(found, types.ModuleType) else found
+
+
+def builtins_dict(py_function: types.FunctionType) -> dict:
+    """The builtins namespace ``py_function`` runs with."""
+    return builtins_of(py_function.__globals__)
 
 
 def dispatcher_behind(value):

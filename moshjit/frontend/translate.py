@@ -21,6 +21,7 @@ from moshjit.frontend.decode import Instr, decode
 from moshjit.frontend.markers import (NULL, CellRef, ClosureTuple, ComprehensionFunction, MethodRef,
                                       PendingGenerator, Truth)
 from moshjit.frontend.ssa_builder import SSABuilder
+from moshjit.functions import builtins_of
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import UNDEFINED, Constant, Phi, Value
@@ -623,8 +624,7 @@ class CodeUnit:
     def op_LOAD_BUILD_CLASS(self, ins, bb):
         """A class statement calls ``__build_class__`` from the function's builtins with the class body as a plain
         function (made by the MAKE_FUNCTION that follows, closing over the cells it reads): CPython runs the body."""
-        found = self.t.fn.globals.get("__builtins__", builtins)
-        build_class = (found.__dict__ if isinstance(found, types.ModuleType) else found).get("__build_class__")
+        build_class = builtins_of(self.t.fn.globals).get("__build_class__")
         if build_class is None:
             self.unsupported("class definition where the builtins have no __build_class__")
         self.push(Constant(build_class))

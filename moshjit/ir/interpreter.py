@@ -12,7 +12,6 @@ the interpreter handles another one would be chained to the wrong exception.
 """
 from __future__ import annotations
 
-import builtins
 import ctypes
 import operator
 import sys
@@ -20,7 +19,7 @@ import types
 from typing import TYPE_CHECKING
 
 from moshjit import match_reference
-from moshjit.functions import class_attribute, dispatcher_behind
+from moshjit.functions import builtins_of, class_attribute, dispatcher_behind
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Constant
 
@@ -206,16 +205,10 @@ def _binary(op, frame):
     return table[op.op](frame.get(op.left), frame.get(op.right))
 
 
-def _builtins_of(fn: Function) -> dict:
-    """The builtins namespace of the function's globals (a module or a dict, as CPython accepts both)."""
-    found = fn.globals.get("__builtins__", builtins)
-    return found.__dict__ if isinstance(found, types.ModuleType) else found
-
-
 def _load_global(op, frame):
     value = frame.fn.globals.get(op.name, _MISSING)
     if value is _MISSING:
-        value = _builtins_of(frame.fn).get(op.name, _MISSING)
+        value = builtins_of(frame.fn.globals).get(op.name, _MISSING)
         if value is _MISSING:
             raise NameError(f"name '{op.name}' is not defined", name=op.name)
     return value
@@ -488,7 +481,7 @@ def _with_except_start(op, frame):
 
 def _import_name(op, frame):
     """IMPORT_NAME calls the ``__import__`` of the function's builtins (a function frame has no locals)."""
-    import_function = _builtins_of(frame.fn).get("__import__", _MISSING)
+    import_function = builtins_of(frame.fn.globals).get("__import__", _MISSING)
     if import_function is _MISSING:
         raise ImportError("__import__ not found")
     return import_function(op.name, frame.fn.globals, None, frame.get(op.fromlist), frame.get(op.level))

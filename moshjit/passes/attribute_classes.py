@@ -8,9 +8,7 @@ constructors has no guess; values of unknown class (arguments, results of other 
 """
 from __future__ import annotations
 
-import builtins
-import types
-
+from moshjit.functions import builtins_of
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Argument, Phi
@@ -57,7 +55,4 @@ def _classes_of(value, receiver: Argument, owner: type, namespace: dict, seen: s
 
 def _global(namespace: dict, name: str):
     """What a global ``name`` names now in ``namespace`` (then the builtins), without running any code."""
-    if name in namespace:
-        return namespace[name]
-    found = namespace.get("__builtins__", builtins)
-    return (found.__dict__ if isinstance(found, types.ModuleType) else found).get(name)
+    return namespace[name] if name in namespace else builtins_of(namespace).get(name)

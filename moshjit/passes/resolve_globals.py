@@ -15,13 +15,13 @@ rebound after an earlier compile) is never resolved again.
 """
 from __future__ import annotations
 
-import builtins
 import dis
 import types
 import weakref
 from typing import TYPE_CHECKING
 
 from moshjit.bindings import MISSING, Binding
+from moshjit.functions import builtins_of
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
@@ -35,11 +35,6 @@ def is_resolvable(value) -> bool:
     says its instances are fixed for good (``__moshjit_constant__ = True``: a rewritten match's ``ArgsSite``)."""
     return (isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))
             or hasattr(value, "py_func") or getattr(type(value), "__moshjit_constant__", False) is True)
-
-
-def _builtins_of(fn: Function) -> dict:
-    found = fn.globals.get("__builtins__", builtins)
-    return found.__dict__ if isinstance(found, types.ModuleType) else found
 
 
 def written_globals(fn: Function) -> set[str]:
@@ -109,7 +104,7 @@ def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function
     bindings: list = ctx.bindings if ctx is not None else []
     volatile = ctx.volatile_globals if ctx is not None else frozenset()
     replacements: dict = {}
-    builtins_ = _builtins_of(fn)
+    builtins_ = builtins_of(fn.globals)
     written = written_globals(fn) | written_in_module(fn.globals)
     shared_cells = {op.index for block in fn.blocks for op in block.ops if isinstance(op, ops.LoadCell)}
     for block in fn.blocks:
