@@ -11,6 +11,7 @@ import types
 import weakref
 
 from moshjit.functions import class_attribute, methods_of
+from moshjit.match_reference import HEAPTYPE
 
 MAX_DEPTH = 2          # attribute and item levels looked into (``self.board.zobrist``)
 MAX_ATTRIBUTES = 24    # instance attributes looked at per object
@@ -57,7 +58,7 @@ def _instance_attributes(value) -> dict:
     where the class has nothing of that name (or a slot): no descriptor the program defined is called, and the
     object is left as it was (reading ``__dict__`` would make CPython 3.11+ give it a dict of its own)."""
     cls = type(value)
-    if type(cls) is not type or not cls.__flags__ & _HEAPTYPE \
+    if type(cls) is not type or not cls.__flags__ & HEAPTYPE \
             or class_attribute(cls, "__getattribute__") is not _GENERIC_GETATTRIBUTE:
         return {}                         # (a metaclass of its own could run code as its attributes are read)
     found = {}
@@ -84,5 +85,4 @@ def _attribute_names(cls: type) -> list:
 
 
 _names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_HEAPTYPE = 1 << 9
 _GENERIC_GETATTRIBUTE = vars(object)["__getattribute__"]

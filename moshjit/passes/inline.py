@@ -252,8 +252,7 @@ def _inline_method(fn: Function, block: Block, position: int, op: ops.CallMethod
     rest of ``block``, or None when the call stays."""
     if op.kwnames:
         return None
-    generic = ops.CallMethod(op.obj, list(op.args), op.name, op.kwnames, line=op.line)
-    return _inline_guarded(fn, block, position, op, op.name, list(op.args), generic, ctx, stack)
+    return _inline_guarded(fn, block, position, op, op.name, list(op.args), ctx, stack)
 
 
 def _inline_subscript(fn: Function, block: Block, position: int, op, ctx: CompileContext,
@@ -263,17 +262,15 @@ def _inline_subscript(fn: Function, block: Block, position: int, op, ctx: Compil
     looks in the class only; the guard also refuses an instance attribute of that name, so such an instance
     takes the subscript itself, still exactly). The subscript stays for when the guard fails."""
     if isinstance(op, ops.GetItem):
-        name, args, generic = "__getitem__", [op.key], ops.GetItem(op.obj, op.key, line=op.line)
-    else:
-        name, args, generic = "__setitem__", [op.key, op.value], ops.SetItem(op.obj, op.key, op.value, line=op.line)
-    return _inline_guarded(fn, block, position, op, name, args, generic, ctx, stack)
+        return _inline_guarded(fn, block, position, op, "__getitem__", [op.key], ctx, stack)
+    return _inline_guarded(fn, block, position, op, "__setitem__", [op.key, op.value], ctx, stack)
 
 
-def _inline_guarded(fn: Function, block: Block, position: int, op: ops.Op, name: str, args: list, generic: ops.Op,
+def _inline_guarded(fn: Function, block: Block, position: int, op: ops.Op, name: str, args: list,
                     ctx: CompileContext, stack: tuple) -> Block | None:
     """Replace ``op`` (at ``position`` in ``block``), which calls method ``name`` of ``op.obj`` with ``args``,
-    by that method's body behind a ``MethodIs`` guard checked at each run, ``generic`` (``op``'s own operation)
-    when the guard fails. Returns the block holding the rest of ``block``, or None when ``op`` stays."""
+    by that method's body behind a ``MethodIs`` guard checked at each run, a copy of ``op`` itself when the guard
+    fails. Returns the block holding the rest of ``block``, or None when ``op`` stays."""
     receiver = op.obj
     cls = _receiver_class(receiver, ctx)
     guessed = cls is not None and cls is not _key_class(receiver, ctx)
@@ -297,9 +294,15 @@ def _inline_guarded(fn: Function, block: Block, position: int, op: ops.Op, name:
     ctx.bindings.extend(_default_bindings(callee, label, defaulted))
     ctx.record_dependency(method)
     taken, rest = _guarded_split(fn, block, position, op, ops.MethodIs(receiver, name, cls, method, line=op.line),
-                                 generic)
+                                 _remade(op))
     _splice(fn, taken, 0, op, body, values, ctx.inlined_at)
     return rest
+
+
+def _remade(op: ops.Op) -> ops.Op:
+    """A new op doing what ``op`` does, on the same operands (for the branch a failed guard takes)."""
+    fields = (getattr(op, field) for field in op.OPERANDS + op.ATTRS)
+    return type(op)(*(list(value) if isinstance(value, list) else value for value in fields), line=op.line)
 
 
 class _PositionalCall:
