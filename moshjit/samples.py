@@ -76,7 +76,8 @@ def _instance_attributes(value) -> dict:
 
 
 def _attribute_names(cls: type) -> list:
-    """The names ``cls``'s methods use (``co_names``): its instances' attributes are among them."""
+    """The names ``cls``'s methods use (``co_names``): its instances' attributes are among them. Memoised per class
+    (a method added to the class later is not looked at: a guess is missed, nothing else)."""
     names = _names.get(cls)
     if names is None:
         names = _names[cls] = list(dict.fromkeys(name for function in methods_of(cls)
