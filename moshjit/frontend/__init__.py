@@ -14,8 +14,8 @@ from moshjit.frontend.decode import check_version, first_refused_instruction
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Argument
 
-CO_GENERATOR = 0x20
-_REFUSED_FLAGS = {0x80: "async function", 0x100: "generator-based coroutine", 0x200: "async generator"}
+_REFUSED_FLAGS = {inspect.CO_ITERABLE_COROUTINE: "generator-based coroutine",
+                  inspect.CO_ASYNC_GENERATOR: "async generator"}
 
 
 def build_ssa(fn, optimize: bool = True) -> Function:
@@ -25,7 +25,8 @@ def build_ssa(fn, optimize: bool = True) -> Function:
     code = fn.__code__
     for flag, construct in _REFUSED_FLAGS.items():
         if code.co_flags & flag:
-            construct, line, offset = first_refused_instruction(code) or (construct, code.co_firstlineno, None)
+            construct, line, offset = first_refused_instruction(code, construct) or (construct, code.co_firstlineno,
+                                                                                      None)
             raise UnsupportedError(construct, code.co_filename, line, columns=code_columns(code, offset, line))
     from moshjit.frontend.translate import NeedsCells, Translator
     from moshjit.passes.dce import prune_dead_phis
@@ -37,7 +38,8 @@ def build_ssa(fn, optimize: bool = True) -> Function:
     while True:
         ir = Function(fn.__name__, fn.__qualname__, code.co_filename, code.co_firstlineno, args, signature,
                       fn.__globals__, fn.__closure__)
-        ir.generator = bool(code.co_flags & CO_GENERATOR)
+        ir.generator = bool(code.co_flags & inspect.CO_GENERATOR)
+        ir.coroutine = bool(code.co_flags & inspect.CO_COROUTINE)
         try:
             Translator(ir, code, generators).translate()
             break

@@ -61,8 +61,8 @@ NEUTRAL_OPS = frozenset({
     "GET_ITER", "FOR_ITER", "JUMP", "JUMP_IF", "JUMP_IF_NONE", "JUMP_IF_OR_POP", "RETURN_VALUE",
     # exceptions and with
     "RAISE_VARARGS", "RERAISE", "PUSH_EXC_INFO", "POP_EXCEPT", "CHECK_EXC_MATCH", "BEFORE_WITH", "WITH_EXCEPT_START",
-    # generators (generator functions, and generator expressions inlined into their consumer)
-    "RETURN_GENERATOR", "YIELD_VALUE",
+    # generators (generator functions, and generator expressions inlined into their consumer) and coroutines
+    "RETURN_GENERATOR", "YIELD_VALUE", "YIELD_FROM", "AWAIT",
     # structural pattern matching
     "MATCH_SEQUENCE", "MATCH_MAPPING", "MATCH_CLASS", "MATCH_KEYS", "GET_LEN",
 })
@@ -144,13 +144,19 @@ def _raw_instructions(code: types.CodeType, table: OpcodeTable):
         offset = following
 
 
-def first_refused_instruction(code: types.CodeType) -> tuple[str, int | None, int] | None:
-    """The first instruction of a generator or coroutine that makes it one (``yield``, ``await``, ``async for``,
-    …) as (construct, line, byte offset), for an error that points at it; None if only the code flags say so."""
+def first_refused_instruction(code: types.CodeType, kind: str) -> tuple[str, int | None, int] | None:
+    """The first instruction refused in a generator or coroutine of a ``kind`` moshjit refuses (an ``async for``,
+    or the ``yield`` that makes it one: reported as ``kind``), as (construct, line, byte offset), for an error
+    that points at it; None if only the code flags say so. The ``yield`` of an ``await``'s loop is not one."""
     table = opcode_table()
+    previous = None
     for offset, op, _, _, line, _ in _raw_instructions(code, table):
-        if table.constructs[op] is not None and table.names[op] != "RETURN_GENERATOR":
+        name = table.names[op]
+        if name == "YIELD_VALUE" and previous != "SEND":
+            return kind, line, offset
+        if table.constructs[op] is not None and name not in ("RETURN_GENERATOR", "YIELD_VALUE"):
             return table.constructs[op], line, offset
+        previous = name
     return None
 
 
@@ -161,15 +167,14 @@ def decode(code: types.CodeType) -> tuple[list[Instr], list[Handler]]:
     index_of_offset: dict[int, int] = {}
     out: list[Instr] = []
     jump_offsets: list[tuple[Instr, int]] = []
-    skips: dict[int, tuple[str, ...]] = {}          # offset → the FOR_ITER exit instructions expected from there
+    skips: dict[int, tuple[str, ...]] = {}          # offset → the opcodes expected from there, skipped
     for offset, op, arg, target, line, following in _raw_instructions(code, table):
         index_of_offset[offset] = len(out)        # dropped instructions map to the next kept one
         name = table.names[op]
         if offset in skips:
             expected = skips.pop(offset)
             if name != expected[0]:
-                raise UnsupportedError(f"bytecode {name} where the end of a for loop ({expected[0]}) was expected",
-                                       code.co_filename, line)
+                raise UnsupportedError(f"bytecode {name} where {expected[0]} was expected", code.co_filename, line)
             if expected[1:]:
                 skips[following] = expected[1:]
             continue
@@ -180,6 +185,8 @@ def decode(code: types.CodeType) -> tuple[list[Instr], list[Handler]]:
             neutral = rule(arg, state)
         except Refused as refused:
             raise UnsupportedError(refused.construct, code.co_filename, line) from None
+        if state.absorbs:
+            skips[following], state.absorbs = state.absorbs, ()
         for neutral_op, operand in neutral:
             instr = Instr(len(out), neutral_op, operand, line, offset=offset)
             out.append(instr)

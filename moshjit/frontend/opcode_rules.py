@@ -18,12 +18,13 @@ Rule = Callable[[int | None, "DecodeState"], Sequence[Neutral]]
 class DecodeState:
     """What decoding one code object carries from one instruction to the next."""
 
-    __slots__ = ("code", "kwnames", "previous")
+    __slots__ = ("code", "kwnames", "previous", "absorbs")
 
     def __init__(self, code: types.CodeType):
         self.code = code
         self.kwnames: tuple = ()         # KW_NAMES (3.11, 3.12): the keyword names of the next CALL
         self.previous = None             # the last neutral instruction emitted (an ``Instr``), or None
+        self.absorbs: tuple[str, ...] = ()  # set by a rule: the opcodes that must follow and that it stands for
 
 
 # ---- operands ---------------------------------------------------------------------------------------------------
@@ -117,6 +118,30 @@ def kw_names(arg: int, state: DecodeState) -> Sequence[Neutral]:
 def call(arg: int, state: DecodeState) -> Sequence[Neutral]:
     names, state.kwnames = state.kwnames, ()
     return (("CALL", (arg, names)),)
+
+
+def absorbing(rule: Rule, *following: str) -> Rule:
+    """``rule``, for an opcode that begins a fixed sequence CPython always emits: the opcodes ``following`` it
+    mean nothing of their own here, and the decoder checks and skips them."""
+    def absorbing_rule(arg, state: DecodeState) -> Sequence[Neutral]:
+        state.absorbs = following
+        return rule(arg, state)
+    return absorbing_rule
+
+
+def get_awaitable(arg: int, state: DecodeState) -> Sequence[Neutral]:
+    """GET_AWAITABLE: oparg 0 is an ``await`` expression (1 and 2 await ``__aenter__``/``__aexit__``)."""
+    if arg:
+        raise Refused("async with")
+    return (("AWAIT", None),)
+
+
+def send(arg, state: DecodeState) -> Sequence[Neutral]:
+    """SEND, the head of the delegation loop that follows YIELD_FROM or AWAIT (whose op does all of it): on to
+    the loop's exit, the SEND's jump target."""
+    if state.previous is None or state.previous.op not in ("YIELD_FROM", "AWAIT"):
+        raise Refused("yield from / await")
+    return (("JUMP", None),)
 
 
 def load_global(null_after: bool) -> Rule:

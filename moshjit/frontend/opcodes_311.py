@@ -5,8 +5,9 @@ version's "What's new" for bytecode.
 """
 from __future__ import annotations
 
-from moshjit.frontend.opcode_rules import (binary_op, call, compare, contains_op, drop, fixed, format_value, is_op,
-                                           kw_names, load_global, passthrough, same)
+from moshjit.frontend.opcode_rules import (absorbing, binary_op, call, compare, contains_op, drop, fixed,
+                                           format_value, get_awaitable, is_op, kw_names, load_global, passthrough,
+                                           same, send)
 
 # Opcodes whose neutral form has the same name and meaning (operand: see ``opcode_rules.OPERANDS``).
 PASSTHROUGH = (
@@ -43,6 +44,12 @@ RULES = {
     "JUMP_IF_TRUE_OR_POP": fixed("JUMP_IF_OR_POP", True), "JUMP_IF_FALSE_OR_POP": fixed("JUMP_IF_OR_POP", False),
     **{op: fixed("JUMP", None) for op in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT")},
     "FOR_ITER": fixed("FOR_ITER", None),
+    # ``yield from x`` / ``await x``: GET_YIELD_FROM_ITER / GET_AWAITABLE 0, LOAD_CONST None, then the loop SEND,
+    # YIELD_VALUE, RESUME, JUMP_BACKWARD_NO_INTERRUPT back to the SEND, which exits to after the loop: one
+    # neutral instruction delegating to the iterator, and a jump to the SEND's exit
+    "GET_YIELD_FROM_ITER": absorbing(fixed("YIELD_FROM", None), "LOAD_CONST"),
+    "GET_AWAITABLE": absorbing(get_awaitable, "LOAD_CONST"),
+    "SEND": absorbing(send, "YIELD_VALUE", "RESUME", "JUMP_BACKWARD_NO_INTERRUPT"),
     "LOAD_BUILD_CLASS": fixed("LOAD_BUILD_CLASS", None),
     # structural pattern matching: GET_LEN is len() of the top of the stack, which it keeps
     "MATCH_SEQUENCE": fixed("MATCH_SEQUENCE", None), "MATCH_MAPPING": fixed("MATCH_MAPPING", None),
@@ -53,8 +60,7 @@ RULES = {
 # are decoded inside generator expressions (inlined into their consumer) and refused in any other function.
 CONSTRUCTS = {
     "YIELD_VALUE": "generator function (yield)", "RETURN_GENERATOR": "generator function (yield)",
-    "SEND": "yield from / await", "GET_YIELD_FROM_ITER": "generator function (yield from)",
-    "GET_AWAITABLE": "async function (await)", "GET_AITER": "async for", "GET_ANEXT": "async for",
+    "GET_AITER": "async for", "GET_ANEXT": "async for",
     "END_ASYNC_FOR": "async for", "BEFORE_ASYNC_WITH": "async with", "ASYNC_GEN_WRAP": "async generator",
     "LOAD_NAME": "module- or class-level code", "STORE_NAME": "module- or class-level code",
     "DELETE_NAME": "module- or class-level code", "LOAD_CLASSDEREF": "class body code",

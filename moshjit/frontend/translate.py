@@ -26,7 +26,6 @@ from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import UNDEFINED, Constant, Phi, Value
 
-CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR, CO_ITERABLE_COROUTINE = 0x20, 0x80, 0x200, 0x100
 COMPREHENSION_NAMES = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
 
 # f-string conversions (``!s``, ``!r``, ``!a``) when they come as an instruction of their own.
@@ -843,8 +842,9 @@ class CodeUnit:
 
     # generators: a generator function, or an inlined generator expression
     def op_RETURN_GENERATOR(self, ins, bb):
-        """The generator function's first instruction: makes the generator (popped again by the POP_TOP after)."""
-        if self.consumer is None and not (self.scope.mode == "function" and self.t.fn.generator):
+        """The first instruction of a generator function or coroutine: makes the generator or coroutine (popped
+        again by the POP_TOP after)."""
+        if self.consumer is None and not (self.scope.mode == "function" and self.t.fn.suspends):
             self.unsupported("generator function (yield)")
         self.push(Constant(None))
 
@@ -856,6 +856,16 @@ class CodeUnit:
         if not (self.scope.mode == "function" and self.t.fn.generator):
             self.unsupported("generator function (yield)")
         self.push(self.emit(ops.Yield(self.pop())))
+
+    def op_YIELD_FROM(self, ins, bb):
+        if not (self.scope.mode == "function" and self.t.fn.generator):
+            self.unsupported("yield from outside a generator function")
+        self.push(self.emit(ops.YieldFrom(self.pop())))
+
+    def op_AWAIT(self, ins, bb):
+        if not (self.scope.mode == "function" and self.t.fn.coroutine):
+            self.unsupported("await in an asynchronous comprehension")
+        self.push(self.emit(ops.Await(self.pop())))
 
     # ---- inlining -------------------------------------------------------------------------------------------
     def new_var(self):

@@ -24,9 +24,15 @@ class Function:
         self.globals = globals_
         self.closure = closure or ()
         self.generator = False        # a generator function: a call returns a generator running these blocks
+        self.coroutine = False        # an ``async def``: a call returns a coroutine running these blocks
         self.blocks: list[Block] = []
         self._next_label = 0
         self._binder = None
+
+    @property
+    def suspends(self) -> bool:
+        """Whether a call returns a generator or coroutine that runs the blocks in pieces, not their result."""
+        return self.generator or self.coroutine
 
     @property
     def entry(self) -> Block:
@@ -89,9 +95,10 @@ class Function:
 
     def run(self, *args, **kwargs):
         """Execute the SSA with the reference interpreter: returns and raises what the plain function does (a
-        generator function returns a generator)."""
-        from moshjit.ir.interpreter import run_function, run_generator
-        return (run_generator if self.generator else run_function)(self, self.bind(args, kwargs))
+        generator function returns a generator, an ``async def`` a coroutine)."""
+        from moshjit.ir.interpreter import run_coroutine, run_function, run_generator
+        run = run_generator if self.generator else run_coroutine if self.coroutine else run_function
+        return run(self, self.bind(args, kwargs))
 
     def __str__(self):
         from moshjit.ir.printer import format_function

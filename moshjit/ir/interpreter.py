@@ -148,6 +148,39 @@ def run_generator(fn: Function, argvalues: list, env: dict | None = None):
             for op in block.ops:
                 if type(op) is ops.Yield:
                     env[op] = yield get(op.value)
+                elif type(op) is ops.YieldFrom:
+                    env[op] = yield from get(op.value)
+                else:
+                    env[op] = EVALUATORS[type(op)](op, frame)
+            term = block.terminator
+            if type(term) is ops.Return:
+                return get(term.value)
+            previous, block = block, _successor(term, frame)
+        except BaseException as exc:
+            if block.handler is None:
+                raise
+            frame.caught = exc
+            previous, block = block, block.handler
+
+
+async def run_coroutine(fn: Function, argvalues: list, env: dict | None = None):
+    """An ``async def``'s SSA, executed as a Python coroutine: ``await`` suspends it while the awaited object's
+    iterator runs (send, throw and close pass through), exceptions go to the op's block's handler."""
+    frame = Frame(fn, {} if env is None else env)
+    env = frame.env
+    for arg, value in zip(fn.args, argvalues):
+        env[arg] = value
+    block, previous = fn.entry, None
+    get = frame.get
+    while True:
+        if block.phis:
+            incoming = [get(phi.incoming[previous]) for phi in block.phis]
+            for phi, value in zip(block.phis, incoming):
+                env[phi] = value
+        try:
+            for op in block.ops:
+                if type(op) is ops.Await:
+                    env[op] = await get(op.value)
                 else:
                     env[op] = EVALUATORS[type(op)](op, frame)
             term = block.terminator
@@ -215,7 +248,8 @@ def _load_global(op, frame):
 
 
 def _not_in_a_generator(op):
-    raise AssertionError("yield outside a generator function's SSA (run_generator executes it)")
+    raise AssertionError(f"{type(op).__name__} outside the SSA of a generator function (run_generator executes it) "
+                         f"or coroutine (run_coroutine)")
 
 
 def _delete_global(op, frame):
@@ -550,6 +584,8 @@ EVALUATORS = {
     ops.ExtractItem: lambda op, f: f.get(op.source)[op.index],
     ops.GetIter: lambda op, f: iter(f.get(op.obj)),
     ops.Yield: lambda op, f: _not_in_a_generator(op),
+    ops.YieldFrom: lambda op, f: _not_in_a_generator(op),
+    ops.Await: lambda op, f: _not_in_a_generator(op),
     ops.CaughtException: lambda op, f: f.caught,
     ops.PushExcInfo: _push_exc_info,
     ops.PopExcept: _pop_except,

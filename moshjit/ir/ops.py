@@ -269,6 +269,12 @@ ExtractItem = _op("ExtractItem", ("source",), ("index",), can_raise=False, side_
 GetIter = _op("GetIter", ("obj",))
 Yield = _op("Yield", ("value",), doc="Suspend the generator, producing value; the result is what send() passes in "
                                       "(None for next()); an exception thrown in with throw() or close() raises here.")
+YieldFrom = _op("YieldFrom", ("value",),
+                doc="``yield from value`` (PEP 380): iterate value (itself if a generator; a coroutine is refused "
+                    "with TypeError), passing send(), throw() and close() through; the result is its return value.")
+Await = _op("Await", ("value",),
+            doc="``await value`` in a coroutine: value's awaitable iterator (a coroutine, or what ``__await__`` "
+                "returns; TypeError otherwise) delegated to like ``yield from``; the result is its return value.")
 
 # ---- structural pattern matching (PEP 634; CPython's MATCH_* opcodes) --------------------------------------------
 MatchSequence = _op("MatchSequence", ("subject",), (), can_raise=False, side_effects=False,

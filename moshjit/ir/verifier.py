@@ -3,7 +3,8 @@
 Checks: one terminator per block, successors inside the function, φ arity = predecessors, every use dominated
 by its definition (for exceptional edges: available before the predecessor's first raising op), ForIter items
 used only under their body edge, handler blocks entered only by exceptions and starting with CaughtException,
-multi-result ops read only through ExtractItem, and sane op attributes.
+multi-result ops read only through ExtractItem, sane op attributes, and yields only in generator functions, awaits
+only in coroutines.
 """
 from __future__ import annotations
 
@@ -176,6 +177,10 @@ class _Checker:
                 self.error(block, "for_iter body block has other predecessors")
         elif isinstance(inst, ops.Branch) and inst.cond is None:
             self.error(block, "branch without a condition")
+        elif isinstance(inst, (ops.Yield, ops.YieldFrom)) and not self.fn.generator:
+            self.error(block, f"{inst.NAME} outside a generator function")
+        elif isinstance(inst, ops.Await) and not self.fn.coroutine:
+            self.error(block, "await outside a coroutine")
 
 
 def _result_count(op: Op) -> int:

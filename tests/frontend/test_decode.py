@@ -99,6 +99,42 @@ def test_function_attributes_fold_into_make_function():
     assert make.arg == 0x01 | 0x02                   # defaults and keyword defaults, as 3.11's flags say
 
 
+def _delegates(xs):
+    try:
+        got = yield from xs
+    except ValueError:
+        got = None
+    return got
+
+
+async def _awaits(x):
+    return await x, await x
+
+
+def test_yield_from_and_await_are_one_instruction_each():
+    """The SEND loop (and 3.12+'s END_SEND and CLEANUP_THROW) is absorbed: the delegating instruction, then a jump
+    to where the loop exits; no handler is left for the loop's own throw path."""
+    instrs, handlers = decode.decode(_delegates.__code__)
+    ops = [ins.op for ins in instrs]
+    assert ops.count("YIELD_FROM") == 1 and "YIELD_VALUE" not in ops
+    after = instrs[ops.index("YIELD_FROM") + 1]
+    assert after.op == "JUMP" and instrs[after.target].op == "STORE_FAST"
+    # the except clause and its cleanup only
+    assert {instrs[h.target].op for h in handlers} == {"PUSH_EXC_INFO", "COPY"}
+    ops = _ops(_awaits)
+    assert ops.count("AWAIT") == 2 and "YIELD_VALUE" not in ops
+
+
+def test_an_unexpected_opcode_inside_the_absorbed_loop_is_refused():
+    code = _delegates.__code__
+    raw = bytearray(code.co_code)
+    send = next(i.offset for i in dis.get_instructions(code) if i.opname == "SEND")
+    yield_value = next(i.offset for i in dis.get_instructions(code) if i.offset > send and i.opname == "YIELD_VALUE")
+    raw[yield_value] = dis.opmap["NOP"]
+    with pytest.raises(decode.UnsupportedError, match="bytecode NOP where YIELD_VALUE was expected"):
+        decode.decode(code.replace(co_code=bytes(raw)))
+
+
 @pytest.mark.parametrize("minor", [10, 14])
 def test_the_decoder_refuses_other_versions(monkeypatch, minor):
     import moshjit._version

@@ -5,16 +5,9 @@ must point to, and gives words its message must contain."""
 COUNTER = 0
 
 
-def generator_with_yield_from(xs):
-    yield from xs  # unsupported: yield from
-
-
-async def async_function(x):
-    return await x  # unsupported: async
-
-
-async def async_without_await(x):  # unsupported: async
-    return x
+async def async_generator(xs):
+    await xs
+    yield 1  # unsupported: async generator
 
 
 async def async_for(xs):

@@ -171,6 +171,22 @@ def test_operator_attributes_are_checked(op, message):
     rejects(fn, message)
 
 
+@pytest.mark.parametrize("op, kind, message", [
+    (ops.Yield, "coroutine", "yield outside a generator function"),
+    (ops.YieldFrom, "coroutine", "yield_from outside a generator function"),
+    (ops.Await, "generator", "await outside a coroutine"),
+])
+def test_suspension_ops_belong_to_their_kind_of_function(op, kind, message):
+    fn, b = well_formed()
+    b["exit"].ops.insert(0, op(fn.args[0]))
+    b["exit"].ops[0].block = b["exit"]
+    setattr(fn, kind, True)
+    rejects(fn, message)
+    setattr(fn, "generator" if kind == "coroutine" else "coroutine", True)
+    setattr(fn, kind, False)
+    verify(fn)
+
+
 def test_branch_without_condition():
     fn, b = well_formed()
     b["body"].set_terminator(ops.Branch(None, b["protected"], b["protected"]))
