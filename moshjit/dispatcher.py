@@ -92,6 +92,20 @@ def _core_class():
         return PyDispatcherCore
 
 
+CO_COROUTINE = 0x80          # inspect.CO_COROUTINE (inspect is imported when needed: ``import moshjit`` stays fast)
+
+
+def _mark_coroutine_function(dispatcher) -> None:
+    """Make ``inspect.iscoroutinefunction`` (3.12+, by ``markcoroutinefunction``'s marker) and
+    ``asyncio.iscoroutinefunction`` (its ``_is_coroutine`` attribute) say what they say of the ``async def``, so
+    that frameworks await what a call of the jitted function returns."""
+    import asyncio.coroutines
+    import inspect
+    if hasattr(inspect, "markcoroutinefunction"):
+        inspect.markcoroutinefunction(dispatcher)
+    dispatcher._is_coroutine = asyncio.coroutines._is_coroutine
+
+
 class DispatcherBase:
     """The object ``@jit`` returns: call it like the function; inspect what was compiled."""
 
@@ -124,6 +138,8 @@ class DispatcherBase:
             self._defaults_of = self.py_func           # its __defaults__ are read at each call, as CPython does
             self._positional_only = code.co_posonlyargcount
         functools.update_wrapper(self, self.py_func)
+        if code.co_flags & CO_COROUTINE:
+            _mark_coroutine_function(self)
         self._tier_options = (tier_option(tier), hot_calls, hot_ms)
         self._tiering = tiering_for(self, *self._tier_options)     # None: compile at the first call
 

@@ -39,7 +39,7 @@ def assumable_type(value) -> MType | None:
 def assume_global_types(fn: Function, ctx: CompileContext) -> Function:
     """Record ``ctx.global_assumptions``: global name → assumed type, for each data global ``fn`` loads."""
     assumptions: dict[str, MType] = {}
-    if fn.generator:
+    if fn.suspends:
         ctx.global_assumptions = assumptions
         return fn
     written = written_globals(fn)

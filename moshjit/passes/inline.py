@@ -40,7 +40,7 @@ MAX_TOTAL_SIZE = 6000          # ops in the caller: stop inlining beyond this
 MAX_GUESS_DEPTH = 4            # attribute loads and φs followed to guess a receiver's class (``a.b.c.d``)
 
 
-CO_GENERATOR = 0x20
+SUSPENDING_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
 def _callee_function(value):
@@ -108,7 +108,7 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
                max_size: int = MAX_CALLEE_SIZE):
     """(SSA, the callee's compile context) ready to splice into ``caller``, or None when it cannot be inlined.
     ``key``: what the call fixes of the callee's argument kinds (a method's receiver class), for its own inlining."""
-    if callee.__closure__ or callee.__code__.co_flags & CO_GENERATOR:    # a generator's call returns a generator
+    if callee.__closure__ or callee.__code__.co_flags & SUSPENDING_FLAGS:    # its call returns a generator/coroutine
         return None
     callee_ctx = ctx.for_callee(callee)
     callee_ctx.key = key

@@ -444,7 +444,7 @@ class TypeInference:
         call to the specialisation without assumptions when it does not (``ctx.method_assumptions``)."""
         ctx = self.ctx
         receiver = op.obj
-        if not (ctx.assume_globals and not self.fn.generator and isinstance(receiver, ops.Argument)
+        if not (ctx.assume_globals and not self.fn.suspends and isinstance(receiver, ops.Argument)
                 and receiver.index < len(ctx.key)
                 and isinstance(ctx.key[receiver.index], type)):
             ctx.method_assumptions.pop(op, None)
@@ -708,8 +708,8 @@ def _restrict(t: IntType, op: str, bound: IntType) -> IntType:
 
 def returned_type(fn: Function) -> MType:
     """The join of the types of every value ``fn`` returns (BOTTOM when it never returns); a call of a generator
-    function returns a generator (its ``return`` values go into StopIteration)."""
-    if fn.generator:
+    function or coroutine returns a generator or coroutine (its ``return`` values go into StopIteration)."""
+    if fn.suspends:
         return OBJECT
     result = BOTTOM
     for block in fn.blocks:

@@ -513,8 +513,75 @@ cdef object _mj_range_check(Py_ssize_t step):
         raise ValueError("range() arg 3 must not be zero")
 
 
-# ---- structural pattern matching: CPython's match_class and match_keys (ceval.c), through the C API ----------------
+# ---- yield from and await: the checks of GET_YIELD_FROM_ITER and GET_AWAITABLE (ceval.c, genobject.c) ------------
 from cpython.object cimport PyTypeObject
+from types import CoroutineType as _CoroutineType, GeneratorType as _GeneratorType
+from inspect import CO_ITERABLE_COROUTINE as _CO_ITERABLE_COROUTINE
+
+cdef extern from "Python.h":
+    bint PyIter_Check(object)
+
+
+async def _mj_coroutine_probe():
+    """Made once, to learn the type of the coroutines that Cython modules make (they share one type)."""
+
+
+_probe = _mj_coroutine_probe()
+cdef type _MJ_CYTHON_COROUTINE = type(_probe)
+_probe.close()
+del _probe
+
+
+cdef inline bint _mj_is_coroutine(object value):
+    """A coroutine as GET_AWAITABLE sees one: native, Cython's (a jitted ``async def``'s, native in the plain
+    program), or a generator of a ``@types.coroutine`` function."""
+    kind = type(value)
+    return (kind is _CoroutineType or kind is _MJ_CYTHON_COROUTINE
+            or kind is _GeneratorType and value.gi_code.co_flags & _CO_ITERABLE_COROUTINE)
+
+
+cdef object _mj_yield_from_iterable(object value):
+    """``yield from value`` in a generator: CPython refuses a coroutine (Cython's ``yield from`` would iterate a
+    native one's ``__iter__``-less object, or delegate to its own), then iterates anything else once, as Cython
+    does."""
+    kind = type(value)
+    if kind is _CoroutineType or kind is _MJ_CYTHON_COROUTINE:
+        raise TypeError("cannot 'yield from' a coroutine object in a non-coroutine generator")
+    return value
+
+
+@cython.final
+cdef class _MjAwaitedIterator:
+    """What Cython's ``await`` is given for an object whose ``__await__`` was already called: its iterator."""
+    cdef object iterator
+
+    def __await__(self):
+        return self.iterator
+
+
+cdef object _mj_awaitable(object value):
+    """``await value`` as CPython's GET_AWAITABLE: a coroutine as it is (a native one that another coroutine is
+    awaiting refused; Cython checks its own), else ``__await__()`` called once and its result checked, with
+    CPython's messages. Cython's ``await`` then delegates to what this returns exactly as CPython's SEND would."""
+    cdef _MjAwaitedIterator awaited
+    if _mj_is_coroutine(value):
+        if type(value) is _CoroutineType and value.cr_await is not None:
+            raise RuntimeError("coroutine is being awaited already")
+        return value
+    method = _mj_lookup_special(value, "__await__")
+    if method is _mj_missing:
+        raise TypeError(f"object {_mj_tp_name(type(value))[:100]} can't be used in 'await' expression")
+    iterator = method()
+    if _mj_is_coroutine(iterator):
+        raise TypeError("__await__() returned a coroutine")
+    if not PyIter_Check(iterator):
+        raise TypeError(f"__await__() returned non-iterator of type '{_mj_tp_name(type(iterator))[:100]}'")
+    awaited = _MjAwaitedIterator.__new__(_MjAwaitedIterator)
+    awaited.iterator = iterator
+    return awaited
+
+
+# ---- structural pattern matching: CPython's match_class and match_keys (ceval.c), through the C API ----------------
 
 cdef extern from "Python.h":
     unsigned long Py_TPFLAGS_HEAPTYPE

@@ -250,6 +250,15 @@ def with_user_frames(c_text: str, module_name: str) -> str:
     return f"{head}static const char* {table.group(1)}\n{_USER_FRAMES}{tail}"
 
 
+def with_coroutine_messages(c_text: str) -> str:
+    """PEP 479 in CPython's words in a module whose generator bodies are all coroutines (a jitted ``async def``):
+    Cython's coroutines say "generator raised StopIteration" where CPython's say "coroutine raised ...". (A
+    ``try``/``except StopIteration`` around the body would say it too, at a third of a recursive call's time.)"""
+    if "__Pyx_Coroutine_New((" not in c_text or "__Pyx_Generator_New((" in c_text:
+        return c_text
+    return c_text.replace('"generator raised StopIteration"', '"coroutine raised StopIteration"')
+
+
 def rewrite_c(c_path: str, rewrite) -> None:
     with open(c_path, encoding="utf-8") as f:
         text = f.read()

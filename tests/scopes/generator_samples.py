@@ -88,6 +88,56 @@ def with_closure(xs, k):
         yield scale(x)
 
 
+def delegate(n):
+    got = yield from running_total(n)   # send and throw reach the sub-generator; its return value comes back
+    yield ("total", got)
+    return got
+
+
+def delegate_twice(n):
+    first = yield from delegate(n)
+    second = yield from with_cleanup(range(n))    # close() reaches the sub-generator's cleanup
+    return first, second
+
+
+def delegate_to_iterables(xs):
+    yield from xs
+    yield from range(2)
+    yield from "ab"
+    return (yield from [])
+
+
+def delegate_to_an_iterator(xs):
+    return (yield from iter(xs))        # a list iterator has no send, throw or close: CPython's errors
+
+
+def delegate_inside_try(n):
+    try:
+        result = yield from refuses_to_close(n)
+    except (ValueError, RuntimeError) as exc:
+        result = ("caught", type(exc).__name__)
+    finally:
+        yield_log.append("finally")
+    yield result
+
+
+def delegate_to_anything(x):
+    got = yield from x                  # an int: TypeError; a coroutine: refused in a generator
+    return got
+
+
+async def _a_coroutine():
+    return 1
+
+
+def delegate_to_a_coroutine(flag):
+    coroutine = _a_coroutine()
+    try:
+        yield from coroutine
+    finally:
+        coroutine.close()
+
+
 CASES = [
     (count_to, [(0,), (3,)]),
     (running_total, [(4,)]),
@@ -100,4 +150,11 @@ CASES = [
     (yields_in_expressions, [(1, 2)]),
     (fibonacci_words, [(100,), (0,)]),
     (with_closure, [([1, 2, 3], 2)]),
+    (delegate, [(3,), (0,)]),
+    (delegate_twice, [(2,)]),
+    (delegate_to_iterables, [([1, 2],), ((),), ("xyz",)]),
+    (delegate_to_an_iterator, [([1, 2, 3],)]),
+    (delegate_inside_try, [(2,)]),
+    (delegate_to_anything, [(5,), ([7],), (None,)]),
+    (delegate_to_a_coroutine, [(1,)]),
 ]

@@ -86,10 +86,10 @@ def test_signatures_compile_when_decorating():
 
 
 def test_compile_raises_what_a_call_would():
-    def gen(n):
-        yield from (n,)
-    with pytest.raises(moshjit.UnsupportedError, match="generator function"):
-        moshjit.jit(gen).compile(1)
+    def uses_frame(n):
+        return locals()
+    with pytest.raises(moshjit.UnsupportedError, match="locals"):
+        moshjit.jit(uses_frame).compile(1)
 
 
 def test_a_missing_c_compiler_is_named(tmp_path):

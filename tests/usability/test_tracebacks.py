@@ -52,26 +52,27 @@ def test_an_inlined_helper_is_shown_at_the_line_that_calls_it():
 
 
 def test_compile_error_ends_at_the_users_line():
-    def gen(n):
-        yield from (n,)                           # the construct
+    async def gen(n):
+        async for _ in n:                         # the construct
+            pass
     line = gen.__code__.co_firstlineno + 1
     kind, message, frames = frames_below_caller(lambda: moshjit.jit(gen)(3))
     assert kind is moshjit.UnsupportedError
-    assert frames == [(HERE, line, "gen", "yield from (n,)                           # the construct")]
+    assert frames == [(HERE, line, "gen", "async for _ in n:                         # the construct")]
     first, shown, caret, step = message.split("\n")
-    assert first == f"{HERE}:{line}: unsupported: generator function (yield from) (in test_compile_error_ends_at_the_" \
+    assert first == f"{HERE}:{line}: unsupported: async for (in test_compile_error_ends_at_the_" \
                     f"users_line.<locals>.gen)"
-    assert shown.endswith("|         yield from (n,)                           # the construct")
-    assert caret.endswith("|         ^^^^^^^^^^^^^^^")          # under `yield from (n,)`, not the comment
-    assert step.startswith("  next: write 'for item in it: yield item'") and "fallback=True" in step
+    assert shown.endswith("|         async for _ in n:                         # the construct")
+    assert caret.endswith("|         ^^^^^^^^^^^^^^^^^")        # under `async for _ in n:`, not the comment
+    assert step.startswith("  next: leave the function with async for") and "fallback=True" in step
 
 
 def test_moshjit_debug_keeps_the_compilers_frames(monkeypatch):
     monkeypatch.setenv("MOSHJIT_DEBUG", "1")
 
-    def gen(n):
-        yield from (n,)
-    _, _, frames = frames_below_caller(lambda: moshjit.jit(gen)(3))
+    def uses_frame(n):
+        return locals()
+    _, _, frames = frames_below_caller(lambda: moshjit.jit(uses_frame)(3))
     assert any("moshjit" + os.sep in name for name, *_ in frames)
 
 

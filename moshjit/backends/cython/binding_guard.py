@@ -241,8 +241,9 @@ def module_declarations() -> list[str]:
             "cdef mj_bindings _mj_bindings"]
 
 
-def entry_lines(bindings_constant: str, handler_constant: str, args: str, generator: bool) -> list[str]:
-    """The entry's check: a binding that no longer holds hands the call to the dispatcher's handler."""
+def entry_lines(bindings_constant: str, handler_constant: str, args: str, delegate: str | None) -> list[str]:
+    """The entry's check: a binding that no longer holds hands the call to the dispatcher's handler (whose result
+    a generator function or coroutine runs through ``delegate``: ``yield from`` or ``await``)."""
     call = f"{handler_constant}({bindings_constant}{', ' if args else ''}{args})"
     return [f"    if not mj_bindings_hold(&_mj_bindings, {bindings_constant}):",
-            f"        return (yield from {call})" if generator else f"        return {call}"]
+            f"        return ({delegate} {call})" if delegate else f"        return {call}"]

@@ -575,6 +575,12 @@ class Emitter:
     def op_Yield(self, op, depth):
         self.assign(op, f"(yield {self.obj(op.value)})", depth)
 
+    def op_YieldFrom(self, op, depth):
+        self.assign(op, f"(yield from _mj_yield_from_iterable({self.obj(op.value)}))", depth)
+
+    def op_Await(self, op, depth):
+        self.assign(op, f"(await _mj_awaitable({self.obj(op.value)}))", depth)
+
     def op_MakeClosure(self, op, depth):
         self.assign(op, f"_mj_make_closure({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
                         f"{self.ref(op.kwdefaults)}, {self.ref(op.closure)})", depth)
@@ -1037,7 +1043,7 @@ class Emitter:
         args = ", ".join(self.var(a) for a in self.fn.args)
         self.bindings_constant = self.constant(self.bindings)
         return binding_guard.entry_lines(self.bindings_constant, self.constant(self.on_rebound), args,
-                                         self.fn.generator)
+                                         "yield from" if self.fn.generator else "await" if self.fn.coroutine else None)
 
     def module(self) -> str:
         self.source_line = self.fn.firstlineno
@@ -1088,7 +1094,7 @@ class Emitter:
         for i in range(len(self.constants)):
             out.append(f"    _k{i} = constants[{i}]")
         out.append("\n")
-        out.append(f"def {self.entry_name}({params}):")
+        out.append(f"{'async def' if self.fn.coroutine else 'def'} {self.entry_name}({params}):")
         decls = dict(self.decls)
         if self.uses_jump:
             decls["_mj_jump"] = "int"
@@ -1104,7 +1110,8 @@ class Emitter:
         out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
         first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)
-        if self.fn.generator and not any(isinstance(op, ops.Yield) for b in self.fn.blocks for op in b.ops):
+        if self.fn.generator and not any(isinstance(op, (ops.Yield, ops.YieldFrom))
+                                         for b in self.fn.blocks for op in b.ops):
             out += ["    if False:", "        yield None     # every yield was unreachable: still a generator"]
         return "\n".join(out + [source_map(self.fn, {first + i: line for i, line in enumerate(sources)})]) + "\n"
 

@@ -41,8 +41,9 @@ class NotNative(Exception):
 
 
 def return_repr(sig: Signature) -> Repr:
-    if sig.ir.generator:
-        raise NotNative("generator function (a call returns a Python generator object)", sig.ir.firstlineno)
+    if sig.ir.suspends:
+        raise NotNative(f"{'generator function' if sig.ir.generator else 'coroutine'} (a call returns a Python "
+                        f"{'generator' if sig.ir.generator else 'coroutine'} object)", sig.ir.firstlineno)
     if sig.return_type == BOTTOM:
         return UnitR()
     found = repr_of(sig.return_type)
@@ -575,7 +576,8 @@ REFUSED_OPS = {
     ops.MatchClass: "class patterns read Python attributes",
     ops.MatchKeys: "mapping patterns call the mapping's get method",
     ops.LoadDeref: "closure cells are Python objects",
-    ops.Yield: "generators are Python objects",
+    ops.Yield: "generators are Python objects", ops.YieldFrom: "generators are Python objects",
+    ops.Await: "coroutines are Python objects",
     ops.StoreGlobal: "global writes change the module dict whose globals the native entry reads once",
     ops.DeleteGlobal: "global writes change the module dict whose globals the native entry reads once",
     ops.ImportName: "imports run Python's import system",

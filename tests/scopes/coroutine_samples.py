@@ -1,0 +1,131 @@
+"""Coroutines (``async def``) for the differential tests: each is driven the same way (send, throw, close) in
+CPython and compiled. ``Ticket`` suspends, so what the driver sends comes back as an ``await``'s result."""
+# ruff: noqa
+import types
+
+await_log = []
+
+
+class Ticket:
+    """An awaitable that suspends once per item, yielding it; its result is what each resumption sent."""
+
+    def __init__(self, *items):
+        self.items = items
+
+    def __await__(self):
+        got = []
+        for item in self.items:
+            got.append((yield item))
+        return tuple(got)
+
+
+class AwaitRaises:
+    def __await__(self):
+        raise ValueError("no awaiting")
+
+
+class AwaitReturns:
+    """``__await__`` returning what it was given: an iterator is fine, anything else is CPython's TypeError."""
+
+    def __init__(self, result):
+        self.result = result
+
+    def __await__(self):
+        return self.result
+
+
+async def _plain_inner(n):
+    return (await Ticket(n)) + (n,)
+
+
+@types.coroutine
+def _generator_based(n):
+    got = yield n
+    return ("generator-based", got)
+
+
+async def accumulate(n):
+    total = 0
+    for i in range(n):
+        try:
+            got = await Ticket(i, i + 1)
+        except ValueError:
+            got = (-1,)
+        total += len(got) + sum(x for x in got if isinstance(x, int))
+    return total
+
+
+async def awaits_coroutines(n):
+    first = await accumulate(n)                 # a coroutine: its suspensions reach the driver
+    second = await _plain_inner(n)
+    third = await _generator_based(n)
+    return first, second, third
+
+
+async def with_cleanup(n):
+    log = []
+    try:
+        for i in range(n):
+            log.append(await Ticket(i))
+    except GeneratorExit:
+        log.append("exit")
+        raise
+    finally:
+        await_log.append(tuple(log))
+    return log
+
+
+async def awaits_anything(x):
+    return await x                              # not awaitable, __await__ raising or returning a non-iterator
+
+
+async def awaits_in_expressions(a, b):
+    pair = (await Ticket(a), await Ticket(b))
+    return [len(pair)] + [item for part in pair for item in part]
+
+
+async def never_awaits(x):
+    return x * 2
+
+
+async def raises_stop_iteration(x):
+    if x:
+        raise StopIteration(x)                  # PEP 479: RuntimeError("coroutine raised StopIteration")
+    return await Ticket(x)
+
+
+async def recursive(n):
+    if n <= 1:
+        return n
+    return await recursive(n - 1) + await recursive(n - 2)
+
+
+async def awaits_itself_twice(n):
+    inner = _plain_inner(n)
+    first = await inner
+    try:
+        await inner                             # RuntimeError: cannot reuse already awaited coroutine
+    except RuntimeError as exc:
+        return first, str(exc)
+    return first
+
+
+CASES = [
+    (accumulate, [(0,), (3,)]),
+    (awaits_coroutines, [(2,)]),
+    (with_cleanup, [(3,), (0,)]),
+    (awaits_anything, [(5,), (None,), ("s",)]),
+    (awaits_in_expressions, [(1, "x")]),
+    (never_awaits, [(4,), ("s",)]),
+    (raises_stop_iteration, [(0,), (3,)]),
+    (recursive, [(6,)]),
+    (awaits_itself_twice, [(1,)]),
+]
+"""(coroutine function, the argument tuples it is called with); awaitables made per call are in MADE_ARGUMENTS."""
+
+MADE_ARGUMENTS = {
+    awaits_anything: [lambda: (Ticket(1, 2),), lambda: (AwaitRaises(),), lambda: (AwaitReturns(7),),
+                      lambda: (AwaitReturns(iter([1, 2])),), lambda: (AwaitReturns(_generator_based(1)),),
+                      lambda: (_generator_based(3),)],
+}
+"""Arguments made afresh for each run (an awaitable is used up by awaiting it)."""

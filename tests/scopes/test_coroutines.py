@@ -1,0 +1,143 @@
+"""Coroutines (``async def`` with ``await``) against CPython: the compiled coroutine, driven by the same sequence
+of ``send``, ``throw`` and ``close`` calls (which ``await`` passes on to what it awaits), suspends with, returns
+and raises exactly what CPython's does, through the reference interpreter and the Cython backend (the LLVM
+backend refuses coroutines; ``auto`` routes around it); and it runs under asyncio."""
+from __future__ import annotations
+
+import asyncio
+import collections.abc
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import moshjit
+from tests.scopes import coroutine_samples as cs
+
+ACTIONS = st.lists(
+    st.sampled_from([("close",), ("throw", ValueError), ("throw", KeyError), ("throw", GeneratorExit)])
+    | st.tuples(st.just("send"), st.integers(-3, 3) | st.none() | st.text(max_size=2)),
+    max_size=8)
+
+
+def describe(exc: BaseException):
+    if isinstance(exc, StopIteration):
+        return ("stop", exc.value)
+    cause, context = exc.__cause__, exc.__context__
+    return ("raise", type(exc), str(exc), type(cause) if cause is not None else None,
+            type(context) if context is not None else None)
+
+
+def drive(make, args, actions) -> list:
+    """Make the coroutine, start it with send(None), then apply each action; what each one gave."""
+    cs.await_log.clear()
+    coroutine = make(*args)
+    seen = []
+    for action in [("send", None)] + list(actions):
+        try:
+            if action[0] == "send":
+                seen.append(("value", coroutine.send(action[1])))
+            elif action[0] == "throw":
+                seen.append(("value", coroutine.throw(action[1])))
+            else:
+                seen.append(("closed", coroutine.close()))
+        except BaseException as exc:           # the exception is part of the behaviour under test
+            seen.append(describe(exc))
+    for _ in range(20):                        # finish it, so that no coroutine is left suspended
+        try:
+            seen.append(("drained", coroutine.send(None)))
+        except BaseException as exc:
+            seen.append(describe(exc))
+            break
+    return seen + [("log", list(cs.await_log))]
+
+
+def runs(fn):
+    """Every argument tuple ``fn`` is driven with (made afresh for each drive where they are used up)."""
+    return [lambda args=args: args for args in dict(cs.CASES)[fn]] + cs.MADE_ARGUMENTS.get(fn, [])
+
+
+def compiled(fn, backend):
+    return moshjit.to_ssa(fn).run if backend == "ssa" else moshjit.jit(fn, backend=backend, strict=True)
+
+
+@pytest.mark.parametrize("backend", ["ssa", "cython", "auto"])
+@pytest.mark.parametrize("fn", [fn for fn, _ in cs.CASES], ids=[fn.__name__ for fn, _ in cs.CASES])
+def test_suspensions_and_results_match_cpython(fn, backend):
+    target = compiled(fn, backend)
+    for make_args in runs(fn):
+        sends = [("send", i) for i in range(10)]
+        assert drive(target, make_args(), sends) == drive(fn, make_args(), sends)
+
+
+_jitted: dict = {}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([fn for fn, _ in cs.CASES]), ACTIONS)
+def test_send_throw_close_match_cpython(fn, actions):
+    if fn not in _jitted:
+        _jitted[fn] = moshjit.jit(fn, backend="cython", strict=True)
+    for make_args in runs(fn):
+        assert drive(_jitted[fn], make_args(), actions) == drive(fn, make_args(), actions)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from([fn for fn, _ in cs.CASES]), ACTIONS)
+def test_interpreter_send_throw_close_match_cpython(fn, actions):
+    ir = moshjit.to_ssa(fn)
+    for make_args in runs(fn):
+        assert drive(ir.run, make_args(), actions) == drive(fn, make_args(), actions)
+
+
+def test_a_coroutine_already_being_awaited_is_refused():
+    """GET_AWAITABLE's check, which Cython's ``await`` lacks for a native coroutine: one suspended inside another
+    coroutine's ``await`` cannot be awaited again."""
+    jitted = moshjit.jit(cs.awaits_anything, strict=True)
+    outcomes = []
+    for target in (cs.awaits_anything, jitted):
+        inner = cs._plain_inner(1)
+        holder = cs.awaits_anything(inner)
+        holder.send(None)                                      # inner is now suspended, awaited by holder
+        outcomes.append(drive(target, (inner,), []))
+        holder.close()
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0][:3] == ("raise", RuntimeError, "coroutine is being awaited already")
+
+
+def test_a_call_returns_a_coroutine_that_asyncio_runs():
+    jitted = moshjit.jit(cs.recursive, strict=True)
+    coroutine = jitted(10)
+    assert isinstance(coroutine, collections.abc.Coroutine) and asyncio.iscoroutine(coroutine)
+    assert asyncio.run(coroutine) == 55
+    assert jitted.stats[("int64",)]["backend"] == "cython"
+    with pytest.raises(moshjit.UnsupportedError, match="coroutine"):
+        moshjit.jit(cs.recursive, backend="llvm")(3)
+
+
+async def _gathers(n):
+    results = await asyncio.gather(*(_sleeps_then_doubles(i) for i in range(n)))
+    return sum(results)
+
+
+async def _sleeps_then_doubles(i):
+    await asyncio.sleep(0)
+    return 2 * i
+
+
+def test_asyncio_gathers_jitted_coroutines():
+    jitted = moshjit.jit(_sleeps_then_doubles, strict=True)
+    gathered = moshjit.jit(_gathers, strict=True)
+    assert asyncio.run(gathered(5)) == asyncio.run(_gathers(5)) == 20
+    assert asyncio.run(jitted(4)) == 8
+
+
+def test_the_jitted_function_says_it_is_a_coroutine_function():
+    """asyncio's check on every version; inspect's where it has a marker for objects that are not functions
+    (3.12+: ``markcoroutinefunction``)."""
+    import inspect
+    jitted = moshjit.jit(cs.recursive)
+    assert asyncio.iscoroutinefunction(jitted)
+    if hasattr(inspect, "markcoroutinefunction"):
+        assert inspect.iscoroutinefunction(jitted)
+    assert not asyncio.iscoroutinefunction(moshjit.jit(cs.Ticket.__await__))
