@@ -338,9 +338,9 @@ def _call(op, frame):
     return get(op.func)(*args)
 
 
-def _call_method(op, frame):
+def _call_method(op, frame, receiver=None):
     get = frame.get
-    method = getattr(get(op.obj), op.name)
+    method = getattr(get(op.obj) if receiver is None else receiver, op.name)
     args = [get(a) for a in op.args]
     if op.kwnames:
         split = len(args) - len(op.kwnames)
@@ -561,6 +561,7 @@ EVALUATORS = {
     ops.BuildSlice: lambda op, f: slice(f.get(op.start), f.get(op.stop), f.get(op.step)),
     ops.Call: _call,
     ops.CallMethod: _call_method,
+    ops.SuperCallMethod: lambda op, f: _call_method(op, f, super(f.get(op.cls), f.get(op.obj))),
     ops.MethodIs: lambda op, f: method_is(f.get(op.obj), op.name, op.owner, op.method),
     ops.CallEx: _call_ex,
     ops.MakeFunction: _make_function,

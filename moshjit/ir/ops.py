@@ -174,7 +174,7 @@ def _with_fast_accessors(cls, list_fields=()):
 
 # Fields that hold a list of Values (everything else holds one Value or None).
 _LIST_FIELDS = {
-    "Call": ("args",), "CallMethod": ("args",), "BuildTuple": ("items",), "BuildList": ("items",),
+    "Call": ("args",), "CallMethod": ("args",), "SuperCallMethod": ("args",), "BuildTuple": ("items",), "BuildList": ("items",),
     "BuildSet": ("items",), "BuildMap": ("keys", "values"), "BuildString": ("parts",),
 }
 
@@ -222,6 +222,10 @@ BuildSlice = _op("BuildSlice", ("start", "stop", "step"), can_raise=False, side_
 Call = _op("Call", ("func", "args"), ("kwnames",),
            doc="func(*positional, **keywords); the last len(kwnames) args are the keyword values.")
 CallMethod = _op("CallMethod", ("obj", "args"), ("name", "kwnames"), doc="obj.name(...), as LOAD_METHOD/CALL.")
+SuperCallMethod = _op("SuperCallMethod", ("cls", "obj", "args"), ("name", "kwnames"),
+                      doc="super(cls, obj).name(...) without the super object: the method found after cls in "
+                          "type(obj).__mro__ is called with obj first (through super's own lookup when obj is a "
+                          "class, not an instance of cls, or nothing after cls has the name).")
 CallEx = _op("CallEx", ("func", "posargs", "kwargs"), doc="func(*posargs, **kwargs); kwargs may be None.")
 MethodIs = _op("MethodIs", ("obj",), ("name", "owner", "method"), side_effects=False,
                doc="Whether obj.name(...) would call ``method`` (a jitted method's dispatcher, or the plain-function "

@@ -12,11 +12,13 @@ from moshjit.passes.dce import dce
 from moshjit.passes.int_sums import int_sums
 from moshjit.passes.simplify_cfg import simplify_cfg
 from moshjit.passes.str_lists import str_lists
+from moshjit.passes.super_calls import super_calls
 from moshjit.passes.type_tests import type_tests
 
 PIPELINE = [
     ("constfold", constfold),        # fold constants and constant branches, drop needless unbound checks
     ("category_codes", category_codes),  # tests on unicodedata.category(x) become integer tests on its code
+    ("super_calls", super_calls),    # super(C, obj).name(...) calls the method, without a super object
     ("copyprop", copyprop),          # forward trivial φs and unpacked display items
     ("dce", dce),                    # drop what nobody uses
     ("bypass_reraise", bypass_reraise),  # exceptions skip handlers that only re-raise them

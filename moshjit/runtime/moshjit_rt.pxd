@@ -50,6 +50,7 @@ cdef tuple _mj_before_with(object manager)
 cdef bint _mj_exc_match(object exc, object match) except -1
 cdef object _mj_yield_from_iterable(object value)
 cdef object _mj_awaitable(object value)
+cdef object _mj_super_call_method(object cls, object obj, str name, tuple args, tuple kwnames)
 cdef object _mj_push_exc(object exc)
 cdef object _mj_reraise_handled()
 cdef object _mj_import_from(object module, str name)

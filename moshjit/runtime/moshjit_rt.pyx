@@ -581,6 +581,98 @@ cdef object _mj_awaitable(object value):
     return awaited
 
 
+# ---- super(C, obj).name(...): super's lookup (typeobject.c, super_getattro) without the super object ---------------
+cdef extern from *:
+    """
+    /* Call f with obj before the call's own arguments (args: positional then keyword values; kwnames or NULL). */
+    static PyObject *mj_call_with_first(PyObject *f, PyObject *obj, PyObject *args, PyObject *kwnames) {
+        PyObject *small[8], **stack = small, *result;
+        Py_ssize_t i, n = PyTuple_GET_SIZE(args), npos = n - (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+        if (n + 1 > 8 && (stack = PyMem_Malloc((size_t)(n + 1) * sizeof(PyObject *))) == NULL)
+            return PyErr_NoMemory();
+        stack[0] = obj;
+        for (i = 0; i < n; i++) stack[i + 1] = PyTuple_GET_ITEM(args, i);
+        result = PyObject_Vectorcall(f, stack, (size_t)(npos + 1), kwnames);
+        if (stack != small) PyMem_Free(stack);
+        return result;
+    }
+
+    /* name in the class's own dict, borrowed (NULL: absent, or an error set). 3.12+ keeps the dicts of static
+       builtin types (object, ...) per interpreter: their tp_dict is NULL. */
+    static PyObject *mj_class_dict_item(PyTypeObject *type, PyObject *name) {
+    #if PY_VERSION_HEX >= 0x030C0000
+        PyObject *dict = PyType_GetDict(type), *found;
+        if (dict == NULL) return NULL;
+        found = PyDict_GetItemWithError(dict, name);
+        Py_DECREF(dict);                    /* the type keeps it, and found in it */
+        return found;
+    #else
+        return PyDict_GetItemWithError(type->tp_dict, name);
+    #endif
+    }
+
+    /* super(cls, obj).name(*args): for an instance obj of the class cls, the first class after cls in type(obj)'s
+       MRO that has the name gives the attribute, bound to obj as super binds it; a function or other method
+       descriptor is called with obj first instead of being bound. Anything else (obj a class, not an instance of
+       cls, cls not a class, the name nowhere after cls, or __class__, which super answers itself) goes through
+       a real super object: the same result, the same errors. */
+    static PyObject *mj_super_call_method(PyObject *cls, PyObject *obj, PyObject *name, PyObject *args,
+                                          PyObject *kwnames) {
+        PyTypeObject *start = Py_TYPE(obj);
+        PyObject *mro, *found = NULL, *callable, *made, *result;
+        Py_ssize_t i, n, npos;
+        descrgetfunc get;
+        if (PyTuple_GET_SIZE(kwnames) == 0) kwnames = NULL;
+        npos = PyTuple_GET_SIZE(args) - (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+        if (PyType_Check(cls) && !PyType_Check(obj) && PyType_IsSubtype(start, (PyTypeObject *)cls)
+                && (mro = start->tp_mro) != NULL && PyUnicode_CompareWithASCIIString(name, "__class__") != 0) {
+            n = PyTuple_GET_SIZE(mro);
+            for (i = 0; i + 1 < n; i++) if (PyTuple_GET_ITEM(mro, i) == cls) break;
+            Py_INCREF(mro);                 /* a lookup may run code that replaces start's MRO */
+            for (i++; i < n; i++) {
+                found = mj_class_dict_item((PyTypeObject *)PyTuple_GET_ITEM(mro, i), name);
+                if (found != NULL) break;
+                if (PyErr_Occurred()) { Py_DECREF(mro); return NULL; }
+            }
+            Py_DECREF(mro);
+            if (found != NULL) {
+                Py_INCREF(found);
+                if (PyType_HasFeature(Py_TYPE(found), Py_TPFLAGS_METHOD_DESCRIPTOR)) {
+                    result = mj_call_with_first(found, obj, args, kwnames);
+                    Py_DECREF(found);
+                    return result;
+                }
+                get = Py_TYPE(found)->tp_descr_get;
+                if (get != NULL) {
+                    callable = get(found, obj, (PyObject *)start);
+                    Py_DECREF(found);
+                    if (callable == NULL) return NULL;
+                } else {
+                    callable = found;
+                }
+                result = PyObject_Vectorcall(callable, &PyTuple_GET_ITEM(args, 0), (size_t)npos, kwnames);
+                Py_DECREF(callable);
+                return result;
+            }
+        }
+        made = PyObject_CallFunctionObjArgs((PyObject *)&PySuper_Type, cls, obj, NULL);
+        if (made == NULL) return NULL;
+        callable = PyObject_GetAttr(made, name);
+        Py_DECREF(made);
+        if (callable == NULL) return NULL;
+        result = PyObject_Vectorcall(callable, &PyTuple_GET_ITEM(args, 0), (size_t)npos, kwnames);
+        Py_DECREF(callable);
+        return result;
+    }
+    """
+    object mj_super_call_method(object, object, object, object, object)
+
+
+cdef object _mj_super_call_method(object cls, object obj, str name, tuple args, tuple kwnames):
+    """``super(cls, obj).name(*args)`` with the last ``len(kwnames)`` of args as keywords (``SuperCallMethod``)."""
+    return mj_super_call_method(cls, obj, name, args, kwnames)
+
+
 # ---- structural pattern matching: CPython's match_class and match_keys (ceval.c), through the C API ----------------
 
 cdef extern from "Python.h":

@@ -565,6 +565,12 @@ class Emitter:
         self.assign(op, f"mj_method_is({self.obj(op.obj)}, {op.name!r}, &{guard}, {self.constant(op.owner)}, "
                         f"{self.constant(op.method)})", depth)
 
+    def op_SuperCallMethod(self, op, depth):
+        args = [self.obj(a) for a in op.args]
+        packed = "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
+        self.assign(op, f"_mj_super_call_method({self.obj(op.cls)}, {self.obj(op.obj)}, {op.name!r}, {packed}, "
+                        f"{op.kwnames!r})", depth)
+
     def op_CallEx(self, op, depth):
         self.assign(op, f"_mj_call_ex({self.obj(op.func)}, {self.ref(op.posargs)}, {self.ref(op.kwargs)})", depth)
 
