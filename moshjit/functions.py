@@ -37,17 +37,22 @@ def dispatcher_behind(value):
     return getattr(value, "_moshjit_dispatcher", value) if isinstance(value, types.FunctionType) else value
 
 
-def class_attribute(cls: type, name: str):
-    """What looking ``name`` up on ``cls`` finds in the class dicts of its MRO (no descriptor called), or None."""
-    for klass in cls.__mro__:
+def class_attribute(cls: type, name: str, after: type | None = None):
+    """What looking ``name`` up on ``cls`` finds in the class dicts of its MRO (no descriptor called), or None;
+    with ``after``, only in the classes after it, as ``super(after, instance of cls)`` looks."""
+    mro = cls.__mro__
+    if after is not None:
+        mro = mro[mro.index(after) + 1:] if after in mro else ()
+    for klass in mro:
         if name in vars(klass):
             return vars(klass)[name]
     return None
 
 
-def jitted_method(cls: type, name: str):
-    """The ``@jit`` dispatcher ``cls.name`` is, or stands for, else None."""
-    found = dispatcher_behind(class_attribute(cls, name))
+def jitted_method(cls: type, name: str, after: type | None = None):
+    """The ``@jit`` dispatcher ``cls.name`` (``super(after, instance of cls).name``) is, or stands for, else
+    None."""
+    found = dispatcher_behind(class_attribute(cls, name, after))
     return found if hasattr(found, "compiled_entry") and hasattr(found, "py_func") else None
 
 

@@ -563,6 +563,8 @@ EVALUATORS = {
     ops.CallMethod: _call_method,
     ops.SuperCallMethod: lambda op, f: _call_method(op, f, super(f.get(op.cls), f.get(op.obj))),
     ops.MethodIs: lambda op, f: method_is(f.get(op.obj), op.name, op.owner, op.method),
+    ops.SuperIs: lambda op, f: (type(f.get(op.obj)) is op.owner
+                                and dispatcher_behind(class_attribute(op.owner, op.name, op.start)) is op.method),
     ops.CallEx: _call_ex,
     ops.MakeFunction: _make_function,
     ops.MakeClosure: _make_closure,

@@ -222,6 +222,10 @@ BuildSlice = _op("BuildSlice", ("start", "stop", "step"), can_raise=False, side_
 Call = _op("Call", ("func", "args"), ("kwnames",),
            doc="func(*positional, **keywords); the last len(kwnames) args are the keyword values.")
 CallMethod = _op("CallMethod", ("obj", "args"), ("name", "kwnames"), doc="obj.name(...), as LOAD_METHOD/CALL.")
+SuperIs = _op("SuperIs", ("obj",), ("start", "name", "owner", "method"), side_effects=False,
+              doc="Whether super(start, obj).name(...) would call ``method`` (a jitted method's dispatcher, or its "
+                  "plain-function copy) with obj first: type(obj) is ``owner``, and the first class after start "
+                  "in its MRO with the name in its dict holds ``method`` (instance attributes play no part).")
 SuperCallMethod = _op("SuperCallMethod", ("cls", "obj", "args"), ("name", "kwnames"),
                       doc="super(cls, obj).name(...) without the super object: the method found after cls in "
                           "type(obj).__mro__ is called with obj first (through super's own lookup when obj is a "

@@ -30,6 +30,7 @@ from moshjit.functions import jitted_method
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import Constant, Phi
+from moshjit.passes.super_calls import is_super_call, nothing_between
 
 if TYPE_CHECKING:
     from moshjit.context import CompileContext
@@ -252,7 +253,31 @@ def _inline_method(fn: Function, block: Block, position: int, op: ops.CallMethod
     rest of ``block``, or None when the call stays."""
     if op.kwnames:
         return None
+    if is_super_call(op.obj):
+        return _inline_super_method(fn, block, position, op, ctx, stack)
     return _inline_guarded(fn, block, position, op, op.name, list(op.args), ctx, stack)
+
+
+def _inline_super_method(fn: Function, block: Block, position: int, op: ops.CallMethod, ctx: CompileContext,
+                         stack: tuple) -> Block | None:
+    """Inline ``super(C, obj).name(args)`` where ``obj``'s class is known or guessed and the method ``super``
+    finds after ``C`` is a small jitted one, behind a ``SuperIs`` guard; the super object is not made on either
+    branch (the other calls ``super_call_method``). Only where ``super_calls`` would fuse the two calls."""
+    made = op.obj
+    start = made.args[0].value if isinstance(made.args[0], Constant) else None
+    if not (isinstance(start, type) and made.block is block and fn.users().get(made) == [op]
+            and nothing_between(block, made, position)):
+        return None
+    receiver = made.args[1]
+
+    def guard(cls, method):
+        return ops.SuperIs(receiver, start, op.name, cls, method, line=op.line)
+    generic = ops.SuperCallMethod(made.args[0], receiver, list(op.args), op.name, (), line=op.line)
+    rest = _inline_guarded(fn, block, position, op, op.name, list(op.args), ctx, stack, receiver=receiver,
+                           after=start, guard=guard, generic=generic)
+    if rest is not None:
+        block.ops.remove(made)          # used by nothing now: neither branch makes the super object
+    return rest
 
 
 def _inline_subscript(fn: Function, block: Block, position: int, op, ctx: CompileContext,
@@ -267,14 +292,18 @@ def _inline_subscript(fn: Function, block: Block, position: int, op, ctx: Compil
 
 
 def _inline_guarded(fn: Function, block: Block, position: int, op: ops.Op, name: str, args: list,
-                    ctx: CompileContext, stack: tuple) -> Block | None:
-    """Replace ``op`` (at ``position`` in ``block``), which calls method ``name`` of ``op.obj`` with ``args``,
-    by that method's body behind a ``MethodIs`` guard checked at each run, a copy of ``op`` itself when the guard
-    fails. Returns the block holding the rest of ``block``, or None when ``op`` stays."""
-    receiver = op.obj
+                    ctx: CompileContext, stack: tuple, receiver=None, after: type | None = None, guard=None,
+                    generic: ops.Op | None = None) -> Block | None:
+    """Replace ``op`` (at ``position`` in ``block``), which calls method ``name`` of ``receiver`` (``op.obj``)
+    with ``args``, by that method's body behind a guard checked at each run (``MethodIs``, or what ``guard(cls,
+    method)`` makes), and ``generic`` (a copy of ``op``) when the guard fails. With ``after``, the method is the
+    one ``super(after, receiver)`` finds. Returns the block holding the rest of ``block``, or None when ``op``
+    stays."""
+    receiver = op.obj if receiver is None else receiver
     cls = _receiver_class(receiver, ctx)
     guessed = cls is not None and cls is not _key_class(receiver, ctx)
-    method = None if cls is None else jitted_method(cls, name)
+    method = None if cls is None or after is not None and after not in cls.__mro__ else jitted_method(cls, name,
+                                                                                                        after)
     callee = getattr(method, "py_func", None)
     if (not isinstance(callee, types.FunctionType) or callee.__code__ in stack or _size(fn) > MAX_TOTAL_SIZE
             or getattr(method, "_positional_count", -1) != 1 + len(args)):
@@ -293,8 +322,8 @@ def _inline_guarded(fn: Function, block: Block, position: int, op: ops.Op, name:
     ctx.bindings.extend(callee_ctx.bindings)
     ctx.bindings.extend(_default_bindings(callee, label, defaulted))
     ctx.record_dependency(method)
-    taken, rest = _guarded_split(fn, block, position, op, ops.MethodIs(receiver, name, cls, method, line=op.line),
-                                 _remade(op))
+    check = ops.MethodIs(receiver, name, cls, method, line=op.line) if guard is None else guard(cls, method)
+    taken, rest = _guarded_split(fn, block, position, op, check, _remade(op) if generic is None else generic)
     _splice(fn, taken, 0, op, body, values, ctx.inlined_at)
     return rest
 

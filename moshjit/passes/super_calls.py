@@ -27,11 +27,11 @@ def _fuse_one(fn: Function) -> bool:
     users = None
     for block in fn.blocks:
         for index, op in enumerate(block.ops):
-            if not (isinstance(op, ops.CallMethod) and _is_super_call(op.obj) and op.obj.block is block):
+            if not (isinstance(op, ops.CallMethod) and is_super_call(op.obj) and op.obj.block is block):
                 continue
             made = op.obj
             users = fn.users() if users is None else users
-            if users.get(made) != [op] or not _nothing_between(block, made, index):
+            if users.get(made) != [op] or not nothing_between(block, made, index):
                 continue
             fused = ops.SuperCallMethod(made.args[0], made.args[1], list(op.args), op.name, op.kwnames,
                                         line=op.line)
@@ -43,12 +43,13 @@ def _fuse_one(fn: Function) -> bool:
     return False
 
 
-def _is_super_call(value) -> bool:
+def is_super_call(value) -> bool:
+    """A call of the builtin ``super`` with two positional arguments."""
     return (isinstance(value, ops.Call) and isinstance(value.func, Constant) and value.func.value is super
             and len(value.args) == 2 and not value.kwnames)
 
 
-def _nothing_between(block, made: ops.Call, index: int) -> bool:
+def nothing_between(block, made: ops.Call, index: int) -> bool:
     """No op between the super call and the method call (at ``index``) can raise or has an effect."""
     start = block.ops.index(made)
     return all(not (op.can_raise() or op.has_side_effects()) for op in block.ops[start + 1:index])

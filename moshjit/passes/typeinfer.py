@@ -428,7 +428,7 @@ class TypeInference:
         if kind in (ops.ListAppend, ops.ListExtend, ops.SetAdd, ops.SetUpdate, ops.MapAdd, ops.DictUpdate,
                     ops.DictMerge, ops.SetItem, ops.DelItem, ops.StoreAttr, ops.DelAttr, ops.PopExcept):
             return NONE
-        if kind in (ops.CheckExcMatch, ops.MatchSequence, ops.MatchMapping, ops.MethodIs):
+        if kind in (ops.CheckExcMatch, ops.MatchSequence, ops.MatchMapping, ops.MethodIs, ops.SuperIs):
             return BOOL
         if kind is ops.LoadGlobal:
             return self.ctx.global_assumptions.get(op.name, OBJECT)

@@ -104,11 +104,16 @@ def test_super_calls_match_cpython(x, a):
     assert runs(JITTED, x, a) == runs(PLAIN, x, a)
 
 
-def test_the_hot_methods_compile_the_fused_op():
+def test_the_hot_methods_compile_the_fused_op_or_inline_the_method():
     d = JITTED["Diamond"](1)
     d.describe(2)
+    d.calls(3)
     method = JITTED["Diamond"].__dict__["describe"]
     assert "super_call_method['describe', ('scale',)]" in method.inspect_types()
+    calls = JITTED["Diamond"].__dict__["calls"].inspect_types()
+    assert "super_is[<class 'Diamond'>, 'many', <class 'Diamond'>" in calls.replace("<class Diamond>",
+                                                                                    "<class 'Diamond'>")
+    assert "call <class super>" not in calls
 
 
 @pytest.mark.parametrize("namespace", ["plain", "jitted"])
@@ -118,6 +123,9 @@ def test_the_method_is_looked_up_at_each_call(namespace):
     ns = plain if namespace == "plain" else jitted
     d = ns["Diamond"](0)
     assert d.describe(1)[:4] == ("diamond", "left", "right", "root")
+    assert d.calls(2)[0] == (2,) * 9
     ns["Right"].describe = lambda self, a, *, scale=1: ("replaced", a)
-    d.describe = lambda *args, **kwargs: "instance"
+    ns["Root"].many = lambda self, *args: ("replaced", len(args))     # the inlined method's guard fails
+    d.describe = d.many = lambda *args, **kwargs: "instance"
     assert ns["Diamond"].describe(d, 1) == ("diamond", "left", "replaced", 1)
+    assert ns["Diamond"].calls(d, 2)[0] == ("replaced", 9)

@@ -277,3 +277,38 @@ def test_a_method_with_a_loop_is_inlined_on_known_receivers_only():
     def both(looper, xs):
         return looper.add_all(xs) + looper.first(xs)
     assert sorted(guards_of(inlined(both, (Looper, "list")))) == [("Looper", "add_all"), ("Looper", "first")]
+
+
+def make_hierarchy():
+    class Base:
+        def step(self, n):
+            return n + 1
+
+    class Child(Base):
+        def step(self, n):
+            return super().step(n) * 2
+
+        def guarded(self, n):
+            return super().step(n + 1)             # n + 1 may raise between super() and the call: not inlined
+
+    return moshjit.jit(Base), moshjit.jit(Child)
+
+
+def test_a_super_method_is_inlined_behind_its_own_guard_without_a_super_object():
+    Base, Child = make_hierarchy()
+    step = vars(Child)["step"].py_func
+    ir = inlined(step, (Child, "int64"))
+    (guard,) = [op for block in ir.blocks for op in block.ops if isinstance(op, ops.SuperIs)]
+    assert (guard.start, guard.owner, guard.method, guard.name) == (Child, Child, vars(Base)["step"], "step")
+    names = op_names(ir)
+    assert "SuperCallMethod" in names and "Call" not in names     # the miss calls the method without a super object
+    assert run_function(ir, [Child(), 5]) == 12 == Child().step(5)
+    Base.step = lambda self, n: -n                              # the guard now fails: super's own lookup
+    assert run_function(ir, [Child(), 5]) == -10 == Child().step(5)
+
+
+def test_a_super_call_after_something_that_may_raise_is_not_inlined():
+    Base, Child = make_hierarchy()
+    ir = inlined(vars(Child)["guarded"].py_func, (Child, "int64"))
+    names = op_names(ir)
+    assert "SuperIs" not in names and names.count("Call") == 1 and "CallMethod" in names

@@ -496,6 +496,34 @@ ATTRIBUTE_CACHE_C = r'''
         return 1;
     }
     #pragma GCC diagnostic pop
+    /* 1 when super(start, obj).name(...) would call method (or its copy) with obj first: obj's type is cls, and
+       the first class after start in its MRO whose dict has name holds method. Kept while cls's version tag
+       holds: CPython gives a class a new tag when it or any class it inherits from changes. */
+    static int mj_super_is(PyObject *obj, PyObject *start, PyObject *name, mj_method_guard *g, PyObject *cls,
+                           PyObject *method) {
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyObject *mro, *found = NULL, *dict;
+        Py_ssize_t i, n;
+        if ((PyObject *)tp != cls) return 0;
+        if (g->type == tp && g->version == tp->tp_version_tag && g->version != 0) return 1;
+        g->type = NULL;
+        (void)_PyType_Lookup(tp, name);                  /* gives tp a version tag if it has none */
+        mro = tp->tp_mro;
+        if (mro == NULL || tp->tp_version_tag == 0) return 0;
+        n = PyTuple_GET_SIZE(mro);
+        for (i = 0; i < n && PyTuple_GET_ITEM(mro, i) != start; i++) {}
+        for (i++; i < n && found == NULL; i++) {
+            PyTypeObject *klass = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
+            if (!(klass->tp_flags & Py_TPFLAGS_HEAPTYPE)) break;   /* object & co: no jitted methods */
+            dict = klass->tp_dict;
+            found = dict == NULL ? NULL : PyDict_GetItemWithError(dict, name);
+            if (found == NULL && PyErr_Occurred()) return -1;
+        }
+        if (!mj_is_method_or_copy(found, method)) return 0;
+        g->type = tp;
+        g->version = tp->tp_version_tag;
+        return 1;
+    }
 '''
 
 ATTRIBUTE_CACHE_DECLARATIONS = '''\
@@ -507,4 +535,5 @@ ATTRIBUTE_CACHE_DECLARATIONS = '''\
     ctypedef struct mj_method_guard:
         pass
     int mj_method_is(object, object, mj_method_guard *, object, object) except -1
+    int mj_super_is(object, object, object, mj_method_guard *, object, object) except -1
 '''

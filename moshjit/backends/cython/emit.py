@@ -571,6 +571,12 @@ class Emitter:
         self.assign(op, f"_mj_super_call_method({self.obj(op.cls)}, {self.obj(op.obj)}, {op.name!r}, {packed}, "
                         f"{op.kwnames!r})", depth)
 
+    def op_SuperIs(self, op, depth):
+        guard = f"_mj_mg{self.method_guards}"
+        self.method_guards += 1
+        self.assign(op, f"mj_super_is({self.obj(op.obj)}, {self.constant(op.start)}, {op.name!r}, &{guard}, "
+                        f"{self.constant(op.owner)}, {self.constant(op.method)})", depth)
+
     def op_CallEx(self, op, depth):
         self.assign(op, f"_mj_call_ex({self.obj(op.func)}, {self.ref(op.posargs)}, {self.ref(op.kwargs)})", depth)
 

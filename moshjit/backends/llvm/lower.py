@@ -588,6 +588,7 @@ REFUSED_OPS = {
     ops.DelItem: "deleting items changes Python containers",
     ops.CallEx: "f(*args, **kwargs) builds Python argument containers",
     ops.MethodIs: "method guards read Python classes and instances",
+    ops.SuperIs: "method guards read Python classes and instances",
     ops.MakeFunction: "nested functions are Python objects",
     ops.MakeClosure: "nested functions are Python objects",
     ops.MakeCell: "closure cells are Python objects",
