@@ -515,8 +515,13 @@ cdef object _mj_range_check(Py_ssize_t step):
 
 # ---- yield from and await: the checks of GET_YIELD_FROM_ITER and GET_AWAITABLE (ceval.c, genobject.c) ------------
 from cpython.object cimport PyTypeObject
-from types import CoroutineType as _CoroutineType, GeneratorType as _GeneratorType
-from inspect import CO_ITERABLE_COROUTINE as _CO_ITERABLE_COROUTINE
+import types as _types
+import inspect as _inspect
+
+# C-level names: a module global read at each await would be a dict lookup on 3.12+ (no dict version tags there)
+cdef type _CoroutineType = _types.CoroutineType
+cdef type _GeneratorType = _types.GeneratorType
+cdef long _CO_ITERABLE_COROUTINE = _inspect.CO_ITERABLE_COROUTINE
 
 cdef extern from "Python.h":
     bint PyIter_Check(object)

@@ -591,7 +591,7 @@ class Emitter:
         self.assign(op, f"(yield from _mj_yield_from_iterable({self.obj(op.value)}))", depth)
 
     def op_Await(self, op, depth):
-        self.assign(op, f"(await _mj_awaitable({self.obj(op.value)}))", depth)
+        self.assign(op, f"(await _mj_awaited({self.obj(op.value)}))", depth)
 
     def op_MakeClosure(self, op, depth):
         self.assign(op, f"_mj_make_closure({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
@@ -1093,6 +1093,8 @@ class Emitter:
                        f"    \"\"\"\n{constructor_sites.CONSTRUCTOR_SITES_DECLARATIONS}")
             out.extend(f"cdef mj_new_site _mj_ns{i}" for i in range(self.constructor_sites))
             out.append(constructor_sites.CONSTRUCTOR_SITES_INIT)
+        if self.fn.coroutine:
+            out.append(AWAIT_FAST_PATH)
         if self.float_chains.used:
             out.append(f"cdef extern from *:\n    \"\"\"{FLOAT_CHAINS_C}    \"\"\"\n{FLOAT_CHAINS_DECLARATIONS}")
         if self.int_chains.used:
@@ -1126,6 +1128,22 @@ class Emitter:
                                          for b in self.fn.blocks for op in b.ops):
             out += ["    if False:", "        yield None     # every yield was unreachable: still a generator"]
         return "\n".join(out + [source_map(self.fn, {first + i: line for i, line in enumerate(sources)})]) + "\n"
+
+
+AWAIT_FAST_PATH = '''
+cdef extern from *:
+    """
+    #define mj_is_cython_coroutine(o) __Pyx_Coroutine_Check(o)
+    """
+    bint mj_is_cython_coroutine(object)
+
+
+cdef inline object _mj_awaited(object value):
+    """What ``await value`` hands Cython's await: a coroutine of a jitted ``async def`` (Cython's type, of every
+    generated module) as it is, without a call; anything else through ``_mj_awaitable`` (GET_AWAITABLE's checks)."""
+    return value if mj_is_cython_coroutine(value) else _mj_awaitable(value)
+'''
+"""A coroutine module's ``await`` (``op_Await``): Cython's own coroutines, the common case, skip the runtime call."""
 
 
 def source_map(fn: Function, lines: dict) -> str:
