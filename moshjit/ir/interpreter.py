@@ -133,65 +133,66 @@ def run_generator(fn: Function, argvalues: list, env: dict | None = None):
     is the op's value, an exception thrown in is raised at the op, into its block's handler), ``return v`` stops it
     with ``StopIteration(v)``, and a StopIteration escaping the body becomes RuntimeError (PEP 479) because this is
     itself a generator."""
-    frame = Frame(fn, {} if env is None else env)
-    env = frame.env
-    for arg, value in zip(fn.args, argvalues):
-        env[arg] = value
+    frame = _suspendable_frame(fn, argvalues, env)
     block, previous = fn.entry, None
-    get = frame.get
     while True:
-        if block.phis:
-            incoming = [get(phi.incoming[previous]) for phi in block.phis]
-            for phi, value in zip(block.phis, incoming):
-                env[phi] = value
+        _enter(block, previous, frame)
         try:
             for op in block.ops:
-                if type(op) is ops.Yield:
-                    env[op] = yield get(op.value)
-                elif type(op) is ops.YieldFrom:
-                    env[op] = yield from get(op.value)
+                kind = type(op)
+                if kind is ops.Yield:
+                    frame.env[op] = yield frame.get(op.value)
+                elif kind is ops.YieldFrom:
+                    frame.env[op] = yield from frame.get(op.value)
                 else:
-                    env[op] = EVALUATORS[type(op)](op, frame)
-            term = block.terminator
-            if type(term) is ops.Return:
-                return get(term.value)
-            previous, block = block, _successor(term, frame)
+                    frame.env[op] = EVALUATORS[kind](op, frame)
+            if type(block.terminator) is ops.Return:
+                return frame.get(block.terminator.value)
+            previous, block = block, _successor(block.terminator, frame)
         except BaseException as exc:
-            if block.handler is None:
-                raise
-            frame.caught = exc
-            previous, block = block, block.handler
+            previous, block = block, _handler(block, exc, frame)
 
 
 async def run_coroutine(fn: Function, argvalues: list, env: dict | None = None):
     """An ``async def``'s SSA, executed as a Python coroutine: ``await`` suspends it while the awaited object's
     iterator runs (send, throw and close pass through), exceptions go to the op's block's handler."""
-    frame = Frame(fn, {} if env is None else env)
-    env = frame.env
-    for arg, value in zip(fn.args, argvalues):
-        env[arg] = value
+    frame = _suspendable_frame(fn, argvalues, env)
     block, previous = fn.entry, None
-    get = frame.get
     while True:
-        if block.phis:
-            incoming = [get(phi.incoming[previous]) for phi in block.phis]
-            for phi, value in zip(block.phis, incoming):
-                env[phi] = value
+        _enter(block, previous, frame)
         try:
             for op in block.ops:
-                if type(op) is ops.Await:
-                    env[op] = await get(op.value)
-                else:
-                    env[op] = EVALUATORS[type(op)](op, frame)
-            term = block.terminator
-            if type(term) is ops.Return:
-                return get(term.value)
-            previous, block = block, _successor(term, frame)
+                kind = type(op)
+                frame.env[op] = await frame.get(op.value) if kind is ops.Await else EVALUATORS[kind](op, frame)
+            if type(block.terminator) is ops.Return:
+                return frame.get(block.terminator.value)
+            previous, block = block, _successor(block.terminator, frame)
         except BaseException as exc:
-            if block.handler is None:
-                raise
-            frame.caught = exc
-            previous, block = block, block.handler
+            previous, block = block, _handler(block, exc, frame)
+
+
+def _suspendable_frame(fn: Function, argvalues: list, env: dict | None) -> Frame:
+    frame = Frame(fn, {} if env is None else env)
+    for arg, value in zip(fn.args, argvalues):
+        frame.env[arg] = value
+    return frame
+
+
+def _enter(block, previous, frame: Frame) -> None:
+    """Give ``block``'s φs their values for the edge from ``previous`` (all read before any is written)."""
+    if block.phis:
+        incoming = [frame.get(phi.incoming[previous]) for phi in block.phis]
+        for phi, value in zip(block.phis, incoming):
+            frame.env[phi] = value
+
+
+def _handler(block, exc: BaseException, frame: Frame):
+    """The handler ``exc``, raised in ``block``, goes to; with none it propagates unchanged (called while it is
+    being handled: the bare ``raise`` adds no chaining)."""
+    if block.handler is None:
+        raise
+    frame.caught = exc
+    return block.handler
 
 
 def _successor(term, frame: Frame):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import moshjit
 from tests.scopes import coroutine_samples as cs
+from tests.scopes import driving
 
 ACTIONS = st.lists(
     st.sampled_from([("close",), ("throw", ValueError), ("throw", KeyError), ("throw", GeneratorExit)])
@@ -32,23 +33,7 @@ def drive(make, args, actions) -> list:
     """Make the coroutine, start it with send(None), then apply each action; what each one gave."""
     cs.await_log.clear()
     coroutine = make(*args)
-    seen = []
-    for action in [("send", None)] + list(actions):
-        try:
-            if action[0] == "send":
-                seen.append(("value", coroutine.send(action[1])))
-            elif action[0] == "throw":
-                seen.append(("value", coroutine.throw(action[1])))
-            else:
-                seen.append(("closed", coroutine.close()))
-        except BaseException as exc:           # the exception is part of the behaviour under test
-            seen.append(describe(exc))
-    for _ in range(20):                        # finish it, so that no coroutine is left suspended
-        try:
-            seen.append(("drained", coroutine.send(None)))
-        except BaseException as exc:
-            seen.append(describe(exc))
-            break
+    seen = driving.run(coroutine, [("send", None)] + list(actions), ("send", None), describe)
     return seen + [("log", list(cs.await_log))]
 
 

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import moshjit
+from tests.scopes import driving
 from tests.scopes import generator_samples as gs
 
 ACTIONS = st.lists(
@@ -32,25 +33,7 @@ def drive(make, args, actions) -> list:
         gen = make(*args)
     except Exception as exc:                   # calling a generator function never runs its body
         return [("call", describe(exc))]
-    seen = []
-    for action in [("next",)] + list(actions):
-        try:
-            if action[0] == "next":
-                seen.append(("value", next(gen)))
-            elif action[0] == "send":
-                seen.append(("value", gen.send(action[1])))
-            elif action[0] == "throw":
-                seen.append(("value", gen.throw(action[1])))
-            else:
-                seen.append(("closed", gen.close()))
-        except BaseException as exc:           # the exception is part of the behaviour under test
-            seen.append(describe(exc))
-    for _ in range(20):                        # drain it, so that no generator is left suspended
-        try:
-            seen.append(("drained", next(gen)))
-        except BaseException as exc:
-            seen.append(describe(exc))
-            break
+    seen = driving.run(gen, [("next",)] + list(actions), ("next",), describe)
     return seen + [("log", list(gs.yield_log))]
 
 

@@ -1,0 +1,28 @@
+"""Driving a generator or a coroutine through a list of actions, the same way in CPython and compiled."""
+from __future__ import annotations
+
+
+def apply(target, action, describe) -> tuple:
+    """What one action — ``("next",)``, ``("send", v)``, ``("throw", E)`` or ``("close",)`` — on ``target`` gave:
+    ``("value", v)``, ``("closed", None)``, or ``describe(exc)`` of what it raised."""
+    try:
+        if action[0] == "next":
+            return ("value", next(target))
+        if action[0] == "send":
+            return ("value", target.send(action[1]))
+        if action[0] == "throw":
+            return ("value", target.throw(action[1]))
+        return ("closed", target.close())
+    except BaseException as exc:               # the exception is part of the behaviour under test
+        return describe(exc)
+
+
+def run(target, actions, resume, describe) -> list:
+    """Each action's result, then what ``resume`` gives until ``target`` ends (so that none is left suspended)."""
+    seen = [apply(target, action, describe) for action in actions]
+    for _ in range(20):
+        got = apply(target, resume, describe)
+        seen.append(("drained", got[1]) if got[0] == "value" else got)
+        if got[0] != "value":
+            break
+    return seen
