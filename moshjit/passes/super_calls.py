@@ -17,30 +17,28 @@ from moshjit.ir.ops import Constant
 
 
 def super_calls(fn: Function) -> Function:
-    while _fuse_one(fn):
-        pass
-    return fn
-
-
-def _fuse_one(fn: Function) -> bool:
-    """Fuse the first super call and method call that qualify; whether there was one."""
+    """Fuse every super call with the method call it feeds, where they qualify, in one sweep (fusing one pair
+    changes no other pair's users: each super object has one)."""
     users = None
     for block in fn.blocks:
-        for index, op in enumerate(block.ops):
+        index = 0
+        while index < len(block.ops):
+            op = block.ops[index]
+            index += 1
             if not (isinstance(op, ops.CallMethod) and is_super_call(op.obj) and op.obj.block is block):
                 continue
             made = op.obj
             users = fn.users() if users is None else users
-            if users.get(made) != [op] or not nothing_between(block, made, index):
+            if users.get(made) != [op] or not nothing_between(block, made, index - 1):
                 continue
             fused = ops.SuperCallMethod(made.args[0], made.args[1], list(op.args), op.name, op.kwnames,
                                         line=op.line)
             fused.block = block
-            block.ops[index] = fused
-            block.ops.remove(made)
+            block.ops[index - 1] = fused
+            block.ops.remove(made)          # before ``op``: the next op moves to ``index - 1``
+            index -= 1
             fn.replace_all_uses(op, fused)
-            return True
-    return False
+    return fn
 
 
 def is_super_call(value) -> bool:

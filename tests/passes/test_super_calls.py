@@ -36,6 +36,22 @@ def test_the_super_object_and_the_method_call_become_one_op():
     assert fn.blocks[0].terminator.value is fused
 
 
+def test_every_pair_in_a_block_is_fused_in_one_sweep():
+    fn = new_function("c", "o", "x")
+    (b0,) = blocks(fn, 1)
+    c, o, x = fn.args
+    results = []
+    for name in ("m", "n", "p"):
+        made = emit(b0, ops.Call(const(super), [c, o], ()))
+        results.append(emit(b0, ops.CallMethod(made, [x], name, ())))
+    emit(b0, ops.Return(emit(b0, ops.BuildTuple(results))))
+    super_calls(fn)
+    verify(fn)
+    assert [type(op).__name__ for op in fn.blocks[0].ops] == ["SuperCallMethod"] * 3 + ["BuildTuple"]
+    assert [op.name for op in fn.blocks[0].ops[:3]] == ["m", "n", "p"]
+    assert fn.blocks[0].ops[3].items == fn.blocks[0].ops[:3]
+
+
 @pytest.mark.parametrize("case", [
     dict(between=lambda x: ops.BinaryOp(x, x, "+", False)),   # may raise after super() ran, before the lookup
     dict(super_=object),                                      # not the builtin super
