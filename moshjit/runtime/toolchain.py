@@ -152,7 +152,7 @@ _ERROR_POSITION = re.compile(r"\b(__PYX_ERR|__PYX_MARK_ERR_POS)\(0, (\d+)\b")
 _FILE_TABLE = re.compile(r"static const char\* const (__pyx_f\[\] = \{[^}]*\};)")
 LINENO_LOCAL = "__pyx_lineno"           # a local of every function that records traceback entries
 
-# Generated modules learn where their code came from after loading (``_mj_set_source``), so their compiled form,
+# Generated modules learn where their code came from after loading (``_mj_setup``), so their compiled form,
 # and its cache entry, does not depend on the file or the lines of the function: the same function typed into
 # two notebooks shares one. CPython shows one frame per call of a function, while Cython adds a traceback entry
 # each time an exception passes an error label of the function (a try, an except clause, the exit): an entry is
@@ -234,7 +234,7 @@ def without_frames(c_text: str) -> str:
 
 def with_user_frames(c_text: str, module_name: str) -> str:
     """The C of a generated module whose traceback entries name the user's file, function and line once
-    ``_mj_set_source`` has said which (the user's function: every function but the module's own ``_mj_*``),
+    ``_mj_setup`` has said which (the user's function: every function but the module's own ``_mj_*``),
     one entry per call, as CPython's own frame for the function would."""
     table = _FILE_TABLE.search(c_text)
     head, tail = c_text[:table.start()], c_text[table.end():]

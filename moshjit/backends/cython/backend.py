@@ -73,8 +73,7 @@ def compile(ir: Function, ctx: CompileContext) -> Artifact:
                 break
             if loaded is None:
                 module = _load_or_build(toolchain, cache, base_key, module_name, text, stats, registered)
-                module._mj_setup(*state)
-                module._mj_set_source(*where)
+                module._mj_setup(state + where)
                 _module_states[registered] = state_ids
                 break
     return Artifact(getattr(module, entry_name), "cython", shown, "", stats, bindings=bindings)

@@ -19,7 +19,7 @@ from moshjit.runtime.toolchain import EXT_SUFFIX, GENERATED_OPT
 log = logging.getLogger("moshjit")
 _lock = threading.RLock()
 WARM_MODULE = "_mj_warm"                  # the module ``warm`` cythonizes (never compiled or loaded)
-WARM_BODY = "\n\ndef _mj_set_constants(tuple constants):\n    pass\n"     # what the prelude's _mj_setup calls
+WARM_BODY = "\n\ncdef int _mj_set_constants(tuple constants) except -1:\n    return 0\n"     # what the prelude's _mj_setup calls
 
 
 class CythonToolchain:

@@ -1103,11 +1103,11 @@ class Emitter:
             out.extend(binding_guard.module_declarations())
         for name in (f"_k{i}" for i in range(len(self.constants))):
             out.append(f"cdef object {name}")
-        out.append("\n\ndef _mj_set_constants(tuple constants):")
+        out.append("\n\ncdef int _mj_set_constants(tuple constants) except -1:")
         out.append("    global " + ", ".join(["_g"] + [f"_k{i}" for i in range(len(self.constants))]))
         for i in range(len(self.constants)):
             out.append(f"    _k{i} = constants[{i}]")
-        out.append("\n")
+        out.append("    return 0\n")
         out.append(f"{'async def' if self.fn.coroutine else 'def'} {self.entry_name}({params}):")
         decls = dict(self.decls)
         if self.uses_jump:
@@ -1165,7 +1165,7 @@ class SourceMap:
 
 
     def setup_arguments(self) -> tuple[str, str, tuple]:
-        """What the module's ``_mj_set_source`` takes."""
+        """The source part of what the module's ``_mj_setup`` takes."""
         flat = [self.firstlineno]
         for pair in sorted(self.lines.items()):
             flat.extend(pair)
@@ -1177,7 +1177,7 @@ SOURCE_MAP_START = "\n# moshjit-source: "
 
 def split_source_map(text: str) -> tuple[str, SourceMap | None]:
     """(the module's code, the source map that ends it). The code alone is what is compiled and cached: where it
-    came from is given to the loaded module (``_mj_set_source``)."""
+    came from is given to the loaded module (``_mj_setup``)."""
     code, found, _ = text.partition(SOURCE_MAP_START)
     if not found:
         return text, None

@@ -1,5 +1,5 @@
 """The head of every generated module: directives, C helpers for counted range loops, the runtime imports,
-and the per-module state (globals dict, builtins, closure cells, constants) set by ``_mj_setup``."""
+and the per-module state (globals dict, builtins, closure cells, constants, source) set by ``_mj_setup``."""
 from moshjit.backends.cython.number_fast_paths import NUMBER_FAST_PATHS_C
 from moshjit.backends.cython.reference_counts import REFERENCE_COUNTS_C
 from moshjit.cpython import UNICODE_EQUAL
@@ -212,15 +212,14 @@ cdef extern from *:
     int mj_set_source(object filename, object function, tuple lines) except -1
 
 
-def _mj_set_source(str filename, str function, tuple lines):
-    """Name the user's file, function and lines in traceback entries (lines: default, then .pyx/user pairs)."""
-    mj_set_source(filename, function, lines)
-
-
-def _mj_setup(dict globals_, dict builtins_, tuple closure, tuple constants):
+def _mj_setup(tuple state):
+    """Bind the module's state and name the user's source, in one call (each further ``def`` costs the C compiler
+    its argument parsing): (globals dict, builtins dict, closure cells, constants, then the file, the function
+    and the lines traceback entries show: default, then .pyx/user pairs)."""
     global _g, _b, _cl
-    _g, _b, _cl = globals_, builtins_, closure
-    _mj_set_constants(constants)
+    _g, _b, _cl = state[0], state[1], state[2]
+    _mj_set_constants(state[3])
+    mj_set_source(state[4], state[5], state[6])
 '''
 # The str equality function this CPython exports (3.13 exports it without declaring it in Python.h).
 _DECLARATION = "" if UNICODE_EQUAL == "_PyUnicode_EQ" else f"int {UNICODE_EQUAL}(PyObject *, PyObject *);"
