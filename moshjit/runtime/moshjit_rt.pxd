@@ -51,6 +51,8 @@ cdef bint _mj_exc_match(object exc, object match) except -1
 cdef object _mj_yield_from_iterable(object value)
 cdef object _mj_awaitable(object value)
 cdef object _mj_super_call_method(object cls, object obj, str name, tuple args, tuple kwnames)
+cdef object _mj_display_compare(object a, object b, object c, Py_ssize_t n, object other, int op,
+                                bint display_left)
 cdef object _mj_push_exc(object exc)
 cdef object _mj_reraise_handled()
 cdef object _mj_import_from(object module, str name)

@@ -47,7 +47,7 @@ from libc.math cimport fabs, isfinite
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from libc.string cimport memcpy
 from cpython.cellobject cimport PyCell_New, PyCell_Set
-from cpython.object cimport PyObject
+from cpython.object cimport PyObject, Py_EQ, Py_NE
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
@@ -676,6 +676,32 @@ cdef extern from *:
 cdef object _mj_super_call_method(object cls, object obj, str name, tuple args, tuple kwnames):
     """``super(cls, obj).name(*args)`` with the last ``len(kwnames)`` of args as keywords (``SuperCallMethod``)."""
     return mj_super_call_method(cls, obj, name, args, kwnames)
+
+
+# ---- a tuple display compared with ==/!=: CPython's tuplerichcompare, without making the tuple ------------------
+
+from cpython.object cimport PyObject_RichCompare, PyObject_RichCompareBool
+
+
+cdef object _mj_display_compare(object a, object b, object c, Py_ssize_t n, object other, int op,
+                                bint display_left):
+    """``(a, b) == other`` (``c`` unused) or ``(a, b, c) != other``, ``op`` Py_EQ or Py_NE, the display on the
+    left (else on the right): against an exact tuple, item by item as ``tuplerichcompare`` does (each pair through
+    ``PyObject_RichCompareBool``, the left operand's item first, up to the first that differs, then the sizes);
+    against anything else the display is made and compared as CPython would (a tuple subclass's ``__eq__``, a
+    reflected ``__eq__``, ``NotImplemented``)."""
+    cdef Py_ssize_t length, i
+    cdef object mine
+    if type(other) is not tuple:
+        display = (a, b) if n == 2 else (a, b, c)
+        return PyObject_RichCompare(display, other, op) if display_left else PyObject_RichCompare(other, display, op)
+    length = len(<tuple>other)
+    for i in range(n if n < length else length):
+        mine = a if i == 0 else b if i == 1 else c
+        if not (PyObject_RichCompareBool(mine, (<tuple>other)[i], Py_EQ) if display_left
+                else PyObject_RichCompareBool((<tuple>other)[i], mine, Py_EQ)):
+            return op == Py_NE
+    return (n == length) == (op == Py_EQ)
 
 
 # ---- structural pattern matching: CPython's match_class and match_keys (ceval.c), through the C API ----------------

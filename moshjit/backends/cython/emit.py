@@ -120,6 +120,7 @@ class Emitter:
         self.char_buffers = decided.char_buffers
         self.views = decided.views
         self.list_builds = decided.list_builds
+        self.tuple_compares = decided.tuple_compares
         self.list_build_names: list = []
         self.representative = decided.representative
         self.decl_type = decided.decl_type
@@ -289,6 +290,12 @@ class Emitter:
         self.assign(op, f"{_PY_OPERATORS[op.op]}{operand}", depth)
 
     def op_Compare(self, op, depth):
+        if op in self.tuple_compares:
+            display, other, left = self.tuple_compares[op]
+            items = [self.ref(v) for v in display.items] + ["None"] * (3 - len(display.items))
+            self.assign(op, f"_mj_display_compare({', '.join(items)}, {len(display.items)}, {self.obj(other)}, "
+                            f"{2 if op.op == '==' else 3}, {int(left)})", depth)       # 2, 3: Py_EQ, Py_NE
+            return
         if op.op in ("is", "is not") and op.left is op.right:
             # one SSA value is one object; boxing a native value twice would make two
             self.assign(op, "True" if op.op == "is" else "False", depth)

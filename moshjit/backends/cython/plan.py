@@ -9,6 +9,8 @@
 - str views: which slices (and prefixed slices) are only probed against dicts until they escape, and so stay
   ``MjStrView`` structs (``text.py``);
 - list builds: which trees of ``+`` and ``[x] * n`` become one list of the final size (``list_builds.py``);
+- tuple compares: which ``==``/``!=`` of a tuple display compare its items without making it
+  (``tuple_compares.py``);
 - variables: the C type every value is declared with, and which values share one variable (``coalesce.py``);
   a float or int64 argument that is only stored into attributes, returned or passed on to method and
   constructor sites (an int64 one also: put in a tuple or list, compared or combined with values held as
@@ -26,6 +28,7 @@ from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.joined_loops import joined_loops
 from moshjit.backends.cython.list_builds import ListBuilds
 from moshjit.backends.cython.text import VIEW_TYPE, StrViews
+from moshjit.backends.cython.tuple_compares import plan_tuple_compares
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Constant, Phi
@@ -61,12 +64,15 @@ class EmissionPlan:
         self.joined_loops: dict = {}             # get_iter op -> the CharBuffer its loop reads (no joined str)
         self.views = StrViews.NONE               # strs kept as views (decided below, after the slices)
         self.list_builds = ListBuilds.NONE       # lists built in one go (decided last)
+        self.tuple_compares: dict = {}           # ==/!= of a tuple display -> (display, other operand, left?)
         self._plan_iterations()
         self._plan_slices()
         self._plan_char_buffers()
         self._plan_joined_loops()
         self._plan_views()
         self._plan_list_builds()
+        self.tuple_compares = plan_tuple_compares(fn, self.users)
+        self.folded |= {display for display, _, _ in self.tuple_compares.values()}
         self.representative = self._share_variables()   # value -> the value whose variable it shares
 
     def _kept_boxed(self, argument) -> bool:

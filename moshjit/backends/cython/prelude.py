@@ -16,7 +16,8 @@ from moshjit.runtime.moshjit_rt cimport (CharBuffer, Summation as _MjSummation, 
                          mj_category, mj_category_code, _mj_is_int64, _mj_call_ex, _mj_exception, _mj_cell_new,
                          mj_dict_versions, _mj_cell_empty, _mj_cell_get, _mj_cell_set, _mj_cell_delete, _mj_make_closure,
                          _mj_match_sequence, _mj_match_mapping, _mj_match_class, _mj_match_keys,
-                         _mj_yield_from_iterable, _mj_awaitable, _mj_super_call_method)
+                         _mj_yield_from_iterable, _mj_awaitable, _mj_super_call_method,
+                         _mj_display_compare)
 from moshjit.runtime.moshjit_text cimport (MjStrView, mj_view_slice, mj_view_prefixed, mj_view_str, mj_view_in_dict,
                                           mj_str_in_dict, mj_dict_get_str, mj_dict_getitem_str, mj_getitem_any, PY_SSIZE_T_MAX,
                                           mj_clamp_count, mj_repeat_count, mj_concat_size, mj_list_of_size,
