@@ -129,11 +129,13 @@ def absorbing(rule: Rule, *following: str) -> Rule:
     return absorbing_rule
 
 
+AWAIT_CONTEXTS = {0: None, 1: "__aenter__", 2: "__aexit__"}
+
+
 def get_awaitable(arg: int, state: DecodeState) -> Sequence[Neutral]:
-    """GET_AWAITABLE: oparg 0 is an ``await`` expression (1 and 2 await ``__aenter__``/``__aexit__``)."""
-    if arg:
-        raise Refused("async with")
-    return (("AWAIT", None),)
+    """GET_AWAITABLE: oparg 0 is an ``await`` expression, 1 and 2 await what ``async with`` got from
+    ``__aenter__``/``__aexit__`` (the neutral AWAIT names which: CPython's TypeError does)."""
+    return (("AWAIT", AWAIT_CONTEXTS[arg]),)
 
 
 def send(arg, state: DecodeState) -> Sequence[Neutral]:

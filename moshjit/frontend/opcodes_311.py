@@ -49,6 +49,7 @@ RULES = {
     # neutral instruction delegating to the iterator, and a jump to the SEND's exit
     "GET_YIELD_FROM_ITER": absorbing(fixed("YIELD_FROM", None), "LOAD_CONST"),
     "GET_AWAITABLE": absorbing(get_awaitable, "LOAD_CONST"),
+    "BEFORE_ASYNC_WITH": fixed("BEFORE_WITH", True),
     "SEND": absorbing(send, "YIELD_VALUE", "RESUME", "JUMP_BACKWARD_NO_INTERRUPT"),
     "LOAD_BUILD_CLASS": fixed("LOAD_BUILD_CLASS", None),
     # structural pattern matching: GET_LEN is len() of the top of the stack, which it keeps
@@ -61,7 +62,7 @@ RULES = {
 CONSTRUCTS = {
     "YIELD_VALUE": "generator function (yield)", "RETURN_GENERATOR": "generator function (yield)",
     "GET_AITER": "async for", "GET_ANEXT": "async for",
-    "END_ASYNC_FOR": "async for", "BEFORE_ASYNC_WITH": "async with", "ASYNC_GEN_WRAP": "async generator",
+    "END_ASYNC_FOR": "async for", "ASYNC_GEN_WRAP": "async generator",
     "LOAD_NAME": "module- or class-level code", "STORE_NAME": "module- or class-level code",
     "DELETE_NAME": "module- or class-level code", "LOAD_CLASSDEREF": "class body code",
     "SETUP_ANNOTATIONS": "annotations in a body",

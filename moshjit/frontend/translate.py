@@ -833,7 +833,10 @@ class CodeUnit:
         self.push(self.emit(ops.CheckExcMatch(self.stack[-1], match)))
 
     def op_BEFORE_WITH(self, ins, bb):
-        enter = self.emit(ops.BeforeWith(self.pop()))
+        """``with`` (BEFORE_WITH, operand None) or ``async with`` (BEFORE_ASYNC_WITH, operand True)."""
+        if ins.arg and not (self.scope.mode == "function" and self.t.fn.coroutine):
+            self.unsupported("async with outside an async def")
+        enter = self.emit(ops.BeforeWith(self.pop(), bool(ins.arg)))
         self.push(self.emit(ops.ExtractItem(enter, 0)))
         self.push(self.emit(ops.ExtractItem(enter, 1)))
 
@@ -865,7 +868,7 @@ class CodeUnit:
     def op_AWAIT(self, ins, bb):
         if not (self.scope.mode == "function" and self.t.fn.coroutine):
             self.unsupported("await in an asynchronous comprehension")
-        self.push(self.emit(ops.Await(self.pop())))
+        self.push(self.emit(ops.Await(self.pop(), ins.arg)))
 
     # ---- inlining -------------------------------------------------------------------------------------------
     def new_var(self):

@@ -23,6 +23,8 @@ from moshjit.functions import builtins_of, class_attribute, dispatcher_behind
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Constant
 
+CO_ITERABLE_COROUTINE = 0x100         # a generator made awaitable by types.coroutine (inspect's constant)
+
 if TYPE_CHECKING:
     from moshjit.ir.function import Function
 
@@ -163,7 +165,7 @@ async def run_coroutine(fn: Function, argvalues: list, env: dict | None = None):
         try:
             for op in block.ops:
                 kind = type(op)
-                frame.env[op] = await frame.get(op.value) if kind is ops.Await else EVALUATORS[kind](op, frame)
+                frame.env[op] = await _awaitable(op, frame) if kind is ops.Await else EVALUATORS[kind](op, frame)
             if type(block.terminator) is ops.Return:
                 return frame.get(block.terminator.value)
             previous, block = block, _successor(block.terminator, frame)
@@ -477,14 +479,26 @@ def _lookup_special(obj, name: str):
 
 def _before_with(op, frame):
     manager = frame.get(op.manager)
-    enter = _lookup_special(manager, "__enter__")
+    prefix, protocol = ("a", "asynchronous context manager") if op.asynchronous else ("", "context manager")
+    enter = _lookup_special(manager, f"__{prefix}enter__")
     if enter is _MISSING:
-        raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol")
-    exit_ = _lookup_special(manager, "__exit__")
+        raise TypeError(f"'{type(manager).__name__}' object does not support the {protocol} protocol")
+    exit_ = _lookup_special(manager, f"__{prefix}exit__")
     if exit_ is _MISSING:
-        raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol "
-                        f"(missed __exit__ method)")
+        raise TypeError(f"'{type(manager).__name__}' object does not support the {protocol} protocol "
+                        f"(missed __{prefix}exit__ method)")
     return (exit_, enter())
+
+
+def _awaitable(op, frame):
+    """What an Await op hands Python's ``await``: the value, after the check CPython's GET_AWAITABLE 1/2 words
+    for ``async with`` (an ``await`` expression's own check is Python's)."""
+    value = frame.get(op.value)
+    if (op.context is not None and _lookup_special(value, "__await__") is _MISSING
+            and not (isinstance(value, types.GeneratorType) and value.gi_code.co_flags & CO_ITERABLE_COROUTINE)):
+        raise TypeError(f"'async with' received an object from {op.context} that does not implement __await__: "
+                        f"{type(value).__name__}")
+    return value
 
 
 def _check_exc_match(op, frame):

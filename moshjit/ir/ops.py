@@ -280,9 +280,11 @@ Yield = _op("Yield", ("value",), doc="Suspend the generator, producing value; th
 YieldFrom = _op("YieldFrom", ("value",),
                 doc="``yield from value`` (PEP 380): iterate value (itself if a generator; a coroutine is refused "
                     "with TypeError), passing send(), throw() and close() through; the result is its return value.")
-Await = _op("Await", ("value",),
+Await = _op("Await", ("value",), ("context",),
             doc="``await value`` in a coroutine: value's awaitable iterator (a coroutine, or what ``__await__`` "
-                "returns; TypeError otherwise) delegated to like ``yield from``; the result is its return value.")
+                "returns; TypeError otherwise) delegated to like ``yield from``; the result is its return value. "
+                "``context``: None for an ``await`` expression, ``'__aenter__'``/``'__aexit__'`` for what "
+                "``async with`` awaits (CPython's TypeError then names it).")
 
 # ---- structural pattern matching (PEP 634; CPython's MATCH_* opcodes) --------------------------------------------
 MatchSequence = _op("MatchSequence", ("subject",), (), can_raise=False, side_effects=False,
@@ -307,8 +309,9 @@ PushExcInfo = _op("PushExcInfo", ("exc",), (), can_raise=False,
 PopExcept = _op("PopExcept", ("previous",), (), can_raise=False, doc="Restore the previously handled exception.")
 CheckExcMatch = _op("CheckExcMatch", ("exc", "match"), side_effects=False,
                     doc="isinstance(exc, match) with the TypeError CPython raises for non-exception classes.")
-BeforeWith = _op("BeforeWith", ("manager",), multi=True,
-                 doc="Look up __enter__/__exit__, call __enter__: results are (bound __exit__, __enter__ result).")
+BeforeWith = _op("BeforeWith", ("manager",), ("asynchronous",), multi=True,
+                 doc="Look up __enter__/__exit__, call __enter__: results are (bound __exit__, __enter__ result); "
+                     "``asynchronous``: __aenter__/__aexit__ (``async with``; its Await ops await both results).")
 WithExceptStart = _op("WithExceptStart", ("exit", "exc"), doc="exit(type(exc), exc, exc.__traceback__)")
 
 OP_CLASSES = [cls for cls in list(globals().values())

@@ -47,9 +47,11 @@ cdef str _mj_function_str(object func)
 cdef object _mj_merge(dict target, object other, object func, bint merge_kwargs)
 cdef object _mj_lookup_special(object obj, str name)
 cdef tuple _mj_before_with(object manager)
+cdef tuple _mj_before_async_with(object manager)
 cdef bint _mj_exc_match(object exc, object match) except -1
 cdef object _mj_yield_from_iterable(object value)
 cdef object _mj_awaitable(object value)
+cdef object _mj_awaitable_in_with(object value, str method)
 cdef object _mj_super_call_method(object cls, object obj, str name, tuple args, tuple kwnames)
 cdef object _mj_display_compare(object a, object b, object c, Py_ssize_t n, object other, int op,
                                 bint display_left)

@@ -435,6 +435,19 @@ cdef tuple _mj_before_with(object manager):
     return (exit_, enter())
 
 
+cdef tuple _mj_before_async_with(object manager):
+    """BEFORE_ASYNC_WITH: (bound ``__aexit__``, what ``__aenter__()`` returned), with CPython's messages."""
+    enter = _mj_lookup_special(manager, "__aenter__")
+    if enter is _mj_missing:
+        raise TypeError(f"'{type(manager).__name__}' object does not support the asynchronous context manager "
+                        f"protocol")
+    exit_ = _mj_lookup_special(manager, "__aexit__")
+    if exit_ is _mj_missing:
+        raise TypeError(f"'{type(manager).__name__}' object does not support the asynchronous context manager "
+                        f"protocol (missed __aexit__ method)")
+    return (exit_, enter())
+
+
 cdef extern from "Python.h":
     int PyErr_GivenExceptionMatches(object given, object exc)
     bint PyType_IsSubtype(type a, type b)
@@ -584,6 +597,15 @@ cdef object _mj_awaitable(object value):
     awaited = _MjAwaitedIterator.__new__(_MjAwaitedIterator)
     awaited.iterator = iterator
     return awaited
+
+
+cdef object _mj_awaitable_in_with(object value, str method):
+    """GET_AWAITABLE 1/2: ``_mj_awaitable`` for what ``async with`` got from ``method`` (``__aenter__`` or
+    ``__aexit__``), whose TypeError for an object without ``__await__`` names the statement and the method."""
+    if not _mj_is_coroutine(value) and _mj_lookup_special(value, "__await__") is _mj_missing:
+        raise TypeError(f"'async with' received an object from {method} that does not implement __await__: "
+                        f"{_mj_tp_name(type(value))[:100]}")
+    return _mj_awaitable(value)
 
 
 # ---- super(C, obj).name(...): super's lookup (typeobject.c, super_getattro) without the super object ---------------

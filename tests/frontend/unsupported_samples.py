@@ -15,11 +15,6 @@ async def async_for(xs):
         pass
 
 
-async def async_with(cm):
-    async with cm:  # unsupported: async
-        pass
-
-
 def except_star(x):
     try:
         x = int(x)

@@ -174,7 +174,8 @@ def test_operator_attributes_are_checked(op, message):
 @pytest.mark.parametrize("op, kind, message", [
     (ops.Yield, "coroutine", "yield outside a generator function"),
     (ops.YieldFrom, "coroutine", "yield_from outside a generator function"),
-    (ops.Await, "generator", "await outside a coroutine"),
+    (lambda value: ops.Await(value, None), "generator", "await outside a coroutine"),
+    (lambda value: ops.Await(value, "__aexit__"), "generator", "await outside a coroutine"),
 ])
 def test_suspension_ops_belong_to_their_kind_of_function(op, kind, message):
     fn, b = well_formed()

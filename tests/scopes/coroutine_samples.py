@@ -110,6 +110,72 @@ async def awaits_itself_twice(n):
     return first
 
 
+class Manager:
+    """An asynchronous context manager whose ``__aenter__`` and ``__aexit__`` suspend, logging what they see;
+    ``__aexit__`` suppresses the exception when told to."""
+
+    def __init__(self, suppress=False):
+        self.suppress = suppress
+        self.log = []
+
+    async def __aenter__(self):
+        self.log.append(("enter", await Ticket("enter")))
+        return self.log
+
+    async def __aexit__(self, kind, value, tb):
+        self.log.append(("exit", kind and kind.__name__, value and str(value), await Ticket("exit")))
+        return self.suppress
+
+
+class EnterNotAwaitable(Manager):
+    def __aenter__(self):
+        return 5                                # TypeError: ... received an object from __aenter__ ...
+
+
+class ExitNotAwaitable(Manager):
+    def __aexit__(self, kind, value, tb):
+        return None                             # TypeError: ... received an object from __aexit__ ...
+
+
+class SynchronousOnly:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class EnterOnly:
+    async def __aenter__(self):
+        return self                             # TypeError: ... (missed __aexit__ method)
+
+
+async def with_async_manager(manager, fail):
+    async with manager as log:
+        log.append(("body", await Ticket("body")))
+        if fail:
+            raise ValueError("in the body")
+    return manager.log
+
+
+async def returns_inside_async_with(manager):
+    async with manager as log:
+        return len(log), await Ticket("returning")
+
+
+async def nested_async_with_in_a_loop(outer, inner, stop):
+    seen = []
+    for i in range(3):
+        async with outer, inner as log:
+            seen.append(i)
+            if i == stop:
+                break
+            if i == 0:
+                continue
+            seen.append(await Ticket(i))
+    return seen, outer.log, inner.log
+
+
 CASES = [
     (accumulate, [(0,), (3,)]),
     (awaits_coroutines, [(2,)]),
@@ -120,6 +186,9 @@ CASES = [
     (raises_stop_iteration, [(0,), (3,)]),
     (recursive, [(6,)]),
     (awaits_itself_twice, [(1,)]),
+    (with_async_manager, []),
+    (returns_inside_async_with, []),
+    (nested_async_with_in_a_loop, []),
 ]
 """(coroutine function, the argument tuples it is called with); awaitables made per call are in MADE_ARGUMENTS."""
 
@@ -127,5 +196,12 @@ MADE_ARGUMENTS = {
     awaits_anything: [lambda: (Ticket(1, 2),), lambda: (AwaitRaises(),), lambda: (AwaitReturns(7),),
                       lambda: (AwaitReturns(iter([1, 2])),), lambda: (AwaitReturns(_generator_based(1)),),
                       lambda: (_generator_based(3),)],
+    with_async_manager: [lambda: (Manager(), False), lambda: (Manager(), True), lambda: (Manager(True), True),
+                         lambda: (EnterNotAwaitable(), False), lambda: (ExitNotAwaitable(), False),
+                         lambda: (ExitNotAwaitable(), True), lambda: (SynchronousOnly(), False),
+                         lambda: (EnterOnly(), False), lambda: (None, False)],
+    returns_inside_async_with: [lambda: (Manager(),), lambda: (Manager(True),), lambda: (ExitNotAwaitable(),)],
+    nested_async_with_in_a_loop: [lambda: (Manager(), Manager(), 1), lambda: (Manager(True), Manager(), 5),
+                                  lambda: (Manager(), EnterOnly(), 2)],
 }
 """Arguments made afresh for each run (an awaitable is used up by awaiting it)."""

@@ -598,7 +598,10 @@ class Emitter:
         self.assign(op, f"(yield from _mj_yield_from_iterable({self.obj(op.value)}))", depth)
 
     def op_Await(self, op, depth):
-        self.assign(op, f"(await _mj_awaited({self.obj(op.value)}))", depth)
+        if op.context is None:
+            self.assign(op, f"(await _mj_awaited({self.obj(op.value)}))", depth)
+        else:
+            self.assign(op, f"(await _mj_awaited_in_with({self.obj(op.value)}, {literal(op.context)}))", depth)
 
     def op_MakeClosure(self, op, depth):
         self.assign(op, f"_mj_make_closure({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
@@ -759,7 +762,8 @@ class Emitter:
         self.assign(op, f"_mj_exc_match({self.ref(op.exc)}, {self.ref(op.match)})", depth)
 
     def op_BeforeWith(self, op, depth):
-        self.assign(op, f"_mj_before_with({self.ref(op.manager)})", depth)
+        helper = "_mj_before_async_with" if op.asynchronous else "_mj_before_with"
+        self.assign(op, f"{helper}({self.ref(op.manager)})", depth)
 
     def op_WithExceptStart(self, op, depth):
         exc = self.ref(op.exc)
@@ -1149,6 +1153,11 @@ cdef inline object _mj_awaited(object value):
     """What ``await value`` hands Cython's await: a coroutine of a jitted ``async def`` (Cython's type, of every
     generated module) as it is, without a call; anything else through ``_mj_awaitable`` (GET_AWAITABLE's checks)."""
     return value if mj_is_cython_coroutine(value) else _mj_awaitable(value)
+
+
+cdef inline object _mj_awaited_in_with(object value, str method):
+    """``_mj_awaited`` for what ``async with`` awaits from ``method`` (``__aenter__``/``__aexit__``)."""
+    return value if mj_is_cython_coroutine(value) else _mj_awaitable_in_with(value, method)
 '''
 """A coroutine module's ``await`` (``op_Await``): Cython's own coroutines, the common case, skip the runtime call."""
 

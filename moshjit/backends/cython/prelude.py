@@ -11,12 +11,12 @@ PRELUDE = r'''
 # cython: initializedcheck=False, nonecheck=False, embedsignature=False, binding=False, warn.unreachable=False
 cimport cython
 from moshjit.runtime.moshjit_rt cimport (CharBuffer, Summation as _MjSummation, mj_set_handled, _mj_load_global, _mj_load_deref, _mj_unbound_local, _mj_unbound_free,
-                         _mj_unpack, _mj_unpack_ex, _mj_list_extend, _mj_merge, _mj_before_with, _mj_exc_match,
+                         _mj_unpack, _mj_unpack_ex, _mj_list_extend, _mj_merge, _mj_before_with, _mj_before_async_with, _mj_exc_match,
                          _mj_push_exc, _mj_reraise_handled, _mj_import_from, _mj_make_function, _mj_range_check,
                          mj_category, mj_category_code, _mj_is_int64, _mj_call_ex, _mj_exception, _mj_cell_new,
                          mj_dict_versions, _mj_cell_empty, _mj_cell_get, _mj_cell_set, _mj_cell_delete, _mj_make_closure,
                          _mj_match_sequence, _mj_match_mapping, _mj_match_class, _mj_match_keys,
-                         _mj_yield_from_iterable, _mj_awaitable, _mj_super_call_method,
+                         _mj_yield_from_iterable, _mj_awaitable, _mj_awaitable_in_with, _mj_super_call_method,
                          _mj_display_compare)
 from moshjit.runtime.moshjit_text cimport (MjStrView, mj_view_slice, mj_view_prefixed, mj_view_str, mj_view_in_dict,
                                           mj_str_in_dict, mj_dict_get_str, mj_dict_getitem_str, mj_getitem_any, PY_SSIZE_T_MAX,
