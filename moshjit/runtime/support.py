@@ -24,7 +24,7 @@ from moshjit.cache import DiskCache, scratch
 from moshjit.runtime.toolchain import (EXT_SUFFIX, NAMESPACE, RUNTIME_DIR, RUNTIME_PACKAGE, SHARED_MODULE,
                                        SUPPORT_OPT, BuildError, compile_to_bytes, cython_options, cythonize_file,
                                        load_extension, lock, rewrite_c, runtime_fingerprint,
-                                       toolchain_fingerprint, without_frames)
+                                       toolchain_fingerprint, with_handled_exceptions_kept, without_frames)
 
 log = logging.getLogger("moshjit")
 RUNTIME_MODULE = f"{RUNTIME_PACKAGE}.moshjit_rt"
@@ -61,7 +61,7 @@ def generate_c(module: str, workdir: str) -> str:
         with open(os.path.join(workdir, HEADER_NAME), "w", encoding="ascii") as f:
             f.write(generate_header())
     cythonize_file(os.path.join(RUNTIME_DIR, short_name(module) + ".pyx"), module, c_path)
-    rewrite_c(c_path, without_frames)
+    rewrite_c(c_path, lambda c: with_handled_exceptions_kept(without_frames(c)))   # see toolchain.py
     return c_path
 
 

@@ -259,6 +259,49 @@ def with_coroutine_messages(c_text: str) -> str:
     return c_text.replace('"generator raised StopIteration"', '"coroutine raised StopIteration"')
 
 
+# A generator or coroutine suspended inside an ``except`` block keeps handling that exception (CPython keeps it in
+# the generator's exception state): ``sys.exception()`` after resuming is still it, and an exception thrown in
+# (``throw()``, ``close()``) gets it as ``__context__`` (gen_send_ex2's _PyErr_ChainStackItem, once the
+# generator's state is the thread's again). Cython clears the generator's state at every yield and await (its own
+# ``except`` clauses keep what they need in the closure, but moshjit's handlers set the handled exception
+# themselves) and resumes a body with the thrown exception as it is.
+_CLEARED_AT_SUSPENSION = re.compile(
+    r"__Pyx_Coroutine_ResetAndClearException\(__pyx_generator\);(\s*/\* return from generator, (?:yielding|awaiting) "
+    r"value \*/)")
+_SEND_DEFINITION = ("static\n__Pyx_PySendResult __Pyx_Coroutine_SendEx(__pyx_CoroutineObject *self, PyObject *value, "
+                    "PyObject **result, int closing) {")
+_SEND_BODY_CALL = "    retval = self->body(self, tstate, value);"
+_CHAIN_HANDLED = r"""/* moshjit: the exception thrown in becomes the current one again, now that the generator's exception state
+   is the thread's: PyErr_SetObject sets its __context__ to what the generator was handling (see toolchain.py). */
+static void mj_chain_handled(void) {
+    PyObject *type, *value, *tb;
+    if (!PyErr_Occurred()) return;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (tb != NULL) PyException_SetTraceback(value, tb);
+    PyErr_SetObject(type, value);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+}
+"""
+
+
+def with_handled_exceptions_kept(c_text: str) -> str:
+    """The C of a module with generators or coroutines, which keep the exception they are handling while
+    suspended and chain an exception thrown in to it, as CPython's do."""
+    if _SEND_DEFINITION not in c_text:
+        return c_text
+    if c_text.count(_SEND_BODY_CALL) != 1:
+        raise BuildError("moshjit: Cython's __Pyx_Coroutine_SendEx changed shape; cannot chain thrown exceptions")
+    # kept, except None (Cython's resumption takes any value it finds there for an exception)
+    c_text = _CLEARED_AT_SUSPENSION.sub(
+        "if (__pyx_generator->gi_exc_state.exc_value == Py_None) Py_CLEAR(__pyx_generator->gi_exc_state.exc_value);"
+        r"\1", c_text)
+    c_text = c_text.replace(_SEND_DEFINITION, _CHAIN_HANDLED + _SEND_DEFINITION, 1)
+    return c_text.replace(_SEND_BODY_CALL, "    if (value == NULL) mj_chain_handled();\n" + _SEND_BODY_CALL, 1)
+
+
 def rewrite_c(c_path: str, rewrite) -> None:
     with open(c_path, encoding="utf-8") as f:
         text = f.read()

@@ -1,6 +1,7 @@
 """Coroutines (``async def``) for the differential tests: each is driven the same way (send, throw, close) in
 CPython and compiled. ``Ticket`` suspends, so what the driver sends comes back as an ``await``'s result."""
 # ruff: noqa
+import sys
 import types
 
 await_log = []
@@ -110,6 +111,15 @@ async def awaits_itself_twice(n):
     return first
 
 
+async def awaits_while_handling(n):
+    """Suspended inside ``except``: still handling the KeyError when resumed, and what is thrown in chains to it."""
+    try:
+        raise KeyError(n)
+    except KeyError:
+        got = await Ticket(n)
+        return repr(sys.exc_info()[1]), got, await _plain_inner(n)
+
+
 class Manager:
     """An asynchronous context manager whose ``__aenter__`` and ``__aexit__`` suspend, logging what they see;
     ``__aexit__`` suppresses the exception when told to."""
@@ -186,6 +196,7 @@ CASES = [
     (raises_stop_iteration, [(0,), (3,)]),
     (recursive, [(6,)]),
     (awaits_itself_twice, [(1,)]),
+    (awaits_while_handling, [(1,)]),
     (with_async_manager, []),
     (returns_inside_async_with, []),
     (nested_async_with_in_a_loop, []),

@@ -1,6 +1,7 @@
 """Generator functions for the differential tests: each is driven the same way (next, send, throw, close) in
 CPython and compiled."""
 # ruff: noqa
+import sys
 
 
 def count_to(n):
@@ -138,6 +139,17 @@ def delegate_to_a_coroutine(flag):
         coroutine.close()
 
 
+def yields_while_handling(n):
+    """Suspended inside ``except``: still handling the KeyError when resumed, and what is thrown in chains to it."""
+    try:
+        raise KeyError(n)
+    except KeyError:
+        got = yield n
+        yield ("handling", repr(sys.exc_info()[1]), got)
+        got = yield from running_total(n)
+    yield ("after", repr(sys.exc_info()[1]), got)
+
+
 CASES = [
     (count_to, [(0,), (3,)]),
     (running_total, [(4,)]),
@@ -157,4 +169,5 @@ CASES = [
     (delegate_inside_try, [(2,)]),
     (delegate_to_anything, [(5,), ([7],), (None,)]),
     (delegate_to_a_coroutine, [(1,)]),
+    (yields_while_handling, [(2,), (0,)]),
 ]

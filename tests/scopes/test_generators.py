@@ -22,8 +22,9 @@ ACTIONS = st.lists(
 def describe(exc: BaseException):
     if isinstance(exc, StopIteration):
         return ("stop", exc.value)
-    cause = exc.__cause__
-    return ("raise", type(exc), str(exc), type(cause) if cause is not None else None)
+    cause, context = exc.__cause__, exc.__context__
+    return ("raise", type(exc), str(exc), type(cause) if cause is not None else None,
+            type(context) if context is not None else None)
 
 
 def drive(make, args, actions) -> list:
