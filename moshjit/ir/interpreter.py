@@ -497,7 +497,7 @@ def _awaitable(op, frame):
     if (op.context is not None and _lookup_special(value, "__await__") is _MISSING
             and not (isinstance(value, types.GeneratorType) and value.gi_code.co_flags & CO_ITERABLE_COROUTINE)):
         raise TypeError(f"'async with' received an object from {op.context} that does not implement __await__: "
-                        f"{type(value).__name__}")
+                        f"{match_reference.type_name(type(value))[:100]}")
     return value
 
 

@@ -1,6 +1,7 @@
 """Coroutines (``async def``) for the differential tests: each is driven the same way (send, throw, close) in
 CPython and compiled. ``Ticket`` suspends, so what the driver sends comes back as an ``await``'s result."""
 # ruff: noqa
+import collections
 import sys
 import types
 
@@ -138,8 +139,12 @@ class Manager:
 
 
 class EnterNotAwaitable(Manager):
+    def __init__(self, result=5):
+        super().__init__()
+        self.result = result
+
     def __aenter__(self):
-        return 5                                # TypeError: ... received an object from __aenter__ ...
+        return self.result                      # TypeError: ... received an object from __aenter__ ...
 
 
 class ExitNotAwaitable(Manager):
@@ -209,6 +214,7 @@ MADE_ARGUMENTS = {
                       lambda: (_generator_based(3),)],
     with_async_manager: [lambda: (Manager(), False), lambda: (Manager(), True), lambda: (Manager(True), True),
                          lambda: (EnterNotAwaitable(), False), lambda: (ExitNotAwaitable(), False),
+                         lambda: (EnterNotAwaitable(collections.OrderedDict()), False),   # tp_name has a module
                          lambda: (ExitNotAwaitable(), True), lambda: (SynchronousOnly(), False),
                          lambda: (EnterOnly(), False), lambda: (None, False)],
     returns_inside_async_with: [lambda: (Manager(),), lambda: (Manager(True),), lambda: (ExitNotAwaitable(),)],
