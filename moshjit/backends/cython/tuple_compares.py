@@ -1,9 +1,10 @@
 """Tuple displays compared with ``==``/``!=`` without making the tuple: ``(word[i], word[i + 1]) == pair``.
 
 CPython builds the tuple, compares it item by item with the other operand (``tuplerichcompare``) and frees it.
-When a display of two or three items is used only by one such comparison in its own block, the comparison is emitted as a call of
-``moshjit_rt._mj_display_compare``, which compares the items against an exact tuple directly and makes the
-display only when the other operand is anything else (where a subclass's or a reflected ``__eq__`` may run).
+When a display of two or three items is used only by one such comparison in its own block, the comparison is
+emitted as a call of ``moshjit_rt._mj_display_compare``, which compares the items against an exact tuple directly
+and makes the display only when the other operand is anything else (where a subclass's or a reflected ``__eq__``
+may run).
 Building a tuple can only fail for memory, so making it at the comparison instead of at the display changes
 nothing a program can observe.
 """
