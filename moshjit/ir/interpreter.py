@@ -482,11 +482,12 @@ def _before_with(op, frame):
     prefix, protocol = ("a", "asynchronous context manager") if op.asynchronous else ("", "context manager")
     enter = _lookup_special(manager, f"__{prefix}enter__")
     if enter is _MISSING:
-        raise TypeError(f"'{type(manager).__name__}' object does not support the {protocol} protocol")
+        raise TypeError(f"'{match_reference.type_name(type(manager))[:200]}' object does not support the {protocol} "
+                        f"protocol")
     exit_ = _lookup_special(manager, f"__{prefix}exit__")
     if exit_ is _MISSING:
-        raise TypeError(f"'{type(manager).__name__}' object does not support the {protocol} protocol "
-                        f"(missed __{prefix}exit__ method)")
+        raise TypeError(f"'{match_reference.type_name(type(manager))[:200]}' object does not support the {protocol} "
+                        f"protocol (missed __{prefix}exit__ method)")
     return (exit_, enter())
 
 

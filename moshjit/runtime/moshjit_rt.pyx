@@ -424,27 +424,17 @@ cdef object _mj_lookup_special(object obj, str name):
     return _mj_missing
 
 
-cdef tuple _mj_before_with(object manager):
-    enter = _mj_lookup_special(manager, "__enter__")
+cdef tuple _mj_before_with(object manager, bint asynchronous):
+    """BEFORE_WITH / BEFORE_ASYNC_WITH: (bound ``__exit__``, what ``__enter__()`` returned), or ``__aexit__`` and
+    ``__aenter__()``, with CPython's messages (the type named as ``%.200s`` of its ``tp_name`` prints it)."""
+    prefix, protocol = ("a", "asynchronous context manager") if asynchronous else ("", "context manager")
+    enter = _mj_lookup_special(manager, f"__{prefix}enter__")
     if enter is _mj_missing:
-        raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol")
-    exit_ = _mj_lookup_special(manager, "__exit__")
+        raise TypeError(f"'{_mj_tp_name(type(manager))[:200]}' object does not support the {protocol} protocol")
+    exit_ = _mj_lookup_special(manager, f"__{prefix}exit__")
     if exit_ is _mj_missing:
-        raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol "
-                        f"(missed __exit__ method)")
-    return (exit_, enter())
-
-
-cdef tuple _mj_before_async_with(object manager):
-    """BEFORE_ASYNC_WITH: (bound ``__aexit__``, what ``__aenter__()`` returned), with CPython's messages."""
-    enter = _mj_lookup_special(manager, "__aenter__")
-    if enter is _mj_missing:
-        raise TypeError(f"'{type(manager).__name__}' object does not support the asynchronous context manager "
-                        f"protocol")
-    exit_ = _mj_lookup_special(manager, "__aexit__")
-    if exit_ is _mj_missing:
-        raise TypeError(f"'{type(manager).__name__}' object does not support the asynchronous context manager "
-                        f"protocol (missed __aexit__ method)")
+        raise TypeError(f"'{_mj_tp_name(type(manager))[:200]}' object does not support the {protocol} protocol "
+                        f"(missed __{prefix}exit__ method)")
     return (exit_, enter())
 
 

@@ -6,6 +6,7 @@ samples read.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import math
 import unicodedata
@@ -1249,7 +1250,7 @@ def contextlib_suppress(x):
     return "suppressed"
 
 
-@sample(small)
+@sample(small, examples=[(collections.OrderedDict(),)])       # a static type: tp_name has its module
 def with_non_context_manager(x):
     with x:
         return 1

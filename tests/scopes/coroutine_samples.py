@@ -216,7 +216,8 @@ MADE_ARGUMENTS = {
                          lambda: (EnterNotAwaitable(), False), lambda: (ExitNotAwaitable(), False),
                          lambda: (EnterNotAwaitable(collections.OrderedDict()), False),   # tp_name has a module
                          lambda: (ExitNotAwaitable(), True), lambda: (SynchronousOnly(), False),
-                         lambda: (EnterOnly(), False), lambda: (None, False)],
+                         lambda: (EnterOnly(), False), lambda: (None, False),
+                         lambda: (collections.OrderedDict(), False)],
     returns_inside_async_with: [lambda: (Manager(),), lambda: (Manager(True),), lambda: (ExitNotAwaitable(),)],
     nested_async_with_in_a_loop: [lambda: (Manager(), Manager(), 1), lambda: (Manager(True), Manager(), 5),
                                   lambda: (Manager(), EnterOnly(), 2)],

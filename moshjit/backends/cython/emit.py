@@ -762,8 +762,7 @@ class Emitter:
         self.assign(op, f"_mj_exc_match({self.ref(op.exc)}, {self.ref(op.match)})", depth)
 
     def op_BeforeWith(self, op, depth):
-        helper = "_mj_before_async_with" if op.asynchronous else "_mj_before_with"
-        self.assign(op, f"{helper}({self.ref(op.manager)})", depth)
+        self.assign(op, f"_mj_before_with({self.ref(op.manager)}, {op.asynchronous})", depth)
 
     def op_WithExceptStart(self, op, depth):
         exc = self.ref(op.exc)

@@ -11,7 +11,7 @@ PRELUDE = r'''
 # cython: initializedcheck=False, nonecheck=False, embedsignature=False, binding=False, warn.unreachable=False
 cimport cython
 from moshjit.runtime.moshjit_rt cimport (CharBuffer, Summation as _MjSummation, mj_set_handled, _mj_load_global, _mj_load_deref, _mj_unbound_local, _mj_unbound_free,
-                         _mj_unpack, _mj_unpack_ex, _mj_list_extend, _mj_merge, _mj_before_with, _mj_before_async_with, _mj_exc_match,
+                         _mj_unpack, _mj_unpack_ex, _mj_list_extend, _mj_merge, _mj_before_with, _mj_exc_match,
                          _mj_push_exc, _mj_reraise_handled, _mj_import_from, _mj_make_function, _mj_range_check,
                          mj_category, mj_category_code, _mj_is_int64, _mj_call_ex, _mj_exception, _mj_cell_new,
                          mj_dict_versions, _mj_cell_empty, _mj_cell_get, _mj_cell_set, _mj_cell_delete, _mj_make_closure,
