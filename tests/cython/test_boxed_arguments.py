@@ -3,14 +3,21 @@ constructor sites — stay the float object the caller passed (``plan.py``'s ``b
 at entry and boxing again at each use. That is also what CPython does: the stored attribute *is* the argument
 (``o.x is x``, and a NaN found by identity in a list), which unboxing would have broken. An argument used in
 arithmetic stays a double. An int64 argument also stays the caller's int where it is compared or combined with a
-value held as an object (``self.mark != mark``): unboxed, it was boxed again at that use, a new int per call."""
+value held as an object (``self.mark != mark``): unboxed, it was boxed again at that use, a new int per call.
+A float argument used both ways is unboxed once for its arithmetic, and its other uses (returned, stored, put in a
+display or a list, tested with ``is``/``in``) still read the caller's object (``plan.py``'s ``caller_floats``)."""
 from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings, strategies as st
 
 import moshjit
 from moshjit.backends.cython.out_of_ssa import out_of_ssa
 from moshjit.backends.cython.plan import EmissionPlan
 from moshjit.compiler import typed_ssa
 from moshjit.typeof import type_of_key
+from tests.cython import agree
 
 
 def define():
@@ -108,3 +115,44 @@ def test_int_arguments_meeting_objects_stay_objects_and_counters_stay_native():
     assert "object a_self, object a_mark):" in str(Node.stale.inspect_code())
     assert "object a_self, object a_v):" in str(Node.keep.inspect_code())
     assert "object a_self, Py_ssize_t a_n):" in str(Node.total.inspect_code())
+
+
+def mixed_uses(x, k, out):
+    """``x`` in arithmetic and, as the object the caller passed, in a display compared, a membership test, a list,
+    an identity test and the return value (the result tuple holds both)."""
+    scaled = x * k
+    out.append(x)
+    out.append(scaled)
+    return (x, 1) == (x, 1), x in [x], out[0] is x, x, scaled < x
+
+
+@settings(deadline=None)          # the first example compiles
+@given(x=st.floats(allow_nan=True), k=st.floats(allow_nan=True))
+def test_a_float_argument_used_natively_is_still_the_callers_object_elsewhere(x, k):
+    jitted = agree.jitted(mixed_uses)
+    expected, out = mixed_uses(x, k, []), []
+    got = jitted(x, k, out)
+    assert repr(got) == repr(expected) and got[:3] == expected[:3]
+    assert got[3] is x and out[0] is x
+    if math.isnan(x):
+        assert got[:3] == (True, True, True)
+
+
+def test_the_plan_reads_the_callers_object_only_where_a_float_is_used_as_an_object():
+    ir = typed_ssa(mixed_uses, [type_of_key(k) for k in (float, float, list)], assume_globals=False)
+    plan = EmissionPlan(ir, out_of_ssa(ir))
+    x = ir.args[0]
+    assert not plan.boxed_arguments and plan.decl_type(x) == "double"
+    kinds = sorted(type(op).__name__ for op in plan.caller_floats[x])
+    # the unfolded (x, 1), (x,) for ``in [x]`` (CPython builds a tuple), the returned tuple; append; ==, in, is
+    assert kinds == ["BuildTuple"] * 3 + ["CallMethod"] + ["Compare"] * 3, kinds
+    assert {op.op for op in plan.caller_floats[x] if type(op).__name__ == "Compare"} == {"==", "in", "is"}
+    assert ir.args[1] not in plan.caller_floats          # ``k`` only multiplies
+
+
+def test_the_entry_takes_the_float_object_and_unboxes_it_once():
+    jitted = moshjit.jit(mixed_uses, backend="cython")
+    jitted(1.5, 2.0, [])
+    code = str(jitted.inspect_code())
+    assert "(object o_x, double a_k, list a_out):" in code, code
+    assert "    a_x = o_x\n" in code and "cdef double a_x" in code

@@ -121,6 +121,8 @@ class Emitter:
         self.views = decided.views
         self.list_builds = decided.list_builds
         self.tuple_compares = decided.tuple_compares
+        self.caller_floats = decided.caller_floats
+        self.current = None                 # the op or terminator being written (``at``)
         self.list_build_names: list = []
         self.representative = decided.representative
         self.decl_type = decided.decl_type
@@ -177,7 +179,13 @@ class Emitter:
             return "_MJ_UNBOUND"
         if value in self.views:                  # where a view escapes, the str is built
             return f"mj_view_str({self.var(value)})"
+        if self.current in self.caller_floats.get(value, ()):
+            return self.caller_object(value)
         return self.var(value)
+
+    def caller_object(self, argument) -> str:
+        """The parameter holding the object the caller passed for a float argument unboxed into ``var``."""
+        return "o" + self.var(argument)[1:] if argument in self.caller_floats else self.var(argument)
 
     def obj(self, value) -> str:
         """Reference as a Python object (so arithmetic and attribute access follow Python rules)."""
@@ -200,6 +208,7 @@ class Emitter:
     def at(self, inst) -> None:
         """Attribute the lines emitted from now on to ``inst``'s source line (an inlined helper's ops count as
         the line of the call that brought them in: that is where the user's function was)."""
+        self.current = inst
         line = getattr(inst, "line", None)
         if self.own_lines is not None and line not in self.own_lines:
             line = self.inlined_at.get(inst)
@@ -1036,7 +1045,7 @@ class Emitter:
                 checks.append(f"type({value}) is not float")
             else:
                 checks.append(f"not _mj_is_int64({value})")
-        args = ", ".join(self.var(a) for a in self.fn.args)
+        args = ", ".join(self.caller_object(a) for a in self.fn.args)
         return [f"    if {' or '.join(checks)}:", f"        return {self.constant(self.fallback)}({args})"]
 
     def method_guards_on_entry(self) -> list[str]:
@@ -1055,14 +1064,14 @@ class Emitter:
             self.method_guards += 1
             checks.append(f"not mj_method_is({self.var(receiver)}, {name!r}, &{guard}, {self.constant(cls)}, "
                           f"{self.constant(method)})")
-        args = ", ".join(self.var(a) for a in self.fn.args)
+        args = ", ".join(self.caller_object(a) for a in self.fn.args)
         return [f"    if {' or '.join(checks)}:", f"        return {self.constant(self.fallback)}({args})"]
 
     def binding_guards(self) -> list[str]:
         """The entry's check that the names bound when compiling still hold (none without a handler)."""
         if not self.bindings or self.on_rebound is None:
             return []
-        args = ", ".join(self.var(a) for a in self.fn.args)
+        args = ", ".join(self.caller_object(a) for a in self.fn.args)
         self.bindings_constant = self.constant(self.bindings)
         return binding_guard.entry_lines(self.bindings_constant, self.constant(self.on_rebound), args,
                                          "yield from" if self.fn.generator else "await" if self.fn.coroutine else None)
@@ -1073,7 +1082,9 @@ class Emitter:
         self.statements(self.body, 1)
         body_lines = guards + self.lines
         sources = [self.fn.firstlineno] * len(guards) + self.source_lines
-        params = ", ".join(f"{self.decl_type(a)} {self.var(a)}" for a in self.fn.args)
+        params = ", ".join(f"object {self.caller_object(a)}" if a in self.caller_floats
+                           else f"{self.decl_type(a)} {self.var(a)}" for a in self.fn.args)
+        unboxed = {self.var(a): self.caller_object(a) for a in self.caller_floats}
         out = [PRELUDE]
         if self.class_dispatches:   # only then: moshjit_match is built only with the installed runtime
             out.append("from moshjit.runtime.moshjit_match cimport ClassDispatch as _MjClassDispatch")
@@ -1125,8 +1136,10 @@ class Emitter:
         if self.uses_state:
             decls["_mj_state"] = "int"
         decls["_mj_caught"] = "object"
+        decls.update((name, "double") for name in unboxed)
         for name, ctype in sorted(decls.items()):
             out.append(f"    cdef {ctype} {name}")
+        out.extend(f"    {name} = {boxed}" for name, boxed in sorted(unboxed.items()))
         if self.uses_jump:
             out.append("    _mj_jump = 0")
         out.extend(f"    {name} = None" for name in sorted(self.float_chains.bound_at_entry))

@@ -14,7 +14,8 @@
 - variables: the C type every value is declared with, and which values share one variable (``coalesce.py``);
   a float or int64 argument that is only stored into attributes, returned or passed on to method and
   constructor sites (an int64 one also: put in a tuple or list, compared or combined with values held as
-  objects) stays the object the caller passed (``def f(self, double x)`` would unbox it and box it again).
+  objects) stays the object the caller passed (``def f(self, double x)`` would unbox it and box it again); a
+  float argument also used natively is unboxed once, and its other uses still read the caller's object.
 
 Per-op emission (``emit.py``) reads these decisions and decides nothing of this kind itself.
 """
@@ -47,6 +48,13 @@ class IterationPlan:
         self.extra = extra
 
 
+def _uses_natively(user) -> bool:
+    """``user`` reads a float operand as a C double: arithmetic, ordering and equality, a truth test, a φ."""
+    if isinstance(user, ops.Compare):
+        return user.op not in ("is", "is not", "in", "not in")
+    return isinstance(user, (ops.BinaryOp, ops.UnaryOp, ops.Branch, Phi))
+
+
 class EmissionPlan:
     """The decisions listed in the module docstring, for one function."""
 
@@ -73,6 +81,7 @@ class EmissionPlan:
         self._plan_list_builds()
         self.tuple_compares = plan_tuple_compares(fn, self.users)
         self.folded |= {display for display, _, _ in self.tuple_compares.values()}
+        self.caller_floats = self._caller_floats()     # float argument -> ops that read the caller's object
         self.representative = self._share_variables()   # value -> the value whose variable it shares
 
     def _kept_boxed(self, argument) -> bool:
@@ -85,6 +94,22 @@ class EmissionPlan:
         if isinstance(argument.type, IntType) and cython_type(argument.type) == "Py_ssize_t":
             return all(self._passes_object(user, argument) or self._meets_object(user, argument) for user in users)
         return False
+
+    def _caller_floats(self) -> dict:
+        """A float argument unboxed for arithmetic is still the caller's object where an op uses it as an object
+        (returns it, stores it, puts it in a container, passes it on, tests identity or membership): CPython
+        hands on that very object, and ``is`` and a NaN's identity (``x in [x]``, ``(x, 1) == (x, 1)``) would see
+        a float boxed again. A folded tuple display's items count as used by the compare that folds it."""
+        folding = {display: compare for compare, (display, _, _) in self.tuple_compares.items()}
+        found = {}
+        for argument in self.fn.args:
+            if argument.type != FLOAT or argument in self.boxed_arguments:
+                continue
+            users = {folding.get(user, user) for user in self.users.get(argument, ())
+                     if not _uses_natively(user)}
+            if users:
+                found[argument] = users
+        return found
 
     @staticmethod
     def _meets_object(user, value) -> bool:
