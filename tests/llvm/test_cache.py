@@ -25,8 +25,8 @@ SCRIPT = textwrap.dedent("""
 """)
 
 
-def run(cache_dir, warnings_out=False):
-    env = dict(os.environ, MOSHJIT_CACHE_DIR=str(cache_dir), MOSHJIT_PURE_DISPATCH="1")
+def run(cache_dir, warnings_out=False, **extra_env):
+    env = dict(os.environ, MOSHJIT_CACHE_DIR=str(cache_dir), MOSHJIT_PURE_DISPATCH="1", **extra_env)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=root, capture_output=True, text=True,
                           timeout=300)
@@ -43,6 +43,17 @@ def test_second_process_loads_without_compiling(tmp_path):
     assert all(s["cache"] == "miss" and "optimise_s" in s for s in first["stats"].values())
     assert all(s["cache"] == "hit" and "optimise_s" not in s for s in second["stats"].values())
     assert first["llvmlite"] and not second["llvmlite"]
+
+
+def test_the_full_pipeline_is_its_own_cache_entry_with_the_same_results(tmp_path):
+    """``MOSHJIT_LLVM_OPT=full`` (LLVM's O2 instead of the quick pass list) compiles anew, not from the quick
+    pipeline's cache entries, and computes the same results; the default is the quick pipeline."""
+    quick = run(tmp_path)
+    full = run(tmp_path, MOSHJIT_LLVM_OPT="full")
+    again = run(tmp_path, MOSHJIT_LLVM_OPT="quick")
+    assert quick["results"] == full["results"] == again["results"]
+    assert all(s["cache"] == "miss" for s in full["stats"].values())
+    assert all(s["cache"] == "hit" for s in again["stats"].values())
 
 
 def test_corrupt_shared_object_is_rebuilt(tmp_path):
@@ -125,3 +136,13 @@ def test_malformed_records_in_a_second_process_give_one_warning_each_and_right_a
     assert again["results"] == first["results"]
     assert len(again["warnings"]) == len(names) and all("index" in w for w in again["warnings"])
     assert run(tmp_path)["results"] == first["results"]
+
+
+def test_an_unknown_pipeline_name_is_reported_and_the_quick_one_used(monkeypatch, caplog):
+    from moshjit.backends.llvm.engine import pipeline
+    monkeypatch.setenv("MOSHJIT_LLVM_OPT", "fastest")
+    with caplog.at_level("WARNING", logger="moshjit"):
+        assert pipeline() == "quick"
+    assert "MOSHJIT_LLVM_OPT='fastest' is not one of quick, full" in caplog.text
+    monkeypatch.setenv("MOSHJIT_LLVM_OPT", "full")
+    assert pipeline() == "full"

@@ -6,7 +6,7 @@ object and entry hold it (with the typed SSA and IR text for introspection), so 
 directly. Its key covers every input of the machine code: the function and everything it may bake in from its
 surroundings (``cache.function_fingerprint``: code, line locations, defaults, closure cells, the functions,
 module attributes and classes its globals resolve to, transitively), the dispatch key, the compiler's own
-sources and the host CPU. A malformed index entry is one warning and a rebuild.
+sources, the host CPU and the optimisation pipeline (``engine.pipeline``). A malformed index entry is one warning and a rebuild.
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 
+from moshjit.backends.llvm.engine import pipeline
 from moshjit.cache import DiskCache, compiler_fingerprint, function_fingerprint, make_key
 from moshjit.typeof import describe_signature
 
@@ -40,8 +41,8 @@ def host_fingerprint() -> str:
 
 
 def index_key(py_function, key: tuple) -> str:
-    return make_key("llvm-index", compiler_fingerprint(), host_fingerprint(), function_fingerprint(py_function),
-                    describe_signature(key))
+    return make_key("llvm-index", compiler_fingerprint(), host_fingerprint(), pipeline(),
+                    function_fingerprint(py_function), describe_signature(key))
 
 
 # The fields of a record, by whether the function is native: what ``backend`` reads from it.
