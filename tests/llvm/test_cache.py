@@ -139,7 +139,7 @@ def test_malformed_records_in_a_second_process_give_one_warning_each_and_right_a
 
 
 def test_an_unknown_pipeline_name_is_reported_and_the_quick_one_used(monkeypatch, caplog):
-    from moshjit.backends.llvm.engine import pipeline
+    from moshjit.backends.llvm.store import pipeline
     monkeypatch.setenv("MOSHJIT_LLVM_OPT", "fastest")
     with caplog.at_level("WARNING", logger="moshjit"):
         assert pipeline() == "quick"

@@ -14,33 +14,22 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import logging
 import os
 import sys
 import threading
 import time
 
+from moshjit.backends.llvm.store import pipeline
 from moshjit.cache import DiskCache, make_key
 from moshjit.errors import UnsupportedError
 
-log = logging.getLogger("moshjit")
 NAMESPACE = "llvm"
 SUFFIX = ".so"
 FULL_OPT_LEVEL = 2            # O3, vectorisation and unrolling cost compile time for no measured gain here
 QUICK_PASSES = ("always_inliner", "sroa", "instruction_combine", "simplify_cfg", "sccp", "new_gvn",
                 "instruction_combine", "simplify_cfg", "dead_code_elimination", "global_dead_code_eliminate")
-PIPELINES = ("quick", "full")
 _lock = threading.RLock()
 _libraries: dict[str, ctypes.CDLL] = {}
-
-
-def pipeline() -> str:
-    """``MOSHJIT_LLVM_OPT``: ``quick`` (the default) or ``full``; the cache index keys on it too."""
-    chosen = os.environ.get("MOSHJIT_LLVM_OPT", "") or "quick"
-    if chosen not in PIPELINES:
-        log.warning("moshjit: MOSHJIT_LLVM_OPT=%r is not one of %s; optimising quick", chosen, ", ".join(PIPELINES))
-        return "quick"
-    return chosen
 
 
 class Toolchain:

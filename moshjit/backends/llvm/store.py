@@ -6,21 +6,34 @@ object and entry hold it (with the typed SSA and IR text for introspection), so 
 directly. Its key covers every input of the machine code: the function and everything it may bake in from its
 surroundings (``cache.function_fingerprint``: code, line locations, defaults, closure cells, the functions,
 module attributes and classes its globals resolve to, transitively), the dispatch key, the compiler's own
-sources, the host CPU and the optimisation pipeline (``engine.pipeline``). A malformed index entry is one warning and a rebuild.
+sources, the host CPU and the optimisation pipeline (``pipeline``). A malformed index entry is one warning and a
+rebuild.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
 import json
+import logging
 import os
 
-from moshjit.backends.llvm.engine import pipeline
 from moshjit.cache import DiskCache, compiler_fingerprint, function_fingerprint, make_key
 from moshjit.typeof import describe_signature
 
+log = logging.getLogger("moshjit")
 NAMESPACE = "llvm-index"
 SUFFIX = ".index"
+PIPELINES = ("quick", "full")
+
+
+def pipeline() -> str:
+    """``MOSHJIT_LLVM_OPT``: ``quick`` (the default) or ``full``, the pass list ``engine`` optimises with; here
+    because the index keys on it and this module must not import ``engine`` (ctypes) for a lookup."""
+    chosen = os.environ.get("MOSHJIT_LLVM_OPT", "") or "quick"
+    if chosen not in PIPELINES:
+        log.warning("moshjit: MOSHJIT_LLVM_OPT=%r is not one of %s; optimising quick", chosen, ", ".join(PIPELINES))
+        return "quick"
+    return chosen
 
 
 @functools.lru_cache(maxsize=None)
