@@ -15,7 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from moshjit.backends.cython import binding_guard, enumerate_loops, list_builds
+from moshjit.backends.cython import binding_guard, enumerate_loops, known_hashes, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
 from moshjit.backends.cython import constructor_sites, method_sites, operator_sites
 from moshjit.backends.cython.float_chains import FLOAT_CHAINS_C, FLOAT_CHAINS_DECLARATIONS, FloatChains
@@ -122,6 +122,8 @@ class Emitter:
         self.list_builds = decided.list_builds
         self.tuple_compares = decided.tuple_compares
         self.caller_floats = decided.caller_floats
+        self.known_hashes = decided.known_hashes
+        self.hash_holders: set = set()      # per key variable: the object whose hash it holds (``known_hashes``)
         self.current = None                 # the op or terminator being written (``at``)
         self.list_build_names: list = []
         self.representative = decided.representative
@@ -241,6 +243,9 @@ class Emitter:
             return
         if self.float_chains.takes(op):
             self.float_chains.emit(self, op, depth, lambda left, right: self.generic_binary(op, left, right))
+            return
+        if op in self.known_hashes:
+            known_hashes.emit(self, op, self.known_hashes[op], depth)
             return
         native = text.expression(self, op)       # str views and native dict lookups
         if native is not None:
@@ -1116,6 +1121,9 @@ class Emitter:
             out.append(constructor_sites.CONSTRUCTOR_SITES_INIT)
         if self.fn.coroutine:
             out.append(AWAIT_FAST_PATH)
+        if self.hash_holders:
+            out.append(f"cdef extern from *:\n    \"\"\"{known_hashes.KNOWN_HASHES_C}    \"\"\"\n"
+                       f"{known_hashes.KNOWN_HASHES_DECLARATIONS}")
         if self.float_chains.used:
             out.append(f"cdef extern from *:\n    \"\"\"{FLOAT_CHAINS_C}    \"\"\"\n{FLOAT_CHAINS_DECLARATIONS}")
         if self.int_chains.used:
@@ -1144,6 +1152,7 @@ class Emitter:
             out.append("    _mj_jump = 0")
         out.extend(f"    {name} = None" for name in sorted(self.float_chains.bound_at_entry))
         out.extend(f"    {name} = None" for name in sorted(self.int_chains.bound_at_entry))
+        out.extend(f"    {name} = None" for name in sorted(self.hash_holders))
         out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
         first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)

@@ -11,6 +11,7 @@
 - list builds: which trees of ``+`` and ``[x] * n`` become one list of the final size (``list_builds.py``);
 - tuple compares: which ``==``/``!=`` of a tuple display compare its items without making it
   (``tuple_compares.py``);
+- known hashes: which dict operations share one computation of their tuple key's hash (``known_hashes.py``);
 - variables: the C type every value is declared with, and which values share one variable (``coalesce.py``);
   a float or int64 argument that is only stored into attributes, returned or passed on to method and
   constructor sites (an int64 one also: put in a tuple or list, compared or combined with values held as
@@ -27,6 +28,7 @@ from moshjit.backends.cython.constructor_sites import takes_constructor_site
 from moshjit.backends.cython.out_of_ssa import CopyPlan
 from moshjit.backends.cython.c_types import cython_type
 from moshjit.backends.cython.joined_loops import joined_loops
+from moshjit.backends.cython.known_hashes import plan_known_hashes
 from moshjit.backends.cython.list_builds import ListBuilds
 from moshjit.backends.cython.text import VIEW_TYPE, StrViews
 from moshjit.backends.cython.tuple_compares import plan_tuple_compares
@@ -81,6 +83,7 @@ class EmissionPlan:
         self._plan_list_builds()
         self.tuple_compares = plan_tuple_compares(fn, self.users)
         self.folded |= {display for display, _, _ in self.tuple_compares.values()}
+        self.known_hashes = plan_known_hashes(fn, self.ctype, self.folded | self.inline_slices)   # op -> its key
         self.caller_floats = self._caller_floats()     # float argument -> ops that read the caller's object
         self.representative = self._share_variables()   # value -> the value whose variable it shares
 
