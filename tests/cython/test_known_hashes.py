@@ -170,3 +170,18 @@ def test_the_plan_shares_a_key_between_two_or_more_dict_operations_only():
     assert plan.known_hashes == {}                          # a list: no dict operation
     assert plan_known_hashes(ir, plan.ctype, set(plan.known_hashes)) == {}
 
+
+class LoggedKeys(dict):
+    def __getitem__(self, key):
+        return type(key).__name__, key
+
+
+def flag_key(table, x):
+    return table[x > 0]
+
+
+def test_a_bool_key_reaches_the_mapping_as_a_bool():
+    """Found by the differential test above: a native ``bint`` key was subscripted as a C integer, so a
+    ``defaultdict(None)`` raised ``KeyError(1)`` and a ``__getitem__`` saw ``1`` where CPython passes ``True``."""
+    assert same(flag_key, LoggedKeys(), 3) == ("ok", ("bool", True))
+    assert same(bump, collections.defaultdict(None), True)[:2] == ("raise", KeyError)

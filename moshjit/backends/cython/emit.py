@@ -222,6 +222,8 @@ class Emitter:
             parts = ["" if isinstance(p, Constant) and p.value is None else self.ref(p)
                      for p in (value.start, value.stop, value.step)]
             return f"{parts[0]}:{parts[1]}" + (f":{parts[2]}" if parts[2] else "")
+        if self.ctype(value) == "bint":         # Cython indexes with a C bint as with an int: d[True] saw 1
+            return self.obj(value)
         return self.ref(value)
 
     # ---- ops ---------------------------------------------------------------------------------------------------
