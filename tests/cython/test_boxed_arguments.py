@@ -5,7 +5,9 @@ at entry and boxing again at each use. That is also what CPython does: the store
 arithmetic stays a double. An int64 argument also stays the caller's int where it is compared or combined with a
 value held as an object (``self.mark != mark``): unboxed, it was boxed again at that use, a new int per call.
 A float argument used both ways is unboxed once for its arithmetic, and its other uses (returned, stored, put in a
-display or a list, tested with ``is``/``in``) still read the caller's object (``plan.py``'s ``caller_floats``)."""
+display or a list, tested with ``is``/``in``) still read the caller's object (``plan.py``'s ``caller_floats``).
+A computed float is boxed once per definition however many uses need it as an object (``boxed_once``), and a
+number compared with ``is`` stays the object it was (``identity_compared``)."""
 from __future__ import annotations
 
 import math
@@ -156,3 +158,58 @@ def test_the_entry_takes_the_float_object_and_unboxes_it_once():
     code = str(jitted.inspect_code())
     assert "(object o_x, double a_k, list a_out):" in code, code
     assert "    a_x = o_x\n" in code and "cdef double a_x" in code
+
+
+def boxed_twice(a, b, out):
+    y = a * b
+    out.append(y)
+    out.append(y)
+    return out[0] is out[1], (y, y), y
+
+
+def boxed_in_a_loop(a, n):
+    y = a - a                               # NaN for an infinite a
+    out = []
+    for _ in range(n):
+        out.append(y)
+    return out.count(y), [v is out[0] for v in out], y in out
+
+
+def boxed_on_a_branch(a, flag):
+    y = a * 2.0
+    if flag:
+        return [y, y].count(y)
+    return y
+
+
+def ints_compared_by_identity(xs, n):
+    big = n * 1000
+    return [x is xs[0] for x in xs], big is big, big is n
+
+
+special_floats = st.sampled_from([float("inf"), float("-inf"), float("nan"), 0.0, -0.0]) | st.floats()
+
+
+@settings(deadline=None)
+@given(a=special_floats, b=special_floats, flag=st.booleans(), n=st.integers(0, 4))
+def test_a_computed_float_is_one_object_however_often_it_is_used_as_one(a, b, flag, n):
+    for fn, args in [(boxed_twice, (a, b, [])), (boxed_in_a_loop, (a, n)), (boxed_on_a_branch, (a, flag))]:
+        expected = fn(*args[:-1], []) if fn is boxed_twice else fn(*args)
+        got = agree.jitted(fn)(*args[:-1], []) if fn is boxed_twice else agree.jitted(fn)(*args)
+        assert repr(got) == repr(expected), fn.__name__
+
+
+@settings(deadline=None)
+@given(st.lists(st.integers(-300, 300) | st.sampled_from([10 ** 6, 2 ** 62]), min_size=1, max_size=4),
+       st.integers(-5, 5))
+def test_numbers_compared_by_identity_are_the_objects_cpython_compares(xs, n):
+    xs = [xs[0]] + xs                       # the same object twice
+    assert agree.jitted(ints_compared_by_identity)(xs, n) == ints_compared_by_identity(xs, n)
+    floats = [float(x) for x in xs]
+    floats[1] = floats[0]
+    assert agree.jitted(boxed_in_a_loop)(float("inf"), 2)[1] == [True, True]
+    assert [v is floats[0] for v in floats] == agree.jitted(identity_over)(floats)
+
+
+def identity_over(values):
+    return [v is values[0] for v in values]

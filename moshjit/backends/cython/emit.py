@@ -123,6 +123,12 @@ class Emitter:
         self.tuple_compares = decided.tuple_compares
         self.caller_floats = decided.caller_floats
         self.known_hashes = decided.known_hashes
+        self.boxed_once = decided.boxed_once
+        self.box_names: dict = {}           # computed float -> the variable holding its one box (``boxed_once``)
+        self.box_reads: dict = {}           # op or terminator -> the computed floats it reads boxed
+        for value, readers in self.boxed_once.items():
+            for reader in readers:
+                self.box_reads.setdefault(reader, []).append(value)
         self.hash_holders: set = set()      # per key variable: the object whose hash it holds (``known_hashes``)
         self.current = None                 # the op or terminator being written (``at``)
         self.list_build_names: list = []
@@ -183,7 +189,21 @@ class Emitter:
             return f"mj_view_str({self.var(value)})"
         if self.current in self.caller_floats.get(value, ()):
             return self.caller_object(value)
+        if self.current in self.boxed_once.get(value, ()):
+            return self.box_name(value)
         return self.var(value)
+
+    def box_name(self, value) -> str:
+        if value not in self.box_names:
+            self.box_names[value] = name = f"_mj_fb{len(self.box_names)}"
+            self.decls[name] = "object"
+        return self.box_names[value]
+
+    def box_operands(self, inst, depth: int) -> None:
+        """Before ``inst`` reads computed floats as objects: box each one unless this definition's box exists."""
+        for value in self.box_reads.get(inst, ()):
+            self.emit(f"if {self.box_name(value)} is None:", depth)
+            self.emit(f"{self.box_name(value)} = {self.var(value)}", depth + 1)
 
     def caller_object(self, argument) -> str:
         """The parameter holding the object the caller passed for a float argument unboxed into ``var``."""
@@ -237,6 +257,12 @@ class Emitter:
         if op in self.folded or op in self.inline_slices or op in self.extracted_with_source:
             return
         self.at(op)
+        self.box_operands(op, depth)
+        self.op_body(op, depth)
+        if op in self.boxed_once:                  # a new value: its box is made by the first use that needs it
+            self.emit(f"{self.box_name(op)} = None", depth)
+
+    def op_body(self, op, depth: int) -> None:
         if op in self.list_builds.roots:
             list_builds.emit_build(self, op, depth)
             return
@@ -869,6 +895,7 @@ class Emitter:
 
     def leaf(self, term, depth: int) -> None:
         self.at(term)
+        self.box_operands(term, depth)
         if isinstance(term, ops.Return):
             self.emit(f"return {self.ref(term.value)}", depth)
         elif isinstance(term, ops.Raise):
@@ -1155,6 +1182,7 @@ class Emitter:
         out.extend(f"    {name} = None" for name in sorted(self.float_chains.bound_at_entry))
         out.extend(f"    {name} = None" for name in sorted(self.int_chains.bound_at_entry))
         out.extend(f"    {name} = None" for name in sorted(self.hash_holders))
+        out.extend(f"    {name} = None" for name in sorted(self.box_names.values()))
         out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
         first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)

@@ -16,7 +16,8 @@
   a float or int64 argument that is only stored into attributes, returned or passed on to method and
   constructor sites (an int64 one also: put in a tuple or list, compared or combined with values held as
   objects) stays the object the caller passed (``def f(self, double x)`` would unbox it and box it again); a
-  float argument also used natively is unboxed once, and its other uses still read the caller's object.
+  float argument also used natively is unboxed once, and its other uses still read the caller's object; a
+  computed float is boxed at most once per definition; a number compared with ``is`` stays an object.
 
 Per-op emission (``emit.py``) reads these decisions and decides nothing of this kind itself.
 """
@@ -66,6 +67,7 @@ class EmissionPlan:
         self.users = fn.users()
         self.undefined = maybe_undefined(fn)     # values that may hold an unbound local: declared ``object``
         self.boxed_arguments = {a for a in fn.args if self._kept_boxed(a)}
+        self.identity_compared = self._identity_compared()
         self.iteration: dict = {}                # get_iter op -> IterationPlan
         self.index_decls: dict[str, str] = {}    # loop index variables -> C type
         self.folded: set = set()                 # ops emitted as part of another op
@@ -85,6 +87,7 @@ class EmissionPlan:
         self.folded |= {display for display, _, _ in self.tuple_compares.values()}
         self.known_hashes = plan_known_hashes(fn, self.ctype, self.folded | self.inline_slices)   # op -> its key
         self.caller_floats = self._caller_floats()     # float argument -> ops that read the caller's object
+        self.boxed_once = self._boxed_once()           # computed float -> ops that read its one box
         self.representative = self._share_variables()   # value -> the value whose variable it shares
 
     def _kept_boxed(self, argument) -> bool:
@@ -97,6 +100,19 @@ class EmissionPlan:
         if isinstance(argument.type, IntType) and cython_type(argument.type) == "Py_ssize_t":
             return all(self._passes_object(user, argument) or self._meets_object(user, argument) for user in users)
         return False
+
+    def _identity_compared(self) -> set:
+        """Number values an ``is``/``is not`` compares stay objects: two C numbers boxed for the test are never
+        the same object, where CPython compares the objects it has (``v is out[0]`` over a list of floats). A float
+        argument is left to ``caller_floats`` (the test reads the caller's object)."""
+        found = set()
+        for block in self.fn.blocks:
+            for op in block.ops:
+                if isinstance(op, ops.Compare) and op.op in ("is", "is not") and op.left is not op.right:
+                    found |= {v for v in (op.left, op.right) if not isinstance(v, Constant)
+                              and cython_type(getattr(v, "type", None)) in ("double", "Py_ssize_t")
+                              and not (v in self.fn.args and v.type == FLOAT)}
+        return found
 
     def _caller_floats(self) -> dict:
         """A float argument unboxed for arithmetic is still the caller's object where an op uses it as an object
@@ -112,6 +128,23 @@ class EmissionPlan:
                      if not _uses_natively(user)}
             if users:
                 found[argument] = users
+        return found
+
+    def _boxed_once(self) -> dict:
+        """A computed float that more than one use (or a use in another block, which a loop may repeat) needs as
+        an object is boxed once per definition, at the first such use that runs: CPython makes one float object
+        per value, and ``(y, y)`` or ``out.append(y)`` twice would otherwise hold two (``is``, a NaN in a list).
+        Values of φs are not covered (see docs/architecture.md)."""
+        folding = {display: compare for compare, (display, _, _) in self.tuple_compares.items()}
+        found = {}
+        for block in self.fn.blocks:
+            here = {*block.ops, block.terminator}
+            for op in block.ops:
+                if getattr(op, "type", None) != FLOAT or self.decl_type(op) != "double" or op in self.folded:
+                    continue
+                uses = [folding.get(user, user) for user in self.users.get(op, ()) if not _uses_natively(user)]
+                if len(uses) >= 2 or any(use not in here for use in uses):
+                    found[op] = set(uses)
         return found
 
     @staticmethod
@@ -139,7 +172,8 @@ class EmissionPlan:
         return isinstance(user, ops.Call) and user.func is not value and takes_constructor_site(user)
 
     def decl_type(self, value) -> str:
-        if value in self.undefined or value is UNDEFINED or value in self.boxed_arguments:
+        if (value in self.undefined or value is UNDEFINED or value in self.boxed_arguments
+                or value in self.identity_compared):
             return "object"
         if value in self.char_buffers:
             return "CharBuffer"
