@@ -4,7 +4,7 @@ import math
 import string
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 import moshjit
 from tests.cython import samples
@@ -139,3 +139,35 @@ def test_star_unpacking_of_a_list_built_just_before(xs, i):
 def test_star_unpacking_reads_exact_lists_and_tuples_in_place():
     code = str(jitted(star_middle).inspect_code())
     assert "is list or type(" in code and "_mj_unpack_ex(" in code     # the inline read, the general path kept
+
+
+def pairs_in_a_loop(pairs):
+    out = []
+    for a, b in pairs:
+        out.append((b, a))
+    return out
+
+
+def pair_kept(pair):
+    a, b = pair                             # the list's items are read later: unpacked from a tuple copy
+    pair.append("after")
+    return a, b, pair
+
+
+@given(st.lists(st.tuples(st.sampled_from([tuple, list, ReversedIteration, iter, "".join]),
+                          st.lists(st.sampled_from("abc"), max_size=3)), max_size=4))
+@example([(list, ["a", "b"]), (tuple, ["c", "a"]), (ReversedIteration, ["b", "c"])])
+def test_unpacked_items_agree_with_cpython_for_any_source(specs):
+    def pairs():
+        return [kind(items) for kind, items in specs]
+
+    assert outcome(jitted(pairs_in_a_loop), (pairs(),)) == outcome(pairs_in_a_loop, (pairs(),))
+    for kind, items in specs:
+        if kind is list:
+            assert outcome(jitted(pair_kept), (list(items),)) == outcome(pair_kept, (list(items),))
+
+
+def test_unpacked_items_are_read_without_index_checks():
+    jitted(pairs_in_a_loop)([(1, 2)])
+    code = str(jitted(pairs_in_a_loop).inspect_code())
+    assert "mj_unpacked_item(" in code and "_mj_unpack(" in code     # the item read, the general path kept

@@ -143,6 +143,7 @@ class Emitter:
         self.jump_ids: dict = {}
         self.uses_jump = False
         self.uses_state = False
+        self.unpacked_items = False         # whether an item of an unpacking is read with ``mj_unpacked_item``
         self.state_ids: dict = {}
         self.cond_names: dict = {}
         self.attribute_caches = 0           # inline caches of attribute sites: _mj_ac0, _mj_ac1, …
@@ -767,6 +768,11 @@ class Emitter:
         self.extracted_with_source.update(items)
 
     def op_ExtractItem(self, op, depth):
+        if isinstance(op.source, ops.UnpackSequence):
+            # the unpacking left an exact tuple or list of exactly its count: no checks left to make
+            self.unpacked_items = True
+            self.assign(op, f"mj_unpacked_item({self.ref(op.source)}, {op.index})", depth)
+            return
         self.assign(op, f"{self.ref(op.source)}[{op.index}]", depth)
 
     def op_GetIter(self, op, depth):
@@ -1150,6 +1156,8 @@ class Emitter:
             out.append(constructor_sites.CONSTRUCTOR_SITES_INIT)
         if self.fn.coroutine:
             out.append(AWAIT_FAST_PATH)
+        if self.unpacked_items:
+            out.append(UNPACKED_ITEM)
         if self.hash_holders:
             out.append(f"cdef extern from *:\n    \"\"\"{known_hashes.KNOWN_HASHES_C}    \"\"\"\n"
                        f"{known_hashes.KNOWN_HASHES_DECLARATIONS}")
@@ -1190,6 +1198,21 @@ class Emitter:
                                          for b in self.fn.blocks for op in b.ops):
             out += ["    if False:", "        yield None     # every yield was unreachable: still a generator"]
         return "\n".join(out + [source_map(self.fn, {first + i: line for i, line in enumerate(sources)})]) + "\n"
+
+
+UNPACKED_ITEM = '''
+cdef extern from *:
+    """
+    static inline PyObject *mj_unpacked_item(PyObject *seq, Py_ssize_t i) {
+        PyObject *item = PyTuple_CheckExact(seq) ? PyTuple_GET_ITEM(seq, i) : PyList_GET_ITEM(seq, i);
+        Py_INCREF(item);
+        return item;
+    }
+    """
+    object mj_unpacked_item(object, Py_ssize_t)
+'''
+"""Item ``i`` of what ``op_UnpackSequence`` gave: an exact tuple, or an exact list read right away, of the unpacked
+length (Cython's ``seq[i]`` on an object would test the type, the sign and the bounds again)."""
 
 
 AWAIT_FAST_PATH = '''
