@@ -16,7 +16,7 @@ PACKAGE_DIR = os.path.dirname(moshjit.__file__)
 # Lowest first: a module may import modules of its own layer or of layers below it.
 LAYERS = [
     ("base", ("moshjit._version", "moshjit.cpython", "moshjit.errors", "moshjit.functions", "moshjit.artifact",
-              "moshjit.cache", "moshjit.match_reference", "moshjit.bindings", "moshjit.samples",
+              "moshjit.cache", "moshjit.match_reference", "moshjit.async_reference", "moshjit.bindings", "moshjit.samples",
               "moshjit.progress")),
     ("analysis", ("moshjit.analysis",)),
     ("ir", ("moshjit.ir",)),

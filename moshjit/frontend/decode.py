@@ -62,7 +62,7 @@ NEUTRAL_OPS = frozenset({
     # exceptions and with
     "RAISE_VARARGS", "RERAISE", "PUSH_EXC_INFO", "POP_EXCEPT", "CHECK_EXC_MATCH", "BEFORE_WITH", "WITH_EXCEPT_START",
     # generators (generator functions, and generator expressions inlined into their consumer) and coroutines
-    "RETURN_GENERATOR", "YIELD_VALUE", "YIELD_FROM", "AWAIT",
+    "RETURN_GENERATOR", "YIELD_VALUE", "YIELD_FROM", "AWAIT", "GET_AITER", "GET_ANEXT", "END_ASYNC_FOR",
     # structural pattern matching
     "MATCH_SEQUENCE", "MATCH_MAPPING", "MATCH_CLASS", "MATCH_KEYS", "GET_LEN",
 })
@@ -145,8 +145,8 @@ def _raw_instructions(code: types.CodeType, table: OpcodeTable):
 
 
 def first_refused_instruction(code: types.CodeType, kind: str) -> tuple[str, int | None, int] | None:
-    """The first instruction refused in a generator or coroutine of a ``kind`` moshjit refuses (an ``async for``,
-    or the ``yield`` that makes it one: reported as ``kind``), as (construct, line, byte offset), for an error
+    """The first instruction refused in a generator or coroutine of a ``kind`` moshjit refuses (the ``yield``
+    that makes it one: reported as ``kind``), as (construct, line, byte offset), for an error
     that points at it; None if only the code flags say so. The ``yield`` of an ``await``'s loop is not one."""
     table = opcode_table()
     previous = None

@@ -138,6 +138,11 @@ def get_awaitable(arg: int, state: DecodeState) -> Sequence[Neutral]:
     return (("AWAIT", AWAIT_CONTEXTS[arg]),)
 
 
+def get_anext(arg, state: DecodeState) -> Sequence[Neutral]:
+    """GET_ANEXT: the async iterator's ``__anext__()`` made awaitable (CPython's checks), then awaited."""
+    return (("GET_ANEXT", None), ("AWAIT", "__anext__"))
+
+
 def send(arg, state: DecodeState) -> Sequence[Neutral]:
     """SEND, the head of the delegation loop that follows YIELD_FROM or AWAIT (whose op does all of it): on to
     the loop's exit, the SEND's jump target."""

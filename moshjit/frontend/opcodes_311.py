@@ -6,7 +6,7 @@ version's "What's new" for bytecode.
 from __future__ import annotations
 
 from moshjit.frontend.opcode_rules import (absorbing, binary_op, call, compare, contains_op, drop, fixed,
-                                           format_value, get_awaitable, is_op, kw_names, load_global, passthrough,
+                                           format_value, get_anext, get_awaitable, is_op, kw_names, load_global, passthrough,
                                            same, send)
 
 # Opcodes whose neutral form has the same name and meaning (operand: see ``opcode_rules.OPERANDS``).
@@ -50,6 +50,11 @@ RULES = {
     "GET_YIELD_FROM_ITER": absorbing(fixed("YIELD_FROM", None), "LOAD_CONST"),
     "GET_AWAITABLE": absorbing(get_awaitable, "LOAD_CONST"),
     "BEFORE_ASYNC_WITH": fixed("BEFORE_WITH", True),
+    # ``async for``: GET_AITER; each item is GET_ANEXT (then LOAD_CONST None and the await's SEND loop, as
+    # GET_AWAITABLE) under a handler, END_ASYNC_FOR, that ends the loop on StopAsyncIteration
+    "GET_AITER": fixed("GET_AITER", None),
+    "GET_ANEXT": absorbing(get_anext, "LOAD_CONST"),
+    "END_ASYNC_FOR": fixed("END_ASYNC_FOR", None),
     "SEND": absorbing(send, "YIELD_VALUE", "RESUME", "JUMP_BACKWARD_NO_INTERRUPT"),
     "LOAD_BUILD_CLASS": fixed("LOAD_BUILD_CLASS", None),
     # structural pattern matching: GET_LEN is len() of the top of the stack, which it keeps
@@ -61,8 +66,7 @@ RULES = {
 # are decoded inside generator expressions (inlined into their consumer) and refused in any other function.
 CONSTRUCTS = {
     "YIELD_VALUE": "generator function (yield)", "RETURN_GENERATOR": "generator function (yield)",
-    "GET_AITER": "async for", "GET_ANEXT": "async for",
-    "END_ASYNC_FOR": "async for", "ASYNC_GEN_WRAP": "async generator",
+    "ASYNC_GEN_WRAP": "async generator",
     "LOAD_NAME": "module- or class-level code", "STORE_NAME": "module- or class-level code",
     "DELETE_NAME": "module- or class-level code", "LOAD_CLASSDEREF": "class body code",
     "SETUP_ANNOTATIONS": "annotations in a body",

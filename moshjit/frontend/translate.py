@@ -11,6 +11,7 @@ runs.
 from __future__ import annotations
 
 import builtins
+import inspect
 import itertools
 import types
 
@@ -848,6 +849,8 @@ class CodeUnit:
         """The first instruction of a generator function or coroutine: makes the generator or coroutine (popped
         again by the POP_TOP after)."""
         if self.consumer is None and not (self.scope.mode == "function" and self.t.fn.suspends):
+            if self.code.co_flags & inspect.CO_COROUTINE:      # 3.11: an async comprehension is its own coroutine
+                self.unsupported("asynchronous comprehension")
             self.unsupported("generator function (yield)")
         self.push(Constant(None))
 
@@ -869,6 +872,28 @@ class CodeUnit:
         if not (self.scope.mode == "function" and self.t.fn.coroutine):
             self.unsupported("await in an asynchronous comprehension")
         self.push(self.emit(ops.Await(self.pop(), ins.arg)))
+
+    def op_GET_AITER(self, ins, bb):
+        if not (self.scope.mode == "function" and self.t.fn.coroutine):
+            self.unsupported("async for in an asynchronous comprehension")
+        self.push(self.emit(ops.GetAIter(self.pop())))
+
+    def op_GET_ANEXT(self, ins, bb):
+        self.push(self.emit(ops.GetANext(self.stack[-1])))      # the async iterator stays for the next item
+
+    def op_END_ASYNC_FOR(self, ins, bb):
+        """The handler of an ``async for``'s ``__anext__`` await: StopAsyncIteration ends the loop (the exception
+        and the async iterator are dropped and what follows runs), anything else is raised again."""
+        exc = self.pop()
+        self.pop()
+        ended = self.emit(ops.CheckExcMatch(exc, Constant(StopAsyncIteration)))
+        after, again = self.new_block(self.block.handler), self.new_block(self.block.handler)
+        self.end_block(ops.Branch(ended, after, again))
+        stack = list(self.stack)
+        self.continue_in(again)
+        self.end_block(ops.Reraise(exc))
+        self.stack = stack
+        self.continue_in(after)
 
     # ---- inlining -------------------------------------------------------------------------------------------
     def new_var(self):

@@ -18,7 +18,7 @@ import sys
 import types
 from typing import TYPE_CHECKING
 
-from moshjit import match_reference
+from moshjit import async_reference, match_reference
 from moshjit.functions import builtins_of, class_attribute, dispatcher_behind
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Constant
@@ -495,7 +495,7 @@ def _awaitable(op, frame):
     """What an Await op hands Python's ``await``: the value, after the check CPython's GET_AWAITABLE 1/2 words
     for ``async with`` (an ``await`` expression's own check is Python's)."""
     value = frame.get(op.value)
-    if (op.context is not None and _lookup_special(value, "__await__") is _MISSING
+    if (op.context in ("__aenter__", "__aexit__") and _lookup_special(value, "__await__") is _MISSING
             and not (isinstance(value, types.GeneratorType) and value.gi_code.co_flags & CO_ITERABLE_COROUTINE)):
         raise TypeError(f"'async with' received an object from {op.context} that does not implement __await__: "
                         f"{match_reference.type_name(type(value))[:100]}")
@@ -605,6 +605,8 @@ EVALUATORS = {
     ops.Yield: lambda op, f: _not_in_a_generator(op),
     ops.YieldFrom: lambda op, f: _not_in_a_generator(op),
     ops.Await: lambda op, f: _not_in_a_generator(op),
+    ops.GetAIter: lambda op, f: async_reference.get_aiter(f.get(op.obj)),
+    ops.GetANext: lambda op, f: async_reference.get_anext(f.get(op.aiter)),
     ops.CaughtException: lambda op, f: f.caught,
     ops.PushExcInfo: _push_exc_info,
     ops.PopExcept: _pop_except,

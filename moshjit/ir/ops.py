@@ -284,7 +284,15 @@ Await = _op("Await", ("value",), ("context",),
             doc="``await value`` in a coroutine: value's awaitable iterator (a coroutine, or what ``__await__`` "
                 "returns; TypeError otherwise) delegated to like ``yield from``; the result is its return value. "
                 "``context``: None for an ``await`` expression, ``'__aenter__'``/``'__aexit__'`` for what "
-                "``async with`` awaits (CPython's TypeError then names it).")
+                "``async with`` awaits (CPython's TypeError then names it), ``'__anext__'`` for what GetANext "
+                "made (already checked).")
+GetAIter = _op("GetAIter", ("obj",),
+               doc="``async for``'s GET_AITER: ``type(obj).__aiter__(obj)``, which must have ``__anext__`` "
+                   "(CPython's TypeErrors otherwise).")
+GetANext = _op("GetANext", ("aiter",),
+               doc="``async for``'s GET_ANEXT: what the next item's Await op awaits: ``__anext__()``'s result made "
+                   "awaitable as CPython's ``_PyCoro_GetAwaitableIter`` does (a coroutine as it is, else what its "
+                   "``__await__`` returns, wrapped), with CPython's TypeErrors.")
 
 # ---- structural pattern matching (PEP 634; CPython's MATCH_* opcodes) --------------------------------------------
 MatchSequence = _op("MatchSequence", ("subject",), (), can_raise=False, side_effects=False,

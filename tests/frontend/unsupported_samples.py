@@ -10,11 +10,6 @@ async def async_generator(xs):
     yield 1  # unsupported: async generator
 
 
-async def async_for(xs):
-    async for x in xs:  # unsupported: async
-        pass
-
-
 def except_star(x):
     try:
         x = int(x)

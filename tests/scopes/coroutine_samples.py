@@ -191,6 +191,74 @@ async def nested_async_with_in_a_loop(outer, inner, stop):
     return seen, outer.log, inner.log
 
 
+class Countdown:
+    """An async iterator whose ``__anext__`` suspends (a Ticket per item), then ends with StopAsyncIteration or
+    ``error``."""
+
+    def __init__(self, n, error=None):
+        self.n, self.error = n, error
+
+    def __aiter__(self):
+        await_log.append("aiter")
+        return self
+
+    async def __anext__(self):
+        if self.n == 0:
+            if self.error is not None:
+                raise self.error
+            raise StopAsyncIteration
+        self.n -= 1
+        got = await Ticket(self.n)
+        return self.n, got
+
+
+class AiterWithoutAnext:
+    def __aiter__(self):
+        return self
+
+
+class AnextNotAwaitable(Countdown):
+    def __anext__(self):
+        return 5
+
+
+class AnextAwaitsBadly(Countdown):
+    def __anext__(self):
+        return AwaitReturns(7)                  # __await__() returned non-iterator
+
+
+async def _plain_async_generator(n):
+    for i in range(n):
+        yield i, await Ticket(i)
+
+
+async def sum_async_for(iterable, stop):
+    total = []
+    async for item in iterable:
+        if item[0] == stop:
+            break
+        total.append(item)
+    else:
+        total.append("else")
+    return total
+
+
+async def async_for_raises_in_body(iterable):
+    async for item in iterable:
+        raise ValueError(f"body {item[0]}")
+
+
+async def nested_async_for_while_handling(outer, make_inner):
+    seen = []
+    try:
+        raise KeyError("handled")
+    except KeyError:
+        async for a in outer:
+            async for b in make_inner():
+                seen.append((a[0], b[0], type(sys.exception()).__name__))
+    return seen, sys.exception()
+
+
 CASES = [
     (accumulate, [(0,), (3,)]),
     (awaits_coroutines, [(2,)]),
@@ -205,6 +273,9 @@ CASES = [
     (with_async_manager, []),
     (returns_inside_async_with, []),
     (nested_async_with_in_a_loop, []),
+    (sum_async_for, []),
+    (async_for_raises_in_body, []),
+    (nested_async_for_while_handling, []),
 ]
 """(coroutine function, the argument tuples it is called with); awaitables made per call are in MADE_ARGUMENTS."""
 
@@ -219,6 +290,13 @@ MADE_ARGUMENTS = {
                          lambda: (EnterOnly(), False), lambda: (None, False),
                          lambda: (collections.OrderedDict(), False)],
     returns_inside_async_with: [lambda: (Manager(),), lambda: (Manager(True),), lambda: (ExitNotAwaitable(),)],
+    sum_async_for: [lambda: (Countdown(3), -1), lambda: (Countdown(4), 1), lambda: (Countdown(2, KeyError("k")), -1),
+                    lambda: (_plain_async_generator(3), 2), lambda: (Countdown(0), 0), lambda: (5, 0),
+                    lambda: (AiterWithoutAnext(), 0), lambda: (AnextNotAwaitable(2), 0),
+                    lambda: (AnextAwaitsBadly(2), 0), lambda: (collections.OrderedDict(), 0)],
+    async_for_raises_in_body: [lambda: (Countdown(2),), lambda: (Countdown(0),)],
+    nested_async_for_while_handling: [lambda: (Countdown(2), lambda: Countdown(2)),
+                                      lambda: (_plain_async_generator(2), lambda: Countdown(1, ValueError("v")))],
     nested_async_with_in_a_loop: [lambda: (Manager(), Manager(), 1), lambda: (Manager(True), Manager(), 5),
                                   lambda: (Manager(), EnterOnly(), 2)],
 }

@@ -5,6 +5,7 @@ backend refuses coroutines; ``auto`` routes around it); and it runs under asynci
 from __future__ import annotations
 
 import asyncio
+import sys
 import collections.abc
 
 import pytest
@@ -126,3 +127,24 @@ def test_the_jitted_function_says_it_is_a_coroutine_function():
     if hasattr(inspect, "markcoroutinefunction"):
         assert inspect.iscoroutinefunction(jitted)
     assert not asyncio.iscoroutinefunction(moshjit.jit(cs.Ticket.__await__))
+
+
+async def _numbers(n):
+    for i in range(n):
+        yield i
+
+
+async def comprehends_asynchronously(source):
+    return [x * 2 async for x in source if x != 1]
+
+
+def test_asynchronous_comprehensions_compile_where_cpython_inlines_them():
+    """3.12 inlines comprehensions into their function (PEP 709), so an ``async for`` clause is the function's own
+    ``async for`` and compiles; on 3.11 it is a coroutine of its own, refused by name at its line."""
+    if sys.version_info < (3, 12):
+        with pytest.raises(moshjit.UnsupportedError, match="asynchronous comprehension"):
+            moshjit.jit(comprehends_asynchronously, backend="cython", strict=True, tier="eager")(_numbers(3))
+        return
+    for backend in ("ssa", "cython"):
+        target = compiled(comprehends_asynchronously, backend)
+        assert asyncio.run(target(_numbers(4))) == asyncio.run(comprehends_asynchronously(_numbers(4))) == [0, 4, 6]

@@ -53,18 +53,17 @@ def test_an_inlined_helper_is_shown_at_the_line_that_calls_it():
 
 def test_compile_error_ends_at_the_users_line():
     async def gen(n):
-        async for _ in n:                         # the construct
-            pass
+        yield n                                   # the construct
     line = gen.__code__.co_firstlineno + 1
     kind, message, frames = frames_below_caller(lambda: moshjit.jit(gen)(3))
     assert kind is moshjit.UnsupportedError
-    assert frames == [(HERE, line, "gen", "async for _ in n:                         # the construct")]
+    assert frames == [(HERE, line, "gen", "yield n                                   # the construct")]
     first, shown, caret, step = message.split("\n")
-    assert first == f"{HERE}:{line}: unsupported: async for (in test_compile_error_ends_at_the_" \
+    assert first == f"{HERE}:{line}: unsupported: async generator (in test_compile_error_ends_at_the_" \
                     f"users_line.<locals>.gen)"
-    assert shown.endswith("|         async for _ in n:                         # the construct")
-    assert caret.endswith("|         ^^^^^^^^^^^^^^^^^")        # under `async for _ in n:`, not the comment
-    assert step.startswith("  next: leave the function with async for") and "fallback=True" in step
+    assert shown.endswith("|         yield n                                   # the construct")
+    assert caret.endswith("|         ^^^^^^^")                  # under `yield n`, not the comment
+    assert step.startswith("  next: collect the items in an async def") and "fallback=True" in step
 
 
 def test_moshjit_debug_keeps_the_compilers_frames(monkeypatch):

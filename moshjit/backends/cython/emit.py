@@ -15,6 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from moshjit import async_reference
 from moshjit.backends.cython import binding_guard, enumerate_loops, known_hashes, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
 from moshjit.backends.cython import constructor_sites, method_sites, operator_sites
@@ -643,8 +644,16 @@ class Emitter:
     def op_Await(self, op, depth):
         if op.context is None:
             self.assign(op, f"(await _mj_awaited({self.obj(op.value)}))", depth)
+        elif op.context == "__anext__":                # GetANext made it awaitable, with CPython's checks
+            self.assign(op, f"(await {self.obj(op.value)})", depth)
         else:
             self.assign(op, f"(await _mj_awaited_in_with({self.obj(op.value)}, {literal(op.context)}))", depth)
+
+    def op_GetAIter(self, op, depth):
+        self.assign(op, f"{self.constant(async_reference.get_aiter)}({self.obj(op.obj)})", depth)
+
+    def op_GetANext(self, op, depth):
+        self.assign(op, f"{self.constant(async_reference.get_anext)}({self.obj(op.aiter)})", depth)
 
     def op_MakeClosure(self, op, depth):
         self.assign(op, f"_mj_make_closure({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "

@@ -578,6 +578,8 @@ REFUSED_OPS = {
     ops.LoadDeref: "closure cells are Python objects",
     ops.Yield: "generators are Python objects", ops.YieldFrom: "generators are Python objects",
     ops.Await: "coroutines are Python objects",
+    ops.GetAIter: "async for iterates Python objects",
+    ops.GetANext: "async for iterates Python objects",
     ops.SuperCallMethod: "super() looks the method up in a Python class's MRO",
     ops.StoreGlobal: "global writes change the module dict whose globals the native entry reads once",
     ops.DeleteGlobal: "global writes change the module dict whose globals the native entry reads once",

@@ -1,0 +1,86 @@
+"""CPython's ``async for`` in Python: ``GET_AITER`` and ``GET_ANEXT`` (ceval.c) with ``_PyCoro_GetAwaitableIter``
+(genobject.c), the same lookups in the same order and the same TypeErrors, word for word.
+
+The one reference for both users: the reference interpreter (``ir/interpreter.py``, for the GetAIter/GetANext ops)
+and the Cython backend, whose generated coroutines call these for each item (an ``async for`` suspends per item
+anyway, so a Python-level call costs little beside it). ``get_anext`` returns what the item's ``await`` then
+delegates to: a coroutine as it is, or the iterator ``__await__`` gave behind an ``AwaitIterator`` (so that
+``__await__`` runs once, as in CPython).
+"""
+from __future__ import annotations
+
+import types
+
+from moshjit.match_reference import type_name
+
+CO_ITERABLE_COROUTINE = 0x100         # a generator made awaitable by types.coroutine
+_MISSING = object()
+
+
+def _lookup_special(obj, name: str):
+    """Look ``name`` up on the type, binding descriptors, as CPython's slot lookup does."""
+    kind = type(obj)
+    for klass in kind.__mro__:
+        if name in klass.__dict__:
+            attr = klass.__dict__[name]
+            getter = getattr(type(attr), "__get__", None)
+            return getter(attr, obj, kind) if getter is not None else attr
+    return _MISSING
+
+
+def get_aiter(obj):
+    """GET_AITER: ``type(obj).__aiter__(obj)``, which must implement ``__anext__``."""
+    aiter = _lookup_special(obj, "__aiter__")
+    if aiter is _MISSING:
+        raise TypeError(f"'async for' requires an object with __aiter__ method, got {type_name(type(obj))[:100]}")
+    iterator = aiter()
+    if _lookup_special(iterator, "__anext__") is _MISSING:
+        raise TypeError(f"'async for' received an object from __aiter__ that does not implement __anext__: "
+                        f"{type_name(type(iterator))[:100]}")
+    return iterator
+
+
+def get_anext(iterator):
+    """GET_ANEXT: ``__anext__()``'s result, made something ``await`` delegates to."""
+    anext = _lookup_special(iterator, "__anext__")
+    if anext is _MISSING:
+        raise TypeError(f"'async for' requires an iterator with __anext__ method, got "
+                        f"{type_name(type(iterator))[:100]}")
+    awaitable = anext()
+    try:
+        return awaitable_iterator(awaitable)
+    except TypeError as cause:
+        raise TypeError(f"'async for' received an invalid object from __anext__: "
+                        f"{type_name(type(awaitable))[:100]}") from cause
+
+
+def _is_coroutine(value) -> bool:
+    return isinstance(value, types.CoroutineType) or (isinstance(value, types.GeneratorType)
+                                                      and bool(value.gi_code.co_flags & CO_ITERABLE_COROUTINE))
+
+
+class AwaitIterator:
+    """An awaitable whose ``__await__`` was already called: ``await`` delegates to the iterator it returned."""
+
+    __slots__ = ("iterator",)
+
+    def __init__(self, iterator):
+        self.iterator = iterator
+
+    def __await__(self):
+        return self.iterator
+
+
+def awaitable_iterator(value):
+    """``_PyCoro_GetAwaitableIter``: a coroutine as it is, else ``__await__()``'s iterator (never a coroutine)."""
+    if _is_coroutine(value):
+        return value
+    getter = _lookup_special(value, "__await__")
+    if getter is _MISSING:
+        raise TypeError(f"object {type_name(type(value))[:100]} can't be used in 'await' expression")
+    result = getter()
+    if _is_coroutine(result):
+        raise TypeError("__await__() returned a coroutine")
+    if _lookup_special(result, "__next__") is _MISSING:
+        raise TypeError(f"__await__() returned non-iterator of type '{type_name(type(result))[:100]}'")
+    return AwaitIterator(result)
