@@ -4,7 +4,7 @@ The module is optimised with the new pass manager (llvmlite 0.50 has no legacy p
 ``llvm.initialize()``), emitted as position-independent object code for the host CPU and linked into a shared
 object with the system linker. By default the pass list is short (``QUICK_PASSES``) and instruction selection runs
 at level 1: the first tier's compile is what a hot function waits for, and on the kernels and BERT helpers this
-halves optimisation plus code generation (median 64–73 → 31–36 ms) for the same speed on seven of eight kernels
+halves optimisation plus code generation (median 64–123 → 27–40 ms) for the same speed on seven of eight kernels
 (sieve 14% slower: no LICM or induction-variable passes). ``MOSHJIT_LLVM_OPT=full`` runs LLVM's O2 pipeline and
 level-2 instruction selection instead (docs/benchmarks.md §12). The shared object is what the cache keeps
 (namespace "llvm", keyed by the IR text, the runtime helpers, llvmlite/LLVM versions and the target), so a new
