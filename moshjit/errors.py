@@ -13,7 +13,7 @@ DEBUG_ENV = "MOSHJIT_DEBUG"          # set to 1 to see moshjit's own frames and 
 
 # The next step for a refused construct, by a word of its description (first match wins).
 NEXT_STEPS = (
-    ("async generator", "collect the items in an async def that returns a list"),
+    ("generator-based coroutine", "write it as an async def (types.coroutine's generators stay plain)"),
     ("asynchronous comprehension", "write it as an async for loop"),
     ("generator", "build and return a list instead of yielding (or a list comprehension instead of a generator "
                   "expression)"),

@@ -1,10 +1,11 @@
 """Names bound when compiling (``moshjit.bindings``) rebound later, against CPython, on every backend: a helper
 function, a builtin shadowed by a global and un-shadowed again, a module attribute, a closure cell written by the
-outer function, a generator's helper — in random orders (hypothesis), in module namespaces of their own, one plain
+outer function, a generator's and an async generator's helper — in random orders (hypothesis), in module namespaces of their own, one plain
 and one jitted per backend. Writes to other globals between calls (a module-level loop variable) must not make the
 jitted function compile again."""
 from __future__ import annotations
 
+import asyncio
 import sys
 import types
 
@@ -38,6 +39,12 @@ def produce(n):
     for i in range(n):
         yield helper(i)
 
+async def aproduce(n):
+    for i in range(n):
+        got = yield helper(i)
+        if got is not None:
+            yield ("got", helper(got))
+
 def make_counter():
     step = helper
     def counted(x):
@@ -54,7 +61,7 @@ sys.modules["rebinding_helpers"] = HELPERS
 ORIGINAL_SCALE = HELPERS.scale
 
 BACKENDS = ("cython", "llvm", "auto")
-JITTED = ("sized", "through_module", "numbers", "produce")
+JITTED = ("sized", "through_module", "numbers", "produce", "aproduce")
 
 
 def world(backend: str | None):
@@ -73,11 +80,23 @@ def world(backend: str | None):
 def calls(module) -> list:
     out = []
     for run in (lambda: module.sized([1, 2, 3]), lambda: module.through_module(4), lambda: module.numbers(5),
-                lambda: list(module.produce(3)), lambda: module.counted(6)):
+                lambda: list(module.produce(3)), lambda: module.counted(6),
+                lambda: asyncio.run(drive_async(module.aproduce(4)))):
         try:
             out.append(("ok", run()))
         except Exception as exc:                          # noqa: BLE001 - compared with CPython's
             out.append((type(exc).__name__, str(exc)))
+    return out
+
+
+async def drive_async(agen) -> list:
+    """An async generator driven through asend, athrow and aclose (what a rebound one's delegation passes on)."""
+    out = [await agen.asend(None), await agen.asend(7), await agen.asend(None)]
+    try:
+        out.append(await agen.athrow(KeyError("thrown")))
+    except KeyError as exc:
+        out.append(("raised", repr(exc)))
+    await agen.aclose()
     return out
 
 

@@ -14,8 +14,7 @@ from moshjit.frontend.decode import check_version, first_refused_instruction
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Argument
 
-_REFUSED_FLAGS = {inspect.CO_ITERABLE_COROUTINE: "generator-based coroutine",
-                  inspect.CO_ASYNC_GENERATOR: "async generator"}
+_REFUSED_FLAGS = {inspect.CO_ITERABLE_COROUTINE: "generator-based coroutine"}
 
 
 def build_ssa(fn, optimize: bool = True) -> Function:
@@ -38,8 +37,9 @@ def build_ssa(fn, optimize: bool = True) -> Function:
     while True:
         ir = Function(fn.__name__, fn.__qualname__, code.co_filename, code.co_firstlineno, args, signature,
                       fn.__globals__, fn.__closure__)
-        ir.generator = bool(code.co_flags & inspect.CO_GENERATOR)
-        ir.coroutine = bool(code.co_flags & inspect.CO_COROUTINE)
+        # an async generator is both: it yields, and it awaits
+        ir.generator = bool(code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR))
+        ir.coroutine = bool(code.co_flags & (inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR))
         try:
             Translator(ir, code, generators).translate()
             break

@@ -55,6 +55,9 @@ RULES = {
     "GET_AITER": fixed("GET_AITER", None),
     "GET_ANEXT": absorbing(get_anext, "LOAD_CONST"),
     "END_ASYNC_FOR": fixed("END_ASYNC_FOR", None),
+    # an async generator's ``yield`` wraps its value so that the async generator's machinery tells it from an
+    # await's inner yield; an IR yield in an async generator means that already
+    "ASYNC_GEN_WRAP": drop,
     "SEND": absorbing(send, "YIELD_VALUE", "RESUME", "JUMP_BACKWARD_NO_INTERRUPT"),
     "LOAD_BUILD_CLASS": fixed("LOAD_BUILD_CLASS", None),
     # structural pattern matching: GET_LEN is len() of the top of the stack, which it keeps
@@ -66,7 +69,6 @@ RULES = {
 # are decoded inside generator expressions (inlined into their consumer) and refused in any other function.
 CONSTRUCTS = {
     "YIELD_VALUE": "generator function (yield)", "RETURN_GENERATOR": "generator function (yield)",
-    "ASYNC_GEN_WRAP": "async generator",
     "LOAD_NAME": "module- or class-level code", "STORE_NAME": "module- or class-level code",
     "DELETE_NAME": "module- or class-level code", "LOAD_CLASSDEREF": "class body code",
     "SETUP_ANNOTATIONS": "annotations in a body",

@@ -35,7 +35,7 @@ INTRINSIC_1 = {
 }
 INTRINSIC_CONSTRUCTS = {
     "INTRINSIC_PRINT": "interactive expression statement", "INTRINSIC_IMPORT_STAR": "from ... import *",
-    "INTRINSIC_ASYNC_GEN_WRAP": "async generator", "INTRINSIC_PREP_RERAISE_STAR": "except* (exception groups)",
+    "INTRINSIC_PREP_RERAISE_STAR": "except* (exception groups)",
     "INTRINSIC_TYPEALIAS": "type statement (PEP 695)",
 }
 _TYPE_PARAMETERS = "generic type parameters (PEP 695)"
@@ -47,6 +47,8 @@ def call_intrinsic(descriptions: str):
         intrinsic = getattr(dis, descriptions)[arg]
         if intrinsic in INTRINSIC_1:
             return (INTRINSIC_1[intrinsic],)
+        if intrinsic == "INTRINSIC_ASYNC_GEN_WRAP":        # as 3.11's ASYNC_GEN_WRAP: nothing to do in the IR
+            return ()
         raise Refused(INTRINSIC_CONSTRUCTS.get(intrinsic, _TYPE_PARAMETERS))
     return rule
 

@@ -96,8 +96,9 @@ class Function:
     def run(self, *args, **kwargs):
         """Execute the SSA with the reference interpreter: returns and raises what the plain function does (a
         generator function returns a generator, an ``async def`` a coroutine)."""
-        from moshjit.ir.interpreter import run_coroutine, run_function, run_generator
-        run = run_generator if self.generator else run_coroutine if self.coroutine else run_function
+        from moshjit.ir.interpreter import run_async_generator, run_coroutine, run_function, run_generator
+        run = (run_async_generator if self.generator and self.coroutine else run_generator if self.generator
+               else run_coroutine if self.coroutine else run_function)
         return run(self, self.bind(args, kwargs))
 
     def __str__(self):

@@ -173,6 +173,30 @@ async def run_coroutine(fn: Function, argvalues: list, env: dict | None = None):
             previous, block = block, _handler(block, exc, frame)
 
 
+async def run_async_generator(fn: Function, argvalues: list, env: dict | None = None):
+    """An async generator's SSA, executed as a Python async generator: ``yield`` produces an item, ``await``
+    suspends it while the awaited object's iterator runs; asend, athrow and aclose reach the yield ops as
+    send, throw and close reach a generator's."""
+    frame = _suspendable_frame(fn, argvalues, env)
+    block, previous = fn.entry, None
+    while True:
+        _enter(block, previous, frame)
+        try:
+            for op in block.ops:
+                kind = type(op)
+                if kind is ops.Yield:
+                    frame.env[op] = yield frame.get(op.value)
+                elif kind is ops.Await:
+                    frame.env[op] = await _awaitable(op, frame)
+                else:
+                    frame.env[op] = EVALUATORS[kind](op, frame)
+            if type(block.terminator) is ops.Return:
+                return                              # an async generator's return has no value (it is None)
+            previous, block = block, _successor(block.terminator, frame)
+        except BaseException as exc:
+            previous, block = block, _handler(block, exc, frame)
+
+
 def _suspendable_frame(fn: Function, argvalues: list, env: dict | None) -> Frame:
     frame = Frame(fn, {} if env is None else env)
     for arg, value in zip(fn.args, argvalues):

@@ -84,7 +84,9 @@ def format_function(fn: Function, types_: bool = True, lines: bool = False) -> s
     name = Namer(fn)
     preds = fn.predecessors()
     args = ", ".join(a.name for a in fn.args)
-    out = [f"def {fn.qualname}({args}):" + ("  ; generator" if fn.generator else "  ; coroutine" if fn.coroutine else "")]
+    kind = ("  ; async generator" if fn.generator and fn.coroutine else "  ; generator" if fn.generator
+            else "  ; coroutine" if fn.coroutine else "")
+    out = [f"def {fn.qualname}({args}):" + kind]
     for block in fn.blocks:
         header = f"B{block.label}:"
         if preds[block]:

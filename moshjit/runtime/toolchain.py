@@ -264,10 +264,11 @@ def with_coroutine_messages(c_text: str) -> str:
 # (``throw()``, ``close()``) gets it as ``__context__`` (gen_send_ex2's _PyErr_ChainStackItem, once the
 # generator's state is the thread's again). Cython clears the generator's state at every yield and await (its own
 # ``except`` clauses keep what they need in the closure, but moshjit's handlers set the handled exception
-# themselves) and resumes a body with the thrown exception as it is.
+# themselves) and resumes a body with the thrown exception as it is. Async generators' yields are marked "return from
+# async generator".
 _CLEARED_AT_SUSPENSION = re.compile(
-    r"__Pyx_Coroutine_ResetAndClearException\(__pyx_generator\);(\s*/\* return from generator, (?:yielding|awaiting) "
-    r"value \*/)")
+    r"__Pyx_Coroutine_ResetAndClearException\(__pyx_generator\);(\s*/\* return from (?:async )?generator, "
+    r"(?:yielding|awaiting) value \*/)")
 _SEND_DEFINITION = ("static\n__Pyx_PySendResult __Pyx_Coroutine_SendEx(__pyx_CoroutineObject *self, PyObject *value, "
                     "PyObject **result, int closing) {")
 _SEND_BODY_CALL = "    retval = self->body(self, tstate, value);"
@@ -287,9 +288,19 @@ static void mj_chain_handled(void) {
 """
 
 
+# Sending a value other than None to an async generator that has not started raises TypeError and leaves it
+# unstarted in CPython (gen_send_ex2 refuses before running the frame); Cython raises it from the body's first
+# line, which ends the async generator, so every later asend gave StopAsyncIteration. The rewrite returns before
+# the body's error path, as Cython's own __Pyx_Coroutine_SendEx does for a generator or coroutine.
+_ASYNC_GEN_FIRST_SEND = re.compile(
+    r'if \(unlikely\(__pyx_sent_value\)\) (PyErr_SetString\(PyExc_TypeError, "can\'t send non-None value to a '
+    r'just-started async generator"\);)')
+
+
 def with_handled_exceptions_kept(c_text: str) -> str:
     """The C of a module with generators or coroutines, which keep the exception they are handling while
-    suspended and chain an exception thrown in to it, as CPython's do."""
+    suspended and chain an exception thrown in to it, as CPython's do; an async generator sent a value before it
+    started stays unstarted."""
     if _SEND_DEFINITION not in c_text:
         return c_text
     if c_text.count(_SEND_BODY_CALL) != 1:
@@ -298,6 +309,8 @@ def with_handled_exceptions_kept(c_text: str) -> str:
     c_text = _CLEARED_AT_SUSPENSION.sub(
         "if (__pyx_generator->gi_exc_state.exc_value == Py_None) Py_CLEAR(__pyx_generator->gi_exc_state.exc_value);"
         r"\1", c_text)
+    c_text = _ASYNC_GEN_FIRST_SEND.sub(r"if (unlikely(__pyx_sent_value)) { \1 __Pyx_RefNannyFinishContext(); "
+                                       r"return NULL; }", c_text)
     c_text = c_text.replace(_SEND_DEFINITION, _CHAIN_HANDLED + _SEND_DEFINITION, 1)
     return c_text.replace(_SEND_BODY_CALL, "    if (value == NULL) mj_chain_handled();\n" + _SEND_BODY_CALL, 1)
 

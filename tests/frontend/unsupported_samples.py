@@ -1,13 +1,14 @@
 """Functions using constructs moshjit refuses. A trailing comment "unsupported: <words>" marks the line the error
 must point to, and gives words its message must contain."""
 # ruff: noqa
+import types
 
 COUNTER = 0
 
 
-async def async_generator(xs):
-    await xs
-    yield 1  # unsupported: async generator
+@types.coroutine
+def generator_based_coroutine(xs):
+    yield xs  # unsupported: generator-based coroutine
 
 
 def except_star(x):

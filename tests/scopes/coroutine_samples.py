@@ -301,3 +301,51 @@ MADE_ARGUMENTS = {
                                   lambda: (Manager(), EnterOnly(), 2)],
 }
 """Arguments made afresh for each run (an awaitable is used up by awaiting it)."""
+
+
+# ---- async generators: driven with asend/athrow/aclose (``ASYNC_GENERATOR_CASES``) -------------------------------
+async def pairs_up(n):
+    for i in range(n):
+        got = yield i, await Ticket(i)
+        if got is not None:
+            yield "got", got
+
+
+async def cleans_up_on_close(n):
+    try:
+        for i in range(n):
+            try:
+                yield i
+            except KeyError as exc:
+                yield "caught", str(exc)
+    finally:
+        await_log.append(("finally", await Ticket("cleanup")))
+
+
+async def yields_while_handling_async(n):
+    try:
+        raise ValueError("handled")
+    except ValueError:
+        for i in range(n):
+            yield i, type(sys.exception()).__name__
+    yield "after", sys.exception()
+
+
+async def raises_stop_async_iteration(n):
+    yield n
+    raise StopAsyncIteration                    # RuntimeError: async generator raised StopAsyncIteration
+
+
+async def returns_early(n):
+    if n > 1:
+        return
+    yield await Ticket(n)
+
+
+ASYNC_GENERATOR_CASES = [
+    (pairs_up, [(0,), (3,)]),
+    (cleans_up_on_close, [(2,), (0,)]),
+    (yields_while_handling_async, [(2,)]),
+    (raises_stop_async_iteration, [(1,)]),
+    (returns_early, [(1,), (2,)]),
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import traceback
+import types
 
 import pytest
 
@@ -52,18 +53,19 @@ def test_an_inlined_helper_is_shown_at_the_line_that_calls_it():
 
 
 def test_compile_error_ends_at_the_users_line():
-    async def gen(n):
+    @types.coroutine
+    def gen(n):
         yield n                                   # the construct
-    line = gen.__code__.co_firstlineno + 1
+    line = gen.__code__.co_firstlineno + 2                  # the decorator's line, the def's, then the yield
     kind, message, frames = frames_below_caller(lambda: moshjit.jit(gen)(3))
     assert kind is moshjit.UnsupportedError
     assert frames == [(HERE, line, "gen", "yield n                                   # the construct")]
     first, shown, caret, step = message.split("\n")
-    assert first == f"{HERE}:{line}: unsupported: async generator (in test_compile_error_ends_at_the_" \
+    assert first == f"{HERE}:{line}: unsupported: generator-based coroutine (in test_compile_error_ends_at_the_" \
                     f"users_line.<locals>.gen)"
     assert shown.endswith("|         yield n                                   # the construct")
     assert caret.endswith("|         ^^^^^^^")                  # under `yield n`, not the comment
-    assert step.startswith("  next: collect the items in an async def") and "fallback=True" in step
+    assert step.startswith("  next: write it as an async def") and "fallback=True" in step
 
 
 def test_moshjit_debug_keeps_the_compilers_frames(monkeypatch):

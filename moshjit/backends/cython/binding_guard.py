@@ -241,6 +241,31 @@ def module_declarations() -> list[str]:
             "cdef mj_bindings _mj_bindings"]
 
 
+def async_generator_entry_lines(bindings_constant: str, handler_constant: str, args: str) -> list[str]:
+    """``entry_lines`` for an async generator, which has no ``yield from``: the handler's async generator is
+    driven item by item, what ``asend`` gives passed on, what ``athrow`` throws thrown into it, ``aclose`` closing it
+    (``_mj_delegate_async``, the loop PEP 525 describes for a delegating async generator)."""
+    call = f"{handler_constant}({bindings_constant}{', ' if args else ''}{args})"
+    return [f"    if not mj_bindings_hold(&_mj_bindings, {bindings_constant}):",
+            f"        _mj_inner = {call}",
+            "        _mj_sent = None",
+            "        _mj_thrown = None",
+            "        while True:",
+            "            try:",
+            "                _mj_item = await (_mj_inner.asend(_mj_sent) if _mj_thrown is None"
+            " else _mj_inner.athrow(_mj_thrown))",
+            "            except StopAsyncIteration:",
+            "                return",
+            "            _mj_thrown = None",
+            "            try:",
+            "                _mj_sent = yield _mj_item",
+            "            except GeneratorExit:",
+            "                await _mj_inner.aclose()",
+            "                raise",
+            "            except BaseException as _mj_error:",
+            "                _mj_thrown = _mj_error"]
+
+
 def entry_lines(bindings_constant: str, handler_constant: str, args: str, delegate: str | None) -> list[str]:
     """The entry's check: a binding that no longer holds hands the call to the dispatcher's handler (whose result
     a generator function or coroutine runs through ``delegate``: ``yield from`` or ``await``)."""

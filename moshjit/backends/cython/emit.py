@@ -912,7 +912,9 @@ class Emitter:
         self.at(term)
         self.box_operands(term, depth)
         if isinstance(term, ops.Return):
-            self.emit(f"return {self.ref(term.value)}", depth)
+            # an async generator's return has no value (Python's syntax, and Cython's, refuse one)
+            self.emit("return" if self.fn.generator and self.fn.coroutine else f"return {self.ref(term.value)}",
+                      depth)
         elif isinstance(term, ops.Raise):
             if term.exc is None:
                 self.emit("_mj_reraise_handled()", depth)
@@ -1122,6 +1124,9 @@ class Emitter:
             return []
         args = ", ".join(self.caller_object(a) for a in self.fn.args)
         self.bindings_constant = self.constant(self.bindings)
+        if self.fn.generator and self.fn.coroutine:
+            return binding_guard.async_generator_entry_lines(self.bindings_constant, self.constant(self.on_rebound),
+                                                             args)
         return binding_guard.entry_lines(self.bindings_constant, self.constant(self.on_rebound), args,
                                          "yield from" if self.fn.generator else "await" if self.fn.coroutine else None)
 
