@@ -2,8 +2,8 @@
 (genobject.c), the same lookups in the same order and the same TypeErrors, word for word.
 
 The one reference for both users: the reference interpreter (``ir/interpreter.py``, for the GetAIter/GetANext ops)
-and the Cython backend, whose generated coroutines call these for each item (an ``async for`` suspends per item
-anyway, so a Python-level call costs little beside it). ``get_anext`` returns what the item's ``await`` then
+and the Cython backend, whose generated code does the common cases in C (``ASYNC_FOR_C``: slots as CPython reads
+them) and calls these for the rest. ``get_anext`` returns what the item's ``await`` then
 delegates to: a coroutine as it is, or the iterator ``__await__`` gave behind an ``AwaitIterator`` (so that
 ``__await__`` runs once, as in CPython).
 """
@@ -46,7 +46,12 @@ def get_anext(iterator):
     if anext is _MISSING:
         raise TypeError(f"'async for' requires an iterator with __anext__ method, got "
                         f"{type_name(type(iterator))[:100]}")
-    awaitable = anext()
+    return anext_awaitable(anext())
+
+
+def anext_awaitable(awaitable):
+    """The rest of GET_ANEXT, on what ``__anext__()`` returned (the Cython backend's fast path calls
+    ``__anext__`` itself and hands anything but a coroutine or an async generator's ``asend`` to this)."""
     try:
         return awaitable_iterator(awaitable)
     except TypeError as cause:

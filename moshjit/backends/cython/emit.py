@@ -145,6 +145,7 @@ class Emitter:
         self.uses_jump = False
         self.uses_state = False
         self.unpacked_items = False         # whether an item of an unpacking is read with ``mj_unpacked_item``
+        self.async_for = False              # whether ``mj_aiter``/``mj_anext`` are used (``ASYNC_FOR_C``)
         self.state_ids: dict = {}
         self.cond_names: dict = {}
         self.attribute_caches = 0           # inline caches of attribute sites: _mj_ac0, _mj_ac1, …
@@ -650,10 +651,13 @@ class Emitter:
             self.assign(op, f"(await _mj_awaited_in_with({self.obj(op.value)}, {literal(op.context)}))", depth)
 
     def op_GetAIter(self, op, depth):
-        self.assign(op, f"{self.constant(async_reference.get_aiter)}({self.obj(op.obj)})", depth)
+        self.async_for = True
+        self.assign(op, f"mj_aiter({self.obj(op.obj)}, {self.constant(async_reference.get_aiter)})", depth)
 
     def op_GetANext(self, op, depth):
-        self.assign(op, f"{self.constant(async_reference.get_anext)}({self.obj(op.aiter)})", depth)
+        self.async_for = True
+        self.assign(op, f"mj_anext({self.obj(op.aiter)}, {self.constant(async_reference.get_anext)}, "
+                        f"{self.constant(async_reference.anext_awaitable)})", depth)
 
     def op_MakeClosure(self, op, depth):
         self.assign(op, f"_mj_make_closure({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
@@ -1172,6 +1176,8 @@ class Emitter:
             out.append(AWAIT_FAST_PATH)
         if self.unpacked_items:
             out.append(UNPACKED_ITEM)
+        if self.async_for:
+            out.append(ASYNC_FOR_C)
         if self.hash_holders:
             out.append(f"cdef extern from *:\n    \"\"\"{known_hashes.KNOWN_HASHES_C}    \"\"\"\n"
                        f"{known_hashes.KNOWN_HASHES_DECLARATIONS}")
@@ -1227,6 +1233,54 @@ cdef extern from *:
 '''
 """Item ``i`` of what ``op_UnpackSequence`` gave: an exact tuple, or an exact list read right away, of the unpacked
 length (Cython's ``seq[i]`` on an object would test the type, the sign and the bounds again)."""
+
+
+ASYNC_FOR_C = '''
+cdef extern from *:
+    """
+    /* GET_AITER as ceval.c does it, through the type's slots; without __aiter__, the reference raises. */
+    static PyObject *mj_aiter(PyObject *obj, PyObject *reference) {
+        PyTypeObject *type = Py_TYPE(obj);
+        unaryfunc getter = type->tp_as_async != NULL ? type->tp_as_async->am_aiter : NULL;
+        if (getter == NULL)
+            return PyObject_CallOneArg(reference, obj);
+        PyObject *iterator = getter(obj);
+        if (iterator == NULL)
+            return NULL;
+        PyTypeObject *it = Py_TYPE(iterator);
+        if (it->tp_as_async == NULL || it->tp_as_async->am_anext == NULL) {
+            PyErr_Format(PyExc_TypeError, "'async for' received an object from __aiter__ that does not implement "
+                         "__anext__: %.100s", it->tp_name);
+            Py_DECREF(iterator);
+            return NULL;
+        }
+        return iterator;
+    }
+
+    /* GET_ANEXT: __anext__ through its slot; a coroutine, or an awaitable whose __await__ is the identity (an
+       async generator's asend, CPython's or Cython's), is what the item's await takes as it is; anything else
+       goes through the reference's checks (which call __await__ once and wrap its iterator). */
+    static PyObject *mj_anext(PyObject *iterator, PyObject *reference, PyObject *rest) {
+        PyTypeObject *type = Py_TYPE(iterator);
+        unaryfunc anext = type->tp_as_async != NULL ? type->tp_as_async->am_anext : NULL;
+        if (anext == NULL)
+            return PyObject_CallOneArg(reference, iterator);
+        PyObject *awaitable = anext(iterator);
+        if (awaitable == NULL)
+            return NULL;
+        PyTypeObject *at = Py_TYPE(awaitable);
+        if (PyCoro_CheckExact(awaitable) || (at->tp_as_async != NULL && at->tp_as_async->am_await == PyObject_SelfIter
+                                             && at->tp_iternext != NULL))
+            return awaitable;
+        PyObject *checked = PyObject_CallOneArg(rest, awaitable);
+        Py_DECREF(awaitable);
+        return checked;
+    }
+    """
+    object mj_aiter(object, object)
+    object mj_anext(object, object, object)
+'''
+"""``async for``'s GET_AITER and GET_ANEXT in C for the common cases (``async_reference.py`` has the rest)."""
 
 
 AWAIT_FAST_PATH = '''
