@@ -14,27 +14,28 @@ import types
 from moshjit.match_reference import type_name
 
 CO_ITERABLE_COROUTINE = 0x100         # a generator made awaitable by types.coroutine
-_MISSING = object()
+MISSING = object()
 
 
-def _lookup_special(obj, name: str):
-    """Look ``name`` up on the type, binding descriptors, as CPython's slot lookup does."""
+def lookup_special(obj, name: str):
+    """Look ``name`` up on the type, binding descriptors, as CPython's special-method lookup does (``MISSING`` if
+    no class in the MRO has it); the reference interpreter's ``with`` uses it too."""
     kind = type(obj)
     for klass in kind.__mro__:
         if name in klass.__dict__:
             attr = klass.__dict__[name]
             getter = getattr(type(attr), "__get__", None)
             return getter(attr, obj, kind) if getter is not None else attr
-    return _MISSING
+    return MISSING
 
 
 def get_aiter(obj):
     """GET_AITER: ``type(obj).__aiter__(obj)``, which must implement ``__anext__``."""
-    aiter = _lookup_special(obj, "__aiter__")
-    if aiter is _MISSING:
+    aiter = lookup_special(obj, "__aiter__")
+    if aiter is MISSING:
         raise TypeError(f"'async for' requires an object with __aiter__ method, got {type_name(type(obj))[:100]}")
     iterator = aiter()
-    if _lookup_special(iterator, "__anext__") is _MISSING:
+    if lookup_special(iterator, "__anext__") is MISSING:
         raise TypeError(f"'async for' received an object from __aiter__ that does not implement __anext__: "
                         f"{type_name(type(iterator))[:100]}")
     return iterator
@@ -42,8 +43,8 @@ def get_aiter(obj):
 
 def get_anext(iterator):
     """GET_ANEXT: ``__anext__()``'s result, made something ``await`` delegates to."""
-    anext = _lookup_special(iterator, "__anext__")
-    if anext is _MISSING:
+    anext = lookup_special(iterator, "__anext__")
+    if anext is MISSING:
         raise TypeError(f"'async for' requires an iterator with __anext__ method, got "
                         f"{type_name(type(iterator))[:100]}")
     return anext_awaitable(anext())
@@ -80,12 +81,12 @@ def awaitable_iterator(value):
     """``_PyCoro_GetAwaitableIter``: a coroutine as it is, else ``__await__()``'s iterator (never a coroutine)."""
     if _is_coroutine(value):
         return value
-    getter = _lookup_special(value, "__await__")
-    if getter is _MISSING:
+    getter = lookup_special(value, "__await__")
+    if getter is MISSING:
         raise TypeError(f"object {type_name(type(value))[:100]} can't be used in 'await' expression")
     result = getter()
     if _is_coroutine(result):
         raise TypeError("__await__() returned a coroutine")
-    if _lookup_special(result, "__next__") is _MISSING:
+    if lookup_special(result, "__next__") is MISSING:
         raise TypeError(f"__await__() returned non-iterator of type '{type_name(type(result))[:100]}'")
     return AwaitIterator(result)

@@ -490,26 +490,15 @@ def _unpacker(before: int, after: int | None):
     return _UNPACKERS[key]
 
 
-def _lookup_special(obj, name: str):
-    """Look ``name`` up on the type, binding descriptors, as CPython's special-method lookup does."""
-    kind = type(obj)
-    for klass in kind.__mro__:
-        if name in klass.__dict__:
-            attr = klass.__dict__[name]
-            getter = getattr(type(attr), "__get__", None)
-            return getter(attr, obj, kind) if getter is not None else attr
-    return _MISSING
-
-
 def _before_with(op, frame):
     manager = frame.get(op.manager)
     prefix, protocol = ("a", "asynchronous context manager") if op.asynchronous else ("", "context manager")
-    enter = _lookup_special(manager, f"__{prefix}enter__")
-    if enter is _MISSING:
+    enter = async_reference.lookup_special(manager, f"__{prefix}enter__")
+    if enter is async_reference.MISSING:
         raise TypeError(f"'{match_reference.type_name(type(manager))[:200]}' object does not support the {protocol} "
                         f"protocol")
-    exit_ = _lookup_special(manager, f"__{prefix}exit__")
-    if exit_ is _MISSING:
+    exit_ = async_reference.lookup_special(manager, f"__{prefix}exit__")
+    if exit_ is async_reference.MISSING:
         raise TypeError(f"'{match_reference.type_name(type(manager))[:200]}' object does not support the {protocol} "
                         f"protocol (missed __{prefix}exit__ method)")
     return (exit_, enter())
@@ -519,7 +508,8 @@ def _awaitable(op, frame):
     """What an Await op hands Python's ``await``: the value, after the check CPython's GET_AWAITABLE 1/2 words
     for ``async with`` (an ``await`` expression's own check is Python's)."""
     value = frame.get(op.value)
-    if (op.context in ("__aenter__", "__aexit__") and _lookup_special(value, "__await__") is _MISSING
+    in_with = op.context in ("__aenter__", "__aexit__")        # (``__anext__``: GetANext checked it)
+    if (in_with and async_reference.lookup_special(value, "__await__") is async_reference.MISSING
             and not (isinstance(value, types.GeneratorType) and value.gi_code.co_flags & CO_ITERABLE_COROUTINE)):
         raise TypeError(f"'async with' received an object from {op.context} that does not implement __await__: "
                         f"{match_reference.type_name(type(value))[:100]}")
