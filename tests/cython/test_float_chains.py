@@ -284,3 +284,19 @@ def test_the_generated_code_of_the_new_chain_ends():
     assert "_d = -" in code                                            # unary minus on the double
     assert ">= 0.0:" in code and "= mj_chain_sqrt(" in code          # math.sqrt of a non-negative double
     assert "mj_richcompare(mj_chain_box(" in code                      # the generic comparison boxes on demand
+
+
+def squared_deviations(xs, mean):
+    total = 0.0
+    for x in xs:
+        total += (x - mean) ** 2
+    return total
+
+
+def test_a_constant_power_is_libms_pow_not_a_product():
+    """CPython's float ** 2 calls libm's pow, which is not always the correctly rounded x * x that gcc folds
+    pow(x, 2.0) into (found by the frontend samples' mean_and_variance: 1 ulp apart)."""
+    xs = [260593.78490262944, 780922.875435604, 594717.0, -1.5]
+    mean = sum(xs) / 4
+    # glibc 2.36's pow((xs[2] - mean), 2.0) differs from the product by 1 ulp: the input tells the two apart
+    assert outcome(jitted(squared_deviations), xs, mean) == outcome(squared_deviations, xs, mean)

@@ -60,7 +60,10 @@ FLOAT_CHAINS_C = r'''
         }
         if (iv == 1.0) { *r = negate ? -1.0 : 1.0; return 1; }
         errno = 0;
-        *r = pow(iv, iw);
+        /* libm's pow, as float_pow calls it: with a constant exponent after inlining, gcc would make pow(x, 2.0)
+           x * x, which is not always libm's result (1 ulp apart on some inputs) */
+        volatile double exponent = iw;
+        *r = pow(iv, exponent);
         if (errno == 0 && (*r == HUGE_VAL || *r == -HUGE_VAL)) return 0;          /* _Py_ADJUST_ERANGE1 */
         if (errno != 0 && !(errno == ERANGE && *r == 0.0)) return 0;
         if (negate) *r = -*r;
