@@ -85,6 +85,7 @@ class EmissionPlan:
         self._plan_list_builds()
         self.tuple_compares = plan_tuple_compares(fn, self.users)
         self.folded |= {display for display, _, _ in self.tuple_compares.values()}
+        self.folding_compare = {display: compare for compare, (display, _, _) in self.tuple_compares.items()}
         self.known_hashes = plan_known_hashes(fn, self.ctype, self.folded | self.inline_slices)   # op -> its key
         self.caller_floats = self._caller_floats()     # float argument -> ops that read the caller's object
         self.boxed_once = self._boxed_once()           # computed float -> ops that read its one box
@@ -119,30 +120,31 @@ class EmissionPlan:
         (returns it, stores it, puts it in a container, passes it on, tests identity or membership): CPython
         hands on that very object, and ``is`` and a NaN's identity (``x in [x]``, ``(x, 1) == (x, 1)``) would see
         a float boxed again. A folded tuple display's items count as used by the compare that folds it."""
-        folding = {display: compare for compare, (display, _, _) in self.tuple_compares.items()}
         found = {}
         for argument in self.fn.args:
-            if argument.type != FLOAT or argument in self.boxed_arguments:
-                continue
-            users = {folding.get(user, user) for user in self.users.get(argument, ())
-                     if not _uses_natively(user)}
-            if users:
-                found[argument] = users
+            if argument.type == FLOAT and argument not in self.boxed_arguments:
+                users = set(self._object_uses(argument))
+                if users:
+                    found[argument] = users
         return found
+
+    def _object_uses(self, value) -> list:
+        """The uses that need ``value`` as an object (once per operand it is), a folded tuple display's counted as
+        the compare's that folds it."""
+        return [self.folding_compare.get(user, user) for user in self.users.get(value, ()) if not _uses_natively(user)]
 
     def _boxed_once(self) -> dict:
         """A computed float that more than one use (or a use in another block, which a loop may repeat) needs as
         an object is boxed once per definition, at the first such use that runs: CPython makes one float object
         per value, and ``(y, y)`` or ``out.append(y)`` twice would otherwise hold two (``is``, a NaN in a list).
         Values of φs are not covered (see docs/architecture.md)."""
-        folding = {display: compare for compare, (display, _, _) in self.tuple_compares.items()}
         found = {}
         for block in self.fn.blocks:
             here = {*block.ops, block.terminator}
             for op in block.ops:
                 if getattr(op, "type", None) != FLOAT or self.decl_type(op) != "double" or op in self.folded:
                     continue
-                uses = [folding.get(user, user) for user in self.users.get(op, ()) if not _uses_natively(user)]
+                uses = self._object_uses(op)
                 if len(uses) >= 2 or any(use not in here for use in uses):
                     found[op] = set(uses)
         return found
