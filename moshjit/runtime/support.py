@@ -24,7 +24,9 @@ from moshjit.cache import DiskCache, scratch
 from moshjit.runtime.toolchain import (EXT_SUFFIX, NAMESPACE, RUNTIME_DIR, RUNTIME_PACKAGE, SHARED_MODULE,
                                        SUPPORT_OPT, BuildError, compile_to_bytes, cython_options, cythonize_file,
                                        load_extension, lock, rewrite_c, runtime_fingerprint,
-                                       toolchain_fingerprint, with_handled_exceptions_kept, without_frames)
+                                       toolchain_fingerprint, with_handled_exceptions_kept,
+                                       with_native_coroutines_sent, with_owned_scopes, with_private_abi,
+                                       without_frames)
 
 log = logging.getLogger("moshjit")
 RUNTIME_MODULE = f"{RUNTIME_PACKAGE}.moshjit_rt"
@@ -55,13 +57,15 @@ def generate_c(module: str, workdir: str) -> str:
             err, _ = generate_shared_module(options)
         if err:
             raise BuildError(f"Cython could not generate its shared utility module: {err}")
+        rewrite_c(c_path, with_private_abi)
         return c_path
     if module == RUNTIME_MODULE:
         from moshjit.runtime.unicode_tables import HEADER_NAME, generate_header
         with open(os.path.join(workdir, HEADER_NAME), "w", encoding="ascii") as f:
             f.write(generate_header())
     cythonize_file(os.path.join(RUNTIME_DIR, short_name(module) + ".pyx"), module, c_path)
-    rewrite_c(c_path, lambda c: with_handled_exceptions_kept(without_frames(c)))   # see toolchain.py
+    rewrite_c(c_path, lambda c: with_native_coroutines_sent(with_owned_scopes(with_private_abi(
+        with_handled_exceptions_kept(without_frames(c))))))
     return c_path
 
 
