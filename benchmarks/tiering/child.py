@@ -76,11 +76,6 @@ ENTRIES = {
 }
 
 
-# Programs the default ``@jit`` refuses (generators): run with ``fallback=True`` (a non-default mode, so the tables
-# say so); the refused functions run as plain Python after one warning.
-PROGRAM_OPTIONS = {"bm_nqueens": {"fallback": True}}
-
-
 def chaos(module, scale):
     runner = StubRunner()
     args = types.SimpleNamespace(thickness=0.25, width=256, height=256, iterations=int(90_000 * scale),
@@ -95,8 +90,7 @@ def main(argv) -> None:
     module = load_program(name)
     jitted = 0
     if engine == "jit":
-        options = dict(PROGRAM_OPTIONS.get(name, {}), **ast.literal_eval(os.environ.get("MOSHJIT_BENCH_JIT_OPTIONS",
-                                                                                           "{}")))
+        options = ast.literal_eval(os.environ.get("MOSHJIT_BENCH_JIT_OPTIONS", "{}"))
         jitted = jit_every_def(module, options)
     start = time.perf_counter()
     result = ENTRIES[name](module, scale)
