@@ -80,6 +80,8 @@ class SSABuilder:
     def _new_phi(self, block: Block, var) -> Phi:
         phi = Phi(block, var=_describe_var(var))
         block.phis.append(phi)
+        if isinstance(var, tuple) and var and var[0] == "local":
+            self.fn.hold(phi, local_holder(var))
         return phi
 
     def _add_operands(self, var, phi: Phi):
@@ -123,6 +125,11 @@ class SSABuilder:
                     target = self.resolve(operand)
                     if target is not operand:
                         inst.replace_operand(operand, target)
+
+
+def local_holder(var) -> str:
+    """The name ``Function.holders`` records for a local variable (scopes of inlined comprehensions apart)."""
+    return f"{var[2]}@{var[1]}"
 
 
 def _describe_var(var) -> str | None:

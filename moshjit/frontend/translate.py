@@ -21,7 +21,7 @@ from moshjit.frontend.consumers import Consumer, choose_consumer
 from moshjit.frontend.decode import Instr, decode
 from moshjit.frontend.markers import (NULL, CellRef, ClosureTuple, ComprehensionFunction, MethodRef,
                                       PendingGenerator, Truth)
-from moshjit.frontend.ssa_builder import SSABuilder
+from moshjit.frontend.ssa_builder import SSABuilder, local_holder
 from moshjit.functions import builtins_of
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
@@ -304,7 +304,9 @@ class CodeUnit:
         """Pop the top of the stack into ``var`` (splitting first, so the split block still holds the value)."""
         self.stack[-1] = self.as_value(self.stack[-1])
         self.before_local_write()
-        self.ssa.write(var, self.block, self.pop())
+        value = self.pop()
+        self.t.fn.hold(value, local_holder(var))
+        self.ssa.write(var, self.block, value)
 
     def deref_var(self, name: str):
         """The variable behind a cell or free variable of this scope, or None for a real closure cell."""

@@ -5,7 +5,7 @@ import inspect
 from typing import Iterator
 
 from moshjit.ir.block import Block
-from moshjit.ir.ops import Argument, Value
+from moshjit.ir.ops import Argument, Op, Phi, Value
 
 __all__ = ["Block", "Function", "make_binder"]
 
@@ -26,6 +26,10 @@ class Function:
         self.generator = False        # a generator function: a call returns a generator running these blocks
         self.coroutine = False        # an ``async def``: a call returns a coroutine running these blocks
         self.blocks: list[Block] = []
+        # value -> the local variable it was stored into: CPython keeps a local's object alive until the name is
+        # rebound or the frame ends, so a backend must not release such a value sooner (set by the frontend,
+        # carried by ``substitute`` and inlining; a value held by two names gets a holder of its own)
+        self.holders: dict[Value, str] = {}
         self._next_label = 0
         self._binder = None
 
@@ -72,8 +76,20 @@ class Function:
     def replace_all_uses(self, old: Value, new: Value) -> None:
         self.substitute({old: new})
 
+    def hold(self, value: Value, name: str) -> None:
+        """Note that the local ``name`` holds ``value`` (see ``holders``); arguments and constants are held by the
+        caller and the code object, so only computed values are noted."""
+        if not isinstance(value, (Op, Phi)):
+            return
+        held = self.holders.get(value)
+        if held is None:
+            self.holders[value] = name
+        elif held != name:
+            self.holders[value] = f"{held}+{name}#{id(value)}"     # held by two names: no other value's holder
+
     def substitute(self, replacements: dict) -> None:
-        """Replace every use of each key by its value, following chains (a→b, b→c), in one sweep."""
+        """Replace every use of each key by its value, following chains (a→b, b→c), in one sweep. What held a
+        replaced value now holds its replacement (``holders``)."""
         if not replacements:
             return
 
@@ -81,6 +97,10 @@ class Function:
             while value in replacements:
                 value = replacements[value]
             return value
+
+        for old in replacements:
+            if old in self.holders:
+                self.hold(resolve(old), self.holders[old])
 
         for block in self.blocks:
             for inst in [*block.phis, *block.instructions()]:

@@ -407,6 +407,8 @@ def _splice(fn: Function, block: Block, position: int, call: ops.Call, body: Fun
             if block in phi.incoming:
                 phi.incoming[rest] = phi.incoming[block]
     body.substitute(dict(zip(body.args, values)))
+    for value, name in body.holders.items():      # the callee's locals, held until its frame would have ended
+        fn.hold(value, f"{name}@inlined{id(call)}")
     returns = []
     for inner in body.blocks:
         inner.label = fn._next_label

@@ -4,6 +4,9 @@ from __future__ import annotations
 from moshjit.ir.types import BOOL, CHAR, FLOAT, STR, DictType, IntType, ListType, MType, SetType, TupleType
 
 
+C_SCALARS = frozenset({"Py_ssize_t", "bint", "double", "Py_UCS4"})     # declared types that hold no object
+
+
 def cython_type(t: MType | None) -> str:
     """``Py_ssize_t`` for proven int64 ints, ``Py_UCS4`` chars, ``double``, ``bint``, the exact builtin
     containers, else ``object``."""

@@ -125,6 +125,7 @@ class Emitter:
         self.caller_floats = decided.caller_floats
         self.known_hashes = decided.known_hashes
         self.boxed_once = decided.boxed_once
+        self.kept_unused = decided.kept_unused
         self.box_names: dict = {}           # computed float -> the variable holding its one box (``boxed_once``)
         self.box_reads: dict = {}           # op or terminator -> the computed floats it reads boxed
         for value, readers in self.boxed_once.items():
@@ -251,7 +252,7 @@ class Emitter:
 
     # ---- ops ---------------------------------------------------------------------------------------------------
     def assign(self, op, expr: str, depth: int) -> None:
-        if self.users.get(op):
+        if self.users.get(op) or op in self.kept_unused:
             self.emit(f"{self.var(op)} = {expr}", depth)
         else:
             self.emit(expr, depth)

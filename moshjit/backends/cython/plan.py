@@ -27,7 +27,7 @@ from moshjit.backends.cython.coalesce import coalesce
 from moshjit.backends.cython import enumerate_loops
 from moshjit.backends.cython.constructor_sites import takes_constructor_site
 from moshjit.backends.cython.out_of_ssa import CopyPlan
-from moshjit.backends.cython.c_types import cython_type
+from moshjit.backends.cython.c_types import C_SCALARS, cython_type
 from moshjit.backends.cython.joined_loops import joined_loops
 from moshjit.backends.cython.known_hashes import plan_known_hashes
 from moshjit.backends.cython.list_builds import ListBuilds
@@ -89,6 +89,7 @@ class EmissionPlan:
         self.known_hashes = plan_known_hashes(fn, self.ctype, self.folded | self.inline_slices)   # op -> its key
         self.caller_floats = self._caller_floats()     # float argument -> ops that read the caller's object
         self.boxed_once = self._boxed_once()           # computed float -> ops that read its one box
+        self.kept_unused = self._kept_unused()         # objects a local holds that nothing reads: still assigned
         self.representative = self._share_variables()   # value -> the value whose variable it shares
 
     def _kept_boxed(self, argument) -> bool:
@@ -326,14 +327,28 @@ class EmissionPlan:
         self.list_builds = ListBuilds(self)
         self.folded |= self.list_builds.fused
 
+    def _kept_unused(self) -> set:
+        """Ops whose object a local of the user's code holds although nothing reads it (``current = make()`` in a
+        loop): assigned to a variable anyway, so it lives until the local is rebound, as in CPython."""
+        return {op for block in self.fn.blocks for op in block.ops
+                if op in self.fn.holders and not self.users.get(op) and op not in self.folded
+                and self.decl_type(op) not in C_SCALARS}
+
     def _share_variables(self) -> dict:
         """Which values share a variable (see ``coalesce.py``), told where the emitter reads each value. The strs
         views point into keep variables of their own."""
         not_emitted = self.folded | self.inline_slices | set(self.iteration) | self.char_buffers | self.views.roots
         candidates = [v for block in self.fn.blocks for v in [*block.phis, *block.instructions()]
-                      if self.users.get(v) and v not in not_emitted]
-        return coalesce(self.fn, self.copies, candidates, self.decl_type, self._reads,
+                      if (self.users.get(v) or v in self.kept_unused) and v not in not_emitted]
+        return coalesce(self.fn, self.copies, candidates, self._variable_group, self._reads,
                         lambda op: op not in not_emitted)
+
+    def _variable_group(self, value):
+        """Values share a variable only within a group: the same declared C type and, for objects, the same local
+        variable of the user's code (or none): assigning a variable releases what it held, and CPython releases
+        a local's object only when the name is rebound or the frame ends (``Function.holders``)."""
+        decl = self.decl_type(value)
+        return decl if decl in C_SCALARS else (decl, self.fn.holders.get(value))
 
     def _reads(self, instruction) -> list:
         """The values the emitted code of ``instruction`` reads, where it is placed."""
