@@ -57,14 +57,27 @@ def held_across_yields(n):
     yield probe(size + n)
 
 
+def temporary_before_a_yield(n):
+    size = len(Resource("temporary").name)         # the Resource is a temporary: gone before the yield
+    yield probe(size)
+    yield probe(n)
+
+
+async def awaits_after_a_call(gate, n):
+    total = len(Resource("temporary").name)
+    received = await gate
+    return total + n, received
+
+
 def drained(fn, n):
     result = fn(n)
-    if fn.__name__ == "held_across_yields" or getattr(fn, "__wrapped__", None) is held_across_yields:
+    if hasattr(result, "__next__"):
         result = list(result)
     return result
 
 
-@pytest.mark.parametrize("fn", [only_a_field_used_later, rebound, rebound_in_a_loop, held_across_yields])
+@pytest.mark.parametrize("fn", [only_a_field_used_later, rebound, rebound_in_a_loop, held_across_yields,
+                                temporary_before_a_yield])
 def test_objects_held_by_locals_are_released_when_cpython_releases_them(fn):
     log.clear()
     expected = drained(fn, 3)
@@ -92,3 +105,21 @@ def test_a_replacement_takes_over_what_held_the_replaced_value():
     assert ir.holders[replacement] == ir.holders[held]
     ir.hold(replacement, "elsewhere@0")
     assert ir.holders[replacement] not in (ir.holders[held], "elsewhere@0")   # two names: a holder of its own
+
+
+class Gate:
+    def __await__(self):
+        log.append(("suspended",))
+        return (yield "gate")
+
+
+def test_a_temporary_is_not_kept_by_a_suspended_coroutine():
+    seen = []
+    for fn in (awaits_after_a_call, moshjit.jit(awaits_after_a_call, backend="cython", strict=True, tier="eager")):
+        log.clear()
+        coroutine = fn(Gate(), 2)
+        assert coroutine.send(None) == "gate"
+        with pytest.raises(StopIteration) as stop:
+            coroutine.send("in")
+        seen.append((list(log), stop.value.value))
+    assert seen[0] == seen[1] and seen[0][0][0] == ("del", "temporary")

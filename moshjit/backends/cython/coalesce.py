@@ -61,8 +61,15 @@ class Liveness:
                 live.add(src)
         return live
 
-    def _scan(self, block: Block, record: bool) -> frozenset:
-        """Walk ``block`` backwards from its live-out; returns its live-in (recording interference if asked)."""
+    def live_after(self, block: Block) -> dict:
+        """Each op of ``block`` -> the candidates live just after it (what the rest of the function still reads)."""
+        after: dict = {}
+        self._scan(block, record=False, after=after)
+        return after
+
+    def _scan(self, block: Block, record: bool, after: dict | None = None) -> frozenset:
+        """Walk ``block`` backwards from its live-out; returns its live-in (recording interference if asked, and
+        each op's live-after set into ``after`` if given)."""
         term = block.terminator
         live: set = set()
         for succ in dict.fromkeys(term.successors()):
@@ -81,6 +88,8 @@ class Liveness:
         live |= self._read_set(term)
         for i in range(end - 1, -1, -1):
             op = block.ops[i]
+            if after is not None:
+                after[op] = frozenset(live)
             read = self._read_set(op)
             if op in self.candidates and self.defines(op):
                 live.discard(op)
@@ -101,11 +110,13 @@ class Liveness:
 
 
 def coalesce(fn: Function, plan: CopyPlan, candidates: Iterable, group_of: Callable[[object], str],
-             reads: Callable[[ops.Op], Iterable], defines: Callable[[ops.Op], bool]) -> dict:
+             reads: Callable[[ops.Op], Iterable], defines: Callable[[ops.Op], bool],
+             liveness: Liveness | None = None) -> dict:
     """Map each candidate to the representative of the variable it shares (itself when alone). Only values of
-    the same ``group_of`` (the declared C type) share; values that interfere never do."""
+    the same ``group_of`` (the declared C type) share; values that interfere never do. ``liveness``: one already
+    computed for these candidates, reads and definitions."""
     ordered = list(dict.fromkeys(candidates))
-    liveness = Liveness(fn, plan, set(ordered), reads, defines)
+    liveness = liveness or Liveness(fn, plan, set(ordered), reads, defines)
     partners: dict = {value: [] for value in ordered}
     for moves in plan.edges.values():
         for dst, src in moves:

@@ -126,6 +126,7 @@ class Emitter:
         self.known_hashes = decided.known_hashes
         self.boxed_once = decided.boxed_once
         self.kept_unused = decided.kept_unused
+        self.released_at = decided.released_at
         self.box_names: dict = {}           # computed float -> the variable holding its one box (``boxed_once``)
         self.box_reads: dict = {}           # op or terminator -> the computed floats it reads boxed
         for value, readers in self.boxed_once.items():
@@ -637,13 +638,21 @@ class Emitter:
         self.assign(op, f"_mj_make_function({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
                         f"{self.ref(op.kwdefaults)})", depth)
 
+    def release_before_suspension(self, op, depth) -> None:
+        """Empty the variables the plan found holding only dead temporaries at this yield or await."""
+        for value in self.released_at.get(op, ()):
+            self.emit(f"{self.var(value)} = None", depth)
+
     def op_Yield(self, op, depth):
+        self.release_before_suspension(op, depth)
         self.assign(op, f"(yield {self.obj(op.value)})", depth)
 
     def op_YieldFrom(self, op, depth):
+        self.release_before_suspension(op, depth)
         self.assign(op, f"(yield from _mj_yield_from_iterable({self.obj(op.value)}))", depth)
 
     def op_Await(self, op, depth):
+        self.release_before_suspension(op, depth)
         if op.context is None:
             self.assign(op, f"(await _mj_awaited({self.obj(op.value)}))", depth)
         elif op.context == "__anext__":                # GetANext made it awaitable, with CPython's checks

@@ -23,7 +23,8 @@ Per-op emission (``emit.py``) reads these decisions and decides nothing of this 
 """
 from __future__ import annotations
 
-from moshjit.backends.cython.coalesce import coalesce
+from moshjit.analysis.dominators import DominatorTree
+from moshjit.backends.cython.coalesce import Liveness, coalesce
 from moshjit.backends.cython import enumerate_loops
 from moshjit.backends.cython.constructor_sites import takes_constructor_site
 from moshjit.backends.cython.out_of_ssa import CopyPlan
@@ -34,8 +35,8 @@ from moshjit.backends.cython.list_builds import ListBuilds
 from moshjit.backends.cython.text import VIEW_TYPE, StrViews
 from moshjit.backends.cython.tuple_compares import plan_tuple_compares
 from moshjit.ir import ops
-from moshjit.ir.function import Function
-from moshjit.ir.ops import UNDEFINED, Constant, Phi
+from moshjit.ir.function import Block, Function
+from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
 from moshjit.ir.types import CHAR, FLOAT, STR, IntType, ListType, RangeType, TupleType
 from moshjit.passes.constfold import maybe_undefined
 
@@ -91,6 +92,7 @@ class EmissionPlan:
         self.boxed_once = self._boxed_once()           # computed float -> ops that read its one box
         self.kept_unused = self._kept_unused()         # objects a local holds that nothing reads: still assigned
         self.representative = self._share_variables()   # value -> the value whose variable it shares
+        self.released_at = self._released_at_suspensions()   # yield/await op -> variables emptied before it
 
     def _kept_boxed(self, argument) -> bool:
         """A float or int64 argument every use of which needs it as an object keeps the caller's object."""
@@ -340,8 +342,54 @@ class EmissionPlan:
         not_emitted = self.folded | self.inline_slices | set(self.iteration) | self.char_buffers | self.views.roots
         candidates = [v for block in self.fn.blocks for v in [*block.phis, *block.instructions()]
                       if (self.users.get(v) or v in self.kept_unused) and v not in not_emitted]
-        return coalesce(self.fn, self.copies, candidates, self._variable_group, self._reads,
-                        lambda op: op not in not_emitted)
+        defines = lambda op: op not in not_emitted       # noqa: E731
+        self._liveness = Liveness(self.fn, self.copies, set(candidates), self._reads, defines)
+        return coalesce(self.fn, self.copies, candidates, self._variable_group, self._reads, defines,
+                        self._liveness)
+
+    def _released_at_suspensions(self) -> dict:
+        """For each yield and await of a generator or coroutine, the variables holding only temporaries nothing
+        reads after it (a bound ``__aexit__`` already called, an item already appended): emptied before the
+        suspension, as CPython's stack has dropped them by then, so a suspended generator does not keep them
+        alive. Variables a local of the user's code holds are left alone (``_variable_group``)."""
+        if not self.fn.suspends:
+            return {}
+        members: dict = {}
+        for value, rep in self.representative.items():
+            members.setdefault(rep, []).append(value)
+        domtree = DominatorTree(self.fn.entry, Block.successors)
+        released: dict = {}
+        for block in self.fn.blocks:
+            suspensions = [op for op in block.ops if isinstance(op, (ops.Yield, ops.YieldFrom, ops.Await))]
+            if not suspensions:
+                continue
+            after = self._liveness.live_after(block)
+            position = {op: i for i, op in enumerate(block.ops)}
+            for op in suspensions:
+                kept = {self.representative.get(v, v) for v in after[op]}
+                kept |= {self.representative.get(v, v) for v in [op, *self._reads(op)]}
+                empty = []
+                for rep, values in members.items():
+                    if rep in kept or self._variable_group(rep) != (self.decl_type(rep), None):
+                        continue
+                    if any(self._holds_at(value, block, position, op, domtree) for value in values):
+                        empty.append(rep)
+                if empty:
+                    released[op] = empty
+        return released
+
+    @staticmethod
+    def _holds_at(value, block, position, op, domtree) -> bool:
+        """Whether ``value`` has surely been assigned when ``op`` (in ``block``) runs: defined before it in the
+        block, or in a block that dominates it."""
+        if isinstance(value, Argument):
+            return False                          # a parameter is a local: never a temporary
+        defined_in = getattr(value, "block", None)
+        if defined_in is None:
+            return False
+        if defined_in is block:
+            return isinstance(value, Phi) or (value in position and position[value] < position[op])
+        return domtree.dominates(defined_in, block)
 
     def _variable_group(self, value):
         """Values share a variable only within a group: the same declared C type and, for objects, the same local
