@@ -11,6 +11,7 @@ cached native code (``load_cached``) builds no IR.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import threading
@@ -18,7 +19,7 @@ import time
 import types
 import weakref
 
-from moshjit import progress
+from moshjit import progress, switching
 from moshjit.artifact import Artifact
 from moshjit.bindings import function_fields
 from moshjit.context import CompileContext
@@ -216,6 +217,7 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
     if backend_name in ("auto", "llvm"):
         artifact = backend("llvm").compile(ir, ctx)       # leaves ``ir`` as it was when it refuses
     if artifact is None:
+        switching.back_to_normal()                        # Cython builds: no short switch interval
         ir_text = format_function(ir)                     # as the pipeline built it, before direct calls are bound
         bind_direct_calls(ir, ctx)
         artifact = backend("cython").compile(ir, ctx)
@@ -227,6 +229,22 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
     progress.compiled(f"{py_function.__qualname__}{describe_signature(key)}", artifact.backend,
                       artifact.stats["total_s"])
     return artifact
+
+
+@contextlib.contextmanager
+def releasing_the_gil_often(backend_name: str, key: tuple):
+    """A context for a compile (or cache load) of signature ``key``: on the compile thread, a short switch interval
+    where LLVM may take the function (``moshjit.switching``: its imports, file writes and ctypes calls let the GIL
+    go hundreds of times); none where Cython will build it (decided inside: the first decision imports the LLVM
+    backend, which is GIL-releasing work too). Elsewhere nothing, not even the decision (a cache hit imports no
+    llvmlite)."""
+    if not switching.on_compile_thread():
+        yield
+        return
+    with switching.releasing_often() as interval:
+        if backend_name == "cython" or backend_name == "auto" and not backend("llvm").takes_arguments(key):
+            interval.end()
+        yield
 
 
 def warm_builds(backend_name: str, key: tuple, cache) -> None:

@@ -332,13 +332,15 @@ class Tiering:
 
     def _compile(self, key: tuple) -> None:
         """Run on the compile thread: compile ``key`` and swap its native entry in, or remember the failure."""
+        from moshjit import compiler
         dispatcher = self.dispatcher
         spec = self.specializations[key]
         start = time.perf_counter()
         _in_compile_thread.active = True
         try:
-            dispatcher._warm_builds(key)
-            artifact = dispatcher._compile(key)
+            with compiler.releasing_the_gil_often(dispatcher.backend, key):
+                dispatcher._warm_builds(key)
+                artifact = dispatcher._compile(key)
         except BuildCancelled as exc:            # the interpreter is exiting: no next call to report it to
             log.debug("%s%s: %s", dispatcher.py_func.__qualname__, describe_signature(key), exc)
             return
