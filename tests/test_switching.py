@@ -65,7 +65,7 @@ def scaled(x):
 
 
 def test_a_background_llvm_compile_runs_llvm_with_the_short_interval(switch_interval, monkeypatch):
-    """Also the only change an LLVM compile makes: a Cython build's job keeps the program's interval."""
+    """LLVM's ctypes calls run with the short interval; the program's is back after the compile."""
     from moshjit.backends.llvm import engine
     seen = []
     real = engine.load_library
@@ -91,37 +91,26 @@ def unboxed(box):
     return box.value + 1
 
 
-def test_a_background_compile_for_cython_keeps_the_programs_interval(switch_interval, monkeypatch):
-    from moshjit.backends import cython
-    seen = []
-    real = cython.compile
-
-    def recording(ir, ctx):
-        seen.append(sys.getswitchinterval())
-        return real(ir, ctx)
-
-    monkeypatch.setattr(cython, "compile", recording)
-    sys.setswitchinterval(0.004)
-    jitted = moshjit.jit(unboxed, tier="eager", cache=False)
-    assert on_compile_thread(lambda: jitted(Box(2))) == 3
-    assert seen == [pytest.approx(0.004)]
-
-
-def test_a_function_llvm_refuses_is_built_by_cython_with_the_programs_interval(switch_interval, monkeypatch):
-    from moshjit.backends import cython
-    seen = []
-    real = cython.compile
-
-    def recording(ir, ctx):
-        seen.append(sys.getswitchinterval())
-        return real(ir, ctx)
-
-    monkeypatch.setattr(cython, "compile", recording)
-    sys.setswitchinterval(0.004)
-    jitted = moshjit.jit(uses_a_str_method, tier="eager", cache=False)     # int arguments, a body LLVM refuses
-    assert on_compile_thread(lambda: jitted(3)) == "3"
-    assert seen == [pytest.approx(0.004)] and sys.getswitchinterval() == pytest.approx(0.004)
-
-
 def uses_a_str_method(n):
     return str(n).strip()
+
+
+@pytest.mark.parametrize("fn, arg, result", [
+    (unboxed, Box(2), 3),                 # an argument LLVM has no native form for: Cython from the start
+    (uses_a_str_method, 3, "3"),          # int arguments, a body LLVM refuses: Cython after LLVM's try
+])
+def test_a_background_compile_cython_builds_keeps_the_programs_interval(fn, arg, result, switch_interval,
+                                                                          monkeypatch):
+    from moshjit.backends import cython
+    seen = []
+    real = cython.compile
+
+    def recording(ir, ctx):
+        seen.append(sys.getswitchinterval())
+        return real(ir, ctx)
+
+    monkeypatch.setattr(cython, "compile", recording)
+    sys.setswitchinterval(0.004)
+    jitted = moshjit.jit(fn, tier="eager", cache=False)
+    assert on_compile_thread(lambda: jitted(arg)) == result
+    assert seen == [pytest.approx(0.004)] and sys.getswitchinterval() == pytest.approx(0.004)
