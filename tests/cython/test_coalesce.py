@@ -190,3 +190,36 @@ def test_the_shared_storage_check_has_teeth():
     one = next(iter(representative))
     everything_shared = SharedStorage({value: one for value in representative})
     assert outcome(lambda: run_structured(ir, plan, tree, [1, 2, 1], everything_shared)) != ("ok", (2, 1))
+
+
+# ---- the plan's groups: objects held by different locals never share ------------------------------------------
+def two_locals_in_turn(make):
+    first = make(1)
+    size = len(first)
+    second = make(size)
+    return second
+
+
+def temporaries_in_turn(make):
+    return len(make(1)) + len(make(2))
+
+
+def plan_of(fn, key):
+    from moshjit.backends.cython.plan import EmissionPlan
+    ir = typed_ssa(fn, [type_of_key(k) for k in key], assume_globals=False)
+    return ir, EmissionPlan(ir, out_of_ssa(ir))
+
+
+def test_objects_held_by_different_locals_keep_their_own_variables():
+    ir, plan = plan_of(two_locals_in_turn, (object,))
+    held = {name.split("@")[0]: value for value, name in ir.holders.items()}
+    first, second = held["first"], held["second"]
+    assert plan.representative[first] is not plan.representative[second]
+
+
+def test_temporaries_still_share_a_variable():
+    ir, plan = plan_of(temporaries_in_turn, (object,))
+    made = [op for block in ir.blocks for op in block.ops if type(op).__name__ == "Call" and op.args
+            and getattr(op.args[0], "value", None) in (1, 2)]
+    assert len(made) == 2 and not any(op in ir.holders for op in made)
+    assert plan.representative[made[0]] is plan.representative[made[1]]
