@@ -77,16 +77,35 @@ class AwaitIterator:
         return self.iterator
 
 
+# GET_AWAITABLE's TypeErrors in CPython's words, for the interpreter and the compiled runtime (``moshjit_rt``)
+def await_unsupported(value) -> TypeError:
+    return TypeError(f"object {type_name(type(value))[:100]} can't be used in 'await' expression")
+
+
+def async_with_unsupported(method: str, value) -> TypeError:
+    """``async with``'s wording (GET_AWAITABLE 1/2) for what ``method`` (``__aenter__``/``__aexit__``) returned."""
+    return TypeError(f"'async with' received an object from {method} that does not implement __await__: "
+                     f"{type_name(type(value))[:100]}")
+
+
+def await_returned_coroutine() -> TypeError:
+    return TypeError("__await__() returned a coroutine")
+
+
+def await_returned_non_iterator(result) -> TypeError:
+    return TypeError(f"__await__() returned non-iterator of type '{type_name(type(result))[:100]}'")
+
+
 def awaitable_iterator(value):
     """``_PyCoro_GetAwaitableIter``: a coroutine as it is, else ``__await__()``'s iterator (never a coroutine)."""
     if _is_coroutine(value):
         return value
     getter = lookup_special(value, "__await__")
     if getter is MISSING:
-        raise TypeError(f"object {type_name(type(value))[:100]} can't be used in 'await' expression")
+        raise await_unsupported(value)
     result = getter()
     if _is_coroutine(result):
-        raise TypeError("__await__() returned a coroutine")
+        raise await_returned_coroutine()
     if lookup_special(result, "__next__") is MISSING:
-        raise TypeError(f"__await__() returned non-iterator of type '{type_name(type(result))[:100]}'")
+        raise await_returned_non_iterator(result)
     return AwaitIterator(result)

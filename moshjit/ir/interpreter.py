@@ -511,8 +511,7 @@ def _awaitable(op, frame):
     in_with = op.context in ("__aenter__", "__aexit__")        # (``__anext__``: GetANext checked it)
     if (in_with and async_reference.lookup_special(value, "__await__") is async_reference.MISSING
             and not (isinstance(value, types.GeneratorType) and value.gi_code.co_flags & CO_ITERABLE_COROUTINE)):
-        raise TypeError(f"'async with' received an object from {op.context} that does not implement __await__: "
-                        f"{match_reference.type_name(type(value))[:100]}")
+        raise async_reference.async_with_unsupported(op.context, value)
     return value
 
 
