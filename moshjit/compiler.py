@@ -233,7 +233,8 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
 
 @contextlib.contextmanager
 def releasing_the_gil_often(backend_name: str, key: tuple):
-    """A context for a compile (or cache load) of signature ``key``: on the compile thread, a short switch interval
+    """A context for a background compile of signature ``key`` (the tiers' job, helpers it compiles included): on
+    the compile thread, a short switch interval
     where LLVM may take the function (``moshjit.switching``: its imports, file writes and ctypes calls let the GIL
     go hundreds of times); none where Cython will build it (decided inside: the first decision imports the LLVM
     backend, which is GIL-releasing work too). Elsewhere nothing, not even the decision (a cache hit imports no

@@ -280,12 +280,6 @@ class DispatcherBase:
 
     def _compile(self, key: tuple, generic: bool = False):
         from moshjit import compiler          # cheap: it imports the frontend and the backends when it needs them
-        with compiler.releasing_the_gil_often("cython" if generic else self.backend, key):
-            return self._compile_here(key, generic)
-
-    def _compile_here(self, key: tuple, generic: bool):
-        """``_compile``'s work: the cached specialisation, or a new compile."""
-        from moshjit import compiler
         cache = _cache() if self.use_cache else _memory_cache()
         rebound = functools.partial(self._rebound_call, key)
         if generic:                       # no assumptions to check, so no fallback needed

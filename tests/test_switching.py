@@ -64,6 +64,15 @@ def scaled(x):
     return x * 3 + 1
 
 
+def compiled_in_background(fn, arg, **options):
+    """``fn`` jitted with the tiers, called until it is hot, its background compile waited for; its result."""
+    jitted = moshjit.jit(fn, tier="tiered", hot_calls=2, cache=False, **options)
+    for _ in range(3):
+        result = jitted(arg)
+    assert background.wait(60)
+    return result
+
+
 def test_a_background_llvm_compile_runs_llvm_with_the_short_interval(switch_interval, monkeypatch):
     """LLVM's ctypes calls run with the short interval; the program's is back after the compile."""
     from moshjit.backends.llvm import engine
@@ -76,8 +85,7 @@ def test_a_background_llvm_compile_runs_llvm_with_the_short_interval(switch_inte
 
     monkeypatch.setattr(engine, "load_library", recording)
     sys.setswitchinterval(0.004)
-    jitted = moshjit.jit(scaled, backend="llvm", tier="eager", cache=False)
-    assert on_compile_thread(lambda: jitted(4)) == 13
+    assert compiled_in_background(scaled, 4, backend="llvm") == 13
     assert seen == [pytest.approx(switching.SHORT_INTERVAL)]
     assert sys.getswitchinterval() == pytest.approx(0.004)
 
@@ -111,6 +119,5 @@ def test_a_background_compile_cython_builds_keeps_the_programs_interval(fn, arg,
 
     monkeypatch.setattr(cython, "compile", recording)
     sys.setswitchinterval(0.004)
-    jitted = moshjit.jit(fn, tier="eager", cache=False)
-    assert on_compile_thread(lambda: jitted(arg)) == result
+    assert compiled_in_background(fn, arg) == result
     assert seen == [pytest.approx(0.004)] and sys.getswitchinterval() == pytest.approx(0.004)
