@@ -80,34 +80,45 @@ class DriverContext(CompileContext):
         ``object``). Sound because the callee's specialisation for the run-time argument kinds is typed from
         types at least as precise as these — and while the names the callee bound hold: they join this
         compilation's bindings (a memo whose bindings no longer hold is inferred again)."""
+        return self._callee_returns(py_function, arg_types)[0]
+
+    def callee_returns_exact_str(self, py_function, arg_types):
+        """From the same typed SSA and memo as ``callee_return_type``: every returned value is proven an exact
+        str (``passes/str_lists.exact_str``)."""
+        return self._callee_returns(py_function, arg_types)[1]
+
+    def _callee_returns(self, py_function, arg_types) -> tuple:
+        """(return type, whether every returned value is an exact str) of the callee for ``arg_types``."""
         from moshjit.bindings import first_rebound, unique
+        from moshjit.passes.str_lists import returns_exact_str
         from moshjit.passes.typeinfer import returned_type
         code = py_function.__code__       # what typing it read: its code, the defaults these arguments leave
         fields = function_fields(py_function, py_function.__qualname__,
                                  ("__code__",) + (("__defaults__",) if len(arg_types) < code.co_argcount else ())
                                  + (("__kwdefaults__",) if code.co_kwonlyargcount else ()))
         if any(field.label in self.volatile_globals for field in fields):
-            return OBJECT                 # its code or defaults keep changing: assume nothing of it
+            return OBJECT, False          # its code or defaults keep changing: assume nothing of it
         key = (py_function.__code__, id(py_function.__globals__), tuple(arg_types), self.volatile_globals)
         known = _return_types.get(key)
-        if known is not None and first_rebound(known[1]) is None:
-            self.bindings.extend(known[1])
-            return known[0]
+        if known is not None and first_rebound(known[2]) is None:
+            self.bindings.extend(known[2])
+            return known[:2]
         if key in _return_types_in_progress or len(_return_types_in_progress) > 8:
-            return OBJECT
+            return OBJECT, False
         _return_types_in_progress.add(key)
         bindings: list = []
         try:
             typed, callee_ctx = self.typed_callee(py_function, list(arg_types))
             # typed from its code and defaults as they are now: a change to them is a rebinding too
             result, bindings = returned_type(typed), unique([*callee_ctx.bindings, *fields])
+            exact = returns_exact_str(typed, callee_ctx.exact_str_results)
         except Exception:                 # the callee may be uncompilable: it will run as Python
-            result = OBJECT
+            result, exact = OBJECT, False
         finally:
             _return_types_in_progress.discard(key)
-        _return_types[key] = (result, bindings)
+        _return_types[key] = (result, exact, bindings)
         self.bindings.extend(bindings)
-        return result
+        return result, exact
 
     def typed_callee(self, py_function, arg_types):
         callee_ctx = self.for_callee(py_function)
@@ -181,7 +192,7 @@ def typed_ssa(py_function: types.FunctionType, arg_types: list[MType], ctx: Comp
         assume_global_types(ir, ctx)
     infer_types(ir, arg_types, ctx)
     for _ in range(TYPED_ROUNDS):          # a typed rewrite can sharpen types that enable another
-        if not run_typed_passes(ir):
+        if not run_typed_passes(ir, ctx):
             break
         infer_types(ir, arg_types, ctx)
     return ir

@@ -48,6 +48,9 @@ class CompileContext:
         # typeinfer: a ``call_method`` on an argument of known class whose result was typed from the jitted method
         # it finds now → (class, dispatcher, type); the backend checks at entry that each call would still find it
         self.method_assumptions: dict = {}
+        # typeinfer: those of ``method_assumptions`` whose result is always an exact str (the method's code returns
+        # exact strs, and the generic path's result is checked to be one): ``passes/str_lists.py`` reads through them
+        self.exact_str_results: set = set()
         # Every object whose identity or contents the compiled code bakes in (functions, modules, classes resolved;
         # callees inlined or bound directly). Callees' contexts share this record, so it is transitive; a
         # backend that caches code across processes checks that its key covers all of it.
@@ -63,7 +66,7 @@ class CompileContext:
         child.py_function, child.key, child.fallback, child.assume_globals = py_function, (), None, False
         child.on_rebound = child.shapes = None
         child.resolved_globals, child.global_assumptions, child.bindings = {}, {}, BindingList()
-        child.method_assumptions = {}
+        child.method_assumptions, child.exact_str_results = {}, set()
         return child                        # ``dependencies`` and ``volatile_globals`` stay shared
 
     # ---- services: the driver's subclass answers these ------------------------------------------------------------
@@ -79,6 +82,10 @@ class CompileContext:
     def callee_return_type(self, py_function: types.FunctionType, arg_types: list[MType]) -> MType | None:
         """What a jitted callee returns for these argument types, or None when it is not known."""
         return None
+
+    def callee_returns_exact_str(self, py_function: types.FunctionType, arg_types: list[MType]) -> bool:
+        """Whether every value the callee returns for these argument types is an exact str (not a subclass)."""
+        return False
 
     def typed_callee(self, py_function: types.FunctionType, arg_types: list[MType]) -> tuple[Function, CompileContext]:
         """The typed SSA of ``py_function`` for ``arg_types`` built by the standard pipeline (a fresh copy), with

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import collections
 
+from moshjit.context import CompileContext
 from moshjit.ir.function import Function
 from moshjit.passes.bypass_reraise import bypass_reraise
 from moshjit.passes.category_codes import category_codes
@@ -24,10 +25,11 @@ PIPELINE = [
     ("bypass_reraise", bypass_reraise),  # exceptions skip handlers that only re-raise them
     ("simplify_cfg", simplify_cfg),  # merge straight-line blocks, bypass empty ones, renumber
 ]
-TYPED_PIPELINE = [                   # passes that read inferred types; after them the pipeline runs again
-    ("type_tests", type_tests),      # isinstance(x, C) that x's type answers becomes True
+TYPED_PIPELINE = [                   # passes that read inferred types (and the compile context's results, when
+                                     # given); after them the pipeline runs again
+    ("type_tests", lambda fn, ctx: type_tests(fn)),  # isinstance(x, C) that x's type answers becomes True
     ("str_lists", str_lists),        # reads of a read-only list(s) read the str s instead
-    ("int_sums", int_sums),          # a 3.12+ sum(generator) of ints adds into an accumulator, not a Summation
+    ("int_sums", lambda fn, ctx: int_sums(fn)),  # a 3.12+ sum(generator) of ints adds into an accumulator
 ]
 MAX_ROUNDS = 4                       # a round can expose more work (a folded branch makes φs trivial)
 
@@ -60,12 +62,12 @@ def _run(fn: Function, verify_each: bool):
             return
 
 
-def run_typed_passes(fn: Function) -> bool:
+def run_typed_passes(fn: Function, ctx: CompileContext | None = None) -> bool:
     """Run the passes that read inferred types once each; when any changed ``fn``, run the pipeline again (the
     caller then infers types again). Whether anything changed."""
     changed = False
     for _, apply in TYPED_PIPELINE:
-        changed |= apply(fn)
+        changed |= apply(fn, ctx)
     if changed:
         run_passes(fn)
     return changed

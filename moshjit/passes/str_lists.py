@@ -19,6 +19,7 @@ from __future__ import annotations
 import builtins
 
 from moshjit.analysis.dominators import DominatorTree
+from moshjit.context import CompileContext
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import Constant, Phi
@@ -30,9 +31,9 @@ def _call_of(value, function, arity: int) -> bool:
             and len(value.args) == arity and not value.kwnames)
 
 
-def _copy_of_str(op) -> bool:
+def _copy_of_str(op, exact_calls) -> bool:
     """``list(s)`` of an exact str ``s``."""
-    return _call_of(op, builtins.list, 1) and exact_str(op.args[0])
+    return _call_of(op, builtins.list, 1) and exact_str(op.args[0], exact_calls)
 
 
 # str methods that return an exact str when called on an exact str (a str subclass could override them, and
@@ -42,10 +43,11 @@ _STR_RESULTS = ("lower", "upper", "casefold", "strip", "lstrip", "rstrip", "repl
 _LIST_RESULTS = ("split", "rsplit", "splitlines")
 
 
-def exact_str(value, seen=None) -> bool:
+def exact_str(value, exact_calls=frozenset(), seen=None) -> bool:
     """Whether ``value`` is always an exact str (its own ``__iter__``/``__len__``): a str argument (the dispatcher
     keys arguments by exact type), a str constant, a slice or concatenation of exact strs, a str method's result on
-    an exact str, an item of an exact str's ``split()``."""
+    an exact str, an item of an exact str's ``split()``, a jitted method's result in ``exact_calls``
+    (``CompileContext.exact_str_results``)."""
     seen = set() if seen is None else seen
     if id(value) in seen:
         return True                                   # a φ cycle: exact if its other inputs are
@@ -57,28 +59,35 @@ def exact_str(value, seen=None) -> bool:
     if isinstance(value, ops.Argument):
         return True
     if isinstance(value, Phi):
-        return all(exact_str(v, seen) for v in value.incoming.values())
+        return all(exact_str(v, exact_calls, seen) for v in value.incoming.values())
     if isinstance(value, ops.GetItem):
-        return exact_str(value.obj, seen)
+        return exact_str(value.obj, exact_calls, seen)
     if isinstance(value, ops.BinaryOp):
-        return value.op == "+" and exact_str(value.left, seen) and exact_str(value.right, seen)
+        return (value.op == "+" and exact_str(value.left, exact_calls, seen)
+                and exact_str(value.right, exact_calls, seen))
     if isinstance(value, ops.BuildString):
         return True
     if isinstance(value, ops.CallMethod):
-        return value.name in _STR_RESULTS and exact_str(value.obj, seen)
+        return value in exact_calls or value.name in _STR_RESULTS and exact_str(value.obj, exact_calls, seen)
     if isinstance(value, ops.ForIter) and isinstance(value.iterator, ops.GetIter):
-        return _exact_str_items(value.iterator.obj, seen)
+        return _exact_str_items(value.iterator.obj, exact_calls, seen)
     return False
 
 
-def _exact_str_items(value, seen) -> bool:
+def _exact_str_items(value, exact_calls, seen) -> bool:
     """Whether every item of the list ``value`` is an exact str."""
     if isinstance(value, Phi):
-        return all(_exact_str_items(v, seen) for v in value.incoming.values())
+        return all(_exact_str_items(v, exact_calls, seen) for v in value.incoming.values())
     if isinstance(value, ops.BuildList):
-        return all(exact_str(item, seen) for item in value.items)
+        return all(exact_str(item, exact_calls, seen) for item in value.items)
     return (isinstance(value, ops.CallMethod) and value.name in _LIST_RESULTS and not value.kwnames
-            and exact_str(value.obj, seen))
+            and exact_str(value.obj, exact_calls, seen))
+
+
+def returns_exact_str(fn: Function, exact_calls=frozenset()) -> bool:
+    """Whether every value ``fn`` returns is an exact str (so a call of its compiled code gives one)."""
+    returned = [block.terminator.value for block in fn.blocks if isinstance(block.terminator, ops.Return)]
+    return bool(returned) and all(exact_str(value, exact_calls) for value in returned)
 
 
 def _bound(value) -> bool:
@@ -175,15 +184,17 @@ def _same(a, b) -> bool:
     return a is b
 
 
-def str_lists(fn: Function) -> bool:
-    """Rewrite the reads of every read-only ``list(s)`` (see the module docstring); whether anything changed."""
+def str_lists(fn: Function, ctx: CompileContext | None = None) -> bool:
+    """Rewrite the reads of every read-only ``list(s)`` (see the module docstring); whether anything changed.
+    ``ctx`` tells which calls of jitted methods give exact strs."""
+    exact_calls = ctx.exact_str_results if ctx is not None else frozenset()
     users = fn.users()
     replacements: dict = {}
     changed = False
     bounds = Bounds(fn)
     for block in fn.blocks:
         for chars in list(block.ops):
-            if not _copy_of_str(chars):
+            if not _copy_of_str(chars, exact_calls):
                 continue
             uses = users.get(chars, [])
             if not all(_only_read(user, chars) for user in uses):

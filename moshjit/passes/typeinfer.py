@@ -448,6 +448,7 @@ class TypeInference:
                 and receiver.index < len(ctx.key)
                 and isinstance(ctx.key[receiver.index], type)):
             ctx.method_assumptions.pop(op, None)
+            ctx.exact_str_results.discard(op)
             return None
         cls = ctx.key[receiver.index]
         method = jitted_method(cls, op.name)
@@ -458,8 +459,13 @@ class TypeInference:
             result = ctx.callee_return_type(method.py_func, [OBJECT, *args])
         if result is None or result in (OBJECT, BOTTOM) or not checkable(result):
             ctx.method_assumptions.pop(op, None)
+            ctx.exact_str_results.discard(op)
             return None
         ctx.method_assumptions[op] = (cls, method, result)
+        if result in (STR, CHAR) and ctx.callee_returns_exact_str(method.py_func, [OBJECT, *args]):
+            ctx.exact_str_results.add(op)     # the generic path's result is checked to be an exact str too
+        else:
+            ctx.exact_str_results.discard(op)
         return result
 
     def _call_type(self, op: ops.Call, block: Block) -> MType:

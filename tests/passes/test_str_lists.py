@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
+from moshjit.context import CompileContext
 from moshjit.ir import ops
-from moshjit.ir.types import STR
+from moshjit.ir.types import OBJECT, STR
 from moshjit.ir.verifier import verify
-from moshjit.passes.str_lists import str_lists
+from moshjit.passes.str_lists import returns_exact_str, str_lists
 from moshjit.passes.typeinfer import infer_types
-from tests.cython.agree import jitted, same
+from tests.cython.agree import jitted, outcome, same
 from tests.ir.handmade import blocks, const, emit, new_function
 
 
@@ -182,3 +183,75 @@ def test_a_str_that_may_be_a_subclass_keeps_its_list():
     for obj in [Shows(), 12345, "plain"]:
         same(via_str, obj)
     assert "call <class list>" in jitted(via_str).inspect_types()
+
+
+def test_a_jitted_methods_exact_str_result_is_read_through_only_when_the_context_says_so():
+    fn = new_function("obj")
+    (b0,) = blocks(fn, 1)
+    word = emit(b0, ops.CallMethod(fn.args[0], [], "word", ()))
+    chars = emit(b0, ops.Call(const(list), [word], ()))
+    size = emit(b0, ops.Call(const(len), [chars], ()))
+    emit(b0, ops.Return(size))
+    infer_types(fn, [OBJECT])
+    word.type = STR                           # typed from the method, as typeinfer does for jitted methods
+    assert not str_lists(fn) and size.args == [chars]       # a str, but maybe a subclass: the list stays
+    ctx = CompileContext()
+    ctx.exact_str_results.add(word)
+    assert str_lists(fn, ctx) and size.args == [word]
+    verify(fn)
+
+
+def test_returns_exact_str_needs_every_returned_value_proven():
+    fn = new_function("s", "obj")
+    b0, b1, b2 = blocks(fn, 3)
+    emit(b0, ops.Branch(fn.args[1], b1, b2))
+    emit(b1, ops.Return(emit(b1, ops.CallMethod(fn.args[0], [], "lower", ()))))
+    shown = emit(b2, ops.Call(const(str), [fn.args[1]], ()))
+    emit(b2, ops.Return(shown))
+    infer_types(fn, [STR, OBJECT])
+    shown.type = STR                          # typed str, as str(x) of some x is: it may be a subclass
+    assert not returns_exact_str(fn)
+    b2.ops.clear()
+    emit(b2, ops.Return(const("x")))
+    assert returns_exact_str(fn)
+
+
+class Words:
+    """A method reading ``list()`` of another method's str result by index (``_run_split_on_punc`` of
+    ``self._run_strip_accents(token)``'s shape): exact strs are read through, a possible subclass is not."""
+
+    def cleaned(self, text):
+        return text.strip().lower()
+
+    def shown(self, obj):
+        return str(obj)
+
+    def runs(self, text):
+        chars = list(self.cleaned(text))
+        i = 0
+        out = []
+        while i < len(chars):
+            out.append(chars[i])
+            i += 1
+        return "|".join(out), len(chars)
+
+    def shown_runs(self, obj):
+        chars = list(self.shown(obj))
+        i = 0
+        out = []
+        while i < len(chars):
+            out.append(chars[i])
+            i += 1
+        return "|".join(out), len(chars)
+
+
+def test_str_results_of_jitted_methods_agree_with_cpython_and_exact_ones_drop_the_list():
+    import moshjit
+    compiled = moshjit.jit(type("Words", (), dict(vars(Words))), backend="cython", strict=True)
+    plain, jitted_words = Words(), compiled()
+    for text in ["", "  AbC ", "é漢😀 x"]:
+        assert outcome(jitted_words.runs, text) == outcome(plain.runs, text)
+    for obj in [Shows(), 123, "plain"]:
+        assert outcome(jitted_words.shown_runs, obj) == outcome(plain.shown_runs, obj)
+    assert "call <class list>" not in vars(compiled)["runs"].inspect_types()
+    assert "call <class list>" in vars(compiled)["shown_runs"].inspect_types()
