@@ -67,11 +67,14 @@ def _is_plain_slice(op, reprs) -> bool:
                                                 and key.step.value is None)
 
 
-def deferred_ops(fn, reprs) -> dict:
-    """Map each deferred list op to the op that emits it (the root of its concatenation tree)."""
+def deferred_ops(fn, reprs, cold: frozenset = frozenset()) -> dict:
+    """Map each deferred list op to the op that emits it (the root of its concatenation tree); none in the
+    ``cold`` blocks, which are not compiled."""
     users = fn.users()
     parent: dict = {}
     for block in fn.blocks:
+        if block in cold:
+            continue
         position = {op: i for i, op in enumerate(block.ops)}
         for op in block.ops:
             consumers = users.get(op, [])

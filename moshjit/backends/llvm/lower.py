@@ -19,6 +19,7 @@ import llvmlite.ir as ir
 from moshjit.analysis.dominators import reverse_postorder
 from moshjit.backends.llvm import (arith, calls, comparisons, conversions, fusion, iterators, native_list_ops,
                                    native_lists, sequences, truth)
+from moshjit.backends.llvm.cold_paths import cold_blocks, in_cold_block
 from moshjit.backends.llvm.deopt import DeoptPoints, DeoptTable
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.refcount import Liveness
@@ -62,9 +63,12 @@ def function_type(sig: Signature, global_reads=()) -> ir.FunctionType:
 def global_reads(sig: Signature, root: bool) -> list:
     """(name, type) of each module global ``sig`` reads, sorted by name. They are read once, by the entry of
     the compiled function (their types were assumed when compiling and are checked there); a called function
-    reading globals is not compiled natively."""
+    reading globals is not compiled natively. Cold blocks read theirs in the interpreter."""
     reads = {}
+    cold = cold_blocks(sig.ir)
     for block in sig.ir.blocks:
+        if block in cold:
+            continue
         for op in block.ops:
             if isinstance(op, ops.LoadGlobal):
                 if not root:
@@ -98,21 +102,23 @@ class FunctionLowering:
         self._chains: dict = {}
         self._raises: dict = {}
         self.cold = False                       # in failure paths: releases call out-of-line helpers
+        self.cold_blocks = cold_blocks(self.fn)  # error paths the interpreter runs (``cold_paths``)
         self._pending_phis: list = []
         self._find_reprs()
-        self.deferred = fusion.deferred_ops(self.fn, self.reprs)
+        self.deferred = fusion.deferred_ops(self.fn, self.reprs, self.cold_blocks)
         self.live = Liveness(self.fn, self.counted, self.deferred)
         self.owned: dict = {}
         entry = function.append_basic_block("entry")
-        self.blocks = {block: function.append_basic_block(f"B{block.label}") for block in self.fn.blocks}
+        self.blocks = {block: function.append_basic_block(f"B{block.label}") for block in self.fn.blocks
+                       if block not in self.cold_blocks}
         self.b = ir.IRBuilder(entry)
         self._error_block = None
         self.deopt = DeoptPoints(self, table if table is not None else DeoptTable(), function_index)
 
     # ---- representations --------------------------------------------------------------------------------------
     def _find_reprs(self) -> None:
-        self.reprs = value_reprs(self.fn)
-        self.reprs.update(native_lists.native_list_reprs(self.fn, self.reprs))
+        self.reprs = value_reprs(self.fn, self.cold_blocks)
+        self.reprs.update(native_lists.native_list_reprs(self.fn, self.reprs, self.cold_blocks))
 
     def repr(self, value) -> Repr:
         if isinstance(value, Constant):
@@ -321,10 +327,11 @@ class FunctionLowering:
                 self.retain(arg)
                 self.owned[arg] = None
         self.b.branch(self.blocks[self.fn.entry])
-        for block in self.fn.blocks:
+        for block in self.blocks:
             self._create_phis(block)
         for block in reverse_postorder(self.fn.entry, Block.successors):
-            self._lower_block(block)
+            if block not in self.cold_blocks:
+                self._lower_block(block)
         for llvm_phi, llvm_block, value in self._pending_phis:
             llvm_phi.add_incoming(value, llvm_block)
         self._finish_error_return()
@@ -403,7 +410,11 @@ class FunctionLowering:
     def edge(self, pred, succ, extra_owned=()) -> ir.Block:
         """The LLVM block to branch to for the edge pred → succ, and succ's φ inputs from it. The edge gets a
         block of its own when it has work to do: releasing values succ does not need, adding references for φs
-        that take a value which stays live. Call it with the builder in pred's last block, before branching."""
+        that take a value which stays live. Call it with the builder in pred's last block, before branching.
+        An edge into a cold block goes to the deoptimisation site at its first op: the interpreter runs the error
+        path (``cold_paths``)."""
+        if succ in self.cold_blocks:
+            return self.deopt.site(succ, 0)
         owned = list(self.owned) + [v for v in extra_owned if v not in self.owned]
         needed = self.live.edge_live(pred, succ)
         drop = [v for v in owned if v not in needed]
@@ -472,14 +483,14 @@ class FunctionLowering:
         self.b.ret(self.b.insert_value(result, ir.Constant(I1, 0), 1))
 
 
-def value_reprs(fn) -> dict:
-    """The representation of every value of ``fn``; NotNative names the first value (in block order) without
-    one, at its source line: the first such operation, where the Python object comes from, before a variable or
-    an argument it flows into."""
+def value_reprs(fn, cold: frozenset = frozenset()) -> dict:
+    """The representation of every value of ``fn`` outside the ``cold`` blocks (``cold_paths``); NotNative
+    names the first value (in block order) without one, at its source line: the first such operation, where the
+    Python object comes from, before a variable or an argument it flows into."""
     reprs = {}
     missing = []
     for value in fn.values():
-        if isinstance(value, ops.Terminator) and not isinstance(value, ops.ForIter):
+        if isinstance(value, ops.Terminator) and not isinstance(value, ops.ForIter) or in_cold_block(value, cold):
             continue
         found = repr_of(value.type) if value.type is not None else None
         if found is None:

@@ -27,8 +27,9 @@ IN_PLACE_METHODS = {"append", "pop", "clear", "reverse"}
 
 
 # ---- which lists are native ---------------------------------------------------------------------------------------
-def native_list_reprs(fn, reprs: dict) -> dict:
-    """Native representations for the list values of ``fn`` whose whole family stays inside the function."""
+def native_list_reprs(fn, reprs: dict, cold: frozenset = frozenset()) -> dict:
+    """Native representations for the list values of ``fn`` whose whole family stays inside the function. A use
+    in a ``cold`` block is no use: the interpreter that runs it gets the list handed over (``deopt``)."""
     candidates = {v for v, r in reprs.items() if isinstance(r, ListR) and (r.item is None or
                                                                            isinstance(r.item, SCALAR_ITEMS))}
     parent = {v: v for v in candidates}
@@ -54,7 +55,8 @@ def native_list_reprs(fn, reprs: dict) -> dict:
         if user_value not in candidates:
             continue
         for user in users:
-            if not _native_use(user, user_value, candidates, join, reprs):
+            if getattr(user, "block", None) not in cold and not _native_use(user, user_value, candidates, join,
+                                                                            reprs):
                 escaped.add(user_value)
     bad_roots = {find(v) for v in escaped}
     families: dict = {}

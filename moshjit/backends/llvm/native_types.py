@@ -19,6 +19,7 @@ import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from moshjit.backends.llvm.cold_paths import cold_blocks
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
@@ -183,6 +184,7 @@ class NativeInference(TypeInference):
     def __init__(self, fn: Function, arg_types: list[MType], ctx: CompileContext | None, graph: CallGraph):
         super().__init__(fn, arg_types, ctx)
         self.graph = graph
+        self.cold = cold_blocks(fn)               # left to the interpreter: their calls are not native callees
 
     def run_native(self) -> None:
         self.run()
@@ -267,6 +269,8 @@ class NativeInference(TypeInference):
 
     def _call_type(self, op, block) -> MType:
         func = self.type_of(op.func, block)
+        if block in self.cold:
+            return super()._call_type(op, block)
         if isinstance(func, ConstType):
             target = func.value
             callee = python_callee(target)

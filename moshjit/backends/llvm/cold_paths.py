@@ -1,0 +1,56 @@
+"""Error paths native code leaves to the interpreter: a block that can only end in ``raise`` is not compiled.
+
+Numeric functions check their input and raise with a message built from it (``raise ValueError(f"bad n: {n}")``,
+``"... %s" % n``): a str, a call of an exception class with a computed message — values with no native form,
+which used to keep the whole function out of the LLVM backend. A block from which no path reaches a ``return``
+(following exceptional edges too) runs at most once per call, just before the call raises, so nothing is lost by
+running it in the interpreter: native code branches into such a block through a deoptimisation site at its first
+op (``deopt``), the SSA interpreter runs the rest of the call exactly as CPython would — it builds the message
+and raises — and the native frame returns "failed" with that exception set.
+
+A cold block never flows into a compiled one (what it reaches is cold too), so its values never need a native
+form: representations, lowering, native list analysis, fusion and the call graph skip it (a call in it is not
+inferred as a native callee). Kept compiled: the entry block, blocks inside ``try`` (their handler may return),
+blocks that suspend or use the exception state, and a cold block with φs entered from a compiled block (the
+site continues at an op, after the φs were chosen).
+"""
+from __future__ import annotations
+
+from moshjit.ir import ops
+from moshjit.ir.function import Function
+
+# ops the continuation runs with Python's exception state or a frame that suspends: never left to a cold block
+_KEPT_OPS = (ops.Yield, ops.YieldFrom, ops.Await, ops.CaughtException, ops.PushExcInfo, ops.PopExcept,
+             ops.CheckExcMatch, ops.BeforeWith, ops.WithExceptStart, ops.GetAIter, ops.GetANext)
+_COLD_TERMINATORS = (ops.Raise, ops.Jump, ops.Branch, ops.ForIter)
+
+
+def cold_blocks(fn: Function) -> frozenset:
+    """The blocks of ``fn`` left to the interpreter (see the module docstring); the same for the same SSA, so
+    the continuation rebuilt in another process agrees with the machine code."""
+    preds = fn.predecessors()
+    returning: set = set()
+    work = [block for block in fn.blocks if isinstance(block.terminator, ops.Return)]
+    while work:
+        block = work.pop()
+        if block not in returning:
+            returning.add(block)
+            work.extend(preds.get(block, []))
+    cold = {block for block in fn.blocks
+            if block not in returning and block is not fn.entry and block.handler is None
+            and isinstance(block.terminator, _COLD_TERMINATORS)
+            and not any(isinstance(op, _KEPT_OPS) for op in block.ops)}
+    changed = True
+    while changed:                  # closed under successors; φs only where every way in is cold
+        changed = False
+        for block in list(cold):
+            if any(succ not in cold for succ in block.successors()) or (
+                    block.phis and any(pred not in cold for pred in preds.get(block, []))):
+                cold.discard(block)
+                changed = True
+    return frozenset(cold)
+
+
+def in_cold_block(value, cold: frozenset) -> bool:
+    """Whether ``value`` (an op or φ) is computed in a block of ``cold``."""
+    return getattr(value, "block", None) in cold
