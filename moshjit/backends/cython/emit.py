@@ -568,7 +568,9 @@ class Emitter:
         if op in self.direct_methods:
             self.direct_method_call(op, depth)
             return
-        receiver_type = self.ctype(op.obj)
+        # a str literal's methods are str's own: called directly (Cython calls C for some, e.g. ``"".join``)
+        literal_str = isinstance(op.obj, Constant) and type(op.obj.value) is str
+        receiver_type = "str" if literal_str else self.ctype(op.obj)
         if method_sites.takes_site(op, receiver_type):
             self.method_site_call(op, depth)
             return
