@@ -8,6 +8,7 @@ classification in C and takes ``MAX_TYPED_TUPLE`` and ``array_key`` from here.
 """
 from __future__ import annotations
 
+import array
 import typing
 
 from moshjit.ir.types import (BOOL, BYTES, CHAR, FLOAT, INT, INT64, INT64_MAX, INT64_MIN, NONE, OBJECT, STR,
@@ -15,6 +16,10 @@ from moshjit.ir.types import (BOOL, BYTES, CHAR, FLOAT, INT, INT64, INT64_MAX, I
 
 MAX_TYPED_TUPLE = 8     # tuples up to this length are dispatched on the kinds of their items
 ARRAY_DTYPES = ("int32", "int64", "float32", "float64")
+STDLIB_ARRAY = array.array
+# ``array.array`` type codes native code reads: C doubles and 64-bit C ints (stores CPython converts the same way:
+# a double slot takes any float or int native code holds, a 64-bit slot any int)
+STDLIB_ARRAY_DTYPES = {"d": "float64", "q": "int64", **({"l": "int64"} if array.array("l").itemsize == 8 else {})}
 
 
 def key_of(value):
@@ -28,14 +33,18 @@ def key_of(value):
         return "char" if len(value) == 1 else str
     if kind is tuple and len(value) <= MAX_TYPED_TUPLE:
         return ("tuple",) + tuple(map(key_of, value))
-    if kind.__name__ == "ndarray":
+    if kind.__name__ == "ndarray" or kind is array.array:
         return array_key(value, kind)
     return kind
 
 
 def array_key(array, kind):
     """NumPy arrays the LLVM backend reads through the buffer protocol are keyed by item type and dimensions,
-    e.g. "ndarray[float64,2]" (C-contiguous, aligned, native byte order, 1 or 2 dimensions); others by type."""
+    e.g. "ndarray[float64,2]" (C-contiguous, aligned, native byte order, 1 or 2 dimensions), ``array.array``s
+    of C doubles or 64-bit ints by item type ("array[float64]"); others by type."""
+    if kind is STDLIB_ARRAY:
+        dtype = STDLIB_ARRAY_DTYPES.get(array.typecode)
+        return kind if dtype is None else f"array[{dtype}]"
     if kind.__module__ != "numpy" or array.ndim not in (1, 2) or not array.flags.c_contiguous \
             or not array.flags.aligned or not array.dtype.isnative or array.dtype.name not in ARRAY_DTYPES:
         return kind
@@ -59,6 +68,7 @@ _KEY_TYPES = {"int64": INT64, "char": CHAR, int: INT, str: STR, float: FLOAT,
               bool: BOOL, type(None): NONE, list: ListType(OBJECT), dict: DictType(OBJECT, OBJECT),
               set: SetType(OBJECT), tuple: TupleType(None, OBJECT), bytes: BYTES}
 _KEY_TYPES.update({f"ndarray[{dtype},{ndim}]": ArrayType(dtype, ndim) for dtype in ARRAY_DTYPES for ndim in (1, 2)})
+_KEY_TYPES.update({f"array[{dtype}]": ArrayType(dtype, 1, "array") for dtype in set(STDLIB_ARRAY_DTYPES.values())})
 
 
 def type_of_key(key) -> MType:
@@ -143,7 +153,7 @@ def parse_kind(text: str):
         inner = _split_top_level(rest[:-1])
         if name == "tuple" and len(inner) <= MAX_TYPED_TUPLE:
             return ("tuple",) + tuple(parse_kind(part) for part in inner)
-        if name == "ndarray" and text.replace(" ", "") in _KEY_TYPES:
+        if name in ("ndarray", "array") and text.replace(" ", "") in _KEY_TYPES:
             return text.replace(" ", "")
         if name in ("list", "set", "dict", "tuple"):
             for part in inner:
@@ -152,7 +162,7 @@ def parse_kind(text: str):
     if text in KIND_NAMES:
         return KIND_NAMES[text]
     raise ValueError(f"unknown argument kind {text!r}; use one of {', '.join(KIND_NAMES)}, tuple[...], "
-                     f"list[...], ndarray[float64,1]")
+                     f"list[...], ndarray[float64,1], array[float64]")
 
 
 def key_of_kinds(kinds) -> tuple:

@@ -130,11 +130,16 @@ class IteratorType(MType):
 @dataclass(frozen=True, slots=True)
 class ArrayType(MType):
     """A C-contiguous NumPy array of ``ndim`` (1 or 2) dimensions and items of ``dtype`` ('int32', 'int64',
-    'float32' or 'float64'), reached through the buffer protocol."""
+    'float32' or 'float64'), reached through the buffer protocol; with ``container`` "array", the standard
+    library's ``array.array`` of C doubles or 64-bit ints (one dimension; its items are Python floats and ints,
+    and its errors its own)."""
     dtype: str
     ndim: int
+    container: str = "ndarray"
 
     def describe(self) -> str:
+        if self.container == "array":
+            return f"array[{self.dtype}]"
         return f"ndarray[{self.dtype}, {self.ndim}d]"
 
 

@@ -376,7 +376,7 @@ cdef extern from *:
 cdef str INT64 = "int64"
 cdef str CHAR = "char"
 cdef str TUPLE = "tuple"
-from moshjit.typeof import MAX_TYPED_TUPLE as _MAX_TYPED_TUPLE, array_key as _array_key
+from moshjit.typeof import MAX_TYPED_TUPLE as _MAX_TYPED_TUPLE, STDLIB_ARRAY as _STDLIB_ARRAY, array_key as _array_key
 cdef Py_ssize_t MAX_TYPED_TUPLE = _MAX_TYPED_TUPLE     # the one definition lives in moshjit.typeof
 cdef enum:
     RECENT = 8                            # signatures remembered per dispatcher for the allocation-free check (a
@@ -392,8 +392,13 @@ cdef enum:
     BIND_ARGS = 16                        # keywords and defaults are bound in C for at most this many parameters
 
 cdef object array_key(object value, type kind):
-    """``moshjit.typeof.array_key``: the one definition of how NumPy arrays are keyed."""
+    """``moshjit.typeof.array_key``: the one definition of how NumPy arrays and ``array.array``s are keyed."""
     return _array_key(value, kind)
+
+
+cdef inline bint keyed_by_contents(object kind):
+    """Arrays: their kind says their item type (``array_key``), so the type alone does not decide it."""
+    return kind is _STDLIB_ARRAY or mj_named_ndarray(<type>kind)
 
 
 cdef object kind_of(object value):
@@ -406,7 +411,7 @@ cdef object kind_of(object value):
         return CHAR if len(<str>value) == 1 else str
     if kind is tuple and len(<tuple>value) <= MAX_TYPED_TUPLE:
         return (TUPLE,) + tuple([kind_of(item) for item in <tuple>value])
-    if mj_named_ndarray(<type>kind):
+    if keyed_by_contents(kind):
         return array_key(value, <type>kind)
     return kind
 
@@ -431,7 +436,7 @@ cdef int has_kind(PyObject *value, PyObject *key_item) except -1:
             if not has_kind(mj_item(value, i), mj_item(key_item, i + 1)):
                 return 0
         return 1
-    if mj_named_ndarray(<type>kind):
+    if keyed_by_contents(<object>kind):
         return array_key(<object>value, <type>kind) == <object>key_item
     return key_item == kind
 
@@ -440,7 +445,7 @@ cdef object exact_type(object key_item):
     """``key_item`` when it is a type all of whose values have that kind (so ``type(value) is key_item`` decides),
     else None: int, str, tuple and arrays are split further by value."""
     if isinstance(key_item, type) and key_item is not int and key_item is not str and key_item is not tuple \
-            and not mj_named_ndarray(<type>key_item):
+            and not keyed_by_contents(key_item):
         return key_item
     return None
 

@@ -3,6 +3,7 @@ unsupported code and the fallback, MOSHJIT_DISABLE, introspection, calls between
 methods, pickling into spawned workers, and the compiled call path against the pure-Python one."""
 from __future__ import annotations
 
+import array
 import concurrent.futures
 import enum
 import functools
@@ -163,14 +164,15 @@ class Text(str):
 
 
 KIND_VALUES = [0, 2 ** 63 - 1, -2 ** 63, 2 ** 63, -2 ** 63 - 1, True, None, 1.5, "", "a", "ab", "\U0001F600", Text("a"),
-               Color.RED, (), (1, "a", (2 ** 64, "bc")), tuple(range(8)), tuple(range(9)), [1], {}, set(), b"x"]
+               Color.RED, (), (1, "a", (2 ** 64, "bc")), tuple(range(8)), tuple(range(9)), [1], {}, set(), b"x",
+               array.array("d", [1.0]), array.array("q"), array.array("i", [1])]
 
 
 def test_kinds_of_arguments():
     kinds = [key_of(v) for v in KIND_VALUES]
     assert kinds == ["int64", "int64", "int64", int, int, bool, type(None), float, str, "char", str, "char", Text,
                      Color, ("tuple",), ("tuple", "int64", "char", ("tuple", int, str)), ("tuple",) + ("int64",) * 8,
-                     tuple, list, dict, set, bytes]
+                     tuple, list, dict, set, bytes, "array[float64]", "array[int64]", array.array]
 
 
 # ---- binding --------------------------------------------------------------------------------------------------

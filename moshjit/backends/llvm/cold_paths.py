@@ -13,21 +13,34 @@ form: representations, lowering, native list analysis, fusion and the call graph
 inferred as a native callee). Kept compiled: the entry block, blocks inside ``try`` (their handler may return),
 blocks that suspend or use the exception state, and a cold block with φs entered from a compiled block (the
 site continues at an op, after the φs were chosen).
+
+A function given an ``array.array`` holds its buffer until it returns, and the array cannot be resized meanwhile
+(CPython raises BufferError): its error paths may only compute and format numbers and build builtin exceptions —
+nothing that could reach the array and resize it (a call of Python code, a global, an attribute).
 """
 from __future__ import annotations
 
+import builtins
+
 from moshjit.ir import ops
 from moshjit.ir.function import Function
+from moshjit.ir.ops import Constant
+from moshjit.ir.types import ArrayType
 
 # ops the continuation runs with Python's exception state or a frame that suspends: never left to a cold block
 _KEPT_OPS = (ops.Yield, ops.YieldFrom, ops.Await, ops.CaughtException, ops.PushExcInfo, ops.PopExcept,
              ops.CheckExcMatch, ops.BeforeWith, ops.WithExceptStart, ops.GetAIter, ops.GetANext)
 _COLD_TERMINATORS = (ops.Raise, ops.Jump, ops.Branch, ops.ForIter)
+# what the error path of a function holding an array.array's buffer may do (nothing reaches Python code)
+_COMPUTING_OPS = (ops.BinaryOp, ops.UnaryOp, ops.Compare, ops.BuildString, ops.FormatValue, ops.BuildTuple)
+_FORMATTING_BUILTINS = frozenset({builtins.str, builtins.repr, builtins.format, builtins.len, builtins.abs,
+                                  builtins.int, builtins.float, builtins.round, builtins.hex})
 
 
-def cold_blocks(fn: Function) -> frozenset:
-    """The blocks of ``fn`` left to the interpreter (see the module docstring); the same for the same SSA, so
-    the continuation rebuilt in another process agrees with the machine code."""
+def cold_blocks(fn: Function, arg_types=()) -> frozenset:
+    """The blocks of ``fn`` left to the interpreter (see the module docstring); the same for the same SSA and
+    argument types, so the continuation rebuilt in another process agrees with the machine code."""
+    holds_array = any(isinstance(t, ArrayType) and t.container == "array" for t in arg_types)
     preds = fn.predecessors()
     returning: set = set()
     work = [block for block in fn.blocks if isinstance(block.terminator, ops.Return)]
@@ -39,7 +52,7 @@ def cold_blocks(fn: Function) -> frozenset:
     cold = {block for block in fn.blocks
             if block not in returning and block is not fn.entry and block.handler is None
             and isinstance(block.terminator, _COLD_TERMINATORS)
-            and not any(isinstance(op, _KEPT_OPS) for op in block.ops)}
+            and not any(isinstance(op, _KEPT_OPS) or holds_array and not _only_computes(op) for op in block.ops)}
     changed = True
     while changed:                  # closed under successors; φs only where every way in is cold
         changed = False
@@ -49,6 +62,19 @@ def cold_blocks(fn: Function) -> frozenset:
                 cold.discard(block)
                 changed = True
     return frozenset(cold)
+
+
+def _only_computes(op) -> bool:
+    """Arithmetic, comparisons, formatting, and calls of builtin exception classes and formatting builtins."""
+    if isinstance(op, ops.BinaryOp):
+        return not op.inplace
+    if isinstance(op, _COMPUTING_OPS):
+        return True
+    if isinstance(op, ops.Call) and isinstance(op.func, Constant) and not op.kwnames:
+        target = op.func.value
+        return target in _FORMATTING_BUILTINS or (isinstance(target, type) and issubclass(target, BaseException)
+                                                  and target.__module__ == "builtins")
+    return False
 
 
 def in_cold_block(value, cold: frozenset) -> bool:

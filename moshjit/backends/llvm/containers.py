@@ -221,7 +221,7 @@ def array_row(low, array: ArrayR, value, row: ir.Value) -> ir.Value:
     b = low.b
     size1 = b.extract_value(value, 2)
     start = b.gep(b.extract_value(value, 0), [b.mul(row, size1)], source_etype=array.item_llvm)
-    view = ir.Constant(ArrayR(array.dtype, 1).llvm, ir.Undefined)
+    view = ir.Constant(ArrayR(array.dtype, 1, array.container).llvm, ir.Undefined)
     view = b.insert_value(b.insert_value(view, start, 0), size1, 1)
     view = b.insert_value(view, ir.Constant(I64, 0), 2)
     return b.insert_value(view, b.extract_value(value, 3), 3)

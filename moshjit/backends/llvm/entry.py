@@ -244,7 +244,7 @@ def _array_argument(b, runtime, obj, arg_type: ArrayType, view, require, miss_bl
     b.branch(miss_block())
     b.position_at_end(good)
     shape = field(PY_BUFFER_SHAPE, PTR)
-    value = ir.Constant(ArrayR(arg_type.dtype, arg_type.ndim).llvm, ir.Undefined)
+    value = ir.Constant(ArrayR(arg_type.dtype, arg_type.ndim, arg_type.container).llvm, ir.Undefined)
     value = b.insert_value(value, field(PY_BUFFER_BUF, PTR), 0)
     value = b.insert_value(value, b.load(shape, typ=I64), 1)
     second = b.load(b.gep(shape, [ir.Constant(I64, 1)], source_etype=I64), typ=I64) if arg_type.ndim == 2 \

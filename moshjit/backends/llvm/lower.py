@@ -19,7 +19,7 @@ import llvmlite.ir as ir
 from moshjit.analysis.dominators import reverse_postorder
 from moshjit.backends.llvm import (arith, calls, comparisons, conversions, fusion, iterators, native_list_ops,
                                    native_lists, sequences, truth)
-from moshjit.backends.llvm.cold_paths import cold_blocks, in_cold_block
+from moshjit.backends.llvm.cold_paths import in_cold_block
 from moshjit.backends.llvm.deopt import DeoptPoints, DeoptTable
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.refcount import Liveness
@@ -65,9 +65,8 @@ def global_reads(sig: Signature, root: bool) -> list:
     the compiled function (their types were assumed when compiling and are checked there); a called function
     reading globals is not compiled natively. Cold blocks read theirs in the interpreter."""
     reads = {}
-    cold = cold_blocks(sig.ir)
     for block in sig.ir.blocks:
-        if block in cold:
+        if block in sig.cold:
             continue
         for op in block.ops:
             if isinstance(op, ops.LoadGlobal):
@@ -102,7 +101,7 @@ class FunctionLowering:
         self._chains: dict = {}
         self._raises: dict = {}
         self.cold = False                       # in failure paths: releases call out-of-line helpers
-        self.cold_blocks = cold_blocks(self.fn)  # error paths the interpreter runs (``cold_paths``)
+        self.cold_blocks = sig.cold             # error paths the interpreter runs (``cold_paths``)
         self._pending_phis: list = []
         self._find_reprs()
         self.deferred = fusion.deferred_ops(self.fn, self.reprs, self.cold_blocks)

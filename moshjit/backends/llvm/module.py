@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm.cold_paths import cold_blocks
 from moshjit.backends.llvm.deopt import DeoptTable
 from moshjit.backends.llvm.entry import emit_entry
 from moshjit.backends.llvm.lower import FunctionLowering, function_type, global_reads, value_reprs
@@ -24,7 +23,7 @@ def build_module(graph: CallGraph, root: Signature, triple: str, data_layout: st
     symbols: dict = {}
     reads = {}
     for sig in graph.order:
-        value_reprs(sig.ir, cold_blocks(sig.ir))  # the first non-native value, before the signature's types
+        value_reprs(sig.ir, sig.cold)           # the first non-native value, before the signature's types
         reads[sig.symbol] = global_reads(sig, root=sig is root)
     for sig in graph.order:
         function = ir.Function(module, function_type(sig, reads[sig.symbol]), sig.symbol)

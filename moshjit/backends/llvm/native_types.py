@@ -127,6 +127,7 @@ class Signature:
     in_progress: bool = False
     recursive: bool = False
     symbol: str = ""
+    cold: frozenset = frozenset()             # blocks left to the interpreter (``cold_paths``)
 
 
 class CallGraph:
@@ -156,9 +157,10 @@ class CallGraph:
         self.stack.append(sig)
         if sig.ir is None:
             sig.ir, sig.ctx = self.ctx.typed_callee(py_function, list(arg_types))
+        sig.cold = cold_blocks(sig.ir, arg_types)
         mark = len(self.order)
         for _ in range(MAX_RECURSION_ROUNDS):
-            NativeInference(sig.ir, list(arg_types), sig.ctx, self).run_native()
+            NativeInference(sig.ir, list(arg_types), sig.ctx, self, sig.cold).run_native()
             new = normalize(returned_type(sig.ir))
             if new == sig.return_type or not sig.recursive:
                 sig.return_type = new
@@ -181,10 +183,11 @@ def _c_name(py_function) -> str:
 class NativeInference(TypeInference):
     """The standard inference with the native rules described in the module docstring."""
 
-    def __init__(self, fn: Function, arg_types: list[MType], ctx: CompileContext | None, graph: CallGraph):
+    def __init__(self, fn: Function, arg_types: list[MType], ctx: CompileContext | None, graph: CallGraph,
+                 cold: frozenset = frozenset()):
         super().__init__(fn, arg_types, ctx)
         self.graph = graph
-        self.cold = cold_blocks(fn)               # left to the interpreter: their calls are not native callees
+        self.cold = cold                          # left to the interpreter: their calls are not native callees
 
     def run_native(self) -> None:
         self.run()
@@ -252,9 +255,10 @@ class NativeInference(TypeInference):
     def _attribute_type(self, op, obj: MType) -> MType:
         if isinstance(op.obj, Constant) and op.obj.value is math and op.name in MATH_CONSTANTS:
             return FLOAT
-        if isinstance(obj, ArrayType) and op.name == "shape":
+        numpy = isinstance(obj, ArrayType) and obj.container == "ndarray"   # array.array has none of these
+        if numpy and op.name == "shape":
             return tuple_of([IntType(0, INT64.hi)] * obj.ndim)
-        if isinstance(obj, ArrayType) and op.name in ("size", "ndim"):
+        if numpy and op.name in ("size", "ndim"):
             return IntType(0, INT64.hi)
         return OBJECT
 
@@ -263,7 +267,7 @@ class NativeInference(TypeInference):
         if isinstance(index, IntType) or index == BOOL:
             return _array_item(array)
         if isinstance(index, TupleType) and index.items is not None and len(index.items) == array.ndim \
-                and all(isinstance(i, IntType) for i in index.items):
+                and array.container == "ndarray" and all(isinstance(i, IntType) for i in index.items):
             return FLOAT if array.dtype.startswith("float") else INT64
         return OBJECT
 
@@ -310,7 +314,7 @@ class NativeInference(TypeInference):
 def _array_item(array: ArrayType) -> MType:
     """An item of a 1-d array (a Python int or float), or a row of a 2-d one."""
     if array.ndim == 2:
-        return ArrayType(array.dtype, 1)
+        return ArrayType(array.dtype, 1, array.container)
     return FLOAT if array.dtype.startswith("float") else INT64
 
 

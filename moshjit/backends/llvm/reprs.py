@@ -120,9 +120,10 @@ class RangeR(Repr):
 
 
 class ArrayR(Repr):
-    """A C-contiguous NumPy array borrowed through the buffer protocol: data pointer, shape, and the array
-    argument it views (itself, or the 2-d array a row comes from: what a deoptimisation hands over)."""
-    FIELDS = ("dtype", "ndim")
+    """A C-contiguous NumPy array (or, with ``container`` "array", an ``array.array``) borrowed through the
+    buffer protocol: data pointer, shape, and the array argument it views (itself, or the 2-d array a row comes
+    from: what a deoptimisation hands over)."""
+    FIELDS = ("dtype", "ndim", "container")
 
     @property
     def llvm(self) -> ir.Type:
@@ -178,5 +179,5 @@ def repr_of(t: MType) -> Repr | None:
     if isinstance(t, IteratorType):
         return IterR()
     if isinstance(t, ArrayType):
-        return ArrayR(t.dtype, t.ndim)
+        return ArrayR(t.dtype, t.ndim, t.container)
     return None

@@ -323,7 +323,7 @@ def _native_list(address: int, kind: str) -> list:
 
 def _array(data: int, owner, ndim: int):
     """The array a native array value views: its owner (an argument) or a row of it (``a[i]`` of a 2-d one)."""
-    if owner.ndim == ndim:
+    if getattr(owner, "ndim", 1) == ndim:      # an array.array has one dimension (and no ndim)
         return owner
     start = owner.__array_interface__["data"][0]
     return owner[(data - start) // owner.strides[0]]

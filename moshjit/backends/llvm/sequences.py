@@ -303,28 +303,34 @@ def contains(low, item_value, container_value) -> ir.Value:
 
 
 # ---- arrays ----------------------------------------------------------------------------------------------------
-def _axis_index(low, index: ir.Value, size: ir.Value, axis: int) -> ir.Value:
-    """A checked index along one axis (negative counts from the end), with NumPy's IndexError message."""
+def _axis_index(low, index: ir.Value, size: ir.Value, axis: int, array: ArrayR, storing: bool = False) \
+        -> ir.Value:
+    """A checked index along one axis (negative counts from the end), with the IndexError message of the array's
+    own type (NumPy's, or ``array.array``'s for reading and for assignment)."""
     b = low.b
     adjusted = b.select(b.icmp_signed("<", index, ir.Constant(I64, 0)), b.add(index, size), index)
     fail = low.new_block("index.error")
     low.branch_unless(b.icmp_unsigned(">=", adjusted, size), fail)
     saved = b.block
     b.position_at_end(fail)
-    low.rt.call(b, "PyErr_Format", low.rt.exception_type(b, IndexError),
-                low.rt.cstring(f"index %lld is out of bounds for axis {axis} with size %lld"), index, size)
+    if array.container == "array":
+        low.rt.call(b, "PyErr_SetString", low.rt.exception_type(b, IndexError),
+                    low.rt.cstring("array assignment index out of range" if storing else "array index out of range"))
+    else:
+        low.rt.call(b, "PyErr_Format", low.rt.exception_type(b, IndexError),
+                    low.rt.cstring(f"index %lld is out of bounds for axis {axis} with size %lld"), index, size)
     b.branch(low.fail_block())
     b.position_at_end(saved)
     return adjusted
 
 
-def _array_address(low, array: ArrayR, value, indices: list) -> ir.Value:
+def _array_address(low, array: ArrayR, value, indices: list, storing: bool = False) -> ir.Value:
     """Address of the item at ``indices`` (checked against the shape)."""
     b = low.b
     offset = None
     for axis, index in enumerate(indices):
         size = b.extract_value(value, axis + 1)
-        adjusted = _axis_index(low, index, size, axis)
+        adjusted = _axis_index(low, index, size, axis, array, storing)
         offset = adjusted if offset is None else b.add(b.mul(offset, size), adjusted)
     return b.gep(b.extract_value(value, 0), [offset], source_etype=array.item_llvm)
 
@@ -343,7 +349,7 @@ def array_get(low, op, array: ArrayR, value) -> ir.Value:
     if len(indices) == array.ndim:
         return load_array_item(low, array, _array_address(low, array, value, indices))
     if array.ndim == 2 and len(indices) == 1:
-        return array_row(low, array, value, _axis_index(low, indices[0], b.extract_value(value, 1), 0))
+        return array_row(low, array, value, _axis_index(low, indices[0], b.extract_value(value, 1), 0, array))
     low.not_native(f"indexing a {array.ndim}-d array with {len(indices)} indices")
 
 
@@ -354,7 +360,9 @@ def array_set(low, op, array: ArrayR, value) -> None:
         low.not_native("assigning to a slice of an array")
     item_repr = low.repr(op.value)
     item = low.get(op.value)
-    address = _array_address(low, array, value, indices)
+    if array.container == "array" and not array.is_float and not isinstance(item_repr, (IntR, BoolR)):
+        low.not_native(f"storing {item_repr.describe()} into an int array.array")   # a TypeError there
+    address = _array_address(low, array, value, indices, storing=True)
     if array.is_float:
         if not isinstance(item_repr, (FloatR, IntR, BoolR)):
             low.not_native(f"storing {item_repr.describe()} into a float array")

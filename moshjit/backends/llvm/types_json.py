@@ -15,7 +15,7 @@ def encode_type(t: MType):
     if isinstance(t, TupleType) and t.items is not None:
         return ["tuple", [encode_type(i) for i in t.items]]
     if isinstance(t, ArrayType):
-        return ["array", t.dtype, t.ndim]
+        return ["array", t.dtype, t.ndim, t.container]
     raise ValueError(f"no JSON form for the native type {t}")
 
 
@@ -27,4 +27,4 @@ def decode_type(value) -> MType:
         return ListType(decode_type(value[1]))
     if kind == "tuple":
         return tuple_of(decode_type(i) for i in value[1])
-    return ArrayType(value[1], value[2])
+    return ArrayType(value[1], value[2], value[3])
