@@ -14,21 +14,25 @@ from moshjit.functions import class_attribute, methods_of
 from moshjit.match_reference import HEAPTYPE
 
 MAX_DEPTH = 2          # attribute and item levels looked into (``self.board.zobrist``)
+MAX_ITEM_DEPTH = 4     # levels of lists and tuples looked into (n-body's pairs: list → tuple → tuple → list → float)
 MAX_ATTRIBUTES = 24    # instance attributes looked at per object
 MAX_ITEMS = 8          # first items of a list or tuple that must share one class for an item guess
 
 
 class Shape:
     """The class of one sampled value; ``named``: the class the value is, when it is one; ``attributes``: shapes of
-    its instance attributes; ``item``: the shape of a list's or tuple's items, when its first ones share a class."""
+    its instance attributes; ``item``: the shape of a list's or tuple's items, when its first ones share a class;
+    ``items``: a short tuple's shape at each position."""
 
-    __slots__ = ("cls", "named", "attributes", "item")
+    __slots__ = ("cls", "named", "attributes", "item", "items")
 
-    def __init__(self, cls: type, named: type | None = None, attributes: dict | None = None, item=None):
-        self.cls, self.named, self.attributes, self.item = cls, named, attributes or {}, item
+    def __init__(self, cls: type, named: type | None = None, attributes: dict | None = None, item=None,
+                 items: tuple | None = None):
+        self.cls, self.named, self.attributes, self.item, self.items = cls, named, attributes or {}, item, items
 
     def __repr__(self) -> str:
-        return f"Shape({self.cls.__name__}, named={self.named}, attributes={self.attributes}, item={self.item})"
+        return (f"Shape({self.cls.__name__}, named={self.named}, attributes={self.attributes}, item={self.item}, "
+                f"items={self.items})")
 
 
 def shapes_of(args: tuple) -> tuple:
@@ -36,20 +40,25 @@ def shapes_of(args: tuple) -> tuple:
     return tuple(shape_of(arg) for arg in args)
 
 
-def shape_of(value, depth: int = MAX_DEPTH) -> Shape:
-    """``value``'s shape, looking ``depth`` levels of attributes and items deep."""
+def shape_of(value, depth: int = MAX_DEPTH, item_depth: int = MAX_ITEM_DEPTH) -> Shape:
+    """``value``'s shape, looking ``depth`` levels of attributes deep and ``item_depth`` levels of list and tuple
+    items (an item's own attributes one level less deep than its container's)."""
     cls = type(value)
     if cls is type:
         return Shape(cls, named=value)
-    if depth == 0:
-        return Shape(cls)
     if cls is list or cls is tuple:          # one class among its first items, or no guess (a polymorphic list)
+        if item_depth == 0:
+            return Shape(cls)
         first = value[:MAX_ITEMS]
         same = bool(first) and all(type(item) is type(first[0]) for item in first)
-        return Shape(cls, item=shape_of(first[0], depth - 1) if same else None)
+        items = tuple(shape_of(item, depth - 1, item_depth - 1) for item in value) \
+            if cls is tuple and len(value) <= MAX_ITEMS else None
+        return Shape(cls, item=shape_of(first[0], depth - 1, item_depth - 1) if same else None, items=items)
+    if depth <= 0:
+        return Shape(cls)
     attributes = {}
     for name, attribute in _instance_attributes(value).items():
-        attributes[name] = shape_of(attribute, depth - 1)
+        attributes[name] = shape_of(attribute, depth - 1, depth - 1)   # an attribute's items: as deep as before
     return Shape(cls, attributes=attributes)
 
 

@@ -90,7 +90,7 @@ def _decide(ir, ctx: CompileContext, index, required) -> dict:
     from moshjit.backends.llvm.lower import NotNative
     py_function, key = ctx.py_function, ctx.key
     try:
-        candidates = argument_candidates(ir, key)
+        candidates = argument_candidates(ir, key, ctx.shapes)
     except UnsupportedError as problem:
         return {"native": False, "reason": problem.construct, "line": problem.lineno, "columns": problem.columns}
     positions = [i for i, kind in enumerate(key) if _decided_at_run_time(kind)]
@@ -221,10 +221,12 @@ def takes_arguments(key) -> bool:
     return all(native_argument_type(kind) is not None for kind in key)
 
 
-def argument_candidates(ir, key) -> list[list]:
+def argument_candidates(ir, key, shapes=None) -> list[list]:
     """Argument types to try: the key's, with list arguments given each candidate item type in turn (and
-    arrays of unknown item type each guess)."""
-    from moshjit.ir.types import ListType
+    arrays of unknown item type each guess); first, when the first call's arguments (``shapes``) showed lists of
+    tuples, those (the entry checks every item at each call)."""
+    from moshjit.backends.llvm.variants import shape_type
+    from moshjit.ir.types import ListType, TupleType
     base = []
     for arg, kind in zip(ir.args, key):
         t = native_argument_type(kind)
@@ -237,8 +239,13 @@ def argument_candidates(ir, key) -> list[list]:
         base.append(t)
     items = list_item_candidates() if any(isinstance(t, ListType) for t in base) else (None,)
     arrays = array_guesses() if any(is_plain_array_key(kind) for kind in key) else (None,)
-    return [[ListType(item) if isinstance(t, ListType) else array if is_plain_array_key(kind) else t
-             for t, kind in zip(base, key)] for array in arrays for item in items]
+    candidates = [[ListType(item) if isinstance(t, ListType) else array if is_plain_array_key(kind) else t
+                   for t, kind in zip(base, key)] for array in arrays for item in items]
+    shown = [shape_type(shape) if isinstance(t, ListType) and shape is not None else None
+             for t, shape in zip(base, shapes or [None] * len(base))]
+    if any(isinstance(s, ListType) and isinstance(s.item, TupleType) for s in shown):
+        candidates.insert(0, [s if isinstance(s, ListType) else c for s, c in zip(shown, candidates[0])])
+    return candidates
 
 
 def _decided_at_run_time(kind) -> bool:

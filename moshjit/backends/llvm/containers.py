@@ -57,6 +57,14 @@ def unbox_item(low, obj: ir.Value, representation: Repr) -> ir.Value:
     if isinstance(representation, (ListR, BoxedTupleR)):
         rt.call(b, "mj_incref", obj)
         return obj
+    if isinstance(representation, TupleR):             # a tuple of known length: its fields, unboxed
+        value = ir.Constant(representation.llvm, ir.Undefined)
+        for i, field in enumerate(representation.items):
+            if isinstance(field, UnitR):
+                continue
+            item = unbox_item(low, rt.call(b, "mj_tuple_item", obj, ir.Constant(I64, i)), field)
+            value = b.insert_value(value, item, i)
+        return value
     low.not_native(f"reading items of kind {representation.describe() if representation else 'unknown'}")
 
 

@@ -350,8 +350,9 @@ def _power_type(base: MType, exponent: MType, base_value, exponent_value) -> MTy
 NONNEGATIVE_FUNCTIONS = {builtins.abs, math.fabs, math.sqrt, math.exp, math.cosh}
 
 
-def _nonnegative_float(value) -> bool:
-    """A float value that is never negative by construction (NaN aside, which ** keeps a float)."""
+def _nonnegative_float(value, depth: int = 8) -> bool:
+    """A float value that is never negative by construction (NaN aside, which ** keeps a float; -0.0 is not
+    negative): a square, a sum, product or quotient of such values (``dx * dx + dy * dy``), ``abs``, ``sqrt``..."""
     if isinstance(value, Constant):
         return isinstance(value.value, (int, float)) and not value.value < 0
     if isinstance(value, ops.Call) and isinstance(value.func, Constant):
@@ -359,4 +360,9 @@ def _nonnegative_float(value) -> bool:
             return value.func.value in NONNEGATIVE_FUNCTIONS
         except TypeError:
             return False
-    return isinstance(value, ops.BinaryOp) and value.op == "*" and value.left is value.right
+    if not isinstance(value, ops.BinaryOp) or depth == 0:
+        return False
+    if value.op == "*" and value.left is value.right:
+        return True
+    return value.op in ("+", "*", "/") and _nonnegative_float(value.left, depth - 1) \
+        and _nonnegative_float(value.right, depth - 1)

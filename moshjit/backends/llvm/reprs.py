@@ -143,7 +143,7 @@ class IterR(Repr):
     llvm = I8
 
 
-LIST_ITEM_REPRS = (IntR, FloatR, BoolR, ListR)
+LIST_ITEM_REPRS = (IntR, FloatR, BoolR, ListR, TupleR)
 UNIT = UnitR()
 
 

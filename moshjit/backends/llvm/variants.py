@@ -10,12 +10,13 @@ from __future__ import annotations
 import logging
 import threading
 
-from moshjit.ir.types import BOOL, FLOAT, INT64, ArrayType, ListType, MType
+from moshjit.ir.types import BOOL, FLOAT, INT64, ArrayType, ListType, MType, TupleType, tuple_of
 from moshjit.typeof import array_key, type_of_key
 
 log = logging.getLogger("moshjit")
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
-NATIVE_ITEM_KINDS = (int, float, bool, list)     # the item classes a native list variant can hold
+NATIVE_ITEM_KINDS = (int, float, bool, list, tuple)     # the item classes a native list variant can hold
+MAX_TUPLE_ITEMS = 8                                       # a tuple item of a list: up to this many fields
 
 
 def item_type(items) -> MType | None:
@@ -38,6 +39,54 @@ def item_type(items) -> MType | None:
         inner = {item_type(item) for item in items}
         found = inner.pop() if len(inner) == 1 else None
         return ListType(found) if found in (INT64, FLOAT, BOOL) else None
+    if kind is tuple:
+        shapes = {_tuple_type(item) for item in items}
+        found = shapes.pop() if len(shapes) == 1 else None
+        return found
+    return None
+
+
+def _value_type(value) -> MType | None:
+    """The native type of one field of a tuple item: a number, a list of numbers, or such a tuple."""
+    kind = type(value)
+    if kind is int:
+        return INT64 if INT64_MIN <= value <= INT64_MAX else None
+    if kind is float:
+        return FLOAT
+    if kind is bool:
+        return BOOL
+    if kind is list:
+        inner = item_type(value)
+        return ListType(inner) if inner in (INT64, FLOAT, BOOL) else None
+    if kind is tuple:
+        return _tuple_type(value)
+    return None
+
+
+def _tuple_type(value) -> MType | None:
+    if len(value) > MAX_TUPLE_ITEMS:
+        return None
+    fields = [_value_type(item) for item in value]
+    return None if None in fields else tuple_of(fields)
+
+
+def shape_type(shape) -> MType | None:
+    """The native type the first call's sample of an argument suggests (``moshjit.samples.Shape``): lists of
+    numbers, of lists of numbers, and of tuples of those; None when it suggests none. Only a guess: the entry checks
+    every item."""
+    cls = shape.cls
+    if cls is float:
+        return FLOAT
+    if cls is bool:
+        return BOOL
+    if cls is int:
+        return INT64
+    if cls is list:
+        item = shape_type(shape.item) if shape.item is not None else None
+        return ListType(item) if item is not None and not isinstance(item, ArrayType) else None
+    if cls is tuple and shape.items is not None and len(shape.items) <= MAX_TUPLE_ITEMS:
+        fields = [shape_type(item) for item in shape.items]
+        return None if None in fields else tuple_of(fields)
     return None
 
 
