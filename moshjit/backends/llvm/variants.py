@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from moshjit.ir.types import BOOL, FLOAT, INT64, ArrayType, ListType, MType, TupleType, tuple_of
+from moshjit.ir.types import BOOL, FLOAT, INT64, ArrayType, ListType, MType, tuple_of
 from moshjit.typeof import array_key, type_of_key
 
 log = logging.getLogger("moshjit")
