@@ -1,6 +1,8 @@
 """What the first call of a signature showed about its arguments beyond their dispatch kinds: the class an argument
-that is a class names, the classes its instance attributes and its list items had (two levels deep). The compiler
-uses these only as guesses for code it guards at run time (a method inlined behind ``MethodIs``); only types are
+that is a class names, the classes its instance attributes and its list items had (two levels deep; lists and
+tuples inside lists and tuples four, for the item types of native list arguments). The compiler uses these only as
+guesses for code it guards at run time (a method inlined behind ``MethodIs``, a list's items checked by a native
+entry); only types are
 kept, never the arguments, so no object lives longer for being sampled. Reading them runs none of the program's
 code and changes no object: only the names the class's methods use are read, with the generic lookup, and only
 where the class has nothing of that name (or a slot) and no ``__getattribute__`` or metaclass of its own.
