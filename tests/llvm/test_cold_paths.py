@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import moshjit
-from moshjit.backends.llvm.cold_paths import cold_blocks
+from moshjit.backends.llvm.cold_paths import cold_blocks, error_paths
 from moshjit.ir import ops
 from tests.ir.handmade import blocks, const, emit, new_function
 from tests.llvm.oracle import outcome, same
@@ -23,7 +23,7 @@ def native_code_stays(monkeypatch):
     monkeypatch.setenv("MOSHJIT_DEOPT_BUDGET", "1e9")
 
 
-# ---- which blocks are cold ---------------------------------------------------------------------------------------
+# ---- which blocks are error paths, and which of them are cold ----------------------------------------------------
 
 def _checked(with_phi: bool = False, in_try: bool = False, loops_back: bool = False):
     """f(n): if n < 0: <message>; raise ValueError(message) — else return n. ``with_phi``: the raising block
@@ -54,28 +54,42 @@ def _checked(with_phi: bool = False, in_try: bool = False, loops_back: bool = Fa
     return fn, bad, other
 
 
-def test_a_block_that_can_only_raise_is_cold():
+def strs_have_no_native_form(value) -> bool:
+    return not (isinstance(value, ops.BinaryOp) and value.op == "%")
+
+
+def no_python_calls(op) -> bool:
+    return False
+
+
+def test_a_block_that_can_only_raise_is_an_error_path_and_cold_when_it_builds_a_message():
     fn, bad, _ = _checked()
-    assert cold_blocks(fn) == {bad}
+    assert error_paths(fn) == {bad}
+    assert cold_blocks(fn, error_paths(fn), strs_have_no_native_form, no_python_calls) == {bad}
+    assert cold_blocks(fn, error_paths(fn), lambda value: True, no_python_calls) == frozenset()   # raised natively
+    assert cold_blocks(fn, error_paths(fn), lambda value: True, lambda op: True) == {bad}     # a Python call
 
 
-def test_a_raising_region_with_a_phi_entered_only_from_cold_blocks_is_cold():
+def test_what_a_cold_block_leads_to_is_cold_and_phis_are_entered_only_from_cold_blocks():
     fn, bad, other = _checked(with_phi=True)
-    assert cold_blocks(fn) == {bad, other}
+    assert error_paths(fn) == {bad, other}
+    assert cold_blocks(fn, error_paths(fn), strs_have_no_native_form, no_python_calls) == {bad, other}
+    assert cold_blocks(fn, frozenset({other}), lambda value: not isinstance(value, ops.Phi), no_python_calls) \
+        == frozenset()                          # a φ entered from compiled code: compiled (or refused)
 
 
-def test_blocks_that_may_return_stay_compiled():
+def test_blocks_that_may_return_are_not_error_paths():
     fn, _, _ = _checked(in_try=True)            # the handler returns
-    assert cold_blocks(fn) == frozenset()
+    assert error_paths(fn) == frozenset()
     fn, _, _ = _checked(loops_back=True)        # back to the check, which returns
-    assert cold_blocks(fn) == frozenset()
+    assert error_paths(fn) == frozenset()
 
 
-def test_the_entry_is_never_cold():
+def test_the_entry_is_never_an_error_path():
     fn = new_function("n")
     (entry,) = blocks(fn, 1)
     emit(entry, ops.Raise(emit(entry, ops.Call(const(ValueError), [fn.args[0]], ())), None))
-    assert cold_blocks(fn) == frozenset()
+    assert error_paths(fn) == frozenset()
 
 
 # ---- the error paths run in the interpreter, exactly -------------------------------------------------------------
@@ -149,6 +163,21 @@ def test_each_error_path_goes_through_the_interpreter_and_names_the_users_line()
         last = traceback.extract_tb(info.value.__traceback__)[-1]
         assert (last.name, last.line.split("(")[0]) == ("scaled_sum", f"raise {error.__name__}")
     assert deopts(compiled) == before + 3
+
+
+def constant_message(n):
+    if n < 0:
+        raise ValueError("n must be >= 0")
+    return n * 2
+
+
+def test_an_error_path_native_code_can_run_stays_native():
+    compiled = native(constant_message)
+    assert compiled(3) == 6
+    before = deopts(compiled)
+    for _ in range(3):
+        assert outcome(compiled, (-1,)) == outcome(constant_message, (-1,))
+    assert deopts(compiled) == before            # raised natively: no deoptimisation
 
 
 def test_the_check_of_a_numeric_kernel_no_longer_keeps_it_out():

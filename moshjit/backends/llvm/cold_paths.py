@@ -1,4 +1,5 @@
-"""Error paths native code leaves to the interpreter: a block that can only end in ``raise`` is not compiled.
+"""Error paths native code leaves to the interpreter: a block that can only end in ``raise`` and holds a value
+native code cannot represent is not compiled.
 
 Numeric functions check their input and raise with a message built from it (``raise ValueError(f"bad n: {n}")``,
 ``"... %s" % n``): a str, a call of an exception class with a computed message — values with no native form,
@@ -6,7 +7,13 @@ which used to keep the whole function out of the LLVM backend. A block from whic
 (following exceptional edges too) runs at most once per call, just before the call raises, so nothing is lost by
 running it in the interpreter: native code branches into such a block through a deoptimisation site at its first
 op (``deopt``), the SSA interpreter runs the rest of the call exactly as CPython would — it builds the message
-and raises — and the native frame returns "failed" with that exception set.
+and raises — and the native frame returns "failed" with that exception set. An error path native code can run
+itself (``raise ValueError("constant")``, ``assert``) stays compiled: a native raise costs far less than a
+deoptimisation, which a function raising often would also pay towards its demotion.
+
+The *error paths* (``error_paths``, from the SSA alone) are where this may happen: native type inference does not
+make their calls native callees. After inference, ``cold_blocks`` picks those holding a value without a native
+representation or a call of a Python function, and what they lead to within the error paths.
 
 A cold block never flows into a compiled one (what it reaches is cold too), so its values never need a native
 form: representations, lowering, native list analysis, fusion and the call graph skip it (a call in it is not
@@ -37,9 +44,9 @@ _FORMATTING_BUILTINS = frozenset({builtins.str, builtins.repr, builtins.format, 
                                   builtins.int, builtins.float, builtins.round, builtins.hex})
 
 
-def cold_blocks(fn: Function, arg_types=()) -> frozenset:
-    """The blocks of ``fn`` left to the interpreter (see the module docstring); the same for the same SSA and
-    argument types, so the continuation rebuilt in another process agrees with the machine code."""
+def error_paths(fn: Function, arg_types=()) -> frozenset:
+    """The blocks of ``fn`` that may be left to the interpreter (see the module docstring); the same for the same
+    SSA and argument types, so the continuation rebuilt in another process agrees with the machine code."""
     holds_array = any(isinstance(t, ArrayType) and t.container == "array" for t in arg_types)
     preds = fn.predecessors()
     returning: set = set()
@@ -60,6 +67,30 @@ def cold_blocks(fn: Function, arg_types=()) -> frozenset:
             if any(succ not in cold for succ in block.successors()) or (
                     block.phis and any(pred not in cold for pred in preds.get(block, []))):
                 cold.discard(block)
+                changed = True
+    return frozenset(cold)
+
+
+def cold_blocks(fn: Function, paths: frozenset, representable, native_call) -> frozenset:
+    """The error ``paths`` left to the interpreter, after native type inference: those holding a value that
+    ``representable`` refuses or a call that ``native_call`` says native code would make to Python code, and
+    every error path they lead to; none entered from compiled code at its φs."""
+    preds = fn.predecessors()
+    cold = {block for block in paths
+            if any(not representable(value) for value in [*block.phis, *block.ops])
+            or any(isinstance(op, ops.Call) and native_call(op) for op in block.ops)}
+    work = list(cold)
+    while work:
+        for succ in work.pop().successors():
+            if succ in paths and succ not in cold:
+                cold.add(succ)
+                work.append(succ)
+    changed = True
+    while changed:
+        changed = False
+        for block in list(cold):
+            if block.phis and any(pred not in cold for pred in preds.get(block, [])):
+                cold.discard(block)             # compiled (and refused if it cannot be): the site is at an op
                 changed = True
     return frozenset(cold)
 

@@ -19,7 +19,7 @@ import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from moshjit.backends.llvm.cold_paths import cold_blocks
+from moshjit.backends.llvm.cold_paths import cold_blocks, error_paths
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
@@ -127,7 +127,7 @@ class Signature:
     in_progress: bool = False
     recursive: bool = False
     symbol: str = ""
-    cold: frozenset = frozenset()             # blocks left to the interpreter (``cold_paths``)
+    cold: frozenset = frozenset()             # error paths left to the interpreter (``cold_paths``)
 
 
 class CallGraph:
@@ -157,10 +157,10 @@ class CallGraph:
         self.stack.append(sig)
         if sig.ir is None:
             sig.ir, sig.ctx = self.ctx.typed_callee(py_function, list(arg_types))
-        sig.cold = cold_blocks(sig.ir, arg_types)
+        paths = error_paths(sig.ir, arg_types)
         mark = len(self.order)
         for _ in range(MAX_RECURSION_ROUNDS):
-            NativeInference(sig.ir, list(arg_types), sig.ctx, self, sig.cold).run_native()
+            NativeInference(sig.ir, list(arg_types), sig.ctx, self, paths).run_native()
             new = normalize(returned_type(sig.ir))
             if new == sig.return_type or not sig.recursive:
                 sig.return_type = new
@@ -171,9 +171,22 @@ class CallGraph:
             del self.order[mark:]
         else:
             sig.return_type = OBJECT
+        sig.cold = cold_blocks(sig.ir, paths, _representable, _calls_python)
         sig.in_progress = False
         self.stack.pop()
         return sig
+
+
+def _representable(value) -> bool:
+    """Whether native code has a representation for ``value`` (as ``lower.value_reprs`` requires)."""
+    from moshjit.backends.llvm.reprs import repr_of
+    return isinstance(value, ops.Terminator) and not isinstance(value, ops.ForIter) or \
+        value.type is not None and repr_of(value.type) is not None
+
+
+def _calls_python(op) -> bool:
+    """A call of a Python function (in an error path it is not a native callee: the interpreter makes it)."""
+    return isinstance(op.func, Constant) and python_callee(op.func.value) is not None
 
 
 def _c_name(py_function) -> str:
@@ -184,10 +197,10 @@ class NativeInference(TypeInference):
     """The standard inference with the native rules described in the module docstring."""
 
     def __init__(self, fn: Function, arg_types: list[MType], ctx: CompileContext | None, graph: CallGraph,
-                 cold: frozenset = frozenset()):
+                 error_paths: frozenset = frozenset()):
         super().__init__(fn, arg_types, ctx)
         self.graph = graph
-        self.cold = cold                          # left to the interpreter: their calls are not native callees
+        self.error_paths = error_paths            # may be left to the interpreter: no native callees inferred there
 
     def run_native(self) -> None:
         self.run()
@@ -273,12 +286,12 @@ class NativeInference(TypeInference):
 
     def _call_type(self, op, block) -> MType:
         func = self.type_of(op.func, block)
-        if block in self.cold:
-            return super()._call_type(op, block)
         if isinstance(func, ConstType):
             target = func.value
             callee = python_callee(target)
             if callee is not None:
+                if block in self.error_paths:         # the interpreter may make this call: no native callee
+                    return super()._call_type(op, block)
                 return self._native_call_type(callee, op, block)
             if is_builtin_exception(target):
                 if op.kwnames or not all(isinstance(a, Constant) and isinstance(a.value, str) for a in op.args) \
