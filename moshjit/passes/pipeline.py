@@ -5,6 +5,7 @@ import collections
 
 from moshjit.context import CompileContext
 from moshjit.ir.function import Function
+from moshjit.passes.bound_methods import bound_methods
 from moshjit.passes.bypass_reraise import bypass_reraise
 from moshjit.passes.category_codes import category_codes
 from moshjit.passes.constfold import constfold
@@ -29,6 +30,7 @@ TYPED_PIPELINE = [                   # passes that read inferred types (and the 
                                      # given); after them the pipeline runs again
     ("type_tests", lambda fn, ctx: type_tests(fn)),  # isinstance(x, C) that x's type answers becomes True
     ("str_lists", str_lists),        # reads of a read-only list(s) read the str s instead
+    ("bound_methods", lambda fn, ctx: bound_methods(fn)),  # push = stack.append; push(x) calls stack.append(x)
     ("int_sums", lambda fn, ctx: int_sums(fn)),  # a 3.12+ sum(generator) of ints adds into an accumulator
 ]
 MAX_ROUNDS = 4                       # a round can expose more work (a folded branch makes φs trivial)
