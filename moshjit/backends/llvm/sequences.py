@@ -79,7 +79,7 @@ def lower_set_item(low, op: ops.SetItem):
     if not isinstance(container, ListR):
         low.not_native(f"item assignment on {container.describe()}")
     if is_slice(op.key):
-        low.not_native("slice assignment")
+        return set_slice(low, op, container, obj)
     value_repr = low.repr(op.value)
     check_item_kind(low, container, value_repr)
     index = normalize_index(low, operand_int(low, op.key), object_size(low, obj),
@@ -223,6 +223,21 @@ def lower_extract_item(low, op: ops.ExtractItem) -> ir.Value:
 
 
 # ---- operators -------------------------------------------------------------------------------------------------
+def set_slice(low, op, container: ListR, obj) -> None:
+    """``lst[i:j] = other``: the list's own ``list_ass_slice`` (``PyList_SetSlice``) on the bounds CPython's
+    slice gives (negative bounds count from the end, then clamped); ``other`` a list of the same item kind (so the
+    list still only holds items of its kind). With a step, or another right side, not native."""
+    start_v, stop_v, step_v = (slice_bound(low, v) for v in slice_parts(op.key))
+    if step_v is not None:
+        low.not_native("slice assignment with a step")
+    value_repr = low.repr(op.value)
+    if not (isinstance(value_repr, ListR) and value_repr.item in (None, container.item)):
+        low.not_native(f"assigning {value_repr.describe()} to a slice of {container.describe()}")
+    b = low.b
+    first, _, count = adjust_slice(low, start_v, stop_v, None, object_size(low, obj))
+    low.guard_status(low.rt.call(b, "PyList_SetSlice", obj, first, b.add(first, count), low.get(op.value)))
+
+
 def lower_binary(low, op: ops.BinaryOp) -> ir.Value:
     b, rt = low.b, low.rt
     left, right = low.repr(op.left), low.repr(op.right)
