@@ -111,3 +111,19 @@ def test_a_power_whose_base_may_be_negative_is_not_native():
         native(signed_root)(1.0, 2.0)
     for a, b in [(1.0, 2.0), (4.0, 0.0)]:
         assert outcome(native(signed_root, "auto"), (a, b)) == outcome(signed_root, (a, b))
+
+
+def weighted_row(i_u):
+    """spectral_norm's shape: a tuple argument holding a list (its items' kind decided at the call)."""
+    i, u = i_u
+    total = 0.0
+    for j, u_j in enumerate(u):
+        total += (i + j) * u_j
+    return total
+
+
+def test_a_tuple_argument_holding_a_list_is_native_and_switches_variants():
+    compiled = native(weighted_row)
+    for args in [(2, [1.0, 2.0]), (1, [1, 2, 3]), (0, []), (3, [1.5, 2]), (2, [True, 2.0])]:
+        assert outcome(compiled, (args,)) == outcome(weighted_row, (args,))
+    assert {s["backend"] for s in compiled.stats.values()} == {"llvm"}

@@ -210,9 +210,8 @@ def native_argument_type(kind):
     it has no native form (an int beyond 64 bits, a str, an instance of a class, ...)."""
     from moshjit.backends.llvm.native_types import normalize
     from moshjit.backends.llvm.reprs import repr_of
-    from moshjit.ir.types import ListType
     t = array_guesses()[0] if is_plain_array_key(kind) else normalize(type_of_key(kind))
-    return None if kind is int or not isinstance(t, ListType) and repr_of(t) is None else t
+    return None if kind is int or not _decided_at_run_time(kind) and repr_of(t) is None else t
 
 
 def takes_arguments(key) -> bool:
@@ -222,11 +221,12 @@ def takes_arguments(key) -> bool:
 
 
 def argument_candidates(ir, key, shapes=None) -> list[list]:
-    """Argument types to try: the key's, with list arguments given each candidate item type in turn (and
-    arrays of unknown item type each guess); first, when the first call's arguments (``shapes``) showed lists of
-    tuples, those (the entry checks every item at each call)."""
+    """Argument types to try: the key's, with lists (also inside tuple arguments) given each candidate item type in
+    turn (and arrays of unknown item type each guess); first, when the first call's arguments (``shapes``) showed
+    other item types for them (tuples, or what a tuple argument's list held), those (the entry checks every item
+    at each call)."""
+    from moshjit.backends.llvm.reprs import repr_of
     from moshjit.backends.llvm.variants import shape_type
-    from moshjit.ir.types import ListType, TupleType
     base = []
     for arg, kind in zip(ir.args, key):
         t = native_argument_type(kind)
@@ -237,18 +237,33 @@ def argument_candidates(ir, key, shapes=None) -> list[list]:
                        f"has no native form")
             raise UnsupportedError(f"argument '{arg.name}' {problem}", ir.filename, line, columns=columns)
         base.append(t)
-    items = list_item_candidates() if any(isinstance(t, ListType) for t in base) else (None,)
+    lists = [_decided_at_run_time(kind) and not is_plain_array_key(kind) for kind in key]
+    items = list_item_candidates() if any(lists) else (None,)
     arrays = array_guesses() if any(is_plain_array_key(kind) for kind in key) else (None,)
-    candidates = [[ListType(item) if isinstance(t, ListType) else array if is_plain_array_key(kind) else t
-                   for t, kind in zip(base, key)] for array in arrays for item in items]
-    shown = [shape_type(shape) if isinstance(t, ListType) and shape is not None else None
-             for t, shape in zip(base, shapes or [None] * len(base))]
-    if any(isinstance(s, ListType) and isinstance(s.item, TupleType) for s in shown):
-        candidates.insert(0, [s if isinstance(s, ListType) else c for s, c in zip(shown, candidates[0])])
+    candidates = [[_with_list_items(t, item) if listed else array if is_plain_array_key(kind) else t
+                   for t, kind, listed in zip(base, key, lists)] for array in arrays for item in items]
+    shown = [shape_type(shape) if listed and shape is not None else None
+             for listed, shape in zip(lists, shapes or [None] * len(base))]
+    guess = [s if s is not None and repr_of(s) is not None else c for s, c in zip(shown, candidates[0])]
+    if guess not in candidates:
+        candidates.insert(0, guess)
     return candidates
 
 
+def _with_list_items(t, item):
+    """``t`` with ``item`` as the item type of its lists (a list, or lists among a tuple's items)."""
+    from moshjit.ir.types import ListType, TupleType, tuple_of
+    if isinstance(t, ListType):
+        return ListType(item)
+    if isinstance(t, TupleType) and t.items is not None:
+        return tuple_of([_with_list_items(i, item) for i in t.items])
+    return t
+
+
 def _decided_at_run_time(kind) -> bool:
+    """A list (its items' kind is decided when called), a plain NumPy array, or a tuple holding a list."""
+    if isinstance(kind, tuple) and kind[:1] == ("tuple",):
+        return any(_decided_at_run_time(k) for k in kind[1:])
     return kind is list or is_plain_array_key(kind)
 
 

@@ -99,6 +99,8 @@ def argument_type(value) -> MType | None:
     if kind.__name__ == "ndarray":
         found = type_of_key(array_key(value, kind))
         return found if isinstance(found, ArrayType) else None
+    if kind is tuple:
+        return _tuple_type(value)
     return None
 
 
