@@ -43,9 +43,9 @@ _STR_RESULTS = ("lower", "upper", "casefold", "strip", "lstrip", "rstrip", "repl
 _LIST_RESULTS = ("split", "rsplit", "splitlines")
 
 
-def exact_str(value, exact_calls=frozenset(), seen=None) -> bool:
+def exact_str(value, exact_calls=frozenset(), seen=None, arguments=True) -> bool:
     """Whether ``value`` is always an exact str (its own ``__iter__``/``__len__``): a str argument (the dispatcher
-    keys arguments by exact type), a str constant, a slice or concatenation of exact strs, a str method's result on
+    keys arguments by exact type; not with ``arguments`` False), a str constant, a slice or concatenation of exact strs, a str method's result on
     an exact str, an item of an exact str's ``split()``, a jitted method's result in ``exact_calls``
     (``CompileContext.exact_str_results``)."""
     seen = set() if seen is None else seen
@@ -57,37 +57,39 @@ def exact_str(value, exact_calls=frozenset(), seen=None) -> bool:
     if getattr(value, "type", None) not in (STR, CHAR):
         return False
     if isinstance(value, ops.Argument):
-        return True
+        return arguments
     if isinstance(value, Phi):
-        return all(exact_str(v, exact_calls, seen) for v in value.incoming.values())
+        return all(exact_str(v, exact_calls, seen, arguments) for v in value.incoming.values())
     if isinstance(value, ops.GetItem):
-        return exact_str(value.obj, exact_calls, seen)
+        return exact_str(value.obj, exact_calls, seen, arguments)
     if isinstance(value, ops.BinaryOp):
-        return (value.op == "+" and exact_str(value.left, exact_calls, seen)
-                and exact_str(value.right, exact_calls, seen))
+        return (value.op == "+" and exact_str(value.left, exact_calls, seen, arguments)
+                and exact_str(value.right, exact_calls, seen, arguments))
     if isinstance(value, ops.BuildString):
         return True
     if isinstance(value, ops.CallMethod):
-        return value in exact_calls or value.name in _STR_RESULTS and exact_str(value.obj, exact_calls, seen)
+        return value in exact_calls or value.name in _STR_RESULTS and exact_str(value.obj, exact_calls, seen,
+                                                                                 arguments)
     if isinstance(value, ops.ForIter) and isinstance(value.iterator, ops.GetIter):
-        return _exact_str_items(value.iterator.obj, exact_calls, seen)
+        return _exact_str_items(value.iterator.obj, exact_calls, seen, arguments)
     return False
 
 
-def _exact_str_items(value, exact_calls, seen) -> bool:
+def _exact_str_items(value, exact_calls, seen, arguments) -> bool:
     """Whether every item of the list ``value`` is an exact str."""
     if isinstance(value, Phi):
-        return all(_exact_str_items(v, exact_calls, seen) for v in value.incoming.values())
+        return all(_exact_str_items(v, exact_calls, seen, arguments) for v in value.incoming.values())
     if isinstance(value, ops.BuildList):
-        return all(exact_str(item, exact_calls, seen) for item in value.items)
+        return all(exact_str(item, exact_calls, seen, arguments) for item in value.items)
     return (isinstance(value, ops.CallMethod) and value.name in _LIST_RESULTS and not value.kwnames
-            and exact_str(value.obj, exact_calls, seen))
+            and exact_str(value.obj, exact_calls, seen, arguments))
 
 
 def returns_exact_str(fn: Function, exact_calls=frozenset()) -> bool:
-    """Whether every value ``fn`` returns is an exact str (so a call of its compiled code gives one)."""
+    """Whether every value ``fn`` returns is an exact str whatever its arguments are (so a call of its compiled
+    code gives one: a caller's str argument typed str may be a subclass, and a method may return it)."""
     returned = [block.terminator.value for block in fn.blocks if isinstance(block.terminator, ops.Return)]
-    return bool(returned) and all(exact_str(value, exact_calls) for value in returned)
+    return bool(returned) and all(exact_str(value, exact_calls, arguments=False) for value in returned)
 
 
 def _bound(value) -> bool:

@@ -213,6 +213,11 @@ def test_returns_exact_str_needs_every_returned_value_proven():
     assert not returns_exact_str(fn)
     b2.ops.clear()
     emit(b2, ops.Return(const("x")))
+    assert not returns_exact_str(fn)            # s.lower() of an argument a caller may pass as a str subclass
+    b1.ops.clear()
+    built = emit(b1, ops.BuildString([fn.args[0]]))       # an f-string: always a new exact str
+    built.type = STR
+    emit(b1, ops.Return(built))
     assert returns_exact_str(fn)
 
 
@@ -221,13 +226,25 @@ class Words:
     ``self._run_strip_accents(token)``'s shape): exact strs are read through, a possible subclass is not."""
 
     def cleaned(self, text):
-        return text.strip().lower()
+        return " ".join(text.lower().split())          # a new str whatever ``text`` is
+
+    def lowered(self, text):
+        return text.lower()        # exact only if ``text`` is (a caller may pass a str subclass typed str)
 
     def shown(self, obj):
         return str(obj)
 
     def runs(self, text):
         chars = list(self.cleaned(text))
+        i = 0
+        out = []
+        while i < len(chars):
+            out.append(chars[i])
+            i += 1
+        return "|".join(out), len(chars)
+
+    def lowered_runs(self, text):
+        chars = list(self.lowered(text))
         i = 0
         out = []
         while i < len(chars):
@@ -251,7 +268,9 @@ def test_str_results_of_jitted_methods_agree_with_cpython_and_exact_ones_drop_th
     plain, jitted_words = Words(), compiled()
     for text in ["", "  AbC ", "é漢😀 x"]:
         assert outcome(jitted_words.runs, text) == outcome(plain.runs, text)
+        assert outcome(jitted_words.lowered_runs, text) == outcome(plain.lowered_runs, text)
     for obj in [Shows(), 123, "plain"]:
         assert outcome(jitted_words.shown_runs, obj) == outcome(plain.shown_runs, obj)
     assert "call <class list>" not in vars(compiled)["runs"].inspect_types()
     assert "call <class list>" in vars(compiled)["shown_runs"].inspect_types()
+    assert "call <class list>" in vars(compiled)["lowered_runs"].inspect_types()
