@@ -19,9 +19,9 @@ import llvmlite.ir as ir
 from moshjit.analysis.dominators import reverse_postorder
 from moshjit.backends.llvm import (arith, calls, comparisons, conversions, fusion, iterators, native_list_ops,
                                    native_lists, sequences, truth)
-from moshjit.backends.llvm.cold_paths import in_cold_block
+from moshjit.backends.llvm.cold_paths import cold_blocks, in_cold_block
 from moshjit.backends.llvm.deopt import DeoptPoints, DeoptTable
-from moshjit.backends.llvm.native_types import Signature
+from moshjit.backends.llvm.native_types import Signature, python_callee
 from moshjit.backends.llvm.refcount import Liveness
 from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR, UnitR,
                                          repr_of)
@@ -480,6 +480,23 @@ class FunctionLowering:
         result = ir.Constant(self.function.return_value.type, ir.Undefined)
         result = self.b.insert_value(result, result_value, 0)
         self.b.ret(self.b.insert_value(result, ir.Constant(I1, 0), 1))
+
+
+def settle_cold_blocks(sig: Signature) -> None:
+    """``sig.cold``: its error paths that native code cannot run (``cold_paths.cold_blocks``), from the types
+    native inference gave."""
+    sig.cold = cold_blocks(sig.ir, sig.error_paths, _representable, _calls_python)
+
+
+def _representable(value) -> bool:
+    """Whether native code has a representation for ``value`` (as ``value_reprs`` requires)."""
+    return isinstance(value, ops.Terminator) and not isinstance(value, ops.ForIter) or \
+        value.type is not None and repr_of(value.type) is not None
+
+
+def _calls_python(op) -> bool:
+    """A call of a Python function (in an error path it is not a native callee: the interpreter makes it)."""
+    return isinstance(op.func, Constant) and python_callee(op.func.value) is not None
 
 
 def value_reprs(fn, cold: frozenset = frozenset()) -> dict:

@@ -5,7 +5,7 @@ import llvmlite.ir as ir
 
 from moshjit.backends.llvm.deopt import DeoptTable
 from moshjit.backends.llvm.entry import emit_entry
-from moshjit.backends.llvm.lower import FunctionLowering, function_type, global_reads, value_reprs
+from moshjit.backends.llvm.lower import FunctionLowering, function_type, global_reads, settle_cold_blocks, value_reprs
 from moshjit.backends.llvm.native_types import CallGraph, Signature
 from moshjit.backends.llvm.runtime import Runtime
 
@@ -23,6 +23,7 @@ def build_module(graph: CallGraph, root: Signature, triple: str, data_layout: st
     symbols: dict = {}
     reads = {}
     for sig in graph.order:
+        settle_cold_blocks(sig)
         value_reprs(sig.ir, sig.cold)           # the first non-native value, before the signature's types
         reads[sig.symbol] = global_reads(sig, root=sig is root)
     for sig in graph.order:

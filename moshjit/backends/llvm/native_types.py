@@ -19,7 +19,7 @@ import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from moshjit.backends.llvm.cold_paths import cold_blocks, error_paths
+from moshjit.backends.llvm.cold_paths import error_paths
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
@@ -127,7 +127,8 @@ class Signature:
     in_progress: bool = False
     recursive: bool = False
     symbol: str = ""
-    cold: frozenset = frozenset()             # error paths left to the interpreter (``cold_paths``)
+    error_paths: frozenset = frozenset()      # blocks that may be left to the interpreter (``cold_paths``)
+    cold: frozenset = frozenset()             # those that are, decided with the representations (``module``)
 
 
 class CallGraph:
@@ -157,10 +158,10 @@ class CallGraph:
         self.stack.append(sig)
         if sig.ir is None:
             sig.ir, sig.ctx = self.ctx.typed_callee(py_function, list(arg_types))
-        paths = error_paths(sig.ir, arg_types)
+        sig.error_paths = error_paths(sig.ir, arg_types)
         mark = len(self.order)
         for _ in range(MAX_RECURSION_ROUNDS):
-            NativeInference(sig.ir, list(arg_types), sig.ctx, self, paths).run_native()
+            NativeInference(sig.ir, list(arg_types), sig.ctx, self, sig.error_paths).run_native()
             new = normalize(returned_type(sig.ir))
             if new == sig.return_type or not sig.recursive:
                 sig.return_type = new
@@ -171,22 +172,9 @@ class CallGraph:
             del self.order[mark:]
         else:
             sig.return_type = OBJECT
-        sig.cold = cold_blocks(sig.ir, paths, _representable, _calls_python)
         sig.in_progress = False
         self.stack.pop()
         return sig
-
-
-def _representable(value) -> bool:
-    """Whether native code has a representation for ``value`` (as ``lower.value_reprs`` requires)."""
-    from moshjit.backends.llvm.reprs import repr_of
-    return isinstance(value, ops.Terminator) and not isinstance(value, ops.ForIter) or \
-        value.type is not None and repr_of(value.type) is not None
-
-
-def _calls_python(op) -> bool:
-    """A call of a Python function (in an error path it is not a native callee: the interpreter makes it)."""
-    return isinstance(op.func, Constant) and python_callee(op.func.value) is not None
 
 
 def _c_name(py_function) -> str:
