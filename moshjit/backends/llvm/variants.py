@@ -24,30 +24,15 @@ def item_type(items) -> MType | None:
     failed): a guess from the first item alone would pick the failing variant again, forever."""
     if not items:
         return INT64
-    kind = type(items[0])
-    if kind not in NATIVE_ITEM_KINDS:
+    if type(items[0]) not in NATIVE_ITEM_KINDS:
         return None                    # decided by the first item: a list of strs is not scanned on every call
-    if any(type(item) is not kind for item in items):
-        return None
-    if kind is int:
-        return INT64 if all(INT64_MIN <= item <= INT64_MAX for item in items) else None
-    if kind is float:
-        return FLOAT
-    if kind is bool:
-        return BOOL
-    if kind is list:
-        inner = {item_type(item) for item in items}
-        found = inner.pop() if len(inner) == 1 else None
-        return ListType(found) if found in (INT64, FLOAT, BOOL) else None
-    if kind is tuple:
-        shapes = {_tuple_type(item) for item in items}
-        found = shapes.pop() if len(shapes) == 1 else None
-        return found
-    return None
+    found = {_value_type(item) for item in items}
+    return found.pop() if len(found) == 1 else None
 
 
 def _value_type(value) -> MType | None:
-    """The native type of one field of a tuple item: a number, a list of numbers, or such a tuple."""
+    """The native type of one item of a list or field of a tuple: a number, a list of numbers, or a tuple of
+    those."""
     kind = type(value)
     if kind is int:
         return INT64 if INT64_MIN <= value <= INT64_MAX else None
