@@ -17,8 +17,8 @@ import llvmlite.ir as ir
 from moshjit.backends.llvm import (arith, comparisons, containers, conversions, iterators, native_list_ops,
                                    native_lists, sequences, truth)
 from moshjit.backends.llvm.layout import OB_SIZE
-from moshjit.backends.llvm.native_types import (ExceptionType, bind_arguments, is_builtin_exception, normalize,
-                                                python_callee)
+from moshjit.backends.llvm.cold_paths import is_builtin_exception
+from moshjit.backends.llvm.native_types import ExceptionType, bind_arguments, normalize, python_callee
 from moshjit.cpython import COMPENSATED_FLOAT_SUM, empty_min_max_message, zero_division_message
 from moshjit.backends.llvm.reprs import (F64, I1, I64, PTR, ArrayR, BoolR, FloatR, IntR, ListR, NListR, RangeR, UnitR,
                                          repr_of)

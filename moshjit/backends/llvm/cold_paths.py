@@ -95,6 +95,11 @@ def cold_blocks(fn: Function, paths: frozenset, representable, native_call) -> f
     return frozenset(cold)
 
 
+def is_builtin_exception(value) -> bool:
+    """A builtin exception class (its construction runs no Python code)."""
+    return isinstance(value, type) and issubclass(value, BaseException) and value.__module__ == "builtins"
+
+
 def _only_computes(op) -> bool:
     """Arithmetic, comparisons, formatting, and calls of builtin exception classes and formatting builtins."""
     if isinstance(op, ops.BinaryOp):
@@ -103,8 +108,7 @@ def _only_computes(op) -> bool:
         return True
     if isinstance(op, ops.Call) and isinstance(op.func, Constant) and not op.kwnames:
         target = op.func.value
-        return target in _FORMATTING_BUILTINS or (isinstance(target, type) and issubclass(target, BaseException)
-                                                  and target.__module__ == "builtins")
+        return target in _FORMATTING_BUILTINS or is_builtin_exception(target)
     return False
 
 

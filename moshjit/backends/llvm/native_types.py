@@ -19,7 +19,7 @@ import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from moshjit.backends.llvm.cold_paths import error_paths
+from moshjit.backends.llvm.cold_paths import error_paths, is_builtin_exception
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
@@ -86,10 +86,6 @@ def python_callee(value) -> types.FunctionType | None:
     if isinstance(py_func, types.FunctionType):
         return py_func
     return value if isinstance(value, types.FunctionType) else None
-
-
-def is_builtin_exception(value) -> bool:
-    return isinstance(value, type) and issubclass(value, BaseException) and value.__module__ == "builtins"
 
 
 def bind_arguments(callee: types.FunctionType, call: ops.Call) -> list | None:
