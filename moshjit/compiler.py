@@ -25,7 +25,7 @@ from moshjit.bindings import function_fields
 from moshjit.context import CompileContext
 from moshjit.errors import UnsupportedError
 from moshjit.functions import methods_of
-from moshjit.ir.types import OBJECT, MType
+from moshjit.ir.types import CHAR, OBJECT, STR, MType
 from moshjit.typeof import describe_signature, type_of_key
 
 log = logging.getLogger("moshjit")
@@ -111,7 +111,7 @@ class DriverContext(CompileContext):
             typed, callee_ctx = self.typed_callee(py_function, list(arg_types))
             # typed from its code and defaults as they are now: a change to them is a rebinding too
             result, bindings = returned_type(typed), unique([*callee_ctx.bindings, *fields])
-            exact = returns_exact_str(typed, callee_ctx.exact_str_results)
+            exact = result in (STR, CHAR) and returns_exact_str(typed, callee_ctx.exact_str_results)
         except Exception:                 # the callee may be uncompilable: it will run as Python
             result, exact = OBJECT, False
         finally:
