@@ -116,16 +116,14 @@ def scaled_sum(n, xs):
     return total
 
 
-def power_of_two_log(n):
-    """scimark's ``int_log2``: the check a numeric kernel makes before it starts."""
-    k = 1
-    log = 0
-    while k < n:
-        k *= 2
-        log += 1
-    if n != 1 << log:
-        raise Exception("FFT: Data length is not a power of 2: %s" % n)
-    return log
+def _scimark_program():
+    """pyperformance's scimark as ``benchmarks/general`` runs it."""
+    from benchmarks.general import run
+    run.ensure_pyperf()
+    return run.load("scimark", "test_cold_paths")
+
+
+power_of_two_log = _scimark_program().int_log2   # the check its FFT makes: a message built from the length
 
 
 def deopts(function) -> int:
