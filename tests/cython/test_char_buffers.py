@@ -7,7 +7,7 @@ import sys
 
 from hypothesis import given, settings, strategies as st
 
-from tests.cython.agree import jitted
+from tests.cython.agree import jitted, same
 
 
 def keep_some(text, dropped):
@@ -65,3 +65,79 @@ def test_lengths_around_the_in_object_capacity_and_buffers_reused():
             same_strs(jitted(keep_some)(text + "😀", "😀"), keep_some(text + "😀", "😀"))   # wide, then narrow
     assert "CharBuffer()" in jitted(keep_some).inspect_code()
     assert "CharBuffer()" in jitted(runs).inspect_code()
+
+
+def split_on_marks(text, marks):
+    """Google BERT's ``_run_split_on_punc`` shape: a list of lists of characters, each inner list made here as
+    ``[ch]`` or ``[]``, appended to through ``words[-1]`` and joined in a loop over the outer list."""
+    chars = list(text)
+    i = 0
+    start_new_word = True
+    output = []
+    while i < len(chars):
+        char = chars[i]
+        if char in marks:
+            output.append([char])
+            start_new_word = True
+        else:
+            if start_new_word:
+                output.append([])
+            start_new_word = False
+            output[-1].append(char)
+        i += 1
+    return ["".join(x) for x in output]
+
+
+def append_to_last(text):
+    """``[][-1]`` on an empty outer list: the list's IndexError, as in CPython."""
+    words = []
+    for ch in text:
+        if ch == " ":
+            words.append([])
+        words[-1].append(ch)
+    return ["".join(w) for w in words]
+
+
+def outer_escapes(text):
+    """The outer list is returned: its items must stay lists."""
+    words = []
+    words.append([])
+    for ch in text:
+        words[-1].append(ch)
+        if ch == " ":
+            words.append([])
+    return words, ["".join(w) for w in words]
+
+
+def inner_read_otherwise(text):
+    """An inner list is also counted (``len`` of a subscript): it stays a list."""
+    words = []
+    words.append([])
+    for ch in text:
+        if ch == " ":
+            words.append([ch])
+        else:
+            words[-1].append(ch)
+    return len(words[0]), ["".join(w) for w in words]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(CHARS, max_size=80).map("".join), st.sets(CHARS, max_size=3).map("".join))
+def test_lists_of_character_lists(text, marks):
+    got, expected = jitted(split_on_marks)(text, marks), split_on_marks(text, marks)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        same_strs(g, e)
+    for fn in (append_to_last, outer_escapes, inner_read_otherwise):
+        same(fn, text)
+
+
+def test_which_lists_of_lists_hold_buffers():
+    same(split_on_marks, "a,b", ",")
+    same(append_to_last, "x")
+    for fn in (outer_escapes, inner_read_otherwise):
+        same(fn, "a b")
+    assert "= <CharBuffer>" in jitted(split_on_marks).inspect_code()
+    assert "= <CharBuffer>" in jitted(append_to_last).inspect_code()
+    for fn in (outer_escapes, inner_read_otherwise):
+        assert "cdef CharBuffer" not in jitted(fn).inspect_code()

@@ -479,7 +479,8 @@ class Emitter:
             self.class_dispatches = True
             self.assign(op, f"(<_MjClassDispatch>{self.obj(op.obj)}).index({self.obj(op.key)})", depth)
             return
-        self.assign(op, f"{self.container(op.obj)}[{self.key(op.key)}]", depth)
+        cast = "<CharBuffer>" if op in self.char_buffers else ""     # an item of a list of buffers
+        self.assign(op, f"{cast}{self.container(op.obj)}[{self.key(op.key)}]", depth)
 
     def op_SetItem(self, op, depth):
         self.emit(f"{self.container(op.obj)}[{self.key(op.key)}] = {self.ref(op.value)}", depth)
@@ -682,6 +683,8 @@ class Emitter:
     def op_BuildList(self, op, depth):
         if op in self.char_buffers:
             self.assign(op, "CharBuffer()", depth)
+            for item in op.items:                 # ``[ch]`` as an item of a list of buffers
+                self.emit(f"{self.ref(op)}.append({self.char(item)})", depth)
             return
         self.assign(op, "[" + ", ".join(self.ref(v) for v in op.items) + "]", depth)
 
@@ -921,7 +924,8 @@ class Emitter:
             self.emit(f"{item} = mj_str_char({self.ref(term.iterator.obj)}, {plan.index})", depth)
         elif item:
             self.emit("with cython.boundscheck(False), cython.wraparound(False):", depth)
-            self.emit(f"{item} = {self.ref(term.iterator.obj)}[{plan.index}]", depth + 1)
+            cast = "<CharBuffer>" if term in self.char_buffers else ""     # an item of a list of buffers
+            self.emit(f"{item} = {cast}{self.ref(term.iterator.obj)}[{plan.index}]", depth + 1)
         self.emit(f"{plan.index} += 1", depth)
 
     def leaf(self, term, depth: int) -> None:

@@ -81,6 +81,7 @@ class EmissionPlan:
         self._plan_iterations()
         self._plan_slices()
         self._plan_char_buffers()
+        self._plan_nested_char_buffers()
         self._plan_joined_loops()
         self._plan_views()
         self._plan_list_builds()
@@ -294,6 +295,60 @@ class EmissionPlan:
             if all(self._buffer_use_ok(user, value, members) for value in group
                    for user in self.users.get(value, [])) and not any(v in self.undefined for v in group):
                 self.char_buffers.update(group)
+
+    def _plan_nested_char_buffers(self) -> None:
+        """A list of lists of characters that never leaves the function — its items only made here (``[]`` or
+        ``[ch]``), appended to through a subscript (``words[-1].append(ch)``) and joined with '' in a loop over it
+        — keeps its items as CharBuffers: the outer list stays a list (its errors, e.g. ``[][-1]``, are the
+        list's), only what it holds changes, and nothing outside the function can see them."""
+        phi_inputs = {value for block in self.fn.blocks for phi in block.phis for value in phi.incoming.values()}
+        for block in self.fn.blocks:
+            for op in block.ops:
+                if (isinstance(op, ops.BuildList) and not op.items and isinstance(op.type, ListType)
+                        and op not in phi_inputs and op not in self.undefined):
+                    inner = self._nested_buffers(op, phi_inputs)
+                    if inner:
+                        self.char_buffers.update(inner)
+
+    def _nested_buffers(self, outer, phi_inputs) -> set:
+        """The values to keep as CharBuffers if every use of ``outer`` allows it, else an empty set."""
+        found: set = set()
+
+        def only_appends_of_chars(value) -> bool:
+            users = self.users.get(value, [])
+            return value not in phi_inputs and all(
+                isinstance(user, ops.CallMethod) and user.obj is value and user.name == "append"
+                and len(user.args) == 1 and not user.kwnames and user.args[0] is not value
+                and self.is_char(user.args[0]) and not self.users.get(user) for user in users)
+
+        for user in self.users.get(outer, []):
+            if isinstance(user, (ops.CallMethod, ops.ListAppend)):
+                target, args = (user.obj, user.args) if isinstance(user, ops.CallMethod) else (user.target,
+                                                                                                [user.item])
+                made = args[0] if len(args) == 1 else None
+                if not (target is outer and (isinstance(user, ops.ListAppend) or (
+                        user.name == "append" and not user.kwnames and not self.users.get(user)))
+                        and isinstance(made, ops.BuildList) and self.users.get(made) == [user]
+                        and made not in phi_inputs and all(self.is_char(item) for item in made.items)):
+                    return set()
+                found.add(made)
+            elif isinstance(user, ops.GetItem) and user.obj is outer:
+                if not (isinstance(user.key, Constant) and type(user.key.value) is int
+                        and only_appends_of_chars(user)):
+                    return set()
+                found.add(user)
+            elif isinstance(user, ops.GetIter) and user.obj is outer and user in self.iteration:
+                for step in self.users.get(user, []):
+                    if not (isinstance(step, ops.ForIter) and all(
+                            isinstance(join, ops.CallMethod) and join.name == "join" and join.args == [step]
+                            and isinstance(join.obj, Constant) and join.obj.value == "" and not join.kwnames
+                            for join in self.users.get(step, []))):
+                        return set()
+                    found.add(step)
+            elif not (isinstance(user, ops.Call) and isinstance(user.func, Constant) and user.func.value is len
+                      and user.args == [outer] or isinstance(user, ops.Branch) and user.cond is outer):
+                return set()
+        return found
 
     def _plan_joined_loops(self) -> None:
         self.joined_loops = joined_loops(self)
