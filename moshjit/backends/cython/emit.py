@@ -119,6 +119,7 @@ class Emitter:
         self.joined_loops = decided.joined_loops
         self.extracted_with_source: set = set()  # ExtractItems an inline star unpacking emitted itself
         self.char_buffers = decided.char_buffers
+        self.split_texts = decided.split_texts
         self.views = decided.views
         self.list_builds = decided.list_builds
         self.tuple_compares = decided.tuple_compares
@@ -560,6 +561,9 @@ class Emitter:
             args = ", ".join(self.obj(a) for a in op.args)
             self.assign(op, f"(<_MjSummation>{self.obj(op.obj)}).{op.name}({args})", depth)
             return
+        if op in self.split_texts:                            # only looped over: the loop splits the str
+            self.assign(op, self.ref(op.obj), depth)
+            return
         if op.obj in self.char_buffers:                       # append (checked by the plan)
             self.emit(f"{self.ref(op.obj)}.append({self.char(op.args[0])})", depth)
             return
@@ -681,6 +685,9 @@ class Emitter:
         self.assign(op, "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")", depth)
 
     def op_BuildList(self, op, depth):
+        if op in self.split_texts:                            # ``[]`` beside a split only looped over
+            self.assign(op, "''", depth)
+            return
         if op in self.char_buffers:
             self.assign(op, "CharBuffer()", depth)
             for item in op.items:                 # ``[ch]`` as an item of a list of buffers
@@ -880,6 +887,11 @@ class Emitter:
                 self.emit(f"{name} = {plan.index} < {plan.index}_n", depth)
             elif plan.kind == "enumerate":
                 enumerate_loops.emit_test(self, plan, name, depth)
+            elif plan.kind == "split":              # the next word's start, the index moved to its end
+                self.decls[f"{plan.index}_word"] = "Py_ssize_t"
+                self.emit(f"{plan.index}_word = mj_split_next({self.ref(term.iterator.obj)}, &{plan.index})",
+                          depth)
+                self.emit(f"{name} = {plan.index}_word >= 0", depth)
             elif term.iterator in self.joined_loops:
                 self.emit(f"{name} = {plan.index} < {self.ref(self.joined_loops[term.iterator])}.length", depth)
             else:
@@ -914,6 +926,11 @@ class Emitter:
             return
         if plan.kind == "enumerate":
             enumerate_loops.emit_fetch(self, plan, self.cond_name(term), depth)
+            return
+        if plan.kind == "split":
+            if item:
+                self.emit(f"{item} = mj_split_word({self.ref(term.iterator.obj)}, {plan.index}_word, {plan.index})",
+                          depth)
             return
         if plan.kind == "range":
             if item:

@@ -74,6 +74,7 @@ class EmissionPlan:
         self.folded: set = set()                 # ops emitted as part of another op
         self.inline_slices: set = set()          # build_slice ops written as slice syntax in their users
         self.char_buffers: set = set()           # lists of chars kept as moshjit_rt.CharBuffer
+        self.split_texts: set = set()            # ``s.split()`` lists only looped over: hold ``s`` (see _split_web)
         self.joined_loops: dict = {}             # get_iter op -> the CharBuffer its loop reads (no joined str)
         self.views = StrViews.NONE               # strs kept as views (decided below, after the slices)
         self.list_builds = ListBuilds.NONE       # lists built in one go (decided last)
@@ -183,6 +184,8 @@ class EmissionPlan:
             return "object"
         if value in self.char_buffers:
             return "CharBuffer"
+        if value in self.split_texts:
+            return "str"
         if value in self.views:
             return VIEW_TYPE
         return cython_type(getattr(value, "type", None))
@@ -211,7 +214,11 @@ class EmissionPlan:
                 source = op.obj
                 source_type = getattr(source, "type", None) if not isinstance(source, Constant) else None
                 index = f"i{len(self.iteration)}"
-                if source_type in (STR, CHAR) and self.ctype(source) == "str":
+                split_web = self._split_web(source, op)
+                if split_web:
+                    self.split_texts |= split_web
+                    self.iteration[op] = IterationPlan("split", op, index, {})
+                elif source_type in (STR, CHAR) and self.ctype(source) == "str":
                     self.iteration[op] = IterationPlan("str", op, index, {})
                 elif isinstance(source_type, ListType) and self.ctype(source) == "list":
                     self.iteration[op] = IterationPlan("list", op, index, {})
@@ -226,6 +233,26 @@ class EmissionPlan:
                 else:
                     continue
                 self.index_decls[index] = "size_t" if self.iteration[op].kind == "range" else "Py_ssize_t"
+
+    def _split_web(self, source, getiter) -> set:
+        """``for w in s.split()``, also through a φ with ``[]`` (``tokens = s.split() if s else []``): when the
+        lists are only iterated here, the values hold the str to split (``''`` for the empty list) and the loop
+        takes its words one at a time, as ``str.split()`` finds them (see ``emit_split_test``). Else empty."""
+        if self.users.get(source) != [getiter]:
+            return set()
+        parts = list(source.incoming.values()) if isinstance(source, Phi) else [source]
+        if isinstance(source, Phi) and any(isinstance(part, Phi) or self.users.get(part) != [source]
+                                           for part in parts):
+            return set()
+        if not all(self._splits_whitespace(part) or isinstance(part, ops.BuildList) and not part.items
+                   for part in parts) or not any(self._splits_whitespace(part) for part in parts):
+            return set()
+        return {source, *parts}
+
+    def _splits_whitespace(self, value) -> bool:
+        """``s.split()`` on a str variable (Cython calls ``PyUnicode_Split`` for it: str's own split)."""
+        return (isinstance(value, ops.CallMethod) and value.name == "split" and not value.args
+                and not value.kwnames and self.ctype(value.obj) == "str")
 
     def _range_call(self, value):
         """The args of ``range(...)`` when it is used only by one get_iter and all args are native ints."""

@@ -56,6 +56,20 @@ cdef extern from *:
     static Py_ssize_t mj_range_item(Py_ssize_t start, size_t k, Py_ssize_t step) {
         return (Py_ssize_t)((size_t)start + k * (size_t)step);
     }
+    /* A loop over s.split() without the list: the start of the next word at or after *pos, *pos moved to its
+       end; -1 when no word is left. Words are separated by runs of Py_UNICODE_ISSPACE characters, as in
+       CPython's split_whitespace (Objects/stringlib/split.h). */
+    static Py_ssize_t mj_split_next(PyObject *s, Py_ssize_t *pos) {
+        Py_ssize_t n = PyUnicode_GET_LENGTH(s), i = *pos, start;
+        int kind = PyUnicode_KIND(s);
+        const void *data = PyUnicode_DATA(s);
+        while (i < n && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) i++;
+        if (i >= n) { *pos = n; return -1; }
+        start = i;
+        while (i < n && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) i++;
+        *pos = i;
+        return start;
+    }
     /* float // and % exactly as CPython's float_divmod (Objects/floatobject.c); wx != 0. */
     static double mj_float_divmod(double vx, double wx, double *mod) {
         double div, floordiv;
@@ -163,6 +177,8 @@ MJ_NUMBER_FAST_PATHS
     int mj_str_cmp(object, object, int) except -1
     size_t mj_range_len(Py_ssize_t, Py_ssize_t, Py_ssize_t)
     Py_ssize_t mj_range_item(Py_ssize_t, size_t, Py_ssize_t)
+    Py_ssize_t mj_split_next(object, Py_ssize_t *)
+    str mj_split_word "PyUnicode_Substring"(object, Py_ssize_t, Py_ssize_t)   # the str itself when whole
     double mj_float_floordiv(double, double)
     double mj_float_mod(double, double)
     bint mj_cmp_int_float(Py_ssize_t, double, int)
