@@ -141,3 +141,40 @@ def test_which_lists_of_lists_hold_buffers():
     assert "= <CharBuffer>" in jitted(append_to_last).inspect_code()
     for fn in (outer_escapes, inner_read_otherwise):
         assert "cdef CharBuffer" not in jitted(fn).inspect_code()
+
+
+def strip_each(text, dropped):
+    """A buffer made again per word: the last one is emptied and reused (its grown array and all)."""
+    out = []
+    for word in text.split():
+        kept = []
+        for ch in word:
+            if ch not in dropped:
+                kept.append(ch)
+        out.append("".join(kept))
+        out.append(len(kept))
+        if kept:
+            out.append(True)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(CHARS, max_size=90).map("".join), max_size=6), st.sets(CHARS, max_size=3).map("".join))
+def test_buffers_made_again_in_a_loop(words, dropped):
+    text = " ".join(words)
+    got, expected = jitted(strip_each)(text, dropped), strip_each(text, dropped)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        if type(e) is str:
+            same_strs(g, e)
+        else:
+            assert g == e and type(g) is type(e)
+
+
+def test_a_wide_word_then_narrow_ones_reusing_the_buffer():
+    text = " ".join(["😀" * 50, "ab", "", "é" * 45, "x", "\U0010ffff" + "y" * 90, "z"])
+    got, expected = jitted(strip_each)(text, "-"), strip_each(text, "-")
+    for g, e in zip(got, expected):
+        same_strs(g, e) if type(e) is str else None
+    assert got == expected
+    assert ".length = 0" in jitted(strip_each).inspect_code()

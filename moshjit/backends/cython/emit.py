@@ -120,6 +120,8 @@ class Emitter:
         self.extracted_with_source: set = set()  # ExtractItems an inline star unpacking emitted itself
         self.char_buffers = decided.char_buffers
         self.split_texts = decided.split_texts
+        self.reused_buffers = decided.reused_buffers
+        self.reused_buffer_names: set = set()   # their variables: None at entry (Cython's flow analysis)
         self.views = decided.views
         self.list_builds = decided.list_builds
         self.tuple_compares = decided.tuple_compares
@@ -688,6 +690,15 @@ class Emitter:
         if op in self.split_texts:                            # ``[]`` beside a split only looped over
             self.assign(op, "''", depth)
             return
+        if op in self.reused_buffers and self.users.get(op):  # the last one made here is dead: emptied
+            buffer = self.var(op)
+            self.reused_buffer_names.add(buffer)
+            self.emit(f"if {buffer} is None:", depth)
+            self.emit(f"{buffer} = CharBuffer()", depth + 1)
+            self.emit("else:", depth)
+            self.emit(f"{buffer}.length = 0", depth + 1)
+            self.emit(f"{buffer}.bits = 0", depth + 1)
+            return
         if op in self.char_buffers:
             self.assign(op, "CharBuffer()", depth)
             for item in op.items:                 # ``[ch]`` as an item of a list of buffers
@@ -1244,6 +1255,7 @@ class Emitter:
         out.extend(f"    {name} = None" for name in sorted(self.int_chains.bound_at_entry))
         out.extend(f"    {name} = None" for name in sorted(self.hash_holders))
         out.extend(f"    {name} = None" for name in sorted(self.box_names.values()))
+        out.extend(f"    {name} = None" for name in sorted(self.reused_buffer_names))
         out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
         first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)

@@ -74,6 +74,7 @@ class EmissionPlan:
         self.folded: set = set()                 # ops emitted as part of another op
         self.inline_slices: set = set()          # build_slice ops written as slice syntax in their users
         self.char_buffers: set = set()           # lists of chars kept as moshjit_rt.CharBuffer
+        self.reused_buffers: set = set()         # CharBuffers emptied for reuse where they are made again
         self.split_texts: set = set()            # ``s.split()`` lists only looped over: hold ``s`` (see _split_web)
         self.joined_loops: dict = {}             # get_iter op -> the CharBuffer its loop reads (no joined str)
         self.views = StrViews.NONE               # strs kept as views (decided below, after the slices)
@@ -290,7 +291,9 @@ class EmissionPlan:
 
     def _plan_char_buffers(self) -> None:
         """Lists of characters that are only appended to, tested, measured and joined with '' become
-        CharBuffers (φs joining such lists included); any other use keeps them Python lists."""
+        CharBuffers (φs joining such lists included); any other use keeps them Python lists. A buffer that is no
+        φ's input is dead when its op runs again (nothing but its own uses ever held it), so a loop empties and
+        reuses it instead of making a new one (``reused_buffers``)."""
         parent: dict = {}
 
         def find(v):
@@ -322,6 +325,8 @@ class EmissionPlan:
             if all(self._buffer_use_ok(user, value, members) for value in group
                    for user in self.users.get(value, [])) and not any(v in self.undefined for v in group):
                 self.char_buffers.update(group)
+                if len(group) == 1:
+                    self.reused_buffers.update(group)
 
     def _plan_nested_char_buffers(self) -> None:
         """A list of lists of characters that never leaves the function — its items only made here (``[]`` or
@@ -379,6 +384,7 @@ class EmissionPlan:
 
     def _plan_joined_loops(self) -> None:
         self.joined_loops = joined_loops(self)
+        self.reused_buffers -= set(self.joined_loops.values())     # a loop reads its array after the join
         self.folded |= {getiter.obj for getiter in self.joined_loops}
 
     def is_char(self, value) -> bool:
