@@ -178,3 +178,34 @@ def test_a_wide_word_then_narrow_ones_reusing_the_buffer():
         same_strs(g, e) if type(e) is str else None
     assert got == expected
     assert ".length = 0" in jitted(strip_each).inspect_code()
+
+
+def chained_per_word(text, first, second):
+    """Two passes per word, the second reading the first's joined buffer (``joined_loops.py``) while both
+    buffers are reused from word to word."""
+    out = []
+    for word in text.split():
+        kept = []
+        for ch in word:
+            if ch not in first:
+                kept.append(ch)
+        joined = "".join(kept)
+        again = []
+        for ch in joined:
+            if ch not in second:
+                again.append(ch)
+        out.append("".join(again))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(CHARS, max_size=60).map("".join), max_size=6), st.sets(CHARS, max_size=2).map("".join),
+       st.sets(CHARS, max_size=2).map("".join))
+def test_reused_buffers_read_by_joined_loops(words, first, second):
+    text = " ".join(words)
+    got, expected = jitted(chained_per_word)(text, first, second), chained_per_word(text, first, second)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        same_strs(g, e)
+    code = jitted(chained_per_word).inspect_code()
+    assert ".length = 0" in code and ".data[" in code

@@ -293,7 +293,9 @@ class EmissionPlan:
         """Lists of characters that are only appended to, tested, measured and joined with '' become
         CharBuffers (φs joining such lists included); any other use keeps them Python lists. A buffer that is no
         φ's input is dead when its op runs again (nothing but its own uses ever held it), so a loop empties and
-        reuses it instead of making a new one (``reused_buffers``)."""
+        reuses it instead of making a new one (``reused_buffers``). A loop reading a joined buffer's array
+        (``joined_loops``) cannot see that: the buffer's op dominates the join, which comes before the loop's
+        ``get_iter``, so the op can only run again after the loop has been left."""
         parent: dict = {}
 
         def find(v):
@@ -384,7 +386,6 @@ class EmissionPlan:
 
     def _plan_joined_loops(self) -> None:
         self.joined_loops = joined_loops(self)
-        self.reused_buffers -= set(self.joined_loops.values())     # a loop reads its array after the join
         self.folded |= {getiter.obj for getiter in self.joined_loops}
 
     def is_char(self, value) -> bool:
