@@ -553,7 +553,7 @@ class Emitter:
         if op.func.value is unicodedata.category and len(op.args) == 1 and self.ctype(op.args[0]) == "Py_UCS4":
             return f"mj_category({self.ref(op.args[0])})"
         if op.func.value is category_code and len(op.args) == 1 and self.ctype(op.args[0]) == "Py_UCS4":
-            return f"mj_category_code({self.ref(op.args[0])})"
+            return f"_mj_category_code({self.ref(op.args[0])})"
         return None
 
     def op_CallMethod(self, op, depth):

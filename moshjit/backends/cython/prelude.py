@@ -1,8 +1,11 @@
 """The head of every generated module: directives, C helpers for counted range loops, the runtime imports,
 and the per-module state (globals dict, builtins, closure cells, constants, source) set by ``_mj_setup``."""
+import unicodedata
+
 from moshjit.backends.cython.number_fast_paths import NUMBER_FAST_PATHS_C
 from moshjit.backends.cython.reference_counts import REFERENCE_COUNTS_C
 from moshjit.cpython import UNICODE_EQUAL
+from moshjit.primitives.unicode_categories import CATEGORY_CODES
 
 RUNTIME_MODULE = "moshjit.runtime.moshjit_rt"
 
@@ -56,6 +59,9 @@ cdef extern from *:
     static Py_ssize_t mj_range_item(Py_ssize_t start, size_t k, Py_ssize_t step) {
         return (Py_ssize_t)((size_t)start + k * (size_t)step);
     }
+    /* category_code of the ASCII characters (from this interpreter's unicodedata, as the runtime's table):
+       read here, without the call into moshjit_rt that other characters take. */
+    static const unsigned char mj_ascii_category_codes[128] = {MJ_ASCII_CATEGORY_CODES};
     /* A loop over s.split() without the list: the start of the next word at or after *pos, *pos moved to its
        end; -1 when no word is left. Words are separated by runs of Py_UNICODE_ISSPACE characters, as in
        CPython's split_whitespace (Objects/stringlib/split.h). */
@@ -177,6 +183,7 @@ MJ_NUMBER_FAST_PATHS
     int mj_str_cmp(object, object, int) except -1
     size_t mj_range_len(Py_ssize_t, Py_ssize_t, Py_ssize_t)
     Py_ssize_t mj_range_item(Py_ssize_t, size_t, Py_ssize_t)
+    const unsigned char mj_ascii_category_codes[128]
     Py_ssize_t mj_split_next(object, Py_ssize_t *)
     str mj_split_word "PyUnicode_Substring"(object, Py_ssize_t, Py_ssize_t)   # the str itself when whole
     double mj_float_floordiv(double, double)
@@ -217,6 +224,9 @@ MJ_NUMBER_FAST_PATHS
     object mj_number_inplace_or "PyNumber_InPlaceOr"(object, object)
     object mj_number_inplace_xor "PyNumber_InPlaceXor"(object, object)
 
+cdef inline Py_ssize_t _mj_category_code(Py_UCS4 ch) noexcept:
+    return mj_ascii_category_codes[ch] if ch < 128 else mj_category_code(ch)
+
 cdef object _MJ_UNBOUND = _MJ_RT_UNBOUND
 cdef object _MJ_STOP = _MJ_RT_STOP
 cdef dict _g = {}
@@ -241,5 +251,7 @@ def _mj_setup(tuple state):
 # The str equality function this CPython exports (3.13 exports it without declaring it in Python.h).
 _DECLARATION = "" if UNICODE_EQUAL == "_PyUnicode_EQ" else f"int {UNICODE_EQUAL}(PyObject *, PyObject *);"
 PRELUDE = PRELUDE.replace("MJ_UNICODE_EQUAL", UNICODE_EQUAL).replace("MJ_DECLARE_UNICODE_EQUAL", _DECLARATION)
+_ASCII_CATEGORY_CODES = ",".join(str(CATEGORY_CODES[unicodedata.category(chr(cp))]) for cp in range(128))
+PRELUDE = PRELUDE.replace("MJ_ASCII_CATEGORY_CODES", _ASCII_CATEGORY_CODES)
 PRELUDE = PRELUDE.replace("MJ_NUMBER_FAST_PATHS\n", NUMBER_FAST_PATHS_C.lstrip("\n"))
 PRELUDE = PRELUDE.replace("    MJ_REFERENCE_COUNTS\n", REFERENCE_COUNTS_C.lstrip("\n"))
