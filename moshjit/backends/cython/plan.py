@@ -238,7 +238,8 @@ class EmissionPlan:
     def _split_web(self, source, getiter) -> set:
         """``for w in s.split()``, also through a φ with ``[]`` (``tokens = s.split() if s else []``): when the
         lists are only iterated here, the values hold the str to split (``''`` for the empty list) and the loop
-        takes its words one at a time, as ``str.split()`` finds them (see ``emit_split_test``). Else empty."""
+        takes its words one at a time, as ``str.split()`` finds them (``mj_split_next`` in ``prelude.py``). Else
+        empty."""
         if self.users.get(source) != [getiter]:
             return set()
         parts = list(source.incoming.values()) if isinstance(source, Phi) else [source]
