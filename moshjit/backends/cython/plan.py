@@ -348,14 +348,6 @@ class EmissionPlan:
     def _nested_buffers(self, outer, phi_inputs) -> set:
         """The values to keep as CharBuffers if every use of ``outer`` allows it, else an empty set."""
         found: set = set()
-
-        def only_appends_of_chars(value) -> bool:
-            users = self.users.get(value, [])
-            return value not in phi_inputs and all(
-                isinstance(user, ops.CallMethod) and user.obj is value and user.name == "append"
-                and len(user.args) == 1 and not user.kwnames and user.args[0] is not value
-                and self.is_char(user.args[0]) and not self.users.get(user) for user in users)
-
         for user in self.users.get(outer, []):
             if isinstance(user, (ops.CallMethod, ops.ListAppend)):
                 target, args = (user.obj, user.args) if isinstance(user, ops.CallMethod) else (user.target,
@@ -368,20 +360,17 @@ class EmissionPlan:
                     return set()
                 found.add(made)
             elif isinstance(user, ops.GetItem) and user.obj is outer:
-                if not (isinstance(user.key, Constant) and type(user.key.value) is int
-                        and only_appends_of_chars(user)):
+                if not (isinstance(user.key, Constant) and type(user.key.value) is int and user not in phi_inputs
+                        and all(self._appends_char(use, user) for use in self.users.get(user, []))):
                     return set()
                 found.add(user)
             elif isinstance(user, ops.GetIter) and user.obj is outer and user in self.iteration:
                 for step in self.users.get(user, []):
-                    if not (isinstance(step, ops.ForIter) and all(
-                            isinstance(join, ops.CallMethod) and join.name == "join" and join.args == [step]
-                            and isinstance(join.obj, Constant) and join.obj.value == "" and not join.kwnames
-                            for join in self.users.get(step, []))):
+                    if not (isinstance(step, ops.ForIter)
+                            and all(self._joins(join, step) for join in self.users.get(step, []))):
                         return set()
                     found.add(step)
-            elif not (isinstance(user, ops.Call) and isinstance(user.func, Constant) and user.func.value is len
-                      and user.args == [outer] or isinstance(user, ops.Branch) and user.cond is outer):
+            elif not self._measures(user, outer):
                 return set()
         return found
 
@@ -400,17 +389,27 @@ class EmissionPlan:
             return user in members
         if isinstance(user, ops.ListAppend):
             return user.target is value and user.item is not value and self.is_char(user.item)
-        if isinstance(user, ops.CallMethod):
-            if user.obj is value:
-                return (user.name == "append" and len(user.args) == 1 and not user.kwnames
-                        and self.is_char(user.args[0]) and not self.users.get(user))
-            return (user.name == "join" and isinstance(user.obj, Constant) and user.obj.value == ""
-                    and user.args == [value] and not user.kwnames)
+        return self._appends_char(user, value) or self._joins(user, value) or self._measures(user, value)
+
+    def _appends_char(self, user, value) -> bool:
+        """``value.append(ch)`` of one character, its result unused."""
+        return (isinstance(user, ops.CallMethod) and user.obj is value and user.name == "append"
+                and len(user.args) == 1 and not user.kwnames and self.is_char(user.args[0])
+                and not self.users.get(user))
+
+    @staticmethod
+    def _joins(user, value) -> bool:
+        """``"".join(value)``."""
+        return (isinstance(user, ops.CallMethod) and user.name == "join" and isinstance(user.obj, Constant)
+                and user.obj.value == "" and user.args == [value] and not user.kwnames)
+
+    @staticmethod
+    def _measures(user, value) -> bool:
+        """``len(value)`` or a truth test of it."""
         if isinstance(user, ops.Branch):
             return user.cond is value
-        if isinstance(user, ops.Call):
-            return isinstance(user.func, Constant) and user.func.value is len and user.args == [value]
-        return False
+        return (isinstance(user, ops.Call) and isinstance(user.func, Constant) and user.func.value is len
+                and user.args == [value])
 
     def _plan_views(self) -> None:
         self.views = StrViews(self)
