@@ -15,7 +15,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from tests.fuzz.generator import census, generate
-from tests.fuzz.runner import Report, describe, run_batch
+from tests.fuzz.runner import ORACLE_SECONDS, Report, describe, run_batch
 
 BATCH_SIZE = {"native": 8, "general": 3}        # programs per compiled function (Cython's time grows with size)
 
@@ -52,7 +52,8 @@ def summary(report: Report, constructs: Counter, programs: Counter, seconds: flo
              f"calls compared per backend: {dict(report.calls)}",
              f"programs compiled natively: {dict(report.native_programs)}",
              f"construct counts: {dict(sorted(constructs.items()))}",
-             f"differences: {dict(report.buckets) or 'none'}"]
+             f"differences: {dict(report.buckets) or 'none'}",
+             f"calls skipped (over {ORACLE_SECONDS:.0f} s in CPython): {report.skipped}"]
     return "\n".join(lines)
 
 

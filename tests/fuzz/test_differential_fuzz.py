@@ -119,3 +119,30 @@ def test_outcomes_compare_ints_of_any_size_and_whole_exception_chains():
         raise ValueError("outer")
     assert outcome(chained, ([],))[0][0] == "raise"
     assert outcome(chained, ([],)) != outcome(unchained, ([],))
+
+
+def test_a_program_running_too_long_in_cpython_is_skipped():
+    """The oracle's run is stopped after its time limit (a generated loop growing a big int without bound once
+    stalled a whole hunt): ``oracle_outcome`` gives None, and the alarm is gone afterwards."""
+    import signal
+    import time
+
+    from tests.fuzz.runner import oracle_outcome, outcome
+
+    def runs_long(items):                  # about a minute in CPython: a broken limit fails, never hangs
+        total = 0
+        for i in range(2 * 10 ** 9):
+            total += i
+        return total
+
+    def quick(items):
+        items.append(1)
+        return 2
+
+    handler = signal.getsignal(signal.SIGALRM)
+    started = time.monotonic()
+    assert oracle_outcome(runs_long, ([],), seconds=0.3) is None
+    assert time.monotonic() - started < 10
+    assert oracle_outcome(quick, ([],), seconds=0.3) == outcome(quick, ([],))
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is handler
