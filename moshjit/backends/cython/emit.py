@@ -130,6 +130,9 @@ class Emitter:
         self.boxed_once = decided.boxed_once
         self.kept_unused = decided.kept_unused
         self.released_at = decided.released_at
+        self.generic_loops = decided.generic_loops
+        self.released_on_exit = decided.released_on_exit
+        self.consumed_by_loop = decided.consumed_by_loop
         self.box_names: dict = {}           # computed float -> the variable holding its one box (``boxed_once``)
         self.box_reads: dict = {}           # op or terminator -> the computed floats it reads boxed
         for value, readers in self.boxed_once.items():
@@ -137,6 +140,7 @@ class Emitter:
                 self.box_reads.setdefault(reader, []).append(value)
         self.hash_holders: set = set()      # per key variable: the object whose hash it holds (``known_hashes``)
         self.current = None                 # the op or terminator being written (``at``)
+        self.loop_indexes: dict = {}        # get_iter op -> index variable of its generic loop (``loop_index``)
         self.list_build_names: list = []
         self.representative = decided.representative
         self.decl_type = decided.decl_type
@@ -823,7 +827,11 @@ class Emitter:
 
     def op_GetIter(self, op, depth):
         plan = self.iteration.get(op)
-        if plan is None:
+        if plan is None and self.loop_index(op) is not None:
+            self.assign(op, f"mj_for_begin({self.container(op.obj)}, &{self.loop_index(op)})", depth)
+            if op in self.consumed_by_loop:                  # only the loop holds it now, as in CPython
+                self.emit(f"{self.var(op.obj)} = None", depth)
+        elif plan is None:
             self.assign(op, f"iter({self.container(op.obj)})", depth)
         elif plan.kind == "range":
             args = [self.ref(a) for a in plan.extra["call"].args]
@@ -890,7 +898,13 @@ class Emitter:
             plan = self.iteration.get(term.iterator)
             name = self.cond_name(term)
             self.decls[name] = "bint"
-            if plan is None:
+            if plan is None and self.loop_index(term.iterator) is not None:
+                iterator = self.ref(term.iterator)
+                self.decls[name + "_next"] = "object"
+                self.emit(f"{name}_next = mj_for_next({iterator}, &{self.loop_index(term.iterator)}, _MJ_STOP)",
+                          depth)
+                self.emit(f"{name} = {name}_next is not _MJ_STOP", depth)
+            elif plan is None:
                 self.decls[name + "_next"] = "object"
                 self.emit(f"{name}_next = next({self.ref(term.iterator)}, _MJ_STOP)", depth)
                 self.emit(f"{name} = {name}_next is not _MJ_STOP", depth)
@@ -907,6 +921,25 @@ class Emitter:
                 self.emit(f"{name} = {plan.index} < {self.ref(self.joined_loops[term.iterator])}.length", depth)
             else:
                 self.emit(f"{name} = {plan.index} < len({self.ref(term.iterator.obj)})", depth)
+
+    def release_loop_state(self, getiter, depth: int) -> None:
+        """Empty the emitter's own variables of a loop being left: the item taken last, an enumerate loop's
+        iterator."""
+        iteration = self.iteration.get(getiter)
+        if iteration is not None and iteration.kind == "enumerate":
+            self.emit(f"{iteration.index}_it = None", depth)
+        for step in self.users[getiter]:
+            self.emit(f"{self.cond_name(step)}_next = None", depth)
+
+    def loop_index(self, getiter) -> str | None:
+        """The index variable of a generic for loop (``mj_for_begin``/``mj_for_next``: an exact list or tuple is
+        read by index, without its iterator), or None when the iterator is used otherwise than by the loop."""
+        if getiter not in self.generic_loops:
+            return None
+        if getiter not in self.loop_indexes:
+            self.loop_indexes[getiter] = f"_mj_at{len(self.loop_indexes)}"
+            self.decls[self.loop_indexes[getiter]] = "Py_ssize_t"
+        return self.loop_indexes[getiter]
 
     def truth(self, value) -> str:
         """bool(value) as a C expression (Cython refuses to assign a double to a bint directly)."""
@@ -995,6 +1028,10 @@ class Emitter:
                 target, source = self.var(dst), self.var(src) if direct else self.ref(src)
                 if target != source:              # a coalesced copy: source and destination share a variable
                     self.emit(f"{target} = {source}", depth)
+            for getiter, emptied in self.released_on_exit.get((stmt.pred, stmt.succ), ()):    # a loop is left:
+                for value in emptied:                                                 # its iterator, the item
+                    self.emit(f"{self.var(value)} = None", depth)                     # taken last and what it
+                self.release_loop_state(getiter, depth)                               # iterates are dropped
         elif isinstance(stmt, st.If):
             term = stmt.terminator
             self.emit(f"if {self.condition(term)}:", depth)

@@ -81,6 +81,7 @@ class EmissionPlan:
         self.list_builds = ListBuilds.NONE       # lists built in one go (decided last)
         self.tuple_compares: dict = {}           # ==/!= of a tuple display -> (display, other operand, left?)
         self._plan_iterations()
+        self.generic_loops = self._generic_loops()     # get_iter ops of the loops through mj_for_next
         self._plan_slices()
         self._plan_char_buffers()
         self._plan_nested_char_buffers()
@@ -96,6 +97,8 @@ class EmissionPlan:
         self.kept_unused = self._kept_unused()         # objects a local holds that nothing reads: still assigned
         self.representative = self._share_variables()   # value -> the value whose variable it shares
         self.released_at = self._released_at_suspensions()   # yield/await op -> variables emptied before it
+        self.released_on_exit = self._released_on_loop_exits()  # edge -> [(get_iter op, values emptied)]
+        self.consumed_by_loop = self._consumed_by_loops()      # get_iter op -> the temporary it empties
 
     def _kept_boxed(self, argument) -> bool:
         """A float or int64 argument every use of which needs it as an object keeps the caller's object."""
@@ -234,6 +237,64 @@ class EmissionPlan:
                 else:
                     continue
                 self.index_decls[index] = "size_t" if self.iteration[op].kind == "range" else "Py_ssize_t"
+
+    def _generic_loops(self) -> set:
+        """The get_iter ops of loops no plan above covers and whose iterator only the loop reads: emitted with
+        ``mj_for_begin``/``mj_for_next`` (``prelude.py``: an exact list or tuple read by index, without its
+        iterator)."""
+        return {op for block in self.fn.blocks for op in block.ops
+                if isinstance(op, ops.GetIter) and op not in self.iteration and self.users.get(op)
+                and all(isinstance(user, ops.ForIter) and user.iterator is op for user in self.users[op])}
+
+    def _released_on_loop_exits(self) -> dict:
+        """The edges leaving a loop that holds an iterator object — a generic loop, or an enumerate loop over what
+        may not be a list — with the values whose variables are emptied there: the loop's exhaustion, a ``break``,
+        an exception caught outside it. CPython pops the iterator on those edges, so a generator is closed (its
+        ``finally`` runs) and a temporary list freed before the code after the loop runs (a ``return`` needs
+        nothing: the frame ends). Emptied: the iterator of a generic loop, the temporary an enumerate loop
+        iterates (the emitter also empties its own variables: the iterator, the item taken last). The loop is
+        its header and the blocks its body dominates; a variable a value the successor still reads shares is
+        left alone."""
+        loops = {getiter: [getiter] for getiter in self.generic_loops}
+        for getiter, iteration in self.iteration.items():
+            source = iteration.extra.get("source") if iteration.kind == "enumerate" else None
+            if source is not None and self.ctype(source) != "list":
+                temporary = (isinstance(source, ops.Op) and source not in self.fn.holders
+                             and self.users.get(source) == [getiter.obj])
+                loops[getiter] = [source] if temporary else []
+        if not loops:
+            return {}
+        domtree = DominatorTree(self.fn.entry, Block.successors)
+        headers = {block.terminator: block for block in self.fn.blocks}
+        liveness = getattr(self, "_liveness", None)          # None: no variable is shared
+        released: dict = {}
+        for getiter, values in loops.items():
+            for step in self.users[getiter]:
+                header = headers[step]
+                inside = {block for block in self.fn.blocks
+                          if block is header or block in domtree.idom and domtree.dominates(step.body, block)}
+                for block in inside:
+                    for succ in block.successors():
+                        if succ in inside:
+                            continue
+                        live = {self.representative.get(value, value)
+                                for value in (liveness.live_in[succ] if liveness is not None else ())}
+                        emptied = [value for value in values if self.representative.get(value, value) not in live]
+                        released.setdefault((block, succ), []).append((getiter, emptied))
+        return released
+
+    def _consumed_by_loops(self) -> dict:
+        """Generic loops over a temporary only the loop reads (``for x in make():``): CPython's ``GET_ITER`` takes
+        the object off its stack, so only the iterator holds it; the temporary's variable is emptied after the
+        iterator is made, so that leaving the loop frees the object (closes a generator) at once."""
+        consumed = {}
+        for getiter in self.generic_loops:
+            source = getiter.obj
+            if (isinstance(source, ops.Op) and self.users.get(source) == [getiter] and source not in self.fn.holders
+                    and source in self.representative and self.decl_type(source) not in C_SCALARS
+                    and self.representative[source] is not self.representative.get(getiter, getiter)):
+                consumed[getiter] = source
+        return consumed
 
     def _split_web(self, source, getiter) -> set:
         """``for w in s.split()``, also through a φ with ``[]`` (``tokens = s.split() if s else []``): when the

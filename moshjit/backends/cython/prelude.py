@@ -76,6 +76,42 @@ cdef extern from *:
         *pos = i;
         return start;
     }
+    /* A for loop over a value of unknown type: an exact list or tuple is read by index as its iterator reads it
+       (CPython's listiter/tupleiter: the length read at each step), without making the iterator; anything else
+       through iter() and its tp_iternext. *at is the next index, -1 for an iterator. */
+    static PyObject *mj_for_begin(PyObject *obj, Py_ssize_t *at) {
+        if (PyList_CheckExact(obj) || PyTuple_CheckExact(obj)) {
+            *at = 0;
+            Py_INCREF(obj);
+            return obj;
+        }
+        *at = -1;
+        return PyObject_GetIter(obj);
+    }
+    /* The loop's next item (a new reference); stop (a new reference) when there is none; NULL with the
+       exception of the iterator's __next__, StopIteration excepted. */
+    static PyObject *mj_for_next(PyObject *it, Py_ssize_t *at, PyObject *stop) {
+        Py_ssize_t i = *at;
+        PyObject *item;
+        if (i >= 0) {
+            if (i < Py_SIZE(it)) {
+                item = PyList_CheckExact(it) ? PyList_GET_ITEM(it, i) : PyTuple_GET_ITEM(it, i);
+                *at = i + 1;
+                Py_INCREF(item);
+                return item;
+            }
+            Py_INCREF(stop);
+            return stop;
+        }
+        item = Py_TYPE(it)->tp_iternext(it);
+        if (item != NULL) return item;
+        if (PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_StopIteration)) return NULL;
+            PyErr_Clear();
+        }
+        Py_INCREF(stop);
+        return stop;
+    }
     /* float // and % exactly as CPython's float_divmod (Objects/floatobject.c); wx != 0. */
     static double mj_float_divmod(double vx, double wx, double *mod) {
         double div, floordiv;
@@ -186,6 +222,8 @@ MJ_NUMBER_FAST_PATHS
     const unsigned char mj_ascii_category_codes[128]
     Py_ssize_t mj_split_next(object, Py_ssize_t *)
     str mj_split_word "PyUnicode_Substring"(object, Py_ssize_t, Py_ssize_t)   # the str itself when whole
+    object mj_for_begin(object, Py_ssize_t *)
+    object mj_for_next(object, Py_ssize_t *, object)
     double mj_float_floordiv(double, double)
     double mj_float_mod(double, double)
     bint mj_cmp_int_float(Py_ssize_t, double, int)
