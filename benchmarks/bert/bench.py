@@ -281,8 +281,10 @@ def seconds_cell(value, note, later=()):
 
 
 def table(results, tokens):
-    """The markdown table: one row per engine, CPython's tokens/s as the 1.00× reference."""
+    """The markdown table: one row per engine, CPython's tokens/s as the 1.00× reference (a jitted class-style
+    engine's row also gives its ratio to the plain class-style engine, the reference of issue 16's class target)."""
     base = next(r.median for r in results if r.engine.name == "cpython")
+    plain_classes = next((r.median for r in results if r.engine.name == "classes-cpython"), None)
     lines = ["| engine | tokens/s | × CPython | compile, first call (s) | cached load, 2nd process (s) | output |",
              "|---|---:|---:|---|---|---|"]
     for result in results:
@@ -291,6 +293,8 @@ def table(results, tokens):
         else:
             speed, ratio = "—", "—"
         check = (result.check or result.engine.unavailable).replace(f"{REPO}{os.sep}", "")
+        if result.engine.name == "classes-jit" and result.median is not None and plain_classes is not None:
+            check += f"; {plain_classes / result.median:.2f}× its plain self"
         lines.append(f"| {result.engine.label} | {speed} | {ratio} | {seconds_cell(result.compile_s, result.compile_note, result.later)}"
                      f" | {seconds_cell(result.cached_s, result.cached_note)} | {check} |")
     return "\n".join(lines)

@@ -94,3 +94,15 @@ def test_demo_smoke():
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| @jit, backend='cython' |" in proc.stdout and "| equal |" in proc.stdout
     assert "demo finished" in proc.stdout
+
+
+def test_the_jitted_class_style_row_gives_its_ratio_to_its_plain_self():
+    """Issue 16's class-style target compares the jitted classes with the same classes run plainly, not with the
+    function-style pipeline: the table says both."""
+    def result(name, seconds):
+        return bench.Result(engines.Engine(name, run=lambda texts, vocab: None), check="equal", correct=True,
+                            seconds=[seconds])
+    rows = bench.table([result("cpython", 1.0), result("classes-cpython", 1.2), result("classes-jit", 0.25)],
+                       tokens=1000).splitlines()
+    jitted = next(row for row in rows if row.startswith("| jit(cls)"))
+    assert " | 4.00× | " in jitted and jitted.endswith("equal; 4.80× its plain self |")
