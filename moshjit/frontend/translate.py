@@ -305,8 +305,16 @@ class CodeUnit:
         self.stack[-1] = self.as_value(self.stack[-1])
         self.before_local_write()
         value = self.pop()
+        previous = None if isinstance(value, (ops.Op, Phi)) else self.ssa.read(var, self.block)
         self.t.fn.hold(value, local_holder(var))
         self.ssa.write(var, self.block, value)
+        self.release(previous, var)
+
+    def release(self, previous, var) -> None:
+        """A local's computed value is no longer held by it (``ops.Release``). A value an op computes is
+        written into the variable the local's values share, which releases the old one there already."""
+        if isinstance(previous, (ops.Op, Phi)):
+            self.emit(ops.Release(previous, var[2]))
 
     def deref_var(self, name: str):
         """The variable behind a cell or free variable of this scope, or None for a real closure cell."""
@@ -371,9 +379,10 @@ class CodeUnit:
 
     def op_DELETE_FAST(self, ins, bb):
         var = self.scope.local(ins.arg)
-        self.read_local(var, ins.arg, "local")
+        previous = self.read_local(var, ins.arg, "local")
         self.before_local_write()
         self.ssa.write(var, self.block, UNDEFINED)
+        self.release(previous, var)
 
     def op_MAKE_CELL(self, ins, bb):
         """A cell only inlined comprehensions read is an ordinary SSA variable; one a nested function captures

@@ -623,6 +623,7 @@ EVALUATORS = {
     ops.CaughtException: lambda op, f: f.caught,
     ops.PushExcInfo: _push_exc_info,
     ops.PopExcept: _pop_except,
+    ops.Release: lambda op, f: None,          # the frame keeps its values in a dict: nothing to drop early
     ops.CheckExcMatch: _check_exc_match,
     ops.BeforeWith: _before_with,
     ops.WithExceptStart: _with_except_start,

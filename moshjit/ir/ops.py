@@ -315,6 +315,9 @@ CaughtException = _op("CaughtException", (), (), can_raise=False,
 PushExcInfo = _op("PushExcInfo", ("exc",), (), can_raise=False,
                   doc="Make exc the handled exception (sys.exception()); returns the previous one.")
 PopExcept = _op("PopExcept", ("previous",), (), can_raise=False, doc="Restore the previously handled exception.")
+Release = _op("Release", ("value",), ("name",), can_raise=False,
+              doc="The local ``name`` held value and was rebound to a value computed elsewhere, or deleted: CPython "
+                  "drops its reference here (a finalizer may run, a file opened into the local closes).")
 CheckExcMatch = _op("CheckExcMatch", ("exc", "match"), side_effects=False,
                     doc="isinstance(exc, match) with the TypeError CPython raises for non-exception classes.")
 BeforeWith = _op("BeforeWith", ("manager",), ("asynchronous",), multi=True,

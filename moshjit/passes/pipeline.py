@@ -12,6 +12,7 @@ from moshjit.passes.constfold import constfold
 from moshjit.passes.copyprop import copyprop
 from moshjit.passes.dce import dce
 from moshjit.passes.int_sums import int_sums
+from moshjit.passes.releases import drop_silent_releases
 from moshjit.passes.simplify_cfg import simplify_cfg
 from moshjit.passes.str_lists import str_lists
 from moshjit.passes.super_calls import super_calls
@@ -27,6 +28,7 @@ PIPELINE = [
     ("simplify_cfg", simplify_cfg),  # merge straight-line blocks, bypass empty ones, renumber
 ]
 TYPED_PIPELINE = [                   # passes that read inferred types (and the compile context's results, when
+    ("releases", lambda fn, ctx: drop_silent_releases(fn)),  # a rebound local's number or str: nothing to release
                                      # given); after them the pipeline runs again
     ("type_tests", lambda fn, ctx: type_tests(fn)),  # isinstance(x, C) that x's type answers becomes True
     ("str_lists", str_lists),        # reads of a read-only list(s) read the str s instead

@@ -426,7 +426,8 @@ class TypeInference:
         if kind is ops.ExtractItem:
             return self._extract_type(op, block)
         if kind in (ops.ListAppend, ops.ListExtend, ops.SetAdd, ops.SetUpdate, ops.MapAdd, ops.DictUpdate,
-                    ops.DictMerge, ops.SetItem, ops.DelItem, ops.StoreAttr, ops.DelAttr, ops.PopExcept):
+                    ops.DictMerge, ops.SetItem, ops.DelItem, ops.StoreAttr, ops.DelAttr, ops.PopExcept,
+                    ops.Release):
             return NONE
         if kind in (ops.CheckExcMatch, ops.MatchSequence, ops.MatchMapping, ops.MethodIs, ops.SuperIs):
             return BOOL

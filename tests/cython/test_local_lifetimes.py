@@ -1,7 +1,8 @@
 """A local variable keeps its object alive until the name is rebound or the frame ends, as in CPython: the Cython
-backend never gives a value a local holds (``Function.holders``) a variable another value reuses. Checked by
-the order of finalizers against CPython's (a ``TemporaryDirectory`` whose name alone is used further on was
-deleted at the next call before), and on the IR the frontend builds."""
+backend never gives a value a local holds (``Function.holders``) a variable another value reuses, and a local
+rebound to a constant or an argument, or deleted, lets its object go there (``ops.Release``). Checked by the order
+of finalizers against CPython's (a ``TemporaryDirectory`` whose name alone is used further on was deleted at the
+next call before; a file written and then read back had not been flushed), and on the IR the frontend builds."""
 from __future__ import annotations
 
 import pytest
@@ -69,6 +70,51 @@ async def awaits_after_a_call(gate, n):
     return total + n, received
 
 
+def rebound_to_none(n):
+    held = Resource("held")
+    size = len(held.name)
+    held = None                                    # CPython frees it here
+    return probe(size + n)
+
+
+def deleted_local(n):
+    held = Resource("held")
+    del held
+    return probe(n)
+
+
+def rebound_to_an_argument(n):
+    held = Resource("held")
+    held = n
+    return probe(held)
+
+
+def still_held_by_another_local(n):
+    first = Resource("shared")
+    second = first
+    first = None                                   # `second` still holds it: freed when the frame ends
+    return probe(n)
+
+
+def item_of_a_loop_left_by_break(n):
+    for item in [Resource(f"item{i}") for i in range(n)]:
+        if item.name == "item1":
+            break
+    probe(-1)                                      # the list went at the break, but for the item `item` holds
+    item = None                                    # which goes here
+    return probe(n)
+
+
+def rebound_in_each_iteration(n):
+    total = 0
+    for i in range(n):
+        current = Resource(f"r{i}")
+        total += len(current.name)
+        current = None
+        probe(i)
+    return total
+
+
 def drained(fn, n):
     result = fn(n)
     if hasattr(result, "__next__"):
@@ -77,7 +123,9 @@ def drained(fn, n):
 
 
 @pytest.mark.parametrize("fn", [only_a_field_used_later, rebound, rebound_in_a_loop, held_across_yields,
-                                temporary_before_a_yield])
+                                temporary_before_a_yield, rebound_to_none, deleted_local, rebound_to_an_argument,
+                                still_held_by_another_local, item_of_a_loop_left_by_break,
+                                rebound_in_each_iteration])
 def test_objects_held_by_locals_are_released_when_cpython_releases_them(fn):
     log.clear()
     expected = drained(fn, 3)
@@ -123,3 +171,27 @@ def test_a_temporary_is_not_kept_by_a_suspended_coroutine():
             coroutine.send("in")
         seen.append((list(log), stop.value.value))
     assert seen[0] == seen[1] and seen[0][0][0] == ("del", "temporary")
+
+
+def write_then_read(path, text):
+    """Code that relies on a file closing when its last reference goes (``ops.Release``)."""
+    handle = open(path, "w")
+    handle.write(text)
+    handle = None
+    reader = open(path)
+    first = reader.read()
+    reader.close()
+    handle = open(path, "a")
+    handle.write(text)
+    del handle
+    reader = open(path)
+    second = reader.read()
+    reader.close()
+    return first, second
+
+
+def test_a_file_closes_when_its_local_is_rebound_or_deleted(tmp_path):
+    path = str(tmp_path / "data.txt")
+    expected = write_then_read(path, "abc")
+    assert expected == ("abc", "abcabc")
+    assert moshjit.jit(write_then_read, backend="cython", strict=True, tier="eager")(path, "abc") == expected

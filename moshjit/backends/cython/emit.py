@@ -133,6 +133,7 @@ class Emitter:
         self.generic_loops = decided.generic_loops
         self.released_on_exit = decided.released_on_exit
         self.consumed_by_loop = decided.consumed_by_loop
+        self.emptied_by_release = decided.emptied_by_release
         self.box_names: dict = {}           # computed float -> the variable holding its one box (``boxed_once``)
         self.box_reads: dict = {}           # op or terminator -> the computed floats it reads boxed
         for value, readers in self.boxed_once.items():
@@ -856,6 +857,10 @@ class Emitter:
 
     def op_PushExcInfo(self, op, depth):
         self.assign(op, f"_mj_push_exc({self.ref(op.exc)})", depth)
+
+    def op_Release(self, op, depth):
+        for value in self.emptied_by_release.get(op, ()):
+            self.emit(f"{self.var(value)} = None", depth)
 
     def op_PopExcept(self, op, depth):
         self.emit(f"mj_set_handled({self.ref(op.previous)})", depth)

@@ -99,6 +99,7 @@ class EmissionPlan:
         self.released_at = self._released_at_suspensions()   # yield/await op -> variables emptied before it
         self.released_on_exit = self._released_on_loop_exits()  # edge -> [(get_iter op, values emptied)]
         self.consumed_by_loop = self._consumed_by_loops()      # get_iter op -> the temporary it empties
+        self.emptied_by_release = self._emptied_by_releases()  # release op -> values whose variables it empties
 
     def _kept_boxed(self, argument) -> bool:
         """A float or int64 argument every use of which needs it as an object keeps the caller's object."""
@@ -247,26 +248,32 @@ class EmissionPlan:
                 and all(isinstance(user, ops.ForIter) and user.iterator is op for user in self.users[op])}
 
     def _released_on_loop_exits(self) -> dict:
-        """The edges leaving a loop that holds an iterator object — a generic loop, or an enumerate loop over what
-        may not be a list — with the values whose variables are emptied there: the loop's exhaustion, a ``break``,
-        an exception caught outside it. CPython pops the iterator on those edges, so a generator is closed (its
-        ``finally`` runs) and a temporary list freed before the code after the loop runs (a ``return`` needs
-        nothing: the frame ends). Emptied: the iterator of a generic loop, the temporary an enumerate loop
-        iterates (the emitter also empties its own variables: the iterator, the item taken last). The loop is
-        its header and the blocks its body dominates; a variable a value the successor still reads shares is
-        left alone."""
+        """The edges leaving a loop that holds an iterator object or a temporary — a generic loop, an enumerate
+        loop, an index loop over a list or tuple only the loop reads — with the values whose variables are emptied
+        there: the loop's exhaustion, a ``break``, an exception caught outside it. CPython pops the iterator on
+        those edges, so a generator is closed (its ``finally`` runs) and a temporary list freed before the code
+        after the loop runs (a ``return`` needs nothing: the frame ends). Emptied: the iterator of a generic loop,
+        the temporary an enumerate or index loop iterates (the emitter also empties its own variables: the
+        iterator, the item taken last). The loop is its header and the blocks its body dominates; a variable a
+        value the successor still reads shares is left alone."""
         loops = {getiter: [getiter] for getiter in self.generic_loops}
         for getiter, iteration in self.iteration.items():
-            source = iteration.extra.get("source") if iteration.kind == "enumerate" else None
-            if source is not None and self.ctype(source) != "list":
-                temporary = (isinstance(source, ops.Op) and source not in self.fn.holders
-                             and self.users.get(source) == [getiter.obj])
+            if iteration.kind == "enumerate":
+                source = iteration.extra["source"]
+            elif iteration.kind in ("list", "tuple"):
+                source = getiter.obj
+            else:
+                continue
+            temporary = isinstance(source, ops.Op) and source not in self.fn.holders   # dead after: see below
+            if temporary or iteration.kind == "enumerate" and self.ctype(source) != "list":
                 loops[getiter] = [source] if temporary else []
         if not loops:
             return {}
+        liveness = getattr(self, "_liveness", None)
+        if liveness is None:                                 # coalescing off (ablation): nothing known, keep all
+            return {}
         domtree = DominatorTree(self.fn.entry, Block.successors)
         headers = {block.terminator: block for block in self.fn.blocks}
-        liveness = getattr(self, "_liveness", None)          # None: no variable is shared
         released: dict = {}
         for getiter, values in loops.items():
             for step in self.users[getiter]:
@@ -277,11 +284,51 @@ class EmissionPlan:
                     for succ in block.successors():
                         if succ in inside:
                             continue
-                        live = {self.representative.get(value, value)
-                                for value in (liveness.live_in[succ] if liveness is not None else ())}
+                        live = {self.representative.get(value, value) for value in liveness.live_in[succ]}
                         emptied = [value for value in values if self.representative.get(value, value) not in live]
                         released.setdefault((block, succ), []).append((getiter, emptied))
         return released
+
+    def _emptied_by_releases(self) -> dict:
+        """Release op (a local rebound to a constant or an argument, or deleted) -> the values whose variables
+        are emptied there, so that the object is freed where CPython frees it: the released value and, through
+        φs, the values it was copied from (a loop's item stays in the variable it was fetched into), each only
+        when nothing reads it afterwards, no value read afterwards shares its variable and no other local holds
+        it (then it stays, as in CPython)."""
+        liveness = getattr(self, "_liveness", None)
+        emptied: dict = {}
+        for block in self.fn.blocks if liveness is not None else ():     # coalescing off: nothing known
+            releases = [op for op in block.ops if isinstance(op, ops.Release)]
+            if not releases:
+                continue
+            after = liveness.live_after(block)
+            for op in releases:
+                live = after.get(op, frozenset())
+                occupied = {self.representative.get(value, value) for value in live}
+                sources, work = [], [op.value]
+                while work:
+                    value = work.pop()
+                    if value in sources:
+                        continue
+                    sources.append(value)
+                    if isinstance(value, Phi):
+                        work.extend(value.incoming.values())
+                chosen = {}
+                for value in sources:
+                    variable = self.representative.get(value)
+                    if (variable is not None and value not in live and variable not in occupied
+                            and self._held_only_by(value, op.name)
+                            and self.decl_type(value) not in C_SCALARS):
+                        chosen.setdefault(variable, value)
+                if chosen:
+                    emptied[op] = list(chosen.values())
+        return emptied
+
+    def _held_only_by(self, value, name: str) -> bool:
+        """Whether no local but ``name`` holds ``value`` (``Function.holders``: ``name@scope``, two names joined
+        by ``+``): a temporary, or a value of that local alone."""
+        holder = self.fn.holders.get(value)
+        return holder is None or "+" not in holder and holder.split("@")[0] == name
 
     def _consumed_by_loops(self) -> dict:
         """Generic loops over a temporary only the loop reads (``for x in make():``): CPython's ``GET_ITER`` takes

@@ -88,6 +88,7 @@ def _decide(ir, ctx: CompileContext, index, required) -> dict:
     """Try the argument candidates in order: the record of the first native one (with its artifact), or of
     the first reason it is not native."""
     from moshjit.backends.llvm.lower import NotNative
+    from moshjit.passes.releases import strip_releases
     py_function, key = ctx.py_function, ctx.key
     try:
         candidates = argument_candidates(ir, key, ctx.shapes)
@@ -95,6 +96,7 @@ def _decide(ir, ctx: CompileContext, index, required) -> dict:
         return {"native": False, "reason": problem.construct, "line": problem.lineno, "columns": problem.columns}
     positions = [i for i, kind in enumerate(key) if _decided_at_run_time(kind)]
     saved = {value: value.type for value in ir.values()}
+    restore_releases = strip_releases(ir)        # put back below when the Cython backend gets the function
     first_problem = None
     for arg_types in candidates:
         try:
@@ -106,11 +108,13 @@ def _decide(ir, ctx: CompileContext, index, required) -> dict:
                 raise
             log.warning("moshjit: the LLVM backend failed on %s (%s: %s); using the Cython backend",
                         py_function.__qualname__, type(problem).__name__, problem)
+            restore_releases()
             return {"native": False, "reason": f"LLVM backend error: {problem}", "line": ir.firstlineno,
                     "cacheable": False}
         finally:
             for value, t in saved.items():
                 value.type = t
+    restore_releases()
     return {"native": False, "reason": f"{first_problem.what} has no native form (backend='llvm')",
             "line": first_problem.line, "hint": "use backend='cython' or 'auto' for this function"}
 

@@ -592,8 +592,14 @@ def _lower_load_global(low, op):
     return low.globals[op.name]              # read once by the entry, its type checked there (``global_reads``)
 
 
+def _lower_release(low, op):
+    """Nothing to do: native values free nothing observable; a native list's reference goes where its owner's
+    analysis (``refcount``) drops it, and freeing a list of numbers runs no code."""
+    return ir.Constant(I8, 0)
+
+
 OP_LOWERING = {**arith.OPS, **comparisons.OPS, **sequences.OPS, **iterators.OPS, **calls.OPS,
-               ops.LoadGlobal: _lower_load_global}
+               ops.LoadGlobal: _lower_load_global, ops.Release: _lower_release}
 OP_LOWERING.update(dict.fromkeys(native_list_ops.OPS, _lower_by_kind))     # every op type native lists have
 
 # Ops with no native form: a function using one is not native ('auto' gives it to the Cython backend).

@@ -120,7 +120,7 @@ def _native_use(user, value, candidates, join, reprs) -> bool:
     (a user making another list from it must itself be a candidate: the two share a family)."""
     if isinstance(user, (Phi, ops.CheckBound)):
         return user in candidates
-    if isinstance(user, (ops.GetIter, ops.Branch)):
+    if isinstance(user, (ops.GetIter, ops.Branch, ops.Release)):
         return True
     if isinstance(user, ops.UnaryOp):
         return user.op == "not"

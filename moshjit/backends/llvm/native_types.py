@@ -25,6 +25,7 @@ from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
 from moshjit.ir.types import (BOOL, BOTTOM, FLOAT, INT, INT64, NONE, OBJECT, ArrayType, ConstType, IntType,
                               IteratorType, ListType, MType, TupleType, join, tuple_of)
+from moshjit.passes.releases import strip_releases
 from moshjit.passes.typeinfer import TypeInference, returned_type
 
 if TYPE_CHECKING:
@@ -154,6 +155,7 @@ class CallGraph:
         self.stack.append(sig)
         if sig.ir is None:
             sig.ir, sig.ctx = self.ctx.typed_callee(py_function, list(arg_types))
+        strip_releases(sig.ir)                    # native values free nothing (the caller restores a refusal)
         sig.error_paths = error_paths(sig.ir, arg_types)
         mark = len(self.order)
         for _ in range(MAX_RECURSION_ROUNDS):
