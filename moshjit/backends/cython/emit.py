@@ -928,13 +928,14 @@ class Emitter:
                 self.emit(f"{name} = {plan.index} < len({self.ref(term.iterator.obj)})", depth)
 
     def release_loop_state(self, getiter, depth: int) -> None:
-        """Empty the emitter's own variables of a loop being left: the item taken last, an enumerate loop's
-        iterator."""
+        """Empty the emitter's own variables of a loop being left (those it declared): the item taken last, an
+        enumerate loop's iterator."""
         iteration = self.iteration.get(getiter)
-        if iteration is not None and iteration.kind == "enumerate":
-            self.emit(f"{iteration.index}_it = None", depth)
-        for step in self.users[getiter]:
-            self.emit(f"{self.cond_name(step)}_next = None", depth)
+        names = [f"{iteration.index}_it"] if iteration is not None else []
+        names += [f"{self.cond_name(step)}_next" for step in self.users[getiter]]
+        for name in names:
+            if self.decls.get(name) == "object":          # index loops over a list have neither
+                self.emit(f"{name} = None", depth)
 
     def loop_index(self, getiter) -> str | None:
         """The index variable of a generic for loop (``mj_for_begin``/``mj_for_next``: an exact list or tuple is

@@ -264,7 +264,8 @@ class EmissionPlan:
                 source = getiter.obj
             else:
                 continue
-            temporary = isinstance(source, ops.Op) and source not in self.fn.holders   # dead after: see below
+            temporary = (isinstance(source, ops.Op) and source not in self.fn.holders    # dead after: see below
+                         and source in self.representative and self.decl_type(source) not in C_SCALARS)
             if temporary or iteration.kind == "enumerate" and self.ctype(source) != "list":
                 loops[getiter] = [source] if temporary else []
         if not loops:
