@@ -141,6 +141,7 @@ class CodeUnit:
         self.raised = False              # the current IR block has an op that can raise
         self.raise_count = 0             # raising ops emitted so far (to see whether an instruction raised)
         self.instr: Instr | None = None
+        self.saved_by_clear: dict = {}   # local variable -> the values LOAD_FAST_AND_CLEAR saved from it
 
     # ---- blocks ---------------------------------------------------------------------------------------------
     def ir_entry(self, bb: BytecodeBlock) -> Block:
@@ -301,11 +302,14 @@ class CodeUnit:
         return value
 
     def store_local(self, var) -> None:
-        """Pop the top of the stack into ``var`` (splitting first, so the split block still holds the value)."""
+        """Pop the top of the stack into ``var`` (splitting first, so the split block still holds the value).
+        Storing back what an inlined comprehension saved (CPython 3.12+) releases nothing: its last item goes
+        when the variable is reused or the frame ends, as on 3.11, whose comprehension frames are not modelled."""
         self.stack[-1] = self.as_value(self.stack[-1])
         self.before_local_write()
         value = self.pop()
-        previous = None if isinstance(value, (ops.Op, Phi)) else self.ssa.read(var, self.block)
+        restores = any(value is saved for saved in self.saved_by_clear.get(var, ()))
+        previous = None if restores or isinstance(value, (ops.Op, Phi)) else self.ssa.read(var, self.block)
         self.t.fn.hold(value, local_holder(var))
         self.ssa.write(var, self.block, value)
         self.release(previous, var)
@@ -457,7 +461,9 @@ class CodeUnit:
         """Save a local and unbind it (an inlined comprehension hides its variable this way): push its value, or
         UNDEFINED when it is unbound — nothing is checked, the saved value is only ever stored back."""
         var = self.scope.local(ins.arg)
-        self.push(self.ssa.read(var, self.block))
+        saved = self.ssa.read(var, self.block)
+        self.saved_by_clear.setdefault(var, []).append(saved)
+        self.push(saved)
         self.before_local_write()
         self.ssa.write(var, self.block, UNDEFINED)
 

@@ -5,6 +5,11 @@ re-raise adds no traceback entry), so every block raising into it can raise into
 instead, or out of the function. Such handlers come from CPython 3.12+'s inlined comprehensions (which restore
 their iteration variable, then re-raise) and from ``except ... as name`` or ``finally`` clean-ups whose work DCE
 removed. Bypassing them keeps try-free code free of handlers, so the LLVM backend can take it on every version.
+
+The comprehension's restore also releases the iteration variable's last item (``ops.Release``); a handler doing
+only that is bypassed too. Without an outer handler the exception leaves the frame, which drops the item
+anyway; with one, the item goes when its variable is next reused or the frame ends, as the values of other
+temporaries do.
 """
 from __future__ import annotations
 
@@ -21,8 +26,9 @@ def bypass_reraise(fn: Function) -> Function:
         outer = block.handler
         if block.phis:
             users = users if users is not None else fn.users()
-            if not all(isinstance(user, Phi) and user.block is outer for phi in block.phis
-                       for user in users.get(phi, ())):
+            if not all((isinstance(user, Phi) and user.block is outer)
+                       or (isinstance(user, ops.Release) and user.block is block)
+                       for phi in block.phis for user in users.get(phi, ())):
                 continue
         for raiser in fn.blocks:
             if raiser.handler is not block:
@@ -42,5 +48,7 @@ def bypass_reraise(fn: Function) -> Function:
 
 
 def _only_reraises(block: Block) -> bool:
-    return (len(block.ops) == 1 and isinstance(block.ops[0], ops.CaughtException)
+    """Whether ``block`` catches, at most releases locals, and re-raises what it caught."""
+    return (len(block.ops) >= 1 and isinstance(block.ops[0], ops.CaughtException)
+            and all(isinstance(op, ops.Release) for op in block.ops[1:])
             and isinstance(block.terminator, ops.Reraise) and block.terminator.exc is block.ops[0])

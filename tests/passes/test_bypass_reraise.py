@@ -78,3 +78,38 @@ def test_a_phi_used_beyond_the_outer_handlers_phis_keeps_the_handler():
     verify(fn)
     bypass_reraise(fn)
     assert reraiser in fn.blocks and body.handler is reraiser
+
+
+def test_a_handler_that_releases_its_phi_before_reraising_is_bypassed():
+    """CPython 3.12+'s comprehension clean-up: restore the iteration variable (releasing its item), re-raise."""
+    fn = new_function("f", "a")
+    entry, body, reraiser, outer = blocks(fn, 4)
+    emit(entry, ops.Jump(body))
+    emit(body, ops.Call(fn.args[0], [], ()))
+    emit(body, ops.Return(fn.args[0]))
+    body.handler = reraiser
+    item = phi(reraiser, {body: fn.args[1]}, "i")
+    caught = emit(reraiser, ops.CaughtException())
+    emit(reraiser, ops.Release(item, "i"))
+    emit(reraiser, ops.Reraise(caught))
+    reraiser.handler = outer
+    emit(outer, ops.CaughtException())
+    emit(outer, ops.Return(fn.args[0]))
+    verify(fn)
+    bypass_reraise(fn)
+    verify(fn)
+    assert reraiser not in fn.blocks and body.handler is outer
+
+
+def test_a_handler_releasing_before_it_catches_stays():
+    fn = new_function("f", "a")
+    entry, body, handler = blocks(fn, 3)
+    emit(entry, ops.Jump(body))
+    emit(body, ops.Call(fn.args[0], [], ()))
+    emit(body, ops.Return(fn.args[0]))
+    body.handler = handler
+    emit(handler, ops.Release(fn.args[1], "a"))
+    caught = emit(handler, ops.CaughtException())
+    emit(handler, ops.Reraise(caught))
+    bypass_reraise(fn)
+    assert handler in fn.blocks and body.handler is handler
