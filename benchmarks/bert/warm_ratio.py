@@ -25,8 +25,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=7)
     options = parser.parse_args()
     vocab = pipeline.load_vocab(data.fetch_vocab())
-    with open(os.path.join(data.data_dir(), data.CORPUS_FILE), encoding="utf-8") as corpus:
-        lines = spread_subset([line for line in corpus.read().splitlines() if line.strip()], options.limit)
+    lines = spread_subset(data.read_corpus(), options.limit)        # bench.py's lines: built if not cached
     if options.style == "classes":
         plain = engines.class_style_engine("classes-cpython", vocab, lines[:8]).run
         jitted = engines.class_style_engine("classes-jit", vocab, lines[:8]).run
