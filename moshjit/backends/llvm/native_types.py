@@ -155,7 +155,8 @@ class CallGraph:
         self.stack.append(sig)
         if sig.ir is None:
             sig.ir, sig.ctx = self.ctx.typed_callee(py_function, list(arg_types))
-        strip_releases(sig.ir)                    # native values free nothing (the caller restores a refusal)
+        strip_releases(sig.ir)      # native values free nothing. Callees' and continuations' IR are fresh copies;
+                                    # the backend's root IR is stripped already (``_decide`` puts them back)
         sig.error_paths = error_paths(sig.ir, arg_types)
         mark = len(self.order)
         for _ in range(MAX_RECURSION_ROUNDS):
