@@ -141,7 +141,9 @@ class CodeUnit:
         self.raised = False              # the current IR block has an op that can raise
         self.raise_count = 0             # raising ops emitted so far (to see whether an instruction raised)
         self.instr: Instr | None = None
-        self.saved_by_clear: dict = {}   # local variable -> the values LOAD_FAST_AND_CLEAR saved from it
+        self.saved_by_clear: dict = {}   # local -> values LOAD_FAST_AND_CLEAR saved, not yet stored back
+        self.handler_entries = {bb.exceptional for bb in self.cfg.order if bb.exceptional is not None}
+        self.bytecode_block: BytecodeBlock | None = None
 
     # ---- blocks ---------------------------------------------------------------------------------------------
     def ir_entry(self, bb: BytecodeBlock) -> Block:
@@ -308,11 +310,24 @@ class CodeUnit:
         self.stack[-1] = self.as_value(self.stack[-1])
         self.before_local_write()
         value = self.pop()
-        restores = any(value is saved for saved in self.saved_by_clear.get(var, ()))
-        previous = None if restores or isinstance(value, (ops.Op, Phi)) else self.ssa.read(var, self.block)
+        previous = None if self.restores(var, value) or isinstance(value, (ops.Op, Phi)) \
+            else self.ssa.read(var, self.block)
         self.t.fn.hold(value, local_holder(var))
         self.ssa.write(var, self.block, value)
         self.release(previous, var)
+
+    def restores(self, var, value) -> bool:
+        """Whether storing ``value`` into ``var`` stores back what an inlined comprehension saved. The restore
+        after the loop ends the saving (a later ``x = a`` of the same value is the user's own store); the one in
+        the comprehension's clean-up handler does not, and if it comes last its release goes with the handler
+        (``bypass_reraise``)."""
+        saved = self.saved_by_clear.get(var, [])
+        for position, candidate in enumerate(saved):
+            if candidate is value:
+                if self.bytecode_block not in self.handler_entries:
+                    del saved[position]
+                return True
+        return False
 
     def release(self, previous, var) -> None:
         """A local's computed value is no longer held by it (``ops.Release``). A value an op computes is
@@ -331,6 +346,7 @@ class CodeUnit:
     # ---- simulation -----------------------------------------------------------------------------------------
     def simulate(self, bb: BytecodeBlock) -> None:
         self.start_block(bb)
+        self.bytecode_block = bb
         depth = bb.handler.depth if bb.handler is not None else None
         for ins in bb.instrs:
             self.instr = ins

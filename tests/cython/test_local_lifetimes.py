@@ -89,6 +89,15 @@ def rebound_to_an_argument(n):
     return probe(held)
 
 
+def rebound_to_what_a_comprehension_restored(n):
+    held = n
+    sizes = [held for held in range(n)]            # 3.12+ saves `held` (n) and stores it back after the loop
+    held = Resource("held")
+    size = len(held.name)
+    held = n                                       # the value the comprehension restored: still a release here
+    return probe(size + len(sizes))
+
+
 def still_held_by_another_local(n):
     first = Resource("shared")
     second = first
@@ -124,7 +133,7 @@ def drained(fn, n):
 
 @pytest.mark.parametrize("fn", [only_a_field_used_later, rebound, rebound_in_a_loop, held_across_yields,
                                 temporary_before_a_yield, rebound_to_none, deleted_local, rebound_to_an_argument,
-                                still_held_by_another_local, item_of_a_loop_left_by_break,
+                                rebound_to_what_a_comprehension_restored, still_held_by_another_local, item_of_a_loop_left_by_break,
                                 rebound_in_each_iteration])
 def test_objects_held_by_locals_are_released_when_cpython_releases_them(fn):
     log.clear()
