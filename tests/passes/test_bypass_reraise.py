@@ -62,7 +62,9 @@ def test_handlers_doing_anything_else_stay():
     assert handler in fn.blocks and body.handler is handler
 
 
-def test_a_phi_used_beyond_the_outer_handlers_phis_keeps_the_handler():
+def bypassed_with_a_phi(releases: bool, outer_reads_phi: bool):
+    """B raises into R, which has a φ of x, may release it, and re-raises into H; H returns x or the argument.
+    Runs the pass; returns (function, B, R, H)."""
     fn = new_function("f", "a")
     entry, body, reraiser, outer = blocks(fn, 4)
     emit(entry, ops.Jump(body))
@@ -71,32 +73,25 @@ def test_a_phi_used_beyond_the_outer_handlers_phis_keeps_the_handler():
     body.handler = reraiser
     x = phi(reraiser, {body: fn.args[1]}, "x")
     caught = emit(reraiser, ops.CaughtException())
+    if releases:
+        emit(reraiser, ops.Release(x, "x"))
     emit(reraiser, ops.Reraise(caught))
     reraiser.handler = outer
     emit(outer, ops.CaughtException())
-    emit(outer, ops.Return(x))                      # R dominates H, so H may use R's φ directly
+    emit(outer, ops.Return(x if outer_reads_phi else fn.args[0]))   # R dominates H: H may use R's φ directly
     verify(fn)
     bypass_reraise(fn)
+    return fn, body, reraiser, outer
+
+
+def test_a_phi_used_beyond_the_outer_handlers_phis_keeps_the_handler():
+    fn, body, reraiser, outer = bypassed_with_a_phi(releases=False, outer_reads_phi=True)
     assert reraiser in fn.blocks and body.handler is reraiser
 
 
 def test_a_handler_that_releases_its_phi_before_reraising_is_bypassed():
     """CPython 3.12+'s comprehension clean-up: restore the iteration variable (releasing its item), re-raise."""
-    fn = new_function("f", "a")
-    entry, body, reraiser, outer = blocks(fn, 4)
-    emit(entry, ops.Jump(body))
-    emit(body, ops.Call(fn.args[0], [], ()))
-    emit(body, ops.Return(fn.args[0]))
-    body.handler = reraiser
-    item = phi(reraiser, {body: fn.args[1]}, "i")
-    caught = emit(reraiser, ops.CaughtException())
-    emit(reraiser, ops.Release(item, "i"))
-    emit(reraiser, ops.Reraise(caught))
-    reraiser.handler = outer
-    emit(outer, ops.CaughtException())
-    emit(outer, ops.Return(fn.args[0]))
-    verify(fn)
-    bypass_reraise(fn)
+    fn, body, reraiser, outer = bypassed_with_a_phi(releases=True, outer_reads_phi=False)
     verify(fn)
     assert reraiser not in fn.blocks and body.handler is outer
 
