@@ -6,10 +6,11 @@ instead, or out of the function. Such handlers come from CPython 3.12+'s inlined
 their iteration variable, then re-raise) and from ``except ... as name`` or ``finally`` clean-ups whose work DCE
 removed. Bypassing them keeps try-free code free of handlers, so the LLVM backend can take it on every version.
 
-The comprehension's restore also releases the iteration variable's last item (``ops.Release``); a handler doing
-only that is bypassed too. Without an outer handler the exception leaves the frame, which drops the item
-anyway; with one, the item goes when its variable is next reused or the frame ends, as the values of other
-temporaries do.
+A handler that also releases locals (``ops.Release``) before re-raising is bypassed too: an ``except E as e``
+clean-up (``e`` stays reachable as the new exception's ``__context__``), and a comprehension's clean-up
+translated after the restore following its loop (the frontend marks only the first restore as such). Without an
+outer handler the exception leaves the frame, which drops those values anyway; with one, they go when their
+variable is next reused or the frame ends, as the values of other temporaries do.
 """
 from __future__ import annotations
 
