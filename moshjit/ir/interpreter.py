@@ -165,7 +165,12 @@ async def run_coroutine(fn: Function, argvalues: list, env: dict | None = None):
         try:
             for op in block.ops:
                 kind = type(op)
-                frame.env[op] = await _awaitable(op, frame) if kind is ops.Await else EVALUATORS[kind](op, frame)
+                if kind is ops.Await:
+                    frame.env[op] = await _awaitable(op, frame)
+                elif kind is ops.AwaitSelf:
+                    frame.env[op] = await frame.get(op.func)(*[frame.get(a) for a in op.args])
+                else:
+                    frame.env[op] = EVALUATORS[kind](op, frame)
             if type(block.terminator) is ops.Return:
                 return frame.get(block.terminator.value)
             previous, block = block, _successor(block.terminator, frame)
@@ -616,6 +621,7 @@ EVALUATORS = {
     ops.ExtractItem: lambda op, f: f.get(op.source)[op.index],
     ops.GetIter: lambda op, f: iter(f.get(op.obj)),
     ops.Yield: lambda op, f: _not_in_a_generator(op),
+    ops.AwaitSelf: lambda op, f: _not_in_a_generator(op),
     ops.YieldFrom: lambda op, f: _not_in_a_generator(op),
     ops.Await: lambda op, f: _not_in_a_generator(op),
     ops.GetAIter: lambda op, f: async_reference.get_aiter(f.get(op.obj)),

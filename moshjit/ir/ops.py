@@ -174,7 +174,7 @@ def _with_fast_accessors(cls, list_fields=()):
 
 # Fields that hold a list of Values (everything else holds one Value or None).
 _LIST_FIELDS = {
-    "Call": ("args",), "CallMethod": ("args",), "SuperCallMethod": ("args",), "BuildTuple": ("items",), "BuildList": ("items",),
+    "Call": ("args",), "CallMethod": ("args",), "SuperCallMethod": ("args",), "AwaitSelf": ("args",), "BuildTuple": ("items",), "BuildList": ("items",),
     "BuildSet": ("items",), "BuildMap": ("keys", "values"), "BuildString": ("parts",),
 }
 
@@ -286,6 +286,11 @@ Await = _op("Await", ("value",), ("context",),
                 "``context``: None for an ``await`` expression, ``'__aenter__'``/``'__aexit__'`` for what "
                 "``async with`` awaits (CPython's TypeError then names it), ``'__anext__'`` for what GetANext "
                 "made (already checked).")
+AwaitSelf = _op("AwaitSelf", ("func", "args"), ("result",),
+                doc="``await func(*args)`` in a coroutine, where ``func`` is the jitted function being compiled and the "
+                    "argument types pin down this very specialisation: its body runs in place, no coroutine made "
+                    "(``passes/in_place_awaits.py`` proved it never suspends and runs no code that could rebind "
+                    "``func``); ``result``: the type of what the body returns.")
 GetAIter = _op("GetAIter", ("obj",),
                doc="``async for``'s GET_AITER: ``type(obj).__aiter__(obj)``, which must have ``__anext__`` "
                    "(CPython's TypeErrors otherwise).")

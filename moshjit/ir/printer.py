@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from moshjit.ir.block import Block
 from moshjit.ir.ops import UNDEFINED, Constant, ForIter, Op, Phi, Terminator, Value
+from moshjit.ir.types import MType
 
 if TYPE_CHECKING:
     from moshjit.ir.function import Function
@@ -22,6 +23,8 @@ def format_constant(value) -> str:
     if isinstance(value, tuple):
         inner = ", ".join(format_constant(v) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, MType):                 # an op's type attribute (await_self's result)
+        return f"<type {value}>"
     if isinstance(value, frozenset):
         return "frozenset({" + ", ".join(sorted(format_constant(v) for v in value)) + "})"
     text = repr(value)

@@ -181,6 +181,8 @@ class _Checker:
             self.error(block, f"{inst.NAME} outside a generator function")
         elif isinstance(inst, ops.Await) and not self.fn.coroutine:
             self.error(block, "await outside a coroutine")
+        elif isinstance(inst, ops.AwaitSelf) and not (self.fn.coroutine and not self.fn.generator):
+            self.error(block, "await_self outside a coroutine function")
 
 
 def _result_count(op: Op) -> int:

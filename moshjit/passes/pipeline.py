@@ -11,6 +11,7 @@ from moshjit.passes.category_codes import category_codes
 from moshjit.passes.constfold import constfold
 from moshjit.passes.copyprop import copyprop
 from moshjit.passes.dce import dce
+from moshjit.passes.in_place_awaits import in_place_awaits
 from moshjit.passes.int_sums import int_sums
 from moshjit.passes.releases import drop_silent_releases
 from moshjit.passes.simplify_cfg import simplify_cfg
@@ -34,6 +35,7 @@ TYPED_PIPELINE = [                   # passes that read inferred types (and the 
     ("str_lists", str_lists),        # reads of a read-only list(s) read the str s instead
     ("bound_methods", lambda fn, ctx: bound_methods(fn)),  # push = stack.append; push(x) calls stack.append(x)
     ("int_sums", lambda fn, ctx: int_sums(fn)),  # a 3.12+ sum(generator) of ints adds into an accumulator
+    ("in_place_awaits", in_place_awaits),  # a coroutine awaiting only itself on numbers calls its body in place
 ]
 MAX_ROUNDS = 4                       # a round can expose more work (a folded branch makes φs trivial)
 

@@ -401,6 +401,8 @@ class TypeInference:
             return _index_range_type(op.obj) or _getitem_type(t(op.obj), t(op.key), op.key)
         if kind is ops.Call:
             return self._call_type(op, block)
+        if kind is ops.AwaitSelf:                        # what the body returns (``passes/in_place_awaits.py``)
+            return op.result
         if kind is ops.CallMethod:
             receiver = t(op.obj)
             if op.kwnames:

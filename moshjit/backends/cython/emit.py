@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from moshjit import async_reference
 from moshjit.backends.cython import binding_guard, enumerate_loops, known_hashes, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
-from moshjit.backends.cython import constructor_sites, method_sites, operator_sites
+from moshjit.backends.cython import constructor_sites, in_place_awaits, method_sites, operator_sites
 from moshjit.backends.cython.float_chains import FLOAT_CHAINS_C, FLOAT_CHAINS_DECLARATIONS, FloatChains
 from moshjit.backends.cython.int_chains import INT_CHAINS_C, INT_CHAINS_DECLARATIONS, IntChains
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
@@ -674,6 +674,12 @@ class Emitter:
         else:
             self.assign(op, f"(await _mj_awaited_in_with({self.obj(op.value)}, {literal(op.context)}))", depth)
 
+    def op_AwaitSelf(self, op, depth):
+        """The coroutine's own body, called in place (``in_place_awaits.py``), parameters as the entry takes them."""
+        args = ", ".join(self.obj(a) if param in self.caller_floats else self.ref(a)
+                         for param, a in zip(self.fn.args, op.args))
+        self.assign(op, f"{in_place_awaits.CALL}({args})", depth)
+
     def op_GetAIter(self, op, depth):
         self.async_for = True
         self.assign(op, f"mj_aiter({self.obj(op.obj)}, {self.constant(async_reference.get_aiter)})", depth)
@@ -1225,8 +1231,12 @@ class Emitter:
         self.source_line = self.fn.firstlineno
         guards = self.binding_guards() + self.assumption_guards() + self.method_guards_on_entry()
         self.statements(self.body, 1)
-        body_lines = guards + self.lines
-        sources = [self.fn.firstlineno] * len(guards) + self.source_lines
+        in_place = any(isinstance(op, ops.AwaitSelf) for block in self.fn.blocks for op in block.ops)
+        if in_place:                     # the checks go to the async def entry, which calls the body
+            body_lines, sources = self.lines, self.source_lines
+        else:
+            body_lines = guards + self.lines
+            sources = [self.fn.firstlineno] * len(guards) + self.source_lines
         params = ", ".join(f"object {self.caller_object(a)}" if a in self.caller_floats
                            else f"{self.decl_type(a)} {self.var(a)}" for a in self.fn.args)
         unboxed = {self.var(a): self.caller_object(a) for a in self.caller_floats}
@@ -1259,7 +1269,9 @@ class Emitter:
                        f"    \"\"\"\n{constructor_sites.CONSTRUCTOR_SITES_DECLARATIONS}")
             out.extend(f"cdef mj_new_site _mj_ns{i}" for i in range(self.constructor_sites))
             out.append(constructor_sites.CONSTRUCTOR_SITES_INIT)
-        if self.fn.coroutine:
+        if in_place:
+            out.append(in_place_awaits.DECLARATIONS)
+        elif self.fn.coroutine:
             out.append(AWAIT_FAST_PATH)
         if self.unpacked_items:
             out.append(UNPACKED_ITEM)
@@ -1281,7 +1293,10 @@ class Emitter:
         for i in range(len(self.constants)):
             out.append(f"    _k{i} = constants[{i}]")
         out.append("    return 0\n")
-        out.append(f"{'async def' if self.fn.coroutine else 'def'} {self.entry_name}({params}):")
+        if in_place:
+            out.append(in_place_awaits.body_header(params))
+        else:
+            out.append(f"{'async def' if self.fn.coroutine else 'def'} {self.entry_name}({params}):")
         decls = dict(self.decls)
         if self.uses_jump:
             decls["_mj_jump"] = "int"
@@ -1305,6 +1320,9 @@ class Emitter:
         if self.fn.generator and not any(isinstance(op, (ops.Yield, ops.YieldFrom))
                                          for b in self.fn.blocks for op in b.ops):
             out += ["    if False:", "        yield None     # every yield was unreachable: still a generator"]
+        if in_place:
+            args = ", ".join(self.caller_object(a) for a in self.fn.args)
+            out += in_place_awaits.entry_lines(self.entry_name, params, args, guards)
         return "\n".join(out + [source_map(self.fn, {first + i: line for i, line in enumerate(sources)})]) + "\n"
 
 

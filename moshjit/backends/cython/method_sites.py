@@ -33,6 +33,33 @@ from __future__ import annotations
 
 MAX_SITE_ARGS = 8                # receiver included
 
+FRAME_COUNT_C = r'''
+    /* A call made from compiled code counted as a Python frame against the recursion limit, as moshjit_dispatch
+       does; ``where`` ends 3.11's message (defined once per module: method sites and in-place awaits use it). */
+    #ifndef MJ_FRAME_COUNT
+    #define MJ_FRAME_COUNT
+    #if PY_VERSION_HEX < 0x030C0000
+    #define mj_frame_enter(where) (Py_EnterRecursiveCall(where) ? -1 : 0)   /* 3.11 gives 1 on error */
+    #define mj_frame_leave() Py_LeaveRecursiveCall()
+    #else
+    static int mj_frame_enter(const char *where) {    /* 3.12+: Python frames have their own count */
+        PyThreadState *tstate = PyThreadState_Get();
+        (void)where;
+        if (tstate->py_recursion_remaining-- <= 0) {
+            tstate->py_recursion_remaining++;
+            PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
+            return -1;
+        }
+        return 0;
+    }
+    static void mj_frame_leave(void) { PyThreadState_Get()->py_recursion_remaining++; }
+    #endif
+    /* a call of a jitted method: on 3.11, CPython's message for a call through the C API */
+    #define mj_site_enter() mj_frame_enter(" while calling a Python object")
+    #define mj_site_leave() mj_frame_leave()
+    #endif
+'''
+
 METHOD_SITES_C = r'''
     #define MJ_SITE_ARGS 8
     enum { MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR };
@@ -85,22 +112,7 @@ METHOD_SITES_C = r'''
         return 0;
     }
 
-    #if PY_VERSION_HEX < 0x030C0000
-    #define mj_site_enter() Py_EnterRecursiveCall(" while calling a Python object")
-    #define mj_site_leave() Py_LeaveRecursiveCall()
-    #else
-    static int mj_site_enter(void) {                  /* counted as a Python frame, as moshjit_dispatch does */
-        PyThreadState *tstate = PyThreadState_Get();
-        if (tstate->py_recursion_remaining-- <= 0) {
-            tstate->py_recursion_remaining++;
-            PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
-            return -1;
-        }
-        return 0;
-    }
-    static void mj_site_leave(void) { PyThreadState_Get()->py_recursion_remaining++; }
-    #endif
-
+''' + FRAME_COUNT_C + r'''
     /* A jitted method: an instance of the compiled call path that calls and binds as the core does. */
     static int mj_site_is_jitted(PyObject *descr) {
         PyTypeObject *kind = Py_TYPE(descr);

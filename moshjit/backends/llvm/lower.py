@@ -611,6 +611,7 @@ REFUSED_OPS = {
     ops.LoadDeref: "closure cells are Python objects",
     ops.Yield: "generators are Python objects", ops.YieldFrom: "generators are Python objects",
     ops.Await: "coroutines are Python objects",
+    ops.AwaitSelf: "coroutines are Python objects",
     ops.GetAIter: "async for iterates Python objects",
     ops.GetANext: "async for iterates Python objects",
     ops.SuperCallMethod: "super() looks the method up in a Python class's MRO",

@@ -1,0 +1,146 @@
+"""Coroutines awaiting themselves on numbers run their awaits in place (``passes/in_place_awaits.py``) and give
+CPython's results, exceptions and suspensions: ``in_place_samples.py`` loaded as CPython runs it and with every
+function jitted (Cython backend, strict), driven the same way; which functions qualify is checked on the typed
+SSA and the generated code."""
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import moshjit
+from tests.scopes import driving
+
+_SAMPLES = Path(__file__).with_name("in_place_samples.py")
+
+
+def _load(name: str, decorate=None):
+    """A fresh module from the samples file (``decorate`` injected before its code runs)."""
+    spec = importlib.util.spec_from_file_location(name, _SAMPLES)
+    module = importlib.util.module_from_spec(spec)
+    if decorate is not None:
+        module.decorate = decorate
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _jit(fn):
+    return moshjit.jit(fn, backend="cython", strict=True)
+
+
+plain = _load("tests.scopes._in_place_plain")
+jitted = _load("tests.scopes._in_place_jitted", _jit)
+
+
+def describe(exc: BaseException):
+    if isinstance(exc, StopIteration):
+        value = exc.value
+        return ("stop", type(value), value if value == value else "nan")
+    return ("raise", type(exc), str(exc))
+
+
+def drive(module, name, args, sends=()):
+    """Start ``module.name(*args)`` and send it ``sends``: what each step gave, until it ends."""
+    coroutine = getattr(module, name)(*args)
+    return driving.run(coroutine, [("send", None)] + [("send", v) for v in sends], ("send", None), describe)
+
+
+def same(name, *args, sends=()):
+    expected = drive(plain, name, args, sends)
+    assert drive(jitted, name, args, sends) == expected
+    return expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-3, 18))
+def test_fib_matches_cpython(n):
+    same("fib", n)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-(1 << 40), 1 << 40), st.integers(-2, 12))
+def test_results_beyond_64_bits_match_cpython(base, exponent):
+    same("power", base, exponent)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(allow_nan=True, allow_infinity=True), st.integers(-1, 30))
+def test_float_results_match_cpython(x, n):
+    same("halves", x, n)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(-2, 30), st.integers(-5, 40))
+def test_an_exception_deep_down_unwinds_as_in_cpython(n, d):
+    same("divide_down", n, d)
+
+
+def test_the_recursion_limit_holds_without_a_crash():
+    """Each call in place counts as the Python frame the coroutine would run in: a lowered limit stops both."""
+    assert same("depth", 300)[0] == ("stop", int, 300)
+    assert same("depth", 100_000)[0][:2] == ("raise", RecursionError)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 200)
+    try:
+        assert same("depth", 1_000)[0][:2] == ("raise", RecursionError)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def test_only_self_awaits_on_numbers_run_in_place():
+    """fib (ints), power (big ints), halves (floats) and steps with a float run in place; steps with an int awaits
+    its float specialisation, the others await what suspends or hold a list: coroutines as before."""
+    for name, args in [("fib", (5,)), ("power", (3, 2)), ("halves", (1.0, 2)), ("steps", (2.0,))]:
+        same(name, *args)
+        assert "await_self" in _typed(name, args), name
+        assert "cdef object _mj_in_place_body" in str(getattr(jitted, name).inspect_code()), name
+    same("steps", 3)
+    same("suspends_at_the_bottom", 3, sends=["sent"])
+    assert drive(jitted, "collects", (3, [])) == drive(plain, "collects", (3, []))
+    for name, args in [("steps", (3,)), ("suspends_at_the_bottom", (3,)), ("collects", (3, []))]:
+        text = _typed(name, args)
+        assert "await_self" not in text and " await " in text, name
+
+
+def _typed(name, args) -> str:
+    """The typed SSA of the specialisation ``args`` called."""
+    signature = tuple({int: "int64", float: "float", list: "list"}[type(a)] for a in args)
+    return str(getattr(jitted, name).inspect_types(signature))
+
+
+def test_a_rebound_name_is_awaited_as_it_now_is():
+    """After ``fib`` is rebound to a coroutine that suspends, the compiled entry's binding check sends the call to
+    what the name now holds: the suspension reaches the driver as in CPython."""
+    first = _load("tests.scopes._in_place_rebound_plain")
+    second = _load("tests.scopes._in_place_rebound_jitted", _jit)
+    results = []
+    for module in (first, second):
+        original = module.fib
+        assert drive(module, "fib", (6,))[0] == ("stop", int, 8)
+
+        async def suspending(n, module=module):
+            return await module._suspend(n) * 10
+
+        module.fib = suspending
+        module.original = original
+        results.append(drive(module, "original", (4,), sends=[1, 2, 3, 4, 5]))
+    assert results[0] == results[1]
+    assert ("value", 3) in results[0]
+
+
+def test_the_interpreter_runs_await_self_as_an_await():
+    """The SSA interpreter (the reference for the IR) awaits the dispatcher's coroutine where ``await_self`` is."""
+    from moshjit.compiler import DriverContext, typed_ssa
+    from moshjit.typeof import type_of_key
+    key = ("int64",)
+    fn = jitted.fib.py_func
+    ir = typed_ssa(fn, [type_of_key(k) for k in key], DriverContext(fn, key))
+    assert "await_self" in str(ir)
+    with pytest.raises(StopIteration) as stopped:
+        ir.run(10).send(None)
+    assert stopped.value.value == 55
