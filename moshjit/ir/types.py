@@ -218,12 +218,35 @@ def join(a: MType, b: MType) -> MType:
 
 
 def widen(old: MType, new: MType) -> MType:
-    """Join that jumps growing int bounds to infinity, so loops reach a fixed point."""
-    result = join(old, new)
+    """Join that jumps growing int bounds to infinity, at any depth (a tuple's items, a list's or dict's elements),
+    so loops reach a fixed point."""
+    return _widened(old, join(old, new))
+
+
+def _widened(old: MType, result: MType) -> MType:
+    """``result`` (a join with ``old``) with every int bound that moved past ``old``'s made unbounded."""
     if isinstance(old, IntType) and isinstance(result, IntType):
         lo = result.lo if old.lo is not None and result.lo is not None and result.lo >= old.lo else None
         hi = result.hi if old.hi is not None and result.hi is not None and result.hi <= old.hi else None
         return IntType(lo, hi)
+    if isinstance(old, OptionalType) and isinstance(result, OptionalType):
+        return OptionalType(_widened(old.inner, result.inner))
+    if type(old) is not type(result):
+        return result
+    if isinstance(result, ListType):
+        return ListType(_widened(old.item, result.item))
+    if isinstance(result, SetType):
+        return SetType(_widened(old.item, result.item))
+    if isinstance(result, DictType):
+        return DictType(_widened(old.key, result.key), _widened(old.value, result.value))
+    if isinstance(result, TupleType):
+        if old.items is not None and result.items is not None and len(old.items) == len(result.items):
+            return tuple_of(_widened(x, y) for x, y in zip(old.items, result.items))
+        return TupleType(None, _widened(old.item, result.item))
+    if isinstance(result, RangeType):
+        return RangeType(_widened(old.item, result.item))
+    if isinstance(result, IteratorType):
+        return IteratorType(_widened(old.source, result.source), _widened(old.item, result.item))
     return result
 
 

@@ -20,7 +20,8 @@ from moshjit.ir.types import (SSIZE_MAX, BOOL, BOTTOM, BYTES, CHAR, FLOAT, INT, 
 from moshjit.primitives.signatures import (NON_MUTATING_METHODS, PURE_FUNCTIONS, function_result, item_type,
                                            method_result, text_of)
 
-WIDEN_AFTER = 2          # visits of a φ before its int bounds are widened
+WIDEN_AFTER = 2          # visits of a φ (writes growing a container's element type) before int bounds are widened
+MAX_SWEEPS = 100         # then values still changing become object (a type that keeps growing in depth)
 NARROWING_ROUNDS = 2
 _BIG = 1 << 70           # interval arithmetic gives up beyond this (the bound becomes unbounded)
 
@@ -182,6 +183,7 @@ class ContainerCell:
         self.item = BOTTOM            # list/set items, dict values
         self.key = BOTTOM             # dict keys
         self.escaped = False
+        self.changes = 0              # writes that widened item or key (as a φ's visits: beyond some, widen)
 
     def root(self) -> "ContainerCell":
         node = self
@@ -205,6 +207,7 @@ class TypeInference:
         self.phi_visits: dict[Phi, int] = {}
         self.cells: dict = {}          # allocation op -> ContainerCell
         self.widening = True
+        self.collapsing = False
         self.counters = self._find_counters()   # φ -> (loop header's for_iter, value entering the loop)
 
     # lookup --------------------------------------------------------------------------------------------------
@@ -240,9 +243,13 @@ class TypeInference:
     # driver --------------------------------------------------------------------------------------------------
     def run(self) -> dict:
         self._find_containers()
-        for _ in range(100):
+        for _ in range(MAX_SWEEPS):
             if not self._sweep():
                 break
+        else:                             # an ever deeper type (x = [x]): whatever still changes becomes object
+            self.collapsing = True
+            while self._sweep():
+                pass
         self.widening = False
         for _ in range(NARROWING_ROUNDS):
             self._sweep(narrowing=True)
@@ -268,6 +275,8 @@ class TypeInference:
         old = self.types.get(value, BOTTOM)
         if narrowing:
             new = t
+        elif self.collapsing:
+            new = old if join(old, t) == old else OBJECT
         elif isinstance(value, Phi) and self.widening:
             visits = self.phi_visits[value] = self.phi_visits.get(value, 0) + 1
             new = widen(old, t) if visits > WIDEN_AFTER else join(old, t)
@@ -582,11 +591,10 @@ class TypeInference:
     def _seed_items(self, op, cell: ContainerCell) -> None:
         if isinstance(op, (ops.BuildList, ops.BuildSet)):
             for item in op.items:
-                cell.item = join(cell.item, self.type_of(item))
+                self._grow(cell, item=self.type_of(item))
         elif isinstance(op, ops.BuildMap):
             for key, value in zip(op.keys, op.values):
-                cell.key = join(cell.key, self.type_of(key))
-                cell.item = join(cell.item, self.type_of(value))
+                self._grow(cell, key=self.type_of(key), item=self.type_of(value))
 
     def _harmless_use(self, user, value) -> bool:
         """Uses that neither mutate the container behind our back nor let it escape."""
@@ -629,38 +637,50 @@ class TypeInference:
         elif isinstance(op, (ops.ListAppend, ops.SetAdd)):
             cell = cell_of(op.target)
             if cell is not None:
-                cell.item = join(cell.item, t(op.item))
+                self._grow(cell, item=t(op.item))
         elif isinstance(op, (ops.ListExtend, ops.SetUpdate)):
             cell = cell_of(op.target)
             if cell is not None:
-                cell.item = join(cell.item, item_type(t(op.iterable)))
+                self._grow(cell, item=item_type(t(op.iterable)))
         elif isinstance(op, ops.MapAdd):
             cell = cell_of(op.target)
             if cell is not None:
-                cell.key, cell.item = join(cell.key, t(op.key)), join(cell.item, t(op.value))
+                self._grow(cell, key=t(op.key), item=t(op.value))
         elif isinstance(op, ops.SetItem):
             cell = cell_of(op.obj)
             if cell is not None:
-                if cell.kind == "dict":
-                    cell.key = join(cell.key, t(op.key))
-                cell.item = join(cell.item, t(op.value))
+                self._grow(cell, key=t(op.key) if cell.kind == "dict" else BOTTOM, item=t(op.value))
         elif isinstance(op, ops.CallMethod):
             cell = cell_of(op.obj)
             if cell is None:
                 return
             args = [t(a) for a in op.args]
             if op.name in ("append", "add") and args:
-                cell.item = join(cell.item, args[0])
+                self._grow(cell, item=args[0])
             elif op.name == "insert" and len(args) == 2:
-                cell.item = join(cell.item, args[1])
+                self._grow(cell, item=args[1])
             elif op.name in ("extend", "update") and args and cell.kind != "dict":
-                cell.item = join(cell.item, item_type(args[0]))
+                self._grow(cell, item=item_type(args[0]))
             elif op.name in ("update", "setdefault") and cell.kind == "dict":
                 cell.escaped = True
         elif isinstance(op, (ops.DictUpdate, ops.DictMerge)):
             cell = cell_of(op.target)
             if cell is not None:
                 cell.escaped = True
+
+    def _grow(self, cell: ContainerCell, key: MType = BOTTOM, item: MType = BOTTOM) -> None:
+        """Join a write's key and item types into ``cell``, widening after WIDEN_AFTER growing writes (a value
+        read from the container, changed and written back grows it at every sweep, as a loop's φ would)."""
+        new_key, new_item = join(cell.key, key), join(cell.item, item)
+        if (new_key, new_item) == (cell.key, cell.item):
+            return
+        cell.changes += 1
+        if self.collapsing:
+            new_key = OBJECT if new_key != cell.key else new_key
+            new_item = OBJECT if new_item != cell.item else new_item
+        elif cell.changes > WIDEN_AFTER:
+            new_key, new_item = widen(cell.key, key), widen(cell.item, item)
+        cell.key, cell.item = new_key, new_item
 
 
 def _step(value, phi: Phi, loop, headers: set, memo: dict):
