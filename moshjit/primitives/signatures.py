@@ -88,8 +88,10 @@ def _int(args):
 
 
 def _range(args):
-    """range(args), its items bounded by the start/stop bounds when the step sign is known."""
-    args = [IntType(0, 1) if a == BOOL else a for a in args]
+    """range(args), its items bounded by the start/stop bounds when the step sign is known. An argument of unknown
+    type is an int of unknown bounds: range() takes only what ``operator.index`` takes, and its items are exact
+    ints whatever the argument was (an int subclass, an ``__index__`` object); anything else raises."""
+    args = [IntType(0, 1) if a == BOOL else INT if a == OBJECT else a for a in args]
     if not args or len(args) > 3 or not all(_is_int(a) for a in args):
         return None
     if len(args) == 1:

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 import moshjit
+from moshjit.compiler import typed_ssa
+from moshjit.ir.types import INT64, OBJECT
 from tests.cython import samples
 
 
@@ -74,6 +76,40 @@ def test_wordpiece(word, pieces):
 @given(st.integers(-30, 30), st.integers(-30, 30), st.integers(-5, 5))
 def test_ranges(a, b, c):
     assert outcome(jitted(samples.t_range_steps), (a, b, c)) == outcome(samples.t_range_steps, (a, b, c))
+
+
+class _Index:
+    """Takes part in range() through ``__index__`` only."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __index__(self):
+        return self.value
+
+
+class _Int(int):
+    pass
+
+
+def range_of_anything(bound, key):
+    """range() of a bound of unknown type: its items are exact ints, so ``isinstance`` and dict keys say so."""
+    seen = {}
+    for i in range(bound):
+        if isinstance(i, tuple) or type(i) is not int:
+            return "not an exact int", i
+        seen[i] = seen.get(i, 0) + (i == key)
+        if i > 3:
+            break
+    return seen
+
+
+@pytest.mark.parametrize("bound", [5, 2, _Int(4), _Index(3), _Index(2 ** 70), 2 ** 70, -1, True, 2.5, "3", None])
+def test_range_of_a_bound_of_unknown_type(bound):
+    for key in (0, 2):
+        assert outcome(jitted(range_of_anything), (bound, key)) == outcome(range_of_anything, (bound, key))
+    typed = str(typed_ssa(range_of_anything, [OBJECT, INT64], assume_globals=False))
+    assert "isinstance" not in typed and "iter[int[0..inf]]" in typed
 
 
 @given(st.lists(st.integers(-5, 5), max_size=8), st.integers(-5, 5))

@@ -171,6 +171,18 @@ def test_the_plan_shares_a_key_between_two_or_more_dict_operations_only():
     assert plan_known_hashes(ir, plan.ctype, set(plan.known_hashes)) == {}
 
 
+def test_a_key_typed_int_takes_no_hash_site():
+    """An int of any size (range items of an unknown bound) is never a tuple: no tuple hash is tried for it."""
+    def counts(table, n):
+        for i in range(n):
+            table[i] = table[i] + 1 if i in table else 1
+        return table
+
+    ir, plan = plan_of(counts, dict, object)
+    assert plan.known_hashes == {}
+    assert outcome(jitted(counts), {}, 5) == outcome(counts, {}, 5) == ("ok", {0: 1, 1: 1, 2: 1, 3: 1, 4: 1})
+
+
 class LoggedKeys(dict):
     def __getitem__(self, key):
         return type(key).__name__, key

@@ -1,15 +1,16 @@
-"""``isinstance`` calls the inferred types answer become ``True`` (``passes/type_tests.py``): on hand-built IR, and
-differentially on jitted functions written for several input types."""
+"""``isinstance`` calls the inferred types answer become ``True`` or ``False`` (``passes/type_tests.py``): on
+hand-built IR, and differentially on jitted functions written for several input types."""
 from __future__ import annotations
 
 import collections.abc
+import itertools
 
 import pytest
 
 from moshjit.ir import ops
-from moshjit.ir.types import BYTES, OBJECT, STR, IntType, ListType
+from moshjit.ir.types import BYTES, FLOAT, OBJECT, STR, IntType, ListType
 from moshjit.ir.verifier import verify
-from moshjit.passes.type_tests import type_tests
+from moshjit.passes.type_tests import LAYOUT_CLASSES, type_tests
 from moshjit.passes.typeinfer import infer_types
 from tests.cython.agree import jitted, same
 from tests.ir.handmade import blocks, const, emit, new_function
@@ -36,7 +37,29 @@ def test_a_test_the_type_answers_becomes_true(arg_type, classes):
 
 
 @pytest.mark.parametrize("arg_type, classes", [
-    (STR, bytes),                          # False for a str: not folded (only True is)
+    (STR, bytes), (IntType(0, 5), tuple), (IntType(), (tuple, list)), (ListType(STR), dict), (FLOAT, (int, str))])
+def test_a_test_no_value_of_the_type_passes_becomes_false(arg_type, classes):
+    fn, call = _isinstance_of(arg_type, classes)
+    assert type_tests(fn)
+    verify(fn)
+    assert call not in fn.blocks[0].ops
+    assert fn.blocks[0].terminator.value.value is False
+
+
+def test_no_class_derives_from_two_layout_classes():
+    """Why a False answer holds for subclasses too: CPython refuses every pair of these as bases."""
+    for first, second in itertools.permutations(LAYOUT_CLASSES, 2):
+        with pytest.raises(TypeError):
+            type("Both", (first, second), {})
+
+
+class _Mixin:
+    pass
+
+
+@pytest.mark.parametrize("arg_type, classes", [
+    (IntType(0, 5), _Mixin),               # a subclass of int may derive from it too: class X(int, _Mixin)
+    (IntType(0, 5), (tuple, _Mixin)),
     (OBJECT, str),                         # the type does not say
     (STR, collections.abc.Sequence),       # an ABC: its metaclass answers, and its registry can change
     (IntType(0, 5), bool),                 # a subclass of the type's class

@@ -21,6 +21,7 @@ from __future__ import annotations
 from moshjit.backends.cython import text
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
+from moshjit.passes.type_tests import builtin_class
 
 KNOWN_HASHES_C = r'''
     #define MJ_XXPRIME_1 ((Py_uhash_t)11400714785074694791ULL)
@@ -140,8 +141,8 @@ KNOWN_HASHES_DECLARATIONS = '''\
 
 
 def hash_site(op, ctype):
-    """(container, key) of a dict operation that hashes ``key``, when the key may be a tuple and the container a
-    dict (the runtime decides both); else None."""
+    """(container, key) of a dict operation that hashes ``key``, when the key may be a tuple (its type does not
+    name another class) and the container a dict (the runtime decides both); else None."""
     if isinstance(op, (ops.GetItem, ops.SetItem)):
         container, key = op.obj, op.key
     elif isinstance(op, ops.Compare) and op.op in ("in", "not in"):
@@ -152,6 +153,8 @@ def hash_site(op, ctype):
         return None
     if ctype(key) not in ("object", "tuple") or ctype(container) not in ("object", "dict"):
         return None
+    if builtin_class(key.type) not in (None, tuple):
+        return None                   # an int of any size, a str, …: typed, never a tuple
     return container, key
 
 
