@@ -251,3 +251,32 @@ def test_key_of_describe_key_and_type_of_key_agree(value, kind, described, infer
     if inferred is not None:
         assert type_of_key(kind) == inferred
         assert static_key(type_of_key(kind)) == kind
+
+
+def halves_down(s):
+    return s if len(s) < 2 else halves_down(s[: len(s) // 2])
+
+
+def as_text(x):
+    return x if type(x) is str else as_text(str(x))
+
+
+def _bound_self_calls(fn, key):
+    """The ``call_self`` ops of ``fn``'s typed SSA after ``bind_direct_calls``, compiled while its global name holds
+    its dispatcher."""
+    names, plain = fn.__globals__, fn
+    names[fn.__name__] = moshjit.jit(plain)
+    try:
+        ctx = DriverContext(plain, key)
+        ir = typed_ssa(plain, [type_of_key(k) for k in key], ctx)
+        bind_direct_calls(ir, ctx)
+    finally:
+        names[fn.__name__] = plain
+    return [op for block in ir.blocks for op in block.ops if isinstance(op, ops.CallSelf)]
+
+
+def test_a_call_of_the_function_itself_for_its_own_key_becomes_call_self():
+    [call] = _bound_self_calls(halves_down, (str,))
+    assert isinstance(call, ops.CallSelf) and call.name == "halves_down"
+    # an int's str selects the str specialisation, not this one (the call is bound to that one's entry)
+    assert _bound_self_calls(as_text, ("int64",)) == []

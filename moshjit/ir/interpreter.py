@@ -594,6 +594,7 @@ EVALUATORS = {
     ops.DelItem: lambda op, f: operator.delitem(f.get(op.obj), f.get(op.key)),
     ops.BuildSlice: lambda op, f: slice(f.get(op.start), f.get(op.stop), f.get(op.step)),
     ops.Call: _call,
+    ops.CallSelf: lambda op, f: f.get(op.func)(*[f.get(a) for a in op.args]),
     ops.CallMethod: _call_method,
     ops.SuperCallMethod: lambda op, f: _call_method(op, f, super(f.get(op.cls), f.get(op.obj))),
     ops.MethodIs: lambda op, f: method_is(f.get(op.obj), op.name, op.owner, op.method),

@@ -174,7 +174,7 @@ def _with_fast_accessors(cls, list_fields=()):
 
 # Fields that hold a list of Values (everything else holds one Value or None).
 _LIST_FIELDS = {
-    "Call": ("args",), "CallMethod": ("args",), "SuperCallMethod": ("args",), "AwaitSelf": ("args",), "BuildTuple": ("items",), "BuildList": ("items",),
+    "Call": ("args",), "CallMethod": ("args",), "SuperCallMethod": ("args",), "AwaitSelf": ("args",), "CallSelf": ("args",), "BuildTuple": ("items",), "BuildList": ("items",),
     "BuildSet": ("items",), "BuildMap": ("keys", "values"), "BuildString": ("parts",),
 }
 
@@ -286,6 +286,11 @@ Await = _op("Await", ("value",), ("context",),
                 "``context``: None for an ``await`` expression, ``'__aenter__'``/``'__aexit__'`` for what "
                 "``async with`` awaits (CPython's TypeError then names it), ``'__anext__'`` for what GetANext "
                 "made (already checked).")
+CallSelf = _op("CallSelf", ("func", "args"), ("name",),
+               doc="``func(*args)`` where ``func``, the global ``name`` when compiling, is the jitted function being "
+                   "compiled and the argument kinds pin down this very specialisation (``passes/direct_calls.py``): "
+                   "a backend may run its own entry's checks and body directly, without the dispatcher, and call "
+                   "what ``name`` holds now when the names bound no longer hold.")
 AwaitSelf = _op("AwaitSelf", ("func", "args"), ("result",),
                 doc="``await func(*args)`` in a coroutine, where ``func`` is the jitted function being compiled and the "
                     "argument types pin down this very specialisation: its body runs in place, no coroutine made "

@@ -183,6 +183,8 @@ class _Checker:
             self.error(block, "await outside a coroutine")
         elif isinstance(inst, ops.AwaitSelf) and not (self.fn.coroutine and not self.fn.generator):
             self.error(block, "await_self outside a coroutine function")
+        elif isinstance(inst, ops.CallSelf) and self.fn.suspends:
+            self.error(block, "call_self in a generator or coroutine (its call returns one)")
 
 
 def _result_count(op: Op) -> int:

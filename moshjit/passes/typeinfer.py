@@ -412,6 +412,8 @@ class TypeInference:
             return self._call_type(op, block)
         if kind is ops.AwaitSelf:                        # what the body returns (``passes/in_place_awaits.py``)
             return op.result
+        if kind is ops.CallSelf:                         # bound after typing (``passes/direct_calls.py``)
+            return OBJECT
         if kind is ops.CallMethod:
             receiver = t(op.obj)
             if op.kwnames:

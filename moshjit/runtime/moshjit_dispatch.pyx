@@ -97,7 +97,7 @@ cdef extern from *:
        Python recursion instead, as _Py_EnterRecursivePy does, and give the entry's C level back. The C stack is
        guarded separately, by the generated code's mj_stack_check. */
     #if PY_VERSION_HEX < 0x030C0000
-    #define mj_enter_call() Py_EnterRecursiveCall(" while calling a Python object")
+    #define mj_enter_call() Py_EnterRecursiveCall("")      /* CPython's message for a Python call's frame */
     #define mj_leave_call() Py_LeaveRecursiveCall()
     #else
     static int mj_enter_call(void) {
@@ -208,7 +208,7 @@ cdef extern from *:
         if (MJ_PY_REMAINING(tstate)-- > 0) return tstate;
         MJ_PY_REMAINING(tstate)++;
     #if PY_VERSION_HEX < 0x030C0000
-        return Py_EnterRecursiveCall(" while calling a Python object") ? NULL : tstate;
+        return Py_EnterRecursiveCall("") ? NULL : tstate;
     #else
         PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
         return NULL;

@@ -229,3 +229,18 @@ def test_generated_programs_match_cpython(index):
     name = f"generated_{index}"
     for args in ARGUMENTS:
         assert drive(generated_jitted, name, args) == drive(generated_plain, name, args), (name, args)
+
+
+def test_a_traceback_through_calls_in_place_has_cpythons_frames():
+    """One frame per awaited call, each with its line, as CPython's (the body's C functions show as the
+    coroutine)."""
+    import traceback
+
+    def frames(module):
+        coroutine = module.divide_down(2, 2)
+        with pytest.raises(ZeroDivisionError) as raised:
+            coroutine.send(None)
+        return [(f.filename, f.lineno, f.name) for f in traceback.extract_tb(raised.value.__traceback__)[1:]]
+
+    assert frames(jitted) == frames(plain)
+    assert [name for _, _, name in frames(jitted)] == ["divide_down"] * 3

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from moshjit import async_reference
 from moshjit.backends.cython import binding_guard, enumerate_loops, known_hashes, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
-from moshjit.backends.cython import constructor_sites, in_place_awaits, method_sites, operator_sites
+from moshjit.backends.cython import constructor_sites, in_place_calls, method_sites, operator_sites
 from moshjit.backends.cython.float_chains import FLOAT_CHAINS_C, FLOAT_CHAINS_DECLARATIONS, FloatChains
 from moshjit.backends.cython.int_chains import INT_CHAINS_C, INT_CHAINS_DECLARATIONS, IntChains
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
@@ -675,10 +675,12 @@ class Emitter:
             self.assign(op, f"(await _mj_awaited_in_with({self.obj(op.value)}, {literal(op.context)}))", depth)
 
     def op_AwaitSelf(self, op, depth):
-        """The coroutine's own body, called in place (``in_place_awaits.py``), parameters as the entry takes them."""
+        """The coroutine's own body, called in place (``in_place_calls.py``), parameters as the entry takes them."""
         args = ", ".join(self.obj(a) if param in self.caller_floats else self.ref(a)
                          for param, a in zip(self.fn.args, op.args))
-        self.assign(op, f"{in_place_awaits.CALL}({args})", depth)
+        self.assign(op, f"{in_place_calls.CALL}({args})", depth)
+
+    op_CallSelf = op_AwaitSelf               # the function's own checks and body, called in place
 
     def op_GetAIter(self, op, depth):
         self.async_for = True
@@ -1227,12 +1229,23 @@ class Emitter:
         return binding_guard.entry_lines(self.bindings_constant, self.constant(self.on_rebound), args,
                                          "yield from" if self.fn.generator else "await" if self.fn.coroutine else None)
 
+    def self_call_guards(self, binding_guards: list[str], args: str) -> list[str]:
+        """A call in place whose names bound have moved calls what the function's global name holds now: this
+        function (whose entry then sees what else moved) or what replaced it, as CPython's call would."""
+        if not binding_guards:
+            return []
+        name = next(op.name for b in self.fn.blocks for op in b.ops if isinstance(op, ops.CallSelf))
+        return [f"    if not mj_bindings_hold(&_mj_bindings, {self.bindings_constant}):",
+                f"        return _mj_load_global(_g, _b, {name!r})({args})"]
+
     def module(self) -> str:
         self.source_line = self.fn.firstlineno
-        guards = self.binding_guards() + self.assumption_guards() + self.method_guards_on_entry()
+        binding_guards = self.binding_guards()
+        other_guards = self.assumption_guards() + self.method_guards_on_entry()
+        guards = binding_guards + other_guards
         self.statements(self.body, 1)
-        in_place = any(isinstance(op, ops.AwaitSelf) for block in self.fn.blocks for op in block.ops)
-        if in_place:                     # the checks go to the async def entry, which calls the body
+        in_place = any(isinstance(op, (ops.AwaitSelf, ops.CallSelf)) for b in self.fn.blocks for op in b.ops)
+        if in_place:                     # the checks go to the entry and the calls in place, which call the body
             body_lines, sources = self.lines, self.source_lines
         else:
             body_lines = guards + self.lines
@@ -1270,7 +1283,7 @@ class Emitter:
             out.extend(f"cdef mj_new_site _mj_ns{i}" for i in range(self.constructor_sites))
             out.append(constructor_sites.CONSTRUCTOR_SITES_INIT)
         if in_place:
-            out.append(in_place_awaits.DECLARATIONS)
+            out.append(in_place_calls.DECLARATIONS)
         elif self.fn.coroutine:
             out.append(AWAIT_FAST_PATH)
         if self.unpacked_items:
@@ -1294,7 +1307,7 @@ class Emitter:
             out.append(f"    _k{i} = constants[{i}]")
         out.append("    return 0\n")
         if in_place:
-            out.append(in_place_awaits.body_header(params))
+            out.append(in_place_calls.body_header(params))
         else:
             out.append(f"{'async def' if self.fn.coroutine else 'def'} {self.entry_name}({params}):")
         decls = dict(self.decls)
@@ -1322,7 +1335,12 @@ class Emitter:
             out += ["    if False:", "        yield None     # every yield was unreachable: still a generator"]
         if in_place:
             args = ", ".join(self.caller_object(a) for a in self.fn.args)
-            out += in_place_awaits.entry_lines(self.entry_name, params, args, guards)
+            if self.fn.coroutine:        # awaits in place run nothing that could change what the entry checked
+                in_place_guards = []
+            else:
+                in_place_guards = self.self_call_guards(binding_guards, args) + other_guards
+            out += in_place_calls.entry_lines(self.entry_name, params, args, guards, in_place_guards,
+                                              self.fn.coroutine)
         return "\n".join(out + [source_map(self.fn, {first + i: line for i, line in enumerate(sources)})]) + "\n"
 
 

@@ -54,8 +54,8 @@ FRAME_COUNT_C = r'''
     }
     static void mj_frame_leave(void) { PyThreadState_Get()->py_recursion_remaining++; }
     #endif
-    /* a call of a jitted method: on 3.11, CPython's message for a call through the C API */
-    #define mj_site_enter() mj_frame_enter(" while calling a Python object")
+    /* a call of a jitted method: as CPython's for a Python call's frame (no " while calling a Python object") */
+    #define mj_site_enter() mj_frame_enter("")
     #define mj_site_leave() mj_frame_leave()
     #endif
 '''

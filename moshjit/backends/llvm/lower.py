@@ -612,6 +612,7 @@ REFUSED_OPS = {
     ops.Yield: "generators are Python objects", ops.YieldFrom: "generators are Python objects",
     ops.Await: "coroutines are Python objects",
     ops.AwaitSelf: "coroutines are Python objects",
+    ops.CallSelf: "a call bound to the Cython module's own body",
     ops.GetAIter: "async for iterates Python objects",
     ops.GetANext: "async for iterates Python objects",
     ops.SuperCallMethod: "super() looks the method up in a Python class's MRO",
