@@ -51,11 +51,11 @@ def bind_direct_calls(fn: Function, ctx: CompileContext) -> Function:
 def own_global_name(fn: Function, ctx: CompileContext, op: ops.Call, key: tuple) -> str | None:
     """The global name through which ``op`` calls the function being compiled (not a generator or coroutine: its
     call returns one), with every parameter, in argument kinds that select this very specialisation; else None
-    (also when the function was bound under two names, or not as a global of its module)."""
+    (also when the compilation bound it under another name or in another namespace too: a call in place whose
+    check fails looks this one name up again)."""
     dispatcher = op.func.value
     if (fn.suspends or getattr(dispatcher, "py_func", None) is not ctx.py_function or len(op.args) != len(fn.args)
             or key != tuple(ctx.key)):
         return None
-    names = {b.name for b in ctx.bindings if b.value is dispatcher}
-    found = [b for b in ctx.bindings if b.value is dispatcher and b.namespace is fn.globals]
-    return found[0].name if len(found) == 1 and names == {found[0].name} else None
+    holders = [b for b in ctx.bindings if b.value is dispatcher]
+    return holders[0].name if len(holders) == 1 and holders[0].namespace is fn.globals else None

@@ -2,10 +2,10 @@
 
 ``async def fib(n): ... return await fib(n - 1) + await fib(n - 2)`` makes, under CPython and in Cython's compiled
 coroutines alike, one coroutine per call, driven to its end by the ``await`` that made it: nothing in it ever
-suspends. When every ``await`` of a coroutine function awaits a call of the function being compiled (through the
-jitted dispatcher a global names, positional arguments whose types pin down this very specialisation) and every
-other value is a number, the body cannot suspend, and awaiting such a call is calling the body: the ``await``
-becomes an ``await_self`` op, which the Cython backend compiles to a direct C call of the body.
+suspends. When every ``await`` of a coroutine function awaits a call of the function being compiled (its jitted
+dispatcher, as a name bound when compiling; positional arguments whose types pin down this very specialisation)
+and every other value is a number, the body cannot suspend, and awaiting such a call is calling the body: the
+``await`` becomes an ``await_self`` op, which the Cython backend compiles to a direct C call of the body.
 
 What makes this exact: the dispatcher's binding is checked when the coroutine starts (the entry's binding check),
 and a body of numeric arithmetic, comparisons and branches runs no Python code that could rebind it (no call, no
