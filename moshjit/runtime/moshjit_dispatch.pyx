@@ -148,7 +148,7 @@ cdef extern from *:
        taking METH_FASTCALL|METH_KEYWORDS (a Cython ``def``) is called through its C function, as CPython's own
        specialised CALL of a builtin does; anything else through its vectorcall slot. */
     enum { MJ_LAST_ARGS = 8, MJ_LAST_SLOTS = 4, MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR,
-           MJ_KIND_NONE };
+           MJ_KIND_SHAPE, MJ_KIND_NONE };
     typedef PyObject *(*mj_fastcall_kw)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
     typedef struct {
         PyObject *entry;
@@ -157,6 +157,7 @@ cdef extern from *:
         PyObject *cself;
         Py_ssize_t n;
         PyObject *types[MJ_LAST_ARGS];
+        PyObject *shapes[MJ_LAST_ARGS];    /* MJ_KIND_SHAPE: the key's item (borrowed, as ``entry``) */
         char kinds[MJ_LAST_ARGS];
     } mj_last_call;
     static Py_ssize_t mj_last_offset;      /* where ``_last[0]`` sits in a dispatcher (set by mj_install) */
@@ -169,12 +170,46 @@ cdef extern from *:
         return (PyUnicode_GET_LENGTH(value) == 1) == (kind == MJ_KIND_CHAR);
     }
 
+    /* The kinds a typed tuple's key item names besides types (``kind_of``): the interned "int64" and "char"; tuples
+       longer than ``mj_max_typed_tuple`` are keyed by their type alone. Set by mj_set_kinds at import. */
+    static PyObject *mj_kind_int64 = NULL, *mj_kind_char = NULL;
+    static Py_ssize_t mj_max_typed_tuple = 0;
+    static void mj_set_kinds(PyObject *int64, PyObject *chr, Py_ssize_t max_typed_tuple) {
+        mj_kind_int64 = int64;
+        mj_kind_char = chr;
+        mj_max_typed_tuple = max_typed_tuple;
+    }
+    /* Whether ``value`` has ``kind`` — what has_kind decides, for the kinds ``shape_checkable`` lets the last
+       signatures keep: int64 and int, char and str, long tuples, exact types, typed tuples of those. */
+    static int mj_has_shape(PyObject *value, PyObject *kind) {
+        PyTypeObject *t = Py_TYPE(value);
+        Py_ssize_t i, n;
+        if (kind == mj_kind_int64) return t == &PyLong_Type && mj_fits_int64(value);
+        if (kind == (PyObject *)&PyLong_Type) return t == &PyLong_Type && !mj_fits_int64(value);
+        if (kind == mj_kind_char) return t == &PyUnicode_Type && PyUnicode_GET_LENGTH(value) == 1;
+        if (kind == (PyObject *)&PyUnicode_Type) return t == &PyUnicode_Type && PyUnicode_GET_LENGTH(value) != 1;
+        if (kind == (PyObject *)&PyTuple_Type) return t == &PyTuple_Type && PyTuple_GET_SIZE(value) > mj_max_typed_tuple;
+        if (PyTuple_CheckExact(kind)) {            /* ("tuple", the items' kinds...) */
+            n = PyTuple_GET_SIZE(kind) - 1;
+            if (t != &PyTuple_Type || PyTuple_GET_SIZE(value) != n) return 0;
+            for (i = 0; i < n; i++)
+                if (!mj_has_shape(PyTuple_GET_ITEM(value, i), PyTuple_GET_ITEM(kind, i + 1))) return 0;
+            return 1;
+        }
+        return (PyObject *)t == kind;
+    }
+
     /* Whether the call's arguments (positional only) have the last signature. */
     static inline int mj_last_matches(mj_last_call *last, PyObject *const *argv, Py_ssize_t n) {
         Py_ssize_t i;
         if (last->entry == NULL || n != last->n) return 0;
-        for (i = 0; i < n; i++)
-            if (!mj_has_last_kind(argv[i], last->types[i], last->kinds[i])) return 0;
+        for (i = 0; i < n; i++) {
+            if (last->kinds[i] == MJ_KIND_SHAPE) {
+                if (!mj_has_shape(argv[i], last->shapes[i])) return 0;
+            } else if (!mj_has_last_kind(argv[i], last->types[i], last->kinds[i])) {
+                return 0;
+            }
+        }
         return 1;
     }
 
@@ -351,12 +386,15 @@ cdef extern from *:
         MJ_KIND_BIGINT
         MJ_KIND_CHAR
         MJ_KIND_STR
+        MJ_KIND_SHAPE
         MJ_KIND_NONE
     ctypedef struct mj_last_call:
         PyObject *entry
         Py_ssize_t n
         PyObject *types[8]
+        PyObject *shapes[8]
         char kinds[8]
+    void mj_set_kinds(PyObject *int64, PyObject *chr, Py_ssize_t max_typed_tuple)
     bint mj_last_matches(mj_last_call *last, PyObject **argv, Py_ssize_t n)
     bint mj_last_set(mj_last_call *last, PyObject *entry, Py_ssize_t n)
     bint mj_keeps_core_call(type kind)
@@ -388,7 +426,8 @@ cdef enum:
     KIND_BIGINT = MJ_KIND_BIGINT
     KIND_CHAR = MJ_KIND_CHAR              # ... a one-character str, another str
     KIND_STR = MJ_KIND_STR
-    KIND_NONE = MJ_KIND_NONE              # (a typed tuple or an array: not kept in the C copy)
+    KIND_SHAPE = MJ_KIND_SHAPE            # ... a tuple (its items' kinds, in C: mj_has_shape),
+    KIND_NONE = MJ_KIND_NONE              # (an array, or a tuple holding one: not kept in the C copy)
     BIND_ARGS = 16                        # keywords and defaults are bound in C for at most this many parameters
 
 cdef object array_key(object value, type kind):
@@ -460,7 +499,19 @@ cdef char last_kind(object key_item):
         return KIND_CHAR
     if key_item is str:
         return KIND_STR
-    return KIND_EXACT if exact_type(key_item) is not None else KIND_NONE
+    if exact_type(key_item) is not None:
+        return KIND_EXACT
+    return KIND_SHAPE if shape_checkable(key_item) else KIND_NONE
+
+
+cdef bint shape_checkable(object key_item):
+    """Whether ``mj_has_shape`` decides ``key_item`` as ``has_kind`` does: every kind but arrays, at any depth of a
+    typed tuple's items."""
+    if key_item is INT64 or key_item is CHAR or key_item is int or key_item is str or key_item is tuple:
+        return True
+    if type(key_item) is tuple:
+        return all(shape_checkable(item) for item in (<tuple>key_item)[1:])
+    return exact_type(key_item) is not None
 
 
 cdef Py_ssize_t parameter_index(tuple names, PyObject *name):
@@ -618,8 +669,8 @@ cdef class DispatcherCore:
 
     cdef int _keep_last(self, tuple key, object entry) except -1:
         """Copy a signature whose entry is native code into the next slot of the C fields the vectorcall slot and
-        ``_last_match`` read, in turn (a tier-0 entry is replaced once hot, and typed tuples and arrays need the
-        full check: those are not kept)."""
+        ``_last_match`` read, in turn (a tier-0 entry is replaced once hot, and arrays need the full check: those
+        are not kept)."""
         cdef Py_ssize_t i, n = len(key), slot = self._last_next
         cdef char kind
         if n > LAST_ARGS or type(entry) is Tier0Entry:
@@ -633,6 +684,7 @@ cdef class DispatcherCore:
             kind = last_kind(key[i])
             self._last[slot].kinds[i] = kind
             self._last[slot].types[i] = <PyObject *>(int if kind == KIND_INT64 else str if kind == KIND_CHAR else key[i])
+            self._last[slot].shapes[i] = <PyObject *>key[i]
         if mj_last_set(&self._last[slot], <PyObject *>entry, n):
             self._last_held[slot] = (entry, key)
             self._last_next = slot + 1 if slot + 1 < LAST_SLOTS else 0
@@ -835,6 +887,7 @@ cdef int install_core() except -1:
     """Install the vectorcall slot (which needs where ``_vectorcall`` and ``_last`` sit in an instance)."""
     cdef DispatcherCore probe = DispatcherCore.__new__(DispatcherCore)
     mj_install(DispatcherCore, vectorcall_offset(probe), last_offset(probe), <void *>dispatch_vectorcall)
+    mj_set_kinds(<PyObject *>INT64, <PyObject *>CHAR, MAX_TYPED_TUPLE)
     return 0
 
 
