@@ -199,22 +199,30 @@ def join(a: MType, b: MType) -> MType:
         return IntType(lo, hi)
     if {a, b} == {STR, CHAR}:
         return STR
-    if type(a) is type(b):
-        if isinstance(a, ListType):
-            return ListType(join(a.item, b.item))
-        if isinstance(a, SetType):
-            return SetType(join(a.item, b.item))
-        if isinstance(a, DictType):
-            return DictType(join(a.key, b.key), join(a.value, b.value))
-        if isinstance(a, TupleType):
-            if a.items is not None and b.items is not None and len(a.items) == len(b.items):
-                return tuple_of(join(x, y) for x, y in zip(a.items, b.items))
-            return TupleType(None, join(a.item, b.item))
-        if isinstance(a, RangeType):
-            return RangeType(join(a.item, b.item))
-        if isinstance(a, IteratorType):
-            return IteratorType(join(a.source, b.source), join(a.item, b.item))
-    return OBJECT
+    combined = _componentwise(join, a, b)
+    return OBJECT if combined is None else combined
+
+
+def _componentwise(combine, a: MType, b: MType) -> MType | None:
+    """Two containers (or ranges, iterators) of one kind made into one whose element types are ``combine`` of
+    theirs (a tuple's items pairwise when both lengths are known and equal); None for anything else."""
+    if type(a) is not type(b):
+        return None
+    if isinstance(a, ListType):
+        return ListType(combine(a.item, b.item))
+    if isinstance(a, SetType):
+        return SetType(combine(a.item, b.item))
+    if isinstance(a, DictType):
+        return DictType(combine(a.key, b.key), combine(a.value, b.value))
+    if isinstance(a, TupleType):
+        if a.items is not None and b.items is not None and len(a.items) == len(b.items):
+            return tuple_of(combine(x, y) for x, y in zip(a.items, b.items))
+        return TupleType(None, combine(a.item, b.item))
+    if isinstance(a, RangeType):
+        return RangeType(combine(a.item, b.item))
+    if isinstance(a, IteratorType):
+        return IteratorType(combine(a.source, b.source), combine(a.item, b.item))
+    return None
 
 
 def widen(old: MType, new: MType) -> MType:
@@ -231,23 +239,8 @@ def _widened(old: MType, result: MType) -> MType:
         return IntType(lo, hi)
     if isinstance(old, OptionalType) and isinstance(result, OptionalType):
         return OptionalType(_widened(old.inner, result.inner))
-    if type(old) is not type(result):
-        return result
-    if isinstance(result, ListType):
-        return ListType(_widened(old.item, result.item))
-    if isinstance(result, SetType):
-        return SetType(_widened(old.item, result.item))
-    if isinstance(result, DictType):
-        return DictType(_widened(old.key, result.key), _widened(old.value, result.value))
-    if isinstance(result, TupleType):
-        if old.items is not None and result.items is not None and len(old.items) == len(result.items):
-            return tuple_of(_widened(x, y) for x, y in zip(old.items, result.items))
-        return TupleType(None, _widened(old.item, result.item))
-    if isinstance(result, RangeType):
-        return RangeType(_widened(old.item, result.item))
-    if isinstance(result, IteratorType):
-        return IteratorType(_widened(old.source, result.source), _widened(old.item, result.item))
-    return result
+    widened = _componentwise(_widened, old, result)
+    return result if widened is None else widened
 
 
 def type_of_value(value) -> MType:

@@ -243,13 +243,11 @@ class TypeInference:
     # driver --------------------------------------------------------------------------------------------------
     def run(self) -> dict:
         self._find_containers()
-        for _ in range(MAX_SWEEPS):
-            if not self._sweep():
-                break
-        else:                             # an ever deeper type (x = [x]): whatever still changes becomes object
-            self.collapsing = True
-            while self._sweep():
-                pass
+        sweeps = 0
+        while self._sweep():
+            sweeps += 1
+            # an ever deeper type (t = (t,)): after MAX_SWEEPS, whatever still changes becomes object
+            self.collapsing = sweeps >= MAX_SWEEPS
         self.widening = False
         for _ in range(NARROWING_ROUNDS):
             self._sweep(narrowing=True)

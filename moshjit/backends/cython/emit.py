@@ -675,12 +675,13 @@ class Emitter:
             self.assign(op, f"(await _mj_awaited_in_with({self.obj(op.value)}, {literal(op.context)}))", depth)
 
     def op_AwaitSelf(self, op, depth):
-        """The coroutine's own body, called in place (``in_place_calls.py``), parameters as the entry takes them."""
+        """The function's own body (a coroutine's: no check; a plain function's: after the entry's checks), called
+        in place (``in_place_calls.py``), parameters as the entry takes them."""
         args = ", ".join(self.obj(a) if param in self.caller_floats else self.ref(a)
                          for param, a in zip(self.fn.args, op.args))
         self.assign(op, f"{in_place_calls.CALL}({args})", depth)
 
-    op_CallSelf = op_AwaitSelf               # the function's own checks and body, called in place
+    op_CallSelf = op_AwaitSelf
 
     def op_GetAIter(self, op, depth):
         self.async_for = True
