@@ -5,7 +5,6 @@ plainly and with every function jitted."""
 from __future__ import annotations
 
 import collections.abc
-import importlib.util
 import inspect
 import sys
 import traceback
@@ -14,27 +13,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import moshjit
+from tests.loaded_twice import load
 
 _SAMPLES = Path(__file__).with_name("self_call_samples.py")
 
 
-def _load(name: str, decorate=None):
-    spec = importlib.util.spec_from_file_location(name, _SAMPLES)
-    module = importlib.util.module_from_spec(spec)
-    if decorate is not None:
-        module.decorate = decorate
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _jit(fn):
-    return moshjit.jit(fn, backend="cython", strict=True)
-
-
-plain = _load("tests.cython._self_calls_plain")
-jitted = _load("tests.cython._self_calls_jitted", _jit)
+plain = load(_SAMPLES, "tests.cython._self_calls_plain", jitted=False)
+jitted = load(_SAMPLES, "tests.cython._self_calls_jitted", jitted=True)
 
 
 def outcome(module, name, *args):

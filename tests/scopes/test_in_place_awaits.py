@@ -4,7 +4,6 @@ function jitted (Cython backend, strict), driven the same way; which functions q
 SSA and the generated code."""
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import sys
 from pathlib import Path
@@ -12,29 +11,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import moshjit
+from tests.loaded_twice import jit_strictly, load
 from tests.scopes import driving
 
 _SAMPLES = Path(__file__).with_name("in_place_samples.py")
 
 
-def _load(name: str, decorate=None):
-    """A fresh module from the samples file (``decorate`` injected before its code runs)."""
-    spec = importlib.util.spec_from_file_location(name, _SAMPLES)
-    module = importlib.util.module_from_spec(spec)
-    if decorate is not None:
-        module.decorate = decorate
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _jit(fn):
-    return moshjit.jit(fn, backend="cython", strict=True)
-
-
-plain = _load("tests.scopes._in_place_plain")
-jitted = _load("tests.scopes._in_place_jitted", _jit)
+plain = load(_SAMPLES, "tests.scopes._in_place_plain", jitted=False)
+jitted = load(_SAMPLES, "tests.scopes._in_place_jitted", jitted=True)
 
 
 def describe(exc: BaseException):
@@ -116,8 +100,8 @@ def _typed(name, args) -> str:
 def test_a_rebound_name_is_awaited_as_it_now_is():
     """After ``fib`` is rebound to a coroutine that suspends, the compiled entry's binding check sends the call to
     what the name now holds: the suspension reaches the driver as in CPython."""
-    first = _load("tests.scopes._in_place_rebound_plain")
-    second = _load("tests.scopes._in_place_rebound_jitted", _jit)
+    first = load(_SAMPLES, "tests.scopes._in_place_rebound_plain", jitted=False)
+    second = load(_SAMPLES, "tests.scopes._in_place_rebound_jitted", jitted=True)
     results = []
     for module in (first, second):
         original = module.fib
@@ -202,7 +186,7 @@ def _generated_modules():
         exec(code, module.__dict__)
         if name == "jitted":
             for i in range(PROGRAMS):
-                setattr(module, f"generated_{i}", _jit(getattr(module, f"generated_{i}")))
+                setattr(module, f"generated_{i}", jit_strictly(getattr(module, f"generated_{i}")))
         modules.append(module)
     return modules
 
