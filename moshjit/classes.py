@@ -9,9 +9,11 @@ from typing import Callable
 def jit_methods(cls: type, decorate: Callable) -> type:
     """Replace each function defined in ``cls``'s own body — plain methods (``__init__`` and the other dunders
     included) and the functions behind its ``staticmethod``, ``classmethod`` and ``property`` members — by
-    ``decorate(function)``; inherited methods and nested classes are left alone (jit those classes themselves)."""
+    ``decorate(function)``; inherited methods and nested classes are left alone (jit those classes themselves), and
+    so are functions another module's code put there (``typing.Protocol``'s ``__subclasshook__``, which counts its
+    callers' frames): they are that library's machinery, not the class's code."""
     for name, member in list(vars(cls).items()):
-        replacement = _decorated_member(member, decorate)
+        replacement = _decorated_member(member, decorate, cls.__module__)
         if replacement is not None:
             setattr(cls, name, replacement)
             if replacement is not member and hasattr(type(replacement), "__set_name__"):
@@ -19,14 +21,16 @@ def jit_methods(cls: type, decorate: Callable) -> type:
     return cls
 
 
-def _decorated_member(member, decorate):
-    """The member with its functions decorated, or None when it holds no plain function."""
-    if isinstance(member, types.FunctionType):
+def _decorated_member(member, decorate, module: str):
+    """The member with its functions of ``module`` decorated, or None when it holds no such function."""
+    def own(function) -> bool:
+        return isinstance(function, types.FunctionType) and function.__module__ == module
+
+    if own(member):
         return decorate(member)
-    if type(member) in (staticmethod, classmethod) and isinstance(member.__func__, types.FunctionType):
+    if type(member) in (staticmethod, classmethod) and own(member.__func__):
         return type(member)(decorate(member.__func__))
-    if type(member) is property:
-        accessors = [decorate(f) if isinstance(f, types.FunctionType) else f
-                     for f in (member.fget, member.fset, member.fdel)]
+    if type(member) is property and any(own(f) for f in (member.fget, member.fset, member.fdel)):
+        accessors = [decorate(f) if own(f) else f for f in (member.fget, member.fset, member.fdel)]
         return property(*accessors, member.__doc__)
     return None

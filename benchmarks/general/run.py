@@ -68,7 +68,7 @@ def apply_everywhere(module, decorate_function, decorate_class=None) -> dict:
             if decorate_class is not None:
                 setattr(module, name, decorate_class(value))
             for attribute, member in list(vars(value).items()):
-                if decorate_class is None and isinstance(member, types.FunctionType):
+                if decorate_class is None and isinstance(member, types.FunctionType) and defined_here(module, member):
                     setattr(value, attribute, decorate_function(member))
                     member = vars(value)[attribute]
                 for function in (member, getattr(member, "__func__", None), getattr(member, "fget", None),

@@ -57,7 +57,7 @@ def jit_every_def(module, options: dict) -> int:
             count += 1
         elif isinstance(value, type) and value.__module__ == module.__name__:
             for attr, member in list(vars(value).items()):
-                if isinstance(member, types.FunctionType):
+                if isinstance(member, types.FunctionType) and member.__module__ == module.__name__:
                     setattr(value, attr, moshjit.jit(member, **options))
                     count += 1
     return count

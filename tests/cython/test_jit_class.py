@@ -163,6 +163,43 @@ def test_every_function_of_the_class_body_is_jitted_and_nothing_else():
     assert Account.__name__ == "Account" and Account.deposit.py_func.__qualname__.endswith("Account.deposit")
 
 
+def protocol_checks(jitted: bool):
+    """isinstance against runtime-checkable protocols (pyperformance's typing_runtime_protocols): ``Protocol``
+    puts typing's own ``__subclasshook__`` and ``__init__`` into each protocol class; ``jit(cls)`` must leave
+    them alone (the hook counts its callers' frames: jitted, it raised TypeError where CPython returns False)."""
+    from typing import Protocol, runtime_checkable
+
+    decorate = (lambda cls: jit(cls, backend="cython")) if jitted else (lambda cls: cls)
+
+    @decorate
+    @runtime_checkable
+    class HasX(Protocol):
+        x: int
+
+    @decorate
+    @runtime_checkable
+    class SupportsLen(Protocol):
+        def __len__(self) -> int: ...
+
+    @decorate
+    class WithX:
+        def __init__(self):
+            self.x = 1
+
+        def __len__(self):
+            return self.x
+
+    members = {name: type(value).__name__ for name, value in vars(HasX).items() if callable(value)}
+    return members, [isinstance(value, protocol) for protocol in (HasX, SupportsLen)
+                     for value in (WithX(), object(), [1], "s", 3)]
+
+
+def test_functions_other_modules_put_into_a_class_stay_plain():
+    members, checks = protocol_checks(jitted=True)
+    assert (members, checks) == protocol_checks(jitted=False)
+    assert members["__subclasshook__"] == "function"
+
+
 def test_attributes_that_change_type_and_a_patched_class():
     Account = jit(make_classes()[0], backend="cython")
     plain = make_classes()[0]
