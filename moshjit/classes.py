@@ -13,7 +13,7 @@ def jit_methods(cls: type, decorate: Callable) -> type:
     so are functions another module's code put there (``typing.Protocol``'s ``__subclasshook__``, which counts its
     callers' frames): they are that library's machinery, not the class's code."""
     for name, member in list(vars(cls).items()):
-        replacement = _decorated_member(member, decorate, cls.__module__)
+        replacement = _decorated_member(member, decorate, cls)
         if replacement is not None:
             setattr(cls, name, replacement)
             if replacement is not member and hasattr(type(replacement), "__set_name__"):
@@ -21,10 +21,12 @@ def jit_methods(cls: type, decorate: Callable) -> type:
     return cls
 
 
-def _decorated_member(member, decorate, module: str):
-    """The member with its functions of ``module`` decorated, or None when it holds no such function."""
+def _decorated_member(member, decorate, cls: type):
+    """The member with the functions that are ``cls``'s own decorated (defined in its body, or in its module), or
+    None when it holds no such function."""
     def own(function) -> bool:
-        return isinstance(function, types.FunctionType) and function.__module__ == module
+        return isinstance(function, types.FunctionType) and (
+            function.__qualname__.startswith(cls.__qualname__ + ".") or function.__module__ == cls.__module__)
 
     if own(member):
         return decorate(member)
