@@ -631,6 +631,7 @@ EVALUATORS = {
     ops.PushExcInfo: _push_exc_info,
     ops.PopExcept: _pop_except,
     ops.Release: lambda op, f: None,          # the frame keeps its values in a dict: nothing to drop early
+    ops.FrameEnd: lambda op, f: None,         # (the same: an inlined callee's values stay in that dict)
     ops.CheckExcMatch: _check_exc_match,
     ops.BeforeWith: _before_with,
     ops.WithExceptStart: _with_except_start,

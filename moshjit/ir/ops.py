@@ -74,6 +74,22 @@ def same_value(a: "Value", b: "Value") -> bool:
             and _constant_key(a.value) == _constant_key(b.value))
 
 
+class InlinedFrame:
+    """The frame of a call the inliner replaced by the callee's body: the callee's name (what the printer shows),
+    the token the holders of its locals carry (``Function.holders``: ``name@scope@token``) and the values its
+    body defined, for ``FrameEnd``."""
+
+    __slots__ = ("callee", "token", "defined")
+
+    def __init__(self, callee: str, token: str, defined: frozenset):
+        self.callee = callee
+        self.token = token
+        self.defined = defined
+
+    def __repr__(self):
+        return self.callee
+
+
 class Op(Value):
     """Base of every operation; concrete subclasses are final."""
 
@@ -328,6 +344,9 @@ PopExcept = _op("PopExcept", ("previous",), (), can_raise=False, doc="Restore th
 Release = _op("Release", ("value",), ("name",), can_raise=False,
               doc="The local ``name`` held value and was rebound to a value computed elsewhere, or deleted: CPython "
                   "drops its reference here (a finalizer may run, a file opened into the local closes).")
+FrameEnd = _op("FrameEnd", (), ("frame",), can_raise=False,
+               doc="An inlined call (``frame``: an ``InlinedFrame``) has returned: CPython has cleared the callee's "
+                   "frame here, dropping what its locals and its stack held.")
 CheckExcMatch = _op("CheckExcMatch", ("exc", "match"), side_effects=False,
                     doc="isinstance(exc, match) with the TypeError CPython raises for non-exception classes.")
 BeforeWith = _op("BeforeWith", ("manager",), ("asynchronous",), multi=True,

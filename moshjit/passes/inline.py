@@ -376,6 +376,13 @@ def _guarded_split(fn: Function, block: Block, position: int, call: ops.Op, guar
     return taken, rest
 
 
+def _in_frame(holder: str, token: str) -> str:
+    """A callee's ``Function.holders`` entry as the caller's: each local it names (``name@scope``, more names
+    joined by ``+``, each ending in its ``#id``) now is in the inlined frame ``token`` too."""
+    return "+".join("#".join([locals_[0] + "@" + token, *locals_[1:]])
+                    for locals_ in (part.split("#") for part in holder.split("+")))
+
+
 def _call_through_dispatcher(op: ops.Call, callee: types.FunctionType, ctx: CompileContext) -> bool:
     """Let a plain helper that is not inlined be compiled on its own, like Numba compiles called functions:
     the call goes to the dispatcher the context gives (True), if any."""
@@ -407,8 +414,17 @@ def _splice(fn: Function, block: Block, position: int, call: ops.Call, body: Fun
             if block in phi.incoming:
                 phi.incoming[rest] = phi.incoming[block]
     body.substitute(dict(zip(body.args, values)))
-    for value, name in body.holders.items():      # the callee's locals, held until its frame would have ended
-        fn.hold(value, f"{name}@inlined{id(call)}")
+    frame = ops.InlinedFrame(body.qualname, f"inlined{id(call)}",
+                             frozenset(v for inner in body.blocks for v in (*inner.phis, *inner.instructions())))
+    for value, holder in body.holders.items():    # the callee's locals, held until its frame would have ended
+        fn.hold(value, _in_frame(holder, frame.token))
+    for inner in body.blocks:                     # its releases let go of its own locals
+        for op in inner.ops:
+            if isinstance(op, ops.Release):
+                op.name = f"{op.name}@{frame.token}"
+    end = ops.FrameEnd(frame, line=call.line)
+    end.block = rest
+    rest.ops.insert(0, end)
     returns = []
     for inner in body.blocks:
         inner.label = fn._next_label

@@ -5,6 +5,7 @@ go whenever the backend's variable is reused.
 ``ops.Release`` marks where CPython drops a local's reference (``x = None``, ``del x``): what is freed there may run
 a finalizer (``__del__``, a generator's ``finally``, a file's close). Every other release would only keep values
 alive that the backends handle natively (an int64 in a register has nothing to release) and make them look used.
+An ``ops.FrameEnd`` (an inlined callee returned) whose callee defined only such values goes too.
 """
 from __future__ import annotations
 
@@ -46,12 +47,15 @@ def releases_silently(value) -> bool:
 
 def drop_silent_releases(fn: Function) -> bool:
     """Remove the releases of values that free silently, and the φs only they read (the frontend made those to
-    read the rebound local's previous value). Returns False: nothing else changed, so neither the pipeline nor
-    type inference needs to run again — and the function's structure is the same whichever releases went, as
-    the LLVM backend's continuations need (``strip_releases``)."""
+    read the rebound local's previous value), and the ends of inlined frames that held only such values.
+    Returns False: nothing else changed, so neither the pipeline nor type inference needs to run again — and the
+    function's structure is the same whichever releases went, as the LLVM backend's continuations need
+    (``strip_releases``)."""
+    present = set(fn.values())
     removed = False
     for block in fn.blocks:
-        kept = [op for op in block.ops if not (isinstance(op, ops.Release) and releases_silently(op.value))]
+        kept = [op for op in block.ops if not (isinstance(op, ops.Release) and releases_silently(op.value)
+                                               or isinstance(op, ops.FrameEnd) and _frees_silently(op, present))]
         if len(kept) != len(block.ops):
             block.ops = kept
             removed = True
@@ -60,14 +64,20 @@ def drop_silent_releases(fn: Function) -> bool:
     return False
 
 
+def _frees_silently(end: ops.FrameEnd, present: set) -> bool:
+    """Whether everything the inlined frame's body defined that is still in the function frees silently."""
+    return all(frees_silently(getattr(value, "type", None)) for value in end.frame.defined if value in present)
+
+
 def strip_releases(fn: Function):
-    """Remove every release and the φs only releases read (the LLVM backend: native values free nothing, and its
-    deoptimisation continuations rebuild the function and must find the same structure whatever types decided
-    which releases stayed). Returns a callable that puts them back (for the Cython backend after a refusal)."""
+    """Remove every release and frame end, and the φs only releases read (the LLVM backend: native values free
+    nothing, and its deoptimisation continuations rebuild the function and must find the same structure whatever
+    types decided which releases stayed). Returns a callable that puts them back (for the Cython backend after a
+    refusal)."""
     saved = [(block, block.ops, block.phis) for block in fn.blocks]
-    if any(isinstance(op, ops.Release) for block in fn.blocks for op in block.ops):
+    if any(isinstance(op, (ops.Release, ops.FrameEnd)) for block in fn.blocks for op in block.ops):
         for block in fn.blocks:
-            block.ops = [op for op in block.ops if not isinstance(op, ops.Release)]
+            block.ops = [op for op in block.ops if not isinstance(op, (ops.Release, ops.FrameEnd))]
         prune_dead_phis(fn)
 
     def restore():

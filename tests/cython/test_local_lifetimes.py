@@ -5,6 +5,8 @@ of finalizers against CPython's (a ``TemporaryDirectory`` whose name alone is us
 next call before; a file written and then read back had not been flushed), and on the IR the frontend builds."""
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 import moshjit
@@ -124,6 +126,20 @@ def rebound_in_each_iteration(n):
     return total
 
 
+def made_in_a_callee(tag):                         # small and of this module: inlined into its callers
+    made = Resource(tag)
+    spare = Resource(tag + "-spare")               # only this frame holds it
+    probe(len(spare.name))
+    return made
+
+
+def a_callees_locals_go_at_its_return(n):
+    kept = made_in_a_callee("kept")
+    probe(n)                                       # CPython freed the callee's `spare` when it returned
+    del kept                                       # ... and frees this here, though the callee's `made` held it too
+    return probe(n + 1)
+
+
 def drained(fn, n):
     result = fn(n)
     if hasattr(result, "__next__"):
@@ -134,7 +150,7 @@ def drained(fn, n):
 @pytest.mark.parametrize("fn", [only_a_field_used_later, rebound, rebound_in_a_loop, held_across_yields,
                                 temporary_before_a_yield, rebound_to_none, deleted_local, rebound_to_an_argument,
                                 rebound_to_what_a_comprehension_restored, still_held_by_another_local, item_of_a_loop_left_by_break,
-                                rebound_in_each_iteration])
+                                rebound_in_each_iteration, a_callees_locals_go_at_its_return])
 def test_objects_held_by_locals_are_released_when_cpython_releases_them(fn):
     log.clear()
     expected = drained(fn, 3)
@@ -204,3 +220,37 @@ def test_a_file_closes_when_its_local_is_rebound_or_deleted(tmp_path):
     expected = write_then_read(path, "abc")
     assert expected == ("abc", "abcabc")
     assert moshjit.jit(write_then_read, backend="cython", strict=True, tier="eager")(path, "abc") == expected
+
+
+class Link:
+    def __init__(self):
+        self.other = None
+
+
+def make_ring(size):
+    first = Link()
+    current = first
+    for _ in range(size):
+        following = Link()
+        current.other = following
+        current = following
+    current.other = first
+    return first
+
+
+def rings_collected(n):
+    """pyperformance's gc_collect in small: its own assertion failed under ``@jit`` while the inlined
+    ``make_ring``'s locals kept the last ring alive, and ``del ring`` did not let go of the first."""
+    found = []
+    for size in range(n):
+        gc.collect()
+        ring = make_ring(size)
+        del ring
+        found.append(gc.collect())
+    return found
+
+
+def test_what_an_inlined_callee_held_is_garbage_when_cpython_says_so():
+    expected = rings_collected(4)
+    assert expected == [1, 2, 3, 4]
+    assert moshjit.jit(rings_collected, backend="cython", strict=True, tier="eager")(4) == expected

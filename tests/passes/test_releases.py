@@ -131,3 +131,105 @@ def test_the_frontend_marks_where_a_local_lets_go(fn, count):
     releases = _releases(fn)
     assert len(releases) == count
     assert all(release.name == "handle" for release in releases)
+
+
+def made_in_a_callee(tag):
+    made = [tag]
+    spare = [tag, tag]
+    made.append(spare[0])
+    return made
+
+
+def calls_and_deletes(tag):
+    got = made_in_a_callee(tag)
+    del got
+    return tag
+
+
+def _inlined(function):
+    from moshjit.compiler import DriverContext
+    from moshjit.passes.inline import inline_calls
+    from moshjit.passes.resolve_globals import resolve_globals
+    ir = build_ssa(function, optimize=False)
+    ctx = DriverContext(function, ("object",), fallback=lambda *args: None, assume_globals=True)
+    resolve_globals(ir, ctx)
+    inline_calls(ir, ctx, (function.__code__,))
+    run_passes(ir)
+    verify(ir)
+    return ir
+
+
+def test_an_inlined_call_ends_its_frame_where_the_caller_goes_on():
+    """The continuation of an inlined call starts with a frame end naming what the callee's body defined; the
+    callee's locals' holders and releases carry the frame's token, so the caller's ``del got`` is the only local
+    still holding the list afterwards (``plan._held_only_by``)."""
+    from moshjit.backends.cython.plan import _held_only_by, _held_within
+    ir = _inlined(calls_and_deletes)
+    (end,) = [op for block in ir.blocks for op in block.ops if isinstance(op, ops.FrameEnd)]
+    (release,) = _releases_of(ir)
+    assert repr(end.frame) == "made_in_a_callee" and end.block is release.block
+    in_order = end.block.ops
+    assert [type(op).__name__ for op in in_order[in_order.index(end) - 1:in_order.index(release) + 1]] == [
+        "CallMethod", "FrameEnd", "Release"]                         # made.append(...), then the caller's del
+    made, spare = [op for op in end.frame.defined if isinstance(op, ops.BuildList)]
+    assert release.value in (made, spare) and release.name == "got"
+    list_made = release.value
+    other = spare if list_made is made else made
+    assert _held_within(ir.holders[other], end.frame.token)        # only the callee's `spare` held it
+    assert not _held_within(ir.holders[list_made], end.frame.token)   # `got` holds it too
+    assert _held_only_by(ir.holders[list_made], release.name)       # ... alone, once the callee returned
+    assert not _held_only_by(ir.holders[list_made], "spare")
+
+
+def _releases_of(ir):
+    return [op for block in ir.blocks for op in block.ops if isinstance(op, ops.Release)]
+
+
+@pytest.mark.parametrize("holder, released, only", [
+    (None, "x", True),
+    ("x@1", "x", True),
+    ("y@1", "x", False),
+    ("x@1+y@1#7", "x", False),                       # two locals of the same frame
+    ("made@2@inlined5+x@1#7", "x", True),            # the other one in a callee's ended frame
+    ("made@2@inlined5+x@1#7", "made@inlined5", False),   # released in the callee: the caller's x holds it
+    ("made@2@inlined5@inlined9+y@3@inlined9#7", "y@inlined9", True),   # nested: the callee of a callee
+    ("made@2@inlined6+y@3@inlined9#7", "y@inlined9", False),           # a frame not inside the releasing one
+])
+def test_which_locals_still_hold_a_released_value(holder, released, only):
+    from moshjit.backends.cython.plan import _held_only_by
+    assert _held_only_by(holder, released) is only
+
+
+def test_a_callees_holders_move_into_its_frame_as_a_whole():
+    from moshjit.passes.inline import _in_frame
+    assert _in_frame("a@1", "inlined3") == "a@1@inlined3"
+    assert _in_frame("a@1+b@1#9", "inlined3") == "a@1@inlined3+b@1@inlined3#9"
+    assert _in_frame("a@1@inlined2+b@1#9", "inlined3") == "a@1@inlined2@inlined3+b@1@inlined3#9"
+
+
+def test_a_frame_end_of_numbers_only_goes_with_the_silent_releases():
+    fn = new_function("x")
+    (b0,) = blocks(fn, 1)
+    total = emit(b0, ops.BinaryOp(fn.args[0], const(1), "+", False))
+    end = emit(b0, ops.FrameEnd(ops.InlinedFrame("callee", "inlined1", frozenset({total}))))
+    emit(b0, ops.Return(total))
+    infer_types(fn, [INT])
+    drop_silent_releases(fn)
+    assert end not in fn.blocks[0].ops
+    fn, end = _frame_end_of_an_object()
+    drop_silent_releases(fn)
+    assert end in fn.blocks[0].ops
+    restore = strip_releases(fn)
+    assert end not in fn.blocks[0].ops
+    restore()
+    assert end in fn.blocks[0].ops
+
+
+def _frame_end_of_an_object():
+    fn = new_function("x")
+    (b0,) = blocks(fn, 1)
+    made = emit(b0, ops.BuildList([fn.args[0]]))
+    end = emit(b0, ops.FrameEnd(ops.InlinedFrame("callee", "inlined1", frozenset({made}))))
+    emit(b0, ops.Return(const(None)))
+    infer_types(fn, [OBJECT])
+    return fn, end

@@ -871,6 +871,8 @@ class Emitter:
         for value in self.emptied_by_release.get(op, ()):
             self.emit(f"{self.var(value)} = None", depth)
 
+    op_FrameEnd = op_Release
+
     def op_PopExcept(self, op, depth):
         self.emit(f"mj_set_handled({self.ref(op.previous)})", depth)
 

@@ -291,45 +291,37 @@ class EmissionPlan:
         return released
 
     def _emptied_by_releases(self) -> dict:
-        """Release op (a local rebound to a constant or an argument, or deleted) -> the values whose variables
-        are emptied there, so that the object is freed where CPython frees it: the released value and, through
-        φs, the values it was copied from (a loop's item stays in the variable it was fetched into), each only
-        when nothing reads it afterwards, no value read afterwards shares its variable and no other local holds
-        it (then it stays, as in CPython)."""
+        """Release op (a local rebound to a constant or an argument, or deleted) or frame end (an inlined callee
+        returned) -> the values whose variables are emptied there, so that objects are freed where CPython frees
+        them. At a release: the released value and, through φs, the values it was copied from (a loop's item
+        stays in the variable it was fetched into); at a frame end: what the callee's body defined (its locals'
+        and its temporaries' values). Each only when nothing reads it afterwards, no value read afterwards shares
+        its variable and no local outside what ended holds it (then it stays, as in CPython)."""
         liveness = getattr(self, "_liveness", None)
         emptied: dict = {}
         for block in self.fn.blocks if liveness is not None else ():     # coalescing off: nothing known
-            releases = [op for op in block.ops if isinstance(op, ops.Release)]
-            if not releases:
+            ends = [op for op in block.ops if isinstance(op, (ops.Release, ops.FrameEnd))]
+            if not ends:
                 continue
             after = liveness.live_after(block)
-            for op in releases:
+            for op in ends:
                 live = after.get(op, frozenset())
                 occupied = {self.representative.get(value, value) for value in live}
-                sources, work = [], [op.value]
-                while work:
-                    value = work.pop()
-                    if value in sources:
-                        continue
-                    sources.append(value)
-                    if isinstance(value, Phi):
-                        work.extend(value.incoming.values())
+                if isinstance(op, ops.FrameEnd):
+                    sources = list(op.frame.defined)
+                    let_go = lambda value: _held_within(self.fn.holders.get(value), op.frame.token)  # noqa: E731
+                else:
+                    sources = _copied_from(op.value)
+                    let_go = lambda value: _held_only_by(self.fn.holders.get(value), op.name)  # noqa: E731
                 chosen = {}
                 for value in sources:
                     variable = self.representative.get(value)
-                    if (variable is not None and value not in live and variable not in occupied
-                            and self._held_only_by(value, op.name)
-                            and self.decl_type(value) not in C_SCALARS):
+                    if (variable is not None and value not in live and variable not in occupied and let_go(value)
+                            and self.decl_type(value) not in C_SCALARS and self.decl_type(value) != VIEW_TYPE):
                         chosen.setdefault(variable, value)
                 if chosen:
                     emptied[op] = list(chosen.values())
         return emptied
-
-    def _held_only_by(self, value, name: str) -> bool:
-        """Whether no local but ``name`` holds ``value`` (``Function.holders``: ``name@scope``, two names joined
-        by ``+``): a temporary, or a value of that local alone."""
-        holder = self.fn.holders.get(value)
-        return holder is None or "+" not in holder and holder.split("@")[0] == name
 
     def _consumed_by_loops(self) -> dict:
         """Generic loops over a temporary only the loop reads (``for x in make():``): CPython's ``GET_ITER`` takes
@@ -622,3 +614,48 @@ class EmissionPlan:
             else:
                 out.append(value)
         return out
+
+
+def _copied_from(value) -> list:
+    """``value`` and, through φs, every value it may have been copied from."""
+    sources, work = [], [value]
+    while work:
+        value = work.pop()
+        if value in sources:
+            continue
+        sources.append(value)
+        if isinstance(value, Phi):
+            work.extend(value.incoming.values())
+    return sources
+
+
+def _holder_parts(holder: str) -> list[tuple[str, tuple]]:
+    """The locals a ``Function.holders`` entry names: (name, the inlined frames it is in, innermost first). An
+    entry is ``name@scope``, then ``@token`` per inlining, more names joined by ``+`` (then ``#id``s;
+    ``inline._in_frame``)."""
+    parts = []
+    for part in holder.split("+"):
+        name, *rest = part.split("#")[0].split("@")
+        parts.append((name, tuple(token for token in rest if token.startswith("inlined"))))
+    return parts
+
+
+def _held_only_by(holder: str | None, released: str) -> bool:
+    """Whether no local but the released one (``name``, then ``@token`` per inlined frame it is in, as
+    ``inline._splice`` names a callee's releases) holds the value: a temporary, a value of that local alone, or one
+    also held by locals of calls the releasing code made and inlined (their frames ended when they returned)."""
+    if holder is None:
+        return True
+    name, *frames = released.split("@")
+    frames = tuple(frames)
+    return all(part == (name, frames) or _inside(part[1], frames) for part in _holder_parts(holder))
+
+
+def _held_within(holder: str | None, token: str) -> bool:
+    """Whether only locals of the inlined frame ``token`` (or of frames inlined into it) hold the value."""
+    return holder is None or all(token in frames for _, frames in _holder_parts(holder))
+
+
+def _inside(frames: tuple, outer: tuple) -> bool:
+    """Whether a local in inlined ``frames`` belongs to a call made, directly or not, from the code in ``outer``."""
+    return len(frames) > len(outer) and frames[len(frames) - len(outer):] == outer

@@ -599,7 +599,7 @@ def _lower_release(low, op):
 
 
 OP_LOWERING = {**arith.OPS, **comparisons.OPS, **sequences.OPS, **iterators.OPS, **calls.OPS,
-               ops.LoadGlobal: _lower_load_global, ops.Release: _lower_release}
+               ops.LoadGlobal: _lower_load_global, ops.Release: _lower_release, ops.FrameEnd: _lower_release}
 OP_LOWERING.update(dict.fromkeys(native_list_ops.OPS, _lower_by_kind))     # every op type native lists have
 
 # Ops with no native form: a function using one is not native ('auto' gives it to the Cython backend).
