@@ -376,6 +376,11 @@ def _guarded_split(fn: Function, block: Block, position: int, call: ops.Op, guar
     return taken, rest
 
 
+def _holds_a_value(instruction) -> bool:
+    """Whether an instruction's result is a value a variable may hold (a φ, an op, a loop's item)."""
+    return isinstance(instruction, (Phi, ops.ForIter)) or not isinstance(instruction, ops.Terminator)
+
+
 def _in_frame(holder: str, token: str) -> str:
     """A callee's ``Function.holders`` entry as the caller's: each local it names (``name@scope``, more names
     joined by ``+``, each ending in its ``#id``) now is in the inlined frame ``token`` too."""
@@ -414,8 +419,8 @@ def _splice(fn: Function, block: Block, position: int, call: ops.Call, body: Fun
             if block in phi.incoming:
                 phi.incoming[rest] = phi.incoming[block]
     body.substitute(dict(zip(body.args, values)))
-    frame = ops.InlinedFrame(body.qualname, f"inlined{id(call)}",
-                             frozenset(v for inner in body.blocks for v in (*inner.phis, *inner.instructions())))
+    frame = ops.InlinedFrame(body.qualname, f"inlined{id(call)}", frozenset(
+        v for inner in body.blocks for v in (*inner.phis, *inner.ops, inner.terminator) if _holds_a_value(v)))
     for value, holder in body.holders.items():    # the callee's locals, held until its frame would have ended
         fn.hold(value, _in_frame(holder, frame.token))
     for inner in body.blocks:                     # its releases let go of its own locals

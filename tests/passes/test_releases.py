@@ -233,3 +233,21 @@ def _frame_end_of_an_object():
     emit(b0, ops.Return(const(None)))
     infer_types(fn, [OBJECT])
     return fn, end
+
+
+def squared(x):
+    y = x * x
+    return y if y > 0 else -y
+
+
+def squared_plus_one(x):
+    return squared(x) + 1
+
+
+def test_the_frame_end_of_a_numeric_callee_goes_once_typed():
+    ir = _inlined(squared_plus_one)
+    assert any(isinstance(op, ops.FrameEnd) for block in ir.blocks for op in block.ops)
+    infer_types(ir, [FLOAT])
+    drop_silent_releases(ir)
+    verify(ir)
+    assert not any(isinstance(op, ops.FrameEnd) for block in ir.blocks for op in block.ops)
