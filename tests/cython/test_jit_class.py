@@ -189,7 +189,8 @@ def protocol_checks(jitted: bool):
         def __len__(self):
             return self.x
 
-    members = {name: type(value).__name__ for name, value in vars(HasX).items() if callable(value)}
+    members = {name: type(getattr(value, "__func__", value)).__name__ for name, value in vars(HasX).items()
+               if callable(getattr(value, "__func__", value))}
     return members, [isinstance(value, protocol) for protocol in (HasX, SupportsLen)
                      for value in (WithX(), object(), [1], "s", 3)]
 
@@ -197,7 +198,7 @@ def protocol_checks(jitted: bool):
 def test_functions_other_modules_put_into_a_class_stay_plain():
     members, checks = protocol_checks(jitted=True)
     assert (members, checks) == protocol_checks(jitted=False)
-    assert members["__subclasshook__"] == "function"
+    assert "__subclasshook__" in members and set(members.values()) == {"function"}
 
 
 def test_attributes_that_change_type_and_a_patched_class():
