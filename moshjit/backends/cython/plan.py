@@ -295,7 +295,7 @@ class EmissionPlan:
         returned) -> the values whose variables are emptied there, so that objects are freed where CPython frees
         them. At a release: the released value and, through φs, the values it was copied from (a loop's item
         stays in the variable it was fetched into); at a frame end: what the callee's body defined (its locals'
-        and its temporaries' values). Each only when nothing reads it afterwards, no value read afterwards shares
+        and its temporaries' values) but a result a φ of the block took (its variable holds the object). Each only when nothing reads it afterwards, no value read afterwards shares
         its variable and no local outside what ended holds it (then it stays, as in CPython)."""
         liveness = getattr(self, "_liveness", None)
         emptied: dict = {}
@@ -308,7 +308,8 @@ class EmissionPlan:
                 live = after.get(op, frozenset())
                 occupied = {self.representative.get(value, value) for value in live}
                 if isinstance(op, ops.FrameEnd):
-                    sources = list(op.frame.defined)
+                    passed_on = {value for phi in block.phis if phi in live for value in phi.incoming.values()}
+                    sources = [value for value in op.frame.defined if value not in passed_on]
                     let_go = lambda value: _held_within(self.fn.holders.get(value), op.frame.token)  # noqa: E731
                 else:
                     sources = _copied_from(op.value)
