@@ -295,10 +295,12 @@ class EmissionPlan:
         returned) -> the values whose variables are emptied there, so that objects are freed where CPython frees
         them. At a release: the released value and, through φs, the values it was copied from (a loop's item
         stays in the variable it was fetched into); at a frame end: what the callee's body defined (its locals'
-        and its temporaries' values) but a result a φ of the block took (its variable holds the object). Each only when nothing reads it afterwards, no value read afterwards shares
-        its variable and no local outside what ended holds it (then it stays, as in CPython)."""
+        and its temporaries' values) but a result a φ of the block took (its variable holds the object). Each
+        only when nothing reads it afterwards, no value read afterwards shares its variable and no local outside
+        what ended holds it (then it stays, as in CPython)."""
         liveness = getattr(self, "_liveness", None)
         emptied: dict = {}
+        order = {value: index for index, value in enumerate(self.fn.values())}    # a frame's set, in code order
         for block in self.fn.blocks if liveness is not None else ():     # coalescing off: nothing known
             ends = [op for op in block.ops if isinstance(op, (ops.Release, ops.FrameEnd))]
             if not ends:
@@ -309,7 +311,8 @@ class EmissionPlan:
                 occupied = {self.representative.get(value, value) for value in live}
                 if isinstance(op, ops.FrameEnd):
                     passed_on = {value for phi in block.phis if phi in live for value in phi.incoming.values()}
-                    sources = [value for value in op.frame.defined if value not in passed_on]
+                    sources = sorted((value for value in op.frame.defined if value in order and value not in passed_on),
+                                     key=order.__getitem__)
                     let_go = lambda value: _held_within(self.fn.holders.get(value), op.frame.token)  # noqa: E731
                 else:
                     sources = _copied_from(op.value)
