@@ -28,21 +28,26 @@ def frees_silently(t: MType | None) -> bool:
     return False
 
 
+def copied_from(value) -> list:
+    """``value`` and, through φs, every value it may have been copied from (φs, unbound inputs and constants
+    included): what a rebound local's previous value may be."""
+    sources, work = [], [value]
+    while work:
+        value = work.pop()
+        if value in sources:
+            continue
+        sources.append(value)
+        if isinstance(value, ops.Phi):
+            work.extend(value.incoming.values())
+    return sources
+
+
 def releases_silently(value) -> bool:
     """Whether letting go of ``value`` frees only what frees silently: through a φ (the frontend reads a rebound
     local's previous value, a φ at a loop header or a join), what each of its inputs may be; an unbound input or a
     constant frees nothing."""
-    seen, work = set(), [value]
-    while work:
-        value = work.pop()
-        if value in seen or value is ops.UNDEFINED or isinstance(value, ops.Constant):
-            continue
-        seen.add(value)
-        if isinstance(value, ops.Phi):
-            work.extend(value.incoming.values())
-        elif not frees_silently(getattr(value, "type", None)):
-            return False
-    return True
+    return all(frees_silently(getattr(source, "type", None)) for source in copied_from(value)
+               if not (isinstance(source, (ops.Phi, ops.Constant)) or source is ops.UNDEFINED))
 
 
 def drop_silent_releases(fn: Function) -> bool:

@@ -13,6 +13,7 @@ from moshjit.passes.pipeline import run_passes
 from moshjit.passes.releases import drop_silent_releases, frees_silently, strip_releases
 from moshjit.passes.typeinfer import infer_types
 from tests.ir.handmade import blocks, const, emit, new_function
+from tests.passes.test_inline_methods import inlined
 
 
 def _rebinding(arg_type):
@@ -146,25 +147,12 @@ def calls_and_deletes(tag):
     return tag
 
 
-def _inlined(function):
-    from moshjit.compiler import DriverContext
-    from moshjit.passes.inline import inline_calls
-    from moshjit.passes.resolve_globals import resolve_globals
-    ir = build_ssa(function, optimize=False)
-    ctx = DriverContext(function, ("object",), fallback=lambda *args: None, assume_globals=True)
-    resolve_globals(ir, ctx)
-    inline_calls(ir, ctx, (function.__code__,))
-    run_passes(ir)
-    verify(ir)
-    return ir
-
-
 def test_an_inlined_call_ends_its_frame_where_the_caller_goes_on():
     """The continuation of an inlined call starts with a frame end naming what the callee's body defined; the
     callee's locals' holders and releases carry the frame's token, so the caller's ``del got`` is the only local
     still holding the list afterwards (``plan._held_only_by``)."""
     from moshjit.backends.cython.plan import _held_only_by, _held_within
-    ir = _inlined(calls_and_deletes)
+    ir = inlined(calls_and_deletes, ("object",))
     (end,) = [op for block in ir.blocks for op in block.ops if isinstance(op, ops.FrameEnd)]
     (release,) = _releases_of(ir)
     assert repr(end.frame) == "made_in_a_callee" and end.block is release.block
@@ -245,7 +233,7 @@ def squared_plus_one(x):
 
 
 def test_the_frame_end_of_a_numeric_callee_goes_once_typed():
-    ir = _inlined(squared_plus_one)
+    ir = inlined(squared_plus_one, ("object",))
     assert any(isinstance(op, ops.FrameEnd) for block in ir.blocks for op in block.ops)
     infer_types(ir, [FLOAT])
     drop_silent_releases(ir)

@@ -39,6 +39,7 @@ from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
 from moshjit.ir.types import CHAR, FLOAT, STR, IntType, ListType, RangeType, TupleType
 from moshjit.passes.constfold import maybe_undefined
+from moshjit.passes.releases import copied_from
 
 
 class IterationPlan:
@@ -315,7 +316,7 @@ class EmissionPlan:
                                      key=order.__getitem__)
                     let_go = lambda value: _held_within(self.fn.holders.get(value), op.frame.token)  # noqa: E731
                 else:
-                    sources = _copied_from(op.value)
+                    sources = copied_from(op.value)
                     let_go = lambda value: _held_only_by(self.fn.holders.get(value), op.name)  # noqa: E731
                 chosen = {}
                 for value in sources:
@@ -618,19 +619,6 @@ class EmissionPlan:
             else:
                 out.append(value)
         return out
-
-
-def _copied_from(value) -> list:
-    """``value`` and, through φs, every value it may have been copied from."""
-    sources, work = [], [value]
-    while work:
-        value = work.pop()
-        if value in sources:
-            continue
-        sources.append(value)
-        if isinstance(value, Phi):
-            work.extend(value.incoming.values())
-    return sources
 
 
 def _holder_parts(holder: str) -> list[tuple[str, tuple]]:
