@@ -21,6 +21,7 @@ import logging
 import math
 import os
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -76,20 +77,27 @@ class BuildWorker:
     def __init__(self, background: bool = True):
         self.background = background
         self._process = None
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()        # one request at a time
+        self._spawning = threading.Lock()    # starting a worker against stopping: never one after ``stop``
         self._stopped = False
         atexit.register(self.stop)
         if hasattr(os, "register_at_fork"):
             os.register_at_fork(after_in_child=self._forget_parents_worker)
 
     def _forget_parents_worker(self) -> None:
-        self._process, self._lock = None, threading.Lock()
+        self._process, self._lock, self._spawning = None, threading.Lock(), threading.Lock()
 
     def stop(self) -> None:
-        """End the worker (at exit: a module still being built is not needed any more)."""
-        self._stopped = True
-        process, self._process = self._process, None
+        """End the worker and the C compiler it may be running (at exit: a module still being built is not needed
+        any more). The worker leads its own process group, so one signal ends both: a gcc left running would keep
+        the CPU and the program's standard error open after the program exits (a shell pipeline or a parent reading
+        its output would wait for the build)."""
+        with self._spawning:
+            self._stopped = True
+            process, self._process = self._process, None
         if process is not None and process.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
             process.kill()
             process.wait()
         if process is not None:
@@ -110,7 +118,7 @@ class BuildWorker:
         line = json.dumps(request) + "\n"
         with self._lock:
             for attempt in range(2):
-                process = self._started()
+                process = self._started(module_name)
                 try:
                     process.stdin.write(line)
                     process.stdin.flush()
@@ -131,15 +139,24 @@ class BuildWorker:
             raise BuildError(reply["error"])
         return reply["timings"]
 
-    def _started(self):
-        if self._process is None or self._process.poll() is not None:
-            from moshjit.runtime.toolchain import PACKAGE_ROOT
-            path = [PACKAGE_ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-            env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
-            command = [sys.executable, "-m", "moshjit.runtime.build_worker"] + (["--background"] * self.background)
-            self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                             env=env)
-        return self._process
+    def _started(self, module_name: str):
+        """The running worker, or a new one; none once stopped (at exit a compile thread's next job must not start a
+        worker that outlives the program)."""
+        with self._spawning:
+            if self._stopped:
+                raise BuildCancelled(f"{module_name} was not built: the interpreter is exiting")
+            if self._process is None or self._process.poll() is not None:
+                self._process = self._spawn()
+            return self._process
+
+    def _spawn(self):
+        """A new worker process, leading a process group of its own (``stop`` ends its gcc runs with it)."""
+        from moshjit.runtime.toolchain import PACKAGE_ROOT
+        path = [PACKAGE_ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+        command = [sys.executable, "-m", "moshjit.runtime.build_worker"] + (["--background"] * self.background)
+        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+                                process_group=0)
 
 
 _worker = BuildWorker(background=True)

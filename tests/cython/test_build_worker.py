@@ -5,10 +5,12 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 import pytest
 
-from moshjit.errors import BuildError
+from moshjit.errors import BuildCancelled, BuildError
 from moshjit.runtime import build_worker
 
 PROBE = textwrap.dedent("""
@@ -189,3 +191,58 @@ def test_a_toolchain_warms_its_worker_once_and_not_without_one(tmp_path, monkeyp
     toolchain.warm()
     toolchain.warm()
     assert len(started) == 1
+
+
+def live_members(group: int) -> list:
+    """The processes of a process group that have not exited (zombies left out), from ``/proc``."""
+    members = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            members.append(int(entry))
+    return members
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads process groups from /proc")
+def test_stopping_the_worker_ends_the_c_compiler_it_runs(tmp_path):
+    """At exit a gcc still compiling must not outlive the program (it held the CPU and the program's standard
+    error open: a parent reading the program's output waited for the build)."""
+    pyx = tmp_path / "mj_test_long.pyx"
+    pyx.write_text("".join(f"def f{i}(x):\n    return [x * k for k in range({i})]\n" for i in range(400)))
+    worker = build_worker.BuildWorker()
+    outcome = []
+
+    def build():
+        try:
+            worker.build(str(pyx), "mj_test_long", str(tmp_path / "mj_test_long.c"), str(tmp_path / "long.so"), "-O2")
+        except BuildError as exc:
+            outcome.append(exc)
+    thread = threading.Thread(target=build)
+    thread.start()
+    while worker._process is None:
+        time.sleep(0.001)
+    group = worker._process.pid
+    while len(live_members(group)) < 2 and thread.is_alive():      # the worker and the gcc it started
+        time.sleep(0.01)
+    assert thread.is_alive(), "the build ended before the C compiler was seen"
+    worker.stop()
+    thread.join(120)
+    deadline = time.monotonic() + 60
+    while live_members(group) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert live_members(group) == []
+    assert len(outcome) == 1 and isinstance(outcome[0], BuildCancelled), outcome
+
+
+def test_a_stopped_worker_starts_no_new_process(tmp_path):
+    """A compile thread's job after the exit handlers ran is cancelled, not given a worker that outlives the
+    program."""
+    worker = build_worker.BuildWorker()
+    worker.stop()
+    with pytest.raises(BuildCancelled, match="interpreter is exiting"):
+        build_triple(worker, tmp_path, "mj_test_after_stop")
+    assert worker._process is None
