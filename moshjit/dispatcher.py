@@ -8,6 +8,7 @@ the plain function runs and one ``MoshjitWarning`` says why.
 """
 from __future__ import annotations
 
+import collections
 import functools
 import logging
 import os
@@ -15,6 +16,7 @@ import sys
 import threading
 import types
 import warnings
+import weakref
 
 from moshjit._version import unsupported_python
 from moshjit.errors import (BuildError, MoshjitWarning, UnsupportedError, debugging, definition_line,
@@ -441,10 +443,21 @@ class DispatcherBase:
         return f"<moshjit.jit {self.py_func.__module__}.{self.py_func.__qualname__}>"
 
     def __reduce__(self):
-        """Pickle by value: the plain function (via cloudpickle) and options, never machine code."""
+        """Pickle by value: the plain function (via cloudpickle) and options, never machine code, plus an identity
+        that makes every unpickling in one process (and in processes forked after the pickling) give the same
+        dispatcher, as Numba's do: a pool that sends the function with each task compiles it once per worker."""
         import cloudpickle
         return (_rebuild, (cloudpickle.dumps(self.py_func), self.backend, self.use_cache, self.strict,
-                           self.fallback, self._tier_options))
+                           self.fallback, self._tier_options, self._pickle_identity()))
+
+    def _pickle_identity(self) -> str:
+        """This dispatcher's key in ``_unpickled``, made at its first pickling."""
+        identity = self.__dict__.get("_pickled_as")
+        if identity is None:
+            identity = os.urandom(16).hex()
+            self._pickled_as = identity
+            _unpickled[identity] = self
+        return identity
 
 
 def _rebinding_call(py_func):
@@ -468,11 +481,27 @@ def _rebinding_call(py_func):
     return call
 
 
-def _rebuild(payload: bytes, backend, cache, strict, fallback, tier_options=(None, None, None)):
+#: pickle identity -> the dispatcher this process pickled or unpickled under it (``DispatcherBase.__reduce__``)
+_unpickled: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+#: the last dispatchers unpickled, kept alive: a pool's worker drops each task's function when the task is done
+_recently_unpickled: collections.deque = collections.deque(maxlen=64)
+
+
+def _rebuild(payload: bytes, backend, cache, strict, fallback, tier_options=(None, None, None), identity=None):
+    """Unpickle a dispatcher: the one this process already knows under ``identity``, or a new one."""
+    known = None if identity is None else _unpickled.get(identity)
+    if known is not None:
+        return known
     import cloudpickle
     tier, hot_calls, hot_ms = tier_options
-    return dispatcher_class()(cloudpickle.loads(payload), backend=backend, cache=cache, strict=strict,
-                              fallback=fallback, tier=tier, hot_calls=hot_calls, hot_ms=hot_ms)
+    dispatcher = dispatcher_class()(cloudpickle.loads(payload), backend=backend, cache=cache, strict=strict,
+                                    fallback=fallback, tier=tier, hot_calls=hot_calls, hot_ms=hot_ms)
+    if identity is None:
+        return dispatcher
+    dispatcher._pickled_as = identity
+    dispatcher = _unpickled.setdefault(identity, dispatcher)
+    _recently_unpickled.append(dispatcher)
+    return dispatcher
 
 
 def helper_dispatcher(callee):

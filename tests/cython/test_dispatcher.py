@@ -440,11 +440,27 @@ def triangle(n):
 jit_triangle = jit(triangle, backend="cython")
 
 
-def test_pickle_round_trip_keeps_the_options():
-    clone = pickle.loads(pickle.dumps(jit_triangle))
-    assert isinstance(clone, dispatch.dispatcher_class()) and clone is not jit_triangle
-    assert (clone.backend, clone.use_cache, clone.strict, clone.fallback) == ("cython", True, True, False)
-    assert clone(10) == 45 and clone.signatures == [("int64",)]
+def test_unpickling_in_the_pickling_process_gives_the_dispatcher_itself():
+    """As for a plain function: what ran and compiled here is what a forked pool worker calls."""
+    assert pickle.loads(pickle.dumps(jit_triangle)) is jit_triangle
+    assert pickle.loads(pickle.dumps(jit_triangle)) is jit_triangle
+
+
+def unpickled_as(dispatcher):
+    """What a worker process sees of a dispatcher sent with its task: how many tasks brought this very object,
+    its type and options, a call's result."""
+    dispatcher.tasks_seen = getattr(dispatcher, "tasks_seen", 0) + 1
+    return (dispatcher.tasks_seen, type(dispatcher) is dispatch.dispatcher_class(), dispatcher.backend,
+            dispatcher.use_cache, dispatcher.strict, dispatcher.fallback, dispatcher(10))
+
+
+def test_a_worker_unpickles_one_dispatcher_with_the_options_for_all_its_tasks():
+    """Each task pickles the function anew; the worker keeps the first dispatcher it made (compiled once), not a
+    new one per task, which compiled (or loaded from the cache) at every task."""
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+        first, second = (pool.submit(unpickled_as, jit_triangle).result() for _ in range(2))
+    assert first == (1, True, "cython", True, True, False, 45) and second == (2, *first[1:])
 
 
 def test_pickled_function_runs_in_a_spawned_worker():
