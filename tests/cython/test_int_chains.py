@@ -51,6 +51,41 @@ def reciprocals(i, j, x):
     return 1.0 / ((i + j) * (i + j + 1) // 2 + i + 1), x / (i - j), (i * j) / x
 
 
+def mix(words, table, s):
+    """pyaes's round: bitwise steps on list items (typed ``object``) whose ints index a table, and ``%`` beside a
+    C counter; the XORs of the looked-up items chain, only the last is boxed."""
+    out = []
+    for i in range(len(words)):
+        w = words[i]
+        out.append(table[(w >> s) & 7] ^ table[w & 3] ^ (w << s) ^ table[(i + s) % 4] | w)
+    return out
+
+
+def bitwise(values):
+    """Every bitwise operator and both shifts on values of unknown type (a list's items), chained."""
+    a, b, c = values
+    return (a & b) | (c ^ a), (a >> c) ^ (b << 3), ((a << c) >> 1) & b, a % (b | 1), c // (a & 5 or 1)
+
+
+class Bits:
+    """An operand with its own bitwise operators: the generic path calls them."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __rshift__(self, other):
+        return Bits(self.v // 2)
+
+    def __and__(self, other):
+        return ("and", self.v, other)
+
+    def __rxor__(self, other):
+        return ("rxor", other, self.v)
+
+    def __repr__(self):
+        return f"Bits({self.v})"
+
+
 def same(fn, *args):
     """CPython's outcome, compared by ``repr``: NaN equals NaN and -0.0 differs from 0.0."""
     expected = outcome(fn, *args)
@@ -117,6 +152,24 @@ def test_float_divisions_of_ints_beyond_two_to_the_53_and_zero():
     assert same(reciprocals, 3, 3, 1.0) == outcome(reciprocals, 3, 3, 1.0)
 
 
+unknowns = hs.one_of(ints, hs.booleans(), hs.sampled_from([1.5, -0.0, "s", None, (1,), Bits(5), 1 << 64]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(unknowns, unknowns, hs.one_of(hs.integers(-3, 70), hs.sampled_from([True, 2.5, "s", Bits(5)])))
+def test_bitwise_chains_on_values_of_unknown_type(a, b, c):
+    """Shift counts past 63 and negative ones (CPython's ValueError), results that leave int64, bools, floats,
+    strs, big ints and an operand with its own operators all take CPython's way."""
+    same(bitwise, [a, b, c])
+
+
+@settings(max_examples=150, deadline=None)
+@given(hs.lists(hs.one_of(ints, hs.sampled_from([True, 2.0, Bits(3)])), max_size=6),
+       hs.lists(hs.one_of(ints, hs.sampled_from([Bits(1), "x"])), min_size=8, max_size=9), hs.integers(-2, 66))
+def test_table_lookups_indexed_by_chains(words, table, s):
+    same(mix, words, table, s)
+
+
 def chains_of(fn, key) -> IntChains:
     return chain_plans.chains_of(IntChains, fn, key)
 
@@ -137,10 +190,18 @@ def test_a_float_division_ends_a_chain_and_an_int_division_does_not():
 
 def test_floats_and_unknown_objects_are_not_links():
     assert not chains_of(triangle, (float, float)).links
-    assert not chains_of(triangle, (object, object)).links
+    # of unknown values only ``// 2``, beside an int constant, is one: + and * are the float chains'
+    assert [op.op for op in chains_of(triangle, (object, object)).links] == ["//"]
     escaping = chains_of(ends, ("int64", "int64"))
     assert len(escaping.links) == 5                             # a * b, + 1, a - b, a + b, - 1
     assert sorted(op.op for op in escaping.unboxed) == ["*", "+"]   # read only by links; the rest leave
+
+
+def test_bitwise_operations_on_list_items_chain_and_end_where_they_index():
+    chains = chains_of(mix, (list, list, "int64"))
+    # i + s (a C counter and an int64: may leave int64) is one too; its % 4 is a C operation
+    assert sorted(op.op for op in chains.links) == ["&", "&", "+", "<<", ">>", "^", "^", "^", "|"]
+    assert sorted(op.op for op in chains.unboxed) == ["<<", ">>", "^", "^", "^"]   # the rest index or leave
 
 
 def test_the_generated_code_guards_each_native_operation():

@@ -18,9 +18,15 @@ from __future__ import annotations
 
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
-from moshjit.ir.types import IntType
+from moshjit.ir.types import OBJECT, IntType
 
-INT_OPERATORS = {"+": "mj_int_add", "-": "mj_int_sub", "*": "mj_int_mul", "//": "mj_int_floordiv", "%": "mj_int_mod"}
+INT_OPERATORS = {"+": "mj_int_add", "-": "mj_int_sub", "*": "mj_int_mul", "//": "mj_int_floordiv", "%": "mj_int_mod",
+                 "&": "mj_int_and", "|": "mj_int_or", "^": "mj_int_xor", ">>": "mj_int_rshift", "<<": "mj_int_lshift"}
+# Operators whose operands may also be values of unknown type (typed ``object``: list items, attribute loads),
+# checked at run time: the bitwise ones, and ``//``/``%`` beside an operand known to be an int. ``+ - *`` of unknown
+# values are the float chains' (``float_chains.py``).
+BITWISE = ("&", "|", "^", ">>", "<<")
+UNKNOWN_BESIDE_INT = ("//", "%")
 
 INT_CHAINS_C = r'''
     #include <limits.h>
@@ -52,6 +58,27 @@ INT_CHAINS_C = r'''
         *r = m;
         return 1;
     }
+    static inline int mj_int_and(long long a, long long b, long long *r) { *r = a & b; return 1; }
+    static inline int mj_int_or(long long a, long long b, long long *r) { *r = a | b; return 1; }
+    static inline int mj_int_xor(long long a, long long b, long long *r) { *r = a ^ b; return 1; }
+    /* a >> b as long_rshift (an arithmetic shift: -1 or 0 once every bit is shifted out); 0 for a negative count
+       (the generic operation raises CPython's ValueError). */
+    static inline int mj_int_rshift(long long a, long long b, long long *r) {
+        if (b < 0) return 0;
+        *r = b >= 63 ? (a < 0 ? -1 : 0) : a >> b;
+        return 1;
+    }
+    /* a << b while the result fits a long long; 0 for a negative count or a result that does not (the generic
+       operation raises, or makes the big int). */
+    static inline int mj_int_lshift(long long a, long long b, long long *r) {
+        long long shifted;
+        if (b < 0 || (b > 62 && a != 0)) return 0;
+        if (a == 0) { *r = 0; return 1; }
+        shifted = (long long)((unsigned long long)a << b);
+        if ((shifted >> b) != a) return 0;
+        *r = shifted;
+        return 1;
+    }
     /* An unboxed chain value as an object (a new reference): a new int while its flag is set. */
     static inline PyObject *mj_int_box(int unboxed, long long i, PyObject *o) {
         if (unboxed) return PyLong_FromLongLong(i);
@@ -67,6 +94,11 @@ INT_CHAINS_DECLARATIONS = '''\
     bint mj_int_mul(long long, long long, long long *)
     bint mj_int_floordiv(long long, long long, long long *)
     bint mj_int_mod(long long, long long, long long *)
+    bint mj_int_and(long long, long long, long long *)
+    bint mj_int_or(long long, long long, long long *)
+    bint mj_int_xor(long long, long long, long long *)
+    bint mj_int_rshift(long long, long long, long long *)
+    bint mj_int_lshift(long long, long long, long long *)
     object mj_int_box(bint, long long, object)
 '''
 
@@ -90,7 +122,8 @@ class IntChains:
         # the native path leaves them unassigned and Cython checks an object variable read while maybe unbound
 
     def _operand_kind(self, value) -> str | None:
-        """'c' (a C integer or an int constant), 'link', 'object' (an int held as an object), or None."""
+        """'c' (a C integer or an int constant), 'link', 'object' (an int held as an object), 'unknown' (a value
+        of unknown type, held as an object), or None."""
         if isinstance(value, Constant):
             return "c" if type(value.value) is int and self.ctype(value) == "Py_ssize_t" else None
         if value in self.links:
@@ -98,12 +131,22 @@ class IntChains:
         kind = self.ctype(value)
         if kind == "Py_ssize_t":
             return "c"
-        return "object" if kind == "object" and isinstance(getattr(value, "type", None), IntType) else None
+        if kind != "object":
+            return None
+        held = getattr(value, "type", None)
+        return "object" if isinstance(held, IntType) else "unknown" if held == OBJECT else None
 
     def _link(self, op) -> bool:
-        return (isinstance(op, ops.BinaryOp) and op.op in INT_OPERATORS and isinstance(op.type, IntType)
-                and self.ctype(op) == "object"
-                and None not in (self._operand_kind(op.left), self._operand_kind(op.right)))
+        if not (isinstance(op, ops.BinaryOp) and op.op in INT_OPERATORS and self.ctype(op) == "object"):
+            return False
+        kinds = (self._operand_kind(op.left), self._operand_kind(op.right))
+        if None in kinds:
+            return False
+        known = [kind in ("c", "object") or kind == "link" and isinstance(value.type, IntType)
+                 for kind, value in zip(kinds, (op.left, op.right))]
+        if all(known) and isinstance(op.type, IntType):
+            return True
+        return op.op in BITWISE or op.op in UNKNOWN_BESIDE_INT and any(known)
 
     def _float_division(self, op) -> bool:
         """``x / v`` or ``v / x`` of a link and a float: ``float_div`` converts the int as C converts a long long."""
