@@ -160,10 +160,25 @@ def make_world():
     class Inherits(ClassAttr):
         pass
 
+    class Token:                            # a plain class value, until its class gains __get__ (step 12)
+        pass
+
+    class WithToken:
+        x = Token()
+
+    class SlotsOverClassValue:              # no dict: the class's value is all there is
+        __slots__ = ()
+        x = "class value, no dict"
+
+    class ClassValueInDict(ClassAttr):      # a dict of its own, which may shadow the class's value (step 11)
+        def __init__(self):
+            self.__dict__
+
     int_sub = IntSub(7)
     int_sub.x = "int subclass"
     classes = [Plain, Missing, ClassAttr, Shadowed, Prop, ReadOnlyProp, Data, NonDataShadowed, GetattrHook,
-               GetattributeHook, SetattrHook, Slots, EmptySlot, Sub, Materialised, Wide, Inherits, WithMeta]
+               GetattributeHook, SetattrHook, Slots, EmptySlot, Sub, Materialised, Wide, Inherits, WithMeta,
+               WithToken, SlotsOverClassValue, ClassValueInDict]
     objs = [cls() for cls in classes] + [int_sub]
     return classes, objs
 
@@ -204,6 +219,12 @@ def mutate(classes, objs, step: int) -> None:
         classes[2].x = ("class", "again")              # ClassAttr (and Inherits through it) reassigned
     elif step == 9:
         classes[16].x = "own"                          # Inherits gets its own, shadowing the base's
+    elif step == 10:
+        objs[2].x = "own over the class's"             # a ClassAttr instance shadows the class value (values)
+    elif step == 11:
+        objs[20].__dict__["x"] = "own in its dict"     # ... and one whose attributes are a dict
+    elif step == 12:
+        type(vars(classes[18])["x"]).__get__ = lambda self, obj, owner=None: "Token gained __get__"
 
 
 def run_program(read, write, steps) -> list:
@@ -232,13 +253,13 @@ def test_every_attribute_kind_reads_and_writes_as_cpython():
 
 def test_class_changes_after_compiling_are_seen():
     steps = ["read", "read"]
-    for step in range(10):
+    for step in range(13):
         steps += [step, "read", "write"]
     assert run_program(jitted(read_x), jitted(write_x), steps) == run_program(read_x, write_x, steps)
 
 
 @settings(max_examples=25, deadline=None)
-@given(hs.lists(hs.sampled_from(["read", "write"] + list(range(10))), min_size=1, max_size=12))
+@given(hs.lists(hs.sampled_from(["read", "write"] + list(range(13))), min_size=1, max_size=12))
 def test_random_programs_of_reads_writes_and_class_changes(steps):
     assert run_program(jitted(read_x), jitted(write_x), steps) == run_program(read_x, write_x, steps)
 

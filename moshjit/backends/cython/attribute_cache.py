@@ -13,6 +13,10 @@ Kinds of entry:
 - ``MJ_VALUES``: no attribute of that name anywhere in the type's MRO, and the instance keeps its attributes in
   CPython's inline values whose keys are the type's shared keys: the entry holds the name's index in them.
 - ``MJ_DICT``: no attribute of that name in the MRO: look it up in the instance ``__dict__`` directly.
+- ``MJ_TYPE_VALUE``: a load of a plain value the type's MRO holds (a class constant, a table: ``self.T1``; its type
+  has no ``__get__``), which the instance does not shadow (its inline values, or its dict, looked at on each load
+  as for a method guard): the value, kept borrowed for that type and version. The type's dict holds it while the
+  version tag stays; 3.12 specialises the same case (``LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES``), 3.11 does not.
 - ``MJ_GENERIC``: the generic protocol (remembered, so a site that cannot be cached does not search again).
 - ``MJ_CLASS``: a load from a class itself (``C.__match_args__``, ``C.LIMIT``) whose metaclass is exactly
   ``type`` and whose attribute ``type`` does not define: the value found in the class's MRO, kept (borrowed: the
@@ -122,13 +126,19 @@ ATTRIBUTE_CACHE_C = r'''
     }
     #endif
     /* ---- the caches ---- */
-    enum { MJ_EMPTY = 0, MJ_SLOT, MJ_VALUES, MJ_DICT, MJ_GENERIC, MJ_CLASS };
+    enum { MJ_EMPTY = 0, MJ_SLOT, MJ_VALUES, MJ_DICT, MJ_GENERIC, MJ_CLASS, MJ_TYPE_VALUE };
+    /* What a site remembers of where an instance could shadow a class attribute: the shared keys' size when
+       name's index in them was looked up, that index, and an instance dict's PEP 509 tag when name was not in it
+       (0: none; tags are unique to a dict's contents, as LOAD_METHOD_WITH_DICT's keys version is to its keys). */
+    typedef struct { Py_ssize_t nentries, index; uint64_t absent_tag; } mj_shadow_memo;
     typedef struct {
         PyTypeObject *type;
         unsigned int version;
         int kind;
         Py_ssize_t index;                  /* MJ_SLOT: offset; MJ_VALUES: index in the shared keys */
         Py_ssize_t hint;                   /* where name was last found in an instance dict's entries (-1: none) */
+        PyObject *value;                   /* MJ_TYPE_VALUE: the class's value (borrowed while the version holds) */
+        mj_shadow_memo shadow;             /* MJ_TYPE_VALUE: whether the instance has name of its own */
     } mj_attr_entry;
     typedef struct { mj_attr_entry entries[4]; unsigned int next; } mj_attr_cache;
 
@@ -156,6 +166,41 @@ ATTRIBUTE_CACHE_C = r'''
         }
         return -1;
     }
+    /* 1 when obj has no attribute name of its own (in its inline values or its dict); 0 when it has, or keeps its
+       dict where this does not look (a negative dict offset); -1 when the dict lookup raised. */
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    static int mj_instance_lacks(PyObject *obj, PyObject *name, mj_shadow_memo *m) {
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyObject **values, *dict = NULL, *found;
+        mj_dict_keys *keys;
+        uint64_t tag;
+        if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
+            values = mj_values_of(obj);
+            keys = (mj_dict_keys *)((PyHeapTypeObject *)tp)->ht_cached_keys;
+            if (values != NULL && keys != NULL) {
+                if (keys->dk_nentries != m->nentries) {       /* shared keys only grow: look again when they do */
+                    m->index = mj_shared_key_index(tp, name);
+                    m->nentries = keys->dk_nentries;
+                }
+                return m->index < 0 || values[m->index] == NULL;
+            }
+            dict = mj_managed_dict_of(obj);
+        } else if (tp->tp_dictoffset > 0) {
+            dict = *(PyObject **)((char *)obj + tp->tp_dictoffset);
+        } else if (tp->tp_dictoffset < 0) {
+            return 0;
+        }
+        if (dict == NULL) return 1;
+        tag = ((PyDictObject *)dict)->ma_version_tag;
+        if (tag != 0 && tag == m->absent_tag) return 1;
+        found = PyDict_GetItemWithError(dict, name);
+        if (found != NULL) return 0;
+        if (PyErr_Occurred()) return -1;                       /* raised as CPython's own lookup raises it */
+        m->absent_tag = tag;
+        return 1;
+    }
+    #pragma GCC diagnostic pop
     /* How tp keeps attribute name, for a load (store == 0) or a store; fills entry e. An MJ_GENERIC entry is
        right whatever the type's version; the others hold for the (unique, non-zero) version they were made at. */
     static void mj_attr_classify(mj_attr_entry *e, PyTypeObject *tp, PyObject *name, int store) {
@@ -169,7 +214,12 @@ ATTRIBUTE_CACHE_C = r'''
         e->version = tp->tp_version_tag;
         if (e->version == 0) return;
         if (descr != NULL) {
-            if (Py_TYPE(descr) == &PyMemberDescr_Type) {
+            if (!store && Py_TYPE(descr)->tp_descr_get == NULL) {     /* a plain class value: C.T, read as obj.T */
+                e->kind = MJ_TYPE_VALUE;
+                e->value = descr;
+                e->shadow.nentries = -1;
+                e->shadow.absent_tag = 0;
+            } else if (Py_TYPE(descr) == &PyMemberDescr_Type) {
                 PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
                 if (member->type == T_OBJECT_EX && member->flags == 0) {
                     e->kind = MJ_SLOT;
@@ -265,6 +315,14 @@ ATTRIBUTE_CACHE_C = r'''
                 if (dict != NULL) value = mj_dict_hinted_get(dict, name, &e->hint);   /* borrowed */
                 if (value == NULL && PyErr_Occurred()) return NULL;
                 break;
+            case MJ_TYPE_VALUE:                /* the class's value unless the instance has its own, or its type
+                                                  gained a __get__ since (the generic way then) */
+                switch (mj_instance_lacks(obj, name, &e->shadow)) {
+                case -1: return NULL;
+                case 1: if (Py_TYPE(e->value)->tp_descr_get == NULL) value = e->value;
+                }
+                if (value != NULL) { Py_INCREF(value); return value; }
+                return PyObject_GetAttr(obj, name);
             }
             if (value != NULL) { Py_INCREF(value); return value; }
             if (e->kind == MJ_DICT && mj_values_of_managed(obj) != NULL) {
@@ -435,8 +493,7 @@ ATTRIBUTE_CACHE_C = r'''
     typedef struct {
         PyTypeObject *type;
         unsigned int version;
-        Py_ssize_t nentries, index;
-        uint64_t absent_tag;               /* an instance dict's version tag when name was not in it (0: none) */
+        mj_shadow_memo shadow;
     } mj_method_guard;
     /* Whether a class attribute is ``method`` (a jitted method's dispatcher) or the plain-function copy that
        stands in for it while it is cold (``moshjit.cold_copy``: it runs the same function). */
@@ -449,16 +506,9 @@ ATTRIBUTE_CACHE_C = r'''
     }
     /* 1 when obj.name(...) would call method (or its copy), found on cls, with obj as its first argument: obj's
        type is cls, whose lookup of name gives method, and obj has no attribute of that name of its own; else 0
-       (-1: the instance dict lookup raised). An instance dict whose PEP 509 tag is the one it had when name was
-       last found absent is not searched again (tags are unique to a dict's contents, as LOAD_METHOD_WITH_DICT's
-       keys version is to its keys). */
-    #pragma GCC diagnostic push
-    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+       (-1: the instance dict lookup raised). */
     static int mj_method_is(PyObject *obj, PyObject *name, mj_method_guard *g, PyObject *cls, PyObject *method) {
         PyTypeObject *tp = Py_TYPE(obj);
-        PyObject **values, *dict = NULL, *found;
-        mj_dict_keys *keys;
-        uint64_t tag;
         if ((PyObject *)tp != cls) return 0;
         if (g->type != tp || g->version != tp->tp_version_tag || g->version == 0) {
             g->type = NULL;
@@ -467,35 +517,11 @@ ATTRIBUTE_CACHE_C = r'''
                     || tp->tp_version_tag == 0) return 0;
             g->type = tp;
             g->version = tp->tp_version_tag;
-            g->nentries = -1;
-            g->absent_tag = 0;
+            g->shadow.nentries = -1;
+            g->shadow.absent_tag = 0;
         }
-        if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
-            values = mj_values_of(obj);
-            keys = (mj_dict_keys *)((PyHeapTypeObject *)tp)->ht_cached_keys;
-            if (values != NULL && keys != NULL) {
-                if (keys->dk_nentries != g->nentries) {       /* shared keys only grow: look again when they do */
-                    g->index = mj_shared_key_index(tp, name);
-                    g->nentries = keys->dk_nentries;
-                }
-                return g->index < 0 || values[g->index] == NULL;
-            }
-            dict = mj_managed_dict_of(obj);
-        } else if (tp->tp_dictoffset > 0) {
-            dict = *(PyObject **)((char *)obj + tp->tp_dictoffset);
-        } else if (tp->tp_dictoffset < 0) {
-            return 0;
-        }
-        if (dict == NULL) return 1;
-        tag = ((PyDictObject *)dict)->ma_version_tag;
-        if (tag != 0 && tag == g->absent_tag) return 1;
-        found = PyDict_GetItemWithError(dict, name);
-        if (found != NULL) return 0;
-        if (PyErr_Occurred()) return -1;                       /* raised as CPython's own lookup raises it */
-        g->absent_tag = tag;
-        return 1;
+        return mj_instance_lacks(obj, name, &g->shadow);
     }
-    #pragma GCC diagnostic pop
     /* 1 when super(start, obj).name(...) would call method (or its copy) with obj first: obj's type is cls, and
        the first class after start in its MRO whose dict has name holds method. Kept while cls's version tag
        holds: CPython gives a class a new tag when it or any class it inherits from changes. */
