@@ -264,12 +264,12 @@ class CodeUnit:
         if pending.value is None:
             function = pending.function
             if function.closure is None:
-                maker = ops.MakeFunction(Constant(None), Constant(None), function.code)
+                maker = ops.MakeFunction(Constant(None), Constant(None), Constant(None), function.code)
             else:
                 if any(ref.cell is None and ref.var[0] != "closure" for ref in function.closure.cells):
                     raise NeedsCells(function.code)
                 cells = self.emit(ops.BuildTuple([self.cell_object(ref) for ref in function.closure.cells]))
-                maker = ops.MakeClosure(Constant(None), Constant(None), cells, function.code)
+                maker = ops.MakeClosure(Constant(None), Constant(None), cells, Constant(None), function.code)
             pending.value = self.emit(ops.Call(self.emit(maker), [self.as_value(pending.iterator)], ()))
         return pending.value
 
@@ -666,20 +666,19 @@ class CodeUnit:
         code = self.pop().value
         flags = ins.arg
         closure = self.pop() if flags & 0x08 else None
-        if flags & 0x04:
-            self.unsupported("annotations on a nested function")
+        annotations = self.pop() if flags & 0x04 else Constant(None)     # a tuple: name, value, name, ...
         kwdefaults = self.pop() if flags & 0x02 else Constant(None)
         defaults = self.pop() if flags & 0x01 else Constant(None)
         if code.co_name in COMPREHENSION_NAMES:
             self.push(ComprehensionFunction(code, closure))
             return
         if closure is None:
-            self.push(self.emit(ops.MakeFunction(defaults, kwdefaults, code)))
+            self.push(self.emit(ops.MakeFunction(defaults, kwdefaults, annotations, code)))
             return
         if not isinstance(closure, ClosureTuple):
             self.unsupported(f"nested function '{code.co_name}' with an unexpected closure")
         cells = self.emit(ops.BuildTuple([self.cell_object(ref) for ref in closure.cells]))
-        self.push(self.emit(ops.MakeClosure(defaults, kwdefaults, cells, code)))
+        self.push(self.emit(ops.MakeClosure(defaults, kwdefaults, cells, annotations, code)))
 
     # displays
     def op_BUILD_TUPLE(self, ins, bb):

@@ -388,17 +388,23 @@ def _call_ex(op, frame):
 def _make_function(op, frame):
     code = op.code
     function = types.FunctionType(code, frame.fn.globals, code.co_name, frame.get(op.defaults))
-    function.__kwdefaults__ = frame.get(op.kwdefaults)
-    function.__qualname__ = code.co_qualname
-    return function
+    return _finished(function, op, frame)
 
 
 def _make_closure(op, frame):
     code = op.code
     function = types.FunctionType(code, frame.fn.globals, code.co_name, frame.get(op.defaults),
                                   frame.get(op.closure))
+    return _finished(function, op, frame)
+
+
+def _finished(function, op, frame):
+    """What MAKE_FUNCTION sets besides the code, globals, defaults and closure."""
     function.__kwdefaults__ = frame.get(op.kwdefaults)
-    function.__qualname__ = code.co_qualname
+    function.__qualname__ = op.code.co_qualname
+    annotations = frame.get(op.annotations)
+    if annotations is not None:
+        function.__annotations__ = dict(zip(annotations[::2], annotations[1::2]))
     return function
 
 

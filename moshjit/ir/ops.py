@@ -252,9 +252,10 @@ MethodIs = _op("MethodIs", ("obj",), ("name", "owner", "method"), side_effects=F
                    "copy standing in for it) with obj first: type(obj) is ``owner``, with the generic attribute "
                    "lookup, the class finds it, and obj has no attribute of that name of its own (the guard of a "
                    "method's body inlined into its caller; looking in obj's dict may raise).")
-MakeFunction = _op("MakeFunction", ("defaults", "kwdefaults"), ("code",), can_raise=False, side_effects=False,
-                   doc="A nested function without free variables (lambda keys, small helpers).")
-MakeClosure = _op("MakeClosure", ("defaults", "kwdefaults", "closure"), ("code",), can_raise=False,
+MakeFunction = _op("MakeFunction", ("defaults", "kwdefaults", "annotations"), ("code",), can_raise=False,
+                   side_effects=False, doc="A nested function without free variables (lambda keys, small helpers); "
+                                           "annotations: None, or the tuple of names and values CPython keeps.")
+MakeClosure = _op("MakeClosure", ("defaults", "kwdefaults", "closure", "annotations"), ("code",), can_raise=False,
                   side_effects=False, doc="A nested function whose free variables are the cells of closure (a tuple).")
 
 # ---- displays ---------------------------------------------------------------------------------------------------

@@ -32,11 +32,5 @@ def calls_dir_without_arguments():
     return dir()  # unsupported: dir()
 
 
-def annotations_on_nested_function(x):
-    def helper(v: int) -> int:  # unsupported: annotations
-        return v
-    return helper(x)
-
-
 def super_outside_method():
     return super()  # unsupported: super()

@@ -147,6 +147,23 @@ def _make_shared_rebinder():
 shared_rebinder = _make_shared_rebinder()
 
 
+def annotated_helpers(x):
+    """Nested functions with annotations (tomli's ``make_safe_parse_float``): evaluated at the ``def``, in
+    order, and kept as CPython keeps them (``__annotations__`` a dict of the pairs); one closes over ``x``."""
+    log = []
+
+    def note(value):
+        log.append(value)
+        return value
+
+    def plain(v: note(int), *rest: note("rest"), k: note(x) = 1, **kw: note(dict)) -> note("out"):
+        return v
+
+    def closing(v: int) -> type(x):
+        return v + x
+    return plain(x), closing(x), plain.__annotations__, closing.__annotations__, list(log), closing.__qualname__
+
+
 # The samples whose state lives in their closure: a fresh one for each run.
 FACTORIES = {"nonlocal_write": _make_nonlocal_writer, "nonlocal_delete": _make_nonlocal_deleter,
              "shared_rebinder": _make_shared_rebinder}
@@ -166,4 +183,5 @@ CASES = [
     (nonlocal_write, [(1,), (2,), ("x",)]),
     (nonlocal_delete, [(0,), (1,), (0,)]),
     (shared_rebinder, [(0,), (1,), (0,)]),
+    (annotated_helpers, [(1,), ("a",)]),
 ]

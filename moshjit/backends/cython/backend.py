@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import builtins
 import os
 import re
 import shutil
@@ -23,9 +24,23 @@ _module_states: dict[str, tuple] = {}      # loaded module name -> identities of
 _lock = threading.RLock()
 
 
+# Names a generated module's own code uses: Python's builtins (``len``, ``isinstance``, ``set`` as a type), the C
+# types and keywords of Cython's declarations, and the prefixes of moshjit's runtime names.
+_CYTHON_WORDS = frozenset("""bint char short int long float double signed unsigned void size_t Py_ssize_t Py_hash_t
+    Py_UCS4 Py_UNICODE ptrdiff_t object cdef cpdef ctypedef cimport struct union enum extern include inline public
+    readonly api gil nogil noexcept NULL sizeof typeof const volatile fused cppclass namespace new operator DEF IF
+    ELIF ELSE""".split())
+_RUNTIME_PREFIXES = ("_mj", "mj_", "Mj", "MJ_", "Py", "_Py", "__pyx", "CharBuffer")
+
+
 def entry_name_for(py_function) -> str:
+    """The name of the function's entry in its generated module: the function's own, unless the module's code
+    uses that name for something else (a method called ``set`` or ``double`` would shadow the type Cython declares
+    variables with); the traceback shows the user's name either way."""
     name = re.sub(r"\W", "_", py_function.__name__)
-    return name if name.isidentifier() and not name.startswith("_mj") else f"f_{name}"
+    taken = (not name.isidentifier() or name.startswith(_RUNTIME_PREFIXES) or name in _CYTHON_WORDS
+             or hasattr(builtins, name))
+    return f"f_{name}" if taken else name
 
 
 def own_lines(code) -> set[int]:

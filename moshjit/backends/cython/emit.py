@@ -651,6 +651,15 @@ class Emitter:
     def op_MakeFunction(self, op, depth):
         self.assign(op, f"_mj_make_function({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
                         f"{self.ref(op.kwdefaults)})", depth)
+        self.set_annotations(op, depth)
+
+    def set_annotations(self, op, depth) -> None:
+        """A nested function's annotations: CPython keeps the tuple of names and values and makes the dict
+        ``__annotations__`` gives from its pairs."""
+        if isinstance(op.annotations, Constant) and op.annotations.value is None:
+            return
+        pairs = self.obj(op.annotations)
+        self.emit(f"{self.var(op)}.__annotations__ = dict(zip({pairs}[::2], {pairs}[1::2]))", depth)
 
     def release_before_suspension(self, op, depth) -> None:
         """Empty the variables the plan found holding only dead temporaries at this yield or await."""
@@ -695,6 +704,7 @@ class Emitter:
     def op_MakeClosure(self, op, depth):
         self.assign(op, f"_mj_make_closure({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
                         f"{self.ref(op.kwdefaults)}, {self.ref(op.closure)})", depth)
+        self.set_annotations(op, depth)
 
     def op_BuildTuple(self, op, depth):
         items = [self.ref(v) for v in op.items]
