@@ -57,6 +57,12 @@ cdef extern from *:
     }
 
     static PyObject **mj_tuple_items(PyObject *t) { return &PyTuple_GET_ITEM(t, 0); }
+    /* A function's keyword-only default for a parameter name (borrowed), or NULL (none: the Python binder then
+       raises CPython's TypeError). */
+    static PyObject *mj_kwdefault(PyObject *f, PyObject *name) {
+        PyObject *kwdefaults = PyFunction_GET_KW_DEFAULTS(f);
+        return kwdefaults == NULL ? NULL : PyDict_GetItem(kwdefaults, name);
+    }
     static PyObject *mj_item(PyObject *t, Py_ssize_t i) { return PyTuple_GET_ITEM(t, i); }      /* borrowed */
     static Py_ssize_t mj_size(PyObject *t) { return PyTuple_GET_SIZE(t); }
     static Py_ssize_t mj_str_length(PyObject *s) { return PyUnicode_GET_LENGTH(s); }
@@ -368,6 +374,7 @@ cdef extern from *:
     bint mj_named_ndarray(type kind)
     PyObject **mj_tuple_items(tuple t)
     PyObject *mj_function_defaults(object f)
+    PyObject *mj_kwdefault(object f, PyObject *name)
     PyObject *mj_item(PyObject *t, Py_ssize_t i)
     Py_ssize_t mj_size(PyObject *t)
     Py_ssize_t mj_str_length(PyObject *s)
@@ -548,14 +555,16 @@ cdef class DispatcherCore:
     cdef list _last_held                   # per slot of _last: (entry, key) of a native entry, holding what it borrows
     cdef Py_ssize_t _last_next             # the slot of _last the next kept signature goes to
     cdef mj_last_call _last[LAST_SLOTS]    # the last signatures in C, which the vectorcall slot checks first
-    cdef public tuple _parameter_names     # the positional parameters' names when keywords and defaults can be
-    cdef public object _defaults_of        # bound in C (else None), the function whose __defaults__ complete a
-    cdef public Py_ssize_t _positional_only  # call (read at each call), and how many cannot be passed by keyword
+    cdef public tuple _parameter_names     # the parameters' names when keywords and defaults can be bound in C
+    cdef public object _defaults_of        # (else None), the function whose __defaults__ and __kwdefaults__
+    cdef public Py_ssize_t _positional_only  # complete a call (read at each call), how many cannot be passed by
+    cdef public Py_ssize_t _keyword_only   # keyword, and how many (the last ones) can only be passed by keyword
 
     def __cinit__(self, *args, **kwargs):
         self._vectorcall = mj_vectorcall_slot()
         self._entries = {}
         self._positional_count = -1
+        self._keyword_only = 0
         self._native = None
         self._recent = [None] * RECENT
         self._last_held = [None] * LAST_SLOTS
@@ -612,7 +621,7 @@ cdef class DispatcherCore:
         cdef PyObject *bound[BIND_ARGS]
         cdef tuple defaults = self._current_defaults()    # held: the bound vector borrows from it during the call
         if self._bind_vector(argv, n, kwnames, bound, defaults):
-            return self._call_positional(bound, self._positional_count, None, self._positional_count)
+            return self._call_bound_vector(bound)
         kwargs = {}
         for i in range(len(kwnames)):
             kwargs[kwnames[i]] = <object>argv[n + i]
@@ -624,12 +633,16 @@ cdef class DispatcherCore:
 
     cdef bint _bind_vector(self, PyObject **argv, Py_ssize_t n, tuple kwnames, PyObject **bound, tuple defaults):
         """Fill ``bound`` with the call's parameters in order (borrowed: from ``argv``, the keyword values after
-        it, and ``defaults``, which the caller holds), as CPython binds them. False when the Python binder must do
-        it: a parameter list it does not cover, or a call CPython rejects (``_bind`` then raises CPython's own
-        TypeError)."""
+        it, and ``defaults``, which the caller holds; keyword-only defaults from ``__kwdefaults__``, which
+        ``_call_bound_vector`` holds), as CPython binds them. False when the Python binder must do it: a parameter
+        list it does not cover, or a call CPython rejects (``_bind`` then raises CPython's own TypeError)."""
         cdef tuple names = self._parameter_names
-        cdef Py_ssize_t count = self._positional_count, i, k, first_default
-        if names is None or defaults is None or count > BIND_ARGS or n > count:
+        cdef Py_ssize_t count, positional, i, k, first_default
+        if names is None or defaults is None:
+            return False
+        count = len(names)
+        positional = count - self._keyword_only
+        if count > BIND_ARGS or n > positional:
             return False
         for i in range(count):
             bound[i] = argv[i] if i < n else NULL
@@ -639,13 +652,25 @@ cdef class DispatcherCore:
                 if i < self._positional_only or bound[i] != NULL:
                     return False
                 bound[i] = argv[n + k]
-        first_default = count - len(defaults)
-        for i in range(n, count):
+        first_default = positional - len(defaults)
+        for i in range(n, positional):
             if bound[i] == NULL:
                 if i < first_default:
                     return False
                 bound[i] = <PyObject *>defaults[i - first_default]
+        for i in range(positional, count):
+            if bound[i] == NULL:
+                bound[i] = mj_kwdefault(self._defaults_of, <PyObject *>names[i])
+                if bound[i] == NULL:
+                    return False
         return True
+
+    cdef object _call_bound_vector(self, PyObject **bound):
+        """Call with the vector ``_bind_vector`` filled; its keyword-only values held for the call (a default
+        could leave ``__kwdefaults__`` while the call runs)."""
+        cdef Py_ssize_t count = len(self._parameter_names)
+        held = mj_tuple_from(bound + count - self._keyword_only, self._keyword_only) if self._keyword_only else None
+        return self._call_vector(bound, count, count)
 
     def _forget_recent(self):
         """Drop the remembered signatures: after ``_entries`` changed an entry (tiering swaps native code in), the
@@ -673,8 +698,8 @@ cdef class DispatcherCore:
         are not kept)."""
         cdef Py_ssize_t i, n = len(key), slot = self._last_next
         cdef char kind
-        if n > LAST_ARGS or type(entry) is Tier0Entry:
-            return 0
+        if n > LAST_ARGS or type(entry) is Tier0Entry or self._keyword_only:
+            return 0          # (the slot matches positional calls: keyword-only parameters never come that way)
         for i in range(n):
             if last_kind(key[i]) == KIND_NONE:
                 return 0
@@ -692,13 +717,17 @@ cdef class DispatcherCore:
 
     cdef object _call_positional(self, PyObject **argv, Py_ssize_t n, tuple args, size_t nargsf):
         """A call without keywords: a recently seen signature goes straight to its entry with ``argv`` as is."""
-        cdef tuple key
         cdef PyObject *bound[BIND_ARGS]
         if n != self._positional_count:
             defaults = self._current_defaults()    # held: the bound vector borrows from it during the call
             if self._bind_vector(argv, n, None, bound, defaults):
-                return self._call_positional(bound, self._positional_count, None, self._positional_count)
+                return self._call_bound_vector(bound)
             return self._call_bound(self._bind(mj_tuple_from(argv, n) if args is None else args, {}))
+        return self._call_vector(argv, n, nargsf)
+
+    cdef object _call_vector(self, PyObject **argv, Py_ssize_t n, size_t nargsf):
+        """The entry of the signature of ``argv``, the full parameter list, called with it."""
+        cdef tuple key
         entry = self._last_match(argv, n)
         if entry is not None:
             return mj_call_vector(entry, argv, nargsf)

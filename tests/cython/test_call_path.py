@@ -145,6 +145,10 @@ def positional_first(a, /, b, c=[1]):
     return (a, b, c)                 # the default list itself: the same object on every call
 
 
+def keyword_mix(a, /, b, c=3, *, k, by=2, zz=None):
+    return (a, b, c, k, by, zz)
+
+
 def sized_class():
     class Sized:
         def __init__(self, size):
@@ -152,13 +156,16 @@ def sized_class():
 
         def grow(self, k, by=1):
             return self.size + k * by
+
+        def scaled(self, k=0, *, by=1, zz=5):          # keyword-only, as tomli's get_or_create_nest(..., access_lists=)
+            return (self.size + k) * by - zz
     return Sized
 
 
 Sized = sized_class()
 
 
-BINDING_FUNCTIONS = [three, required_pair, positional_first]
+BINDING_FUNCTIONS = [three, required_pair, positional_first, keyword_mix]
 call_shapes = hs.tuples(hs.lists(hs.integers(-3, 3), max_size=4),
                         hs.dictionaries(hs.sampled_from(["a", "b", "c", "by", "k", "zz"]), hs.integers(-3, 3),
                                         max_size=3),
@@ -184,6 +191,48 @@ def test_keywords_and_defaults_bind_in_c_as_cpython_binds_them(shape):
         assert outcome(type(jitted).__call__, jitted, *args, **kwargs) == outcome(fn, *args, **kwargs)
     plain, compiled = Sized(10), JitSized(10)
     assert outcome(compiled.grow, *args, **kwargs) == outcome(plain.grow, *args, **kwargs)
+    assert outcome(compiled.scaled, *args, **kwargs) == outcome(plain.scaled, *args, **kwargs)
+
+
+def test_keyword_only_parameters_bind_in_c(monkeypatch):
+    """Calls of a function with keyword-only parameters, from Python and from a compiled method site, do not go
+    through the Python binder (0.6 µs a call: tomli spent a sixth of its time there)."""
+    jitted = jitted_binding["keyword_mix"]
+    assert jitted(1, 2, k=3) == keyword_mix(1, 2, k=3)
+    compiled = JitSized(10)
+    assert compiled.scaled(1, by=3) == Sized(10).scaled(1, by=3)
+
+    def refuse(*args):
+        raise AssertionError("bound in Python")
+    monkeypatch.setattr(dispatch.DispatcherBase, "_bind", refuse)
+    assert jitted(1, b=2, k=3, zz=4) == keyword_mix(1, b=2, k=3, zz=4)
+    assert jitted(1, 2, 0, k=3) == keyword_mix(1, 2, 0, k=3)
+    assert compiled.scaled(by=2) == Sized(10).scaled(by=2) and compiled.scaled(2) == Sized(10).scaled(2)
+    assert call_scaled(compiled, 4) == call_scaled(Sized(10), 4)
+
+
+def scaled_sum(obj, k):
+    return obj.scaled(k, by=2) + obj.scaled(zz=k)
+
+
+call_scaled = moshjit.jit(scaled_sum, backend="cython")
+
+
+def takes_its_default(*, value):
+    takes_its_default.__kwdefaults__ = {"value": ["new"]}     # the default the call took loses its last holder
+    return value
+
+
+def test_a_keyword_only_default_replaced_during_the_call_stays_the_calls():
+    global takes_its_default
+    plain = takes_its_default
+    takes_its_default = moshjit.jit(plain, backend="cython")
+    try:
+        for _ in range(3):
+            takes_its_default.__kwdefaults__ = {"value": ["old", object()]}
+            assert takes_its_default()[0] == "old"
+    finally:
+        takes_its_default = plain
 
 
 jitted_binding = {fn.__name__: moshjit.jit(fn, backend="cython") for fn in BINDING_FUNCTIONS}
