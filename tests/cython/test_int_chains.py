@@ -52,12 +52,25 @@ def reciprocals(i, j, x):
 
 
 def mix(words, table, s):
-    """pyaes's round: bitwise steps on list items (typed ``object``) whose ints index a table, and ``%`` beside a
-    C counter; the XORs of the looked-up items chain, only the last is boxed."""
+    """pyaes's round: bitwise steps on list items (typed ``object``) whose ints index a table (negative and out of
+    range too), and ``%`` beside a C counter; the XORs of the looked-up items chain, only the last is boxed."""
     out = []
     for i in range(len(words)):
         w = words[i]
         out.append(table[(w >> s) & 7] ^ table[w & 3] ^ (w << s) ^ table[(i + s) % 4] | w)
+    return out
+
+
+def index_anywhere(tables, words):
+    """A chain's value as an index of a list, a tuple or a dict (the generic subscript): negative indexes, out of
+    range ones (CPython's IndexError), big ints and non-ints (the generic way)."""
+    out = []
+    for table in tables:
+        for w in words:
+            try:
+                out.append(table[w ^ 1])
+            except (IndexError, KeyError, TypeError) as exc:
+                out.append((type(exc).__name__, str(exc)))
     return out
 
 
@@ -170,6 +183,13 @@ def test_table_lookups_indexed_by_chains(words, table, s):
     same(mix, words, table, s)
 
 
+@settings(max_examples=150, deadline=None)
+@given(hs.lists(hs.one_of(hs.integers(-12, 12), ints, hs.sampled_from([True, 2.0, "k"])), max_size=8))
+def test_chain_values_as_indexes(words):
+    table = list(range(100, 110))
+    same(index_anywhere, [table, tuple(table), {0: "zero", -2: "minus two", 3: "three"}], words)
+
+
 def chains_of(fn, key) -> IntChains:
     return chain_plans.chains_of(IntChains, fn, key)
 
@@ -201,7 +221,9 @@ def test_bitwise_operations_on_list_items_chain_and_end_where_they_index():
     chains = chains_of(mix, (list, list, "int64"))
     # i + s (a C counter and an int64: may leave int64) is one too; its % 4 is a C operation
     assert sorted(op.op for op in chains.links) == ["&", "&", "+", "<<", ">>", "^", "^", "^", "|"]
-    assert sorted(op.op for op in chains.unboxed) == ["<<", ">>", "^", "^", "^"]   # the rest index or leave
+    # the two masks end where they index a table (mj_int_subscript takes the C integer); | leaves (appended)
+    assert sorted(op.op for op in chains.unboxed) == ["&", "&", "<<", ">>", "^", "^", "^"]
+    assert len(chains.subscripts) == 2
 
 
 def test_the_generated_code_guards_each_native_operation():

@@ -280,7 +280,10 @@ class Emitter:
             list_builds.emit_build(self, op, depth)
             return
         if self.int_chains.takes(op):
-            self.int_chains.emit(self, op, depth, lambda left, right: self.generic_binary(op, left, right))
+            if isinstance(op, ops.GetItem):
+                self.int_chains.emit_subscript(self, op, depth, lambda at: self.subscript_body(op, at))
+            else:
+                self.int_chains.emit(self, op, depth, lambda left, right: self.generic_binary(op, left, right))
             return
         if self.float_chains.takes(op):
             self.float_chains.emit(self, op, depth, lambda left, right: self.generic_binary(op, left, right))
@@ -288,6 +291,10 @@ class Emitter:
         if op in self.known_hashes:
             known_hashes.emit(self, op, self.known_hashes[op], depth)
             return
+        self.subscript_body(op, depth)
+
+    def subscript_body(self, op, depth: int) -> None:
+        """What ``op`` is without the chains above: a str view or native dict lookup, else its own emitter."""
         native = text.expression(self, op)       # str views and native dict lookups
         if native is not None:
             self.assign(op, native, depth)

