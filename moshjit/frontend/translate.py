@@ -26,6 +26,7 @@ from moshjit.functions import builtins_of
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import UNDEFINED, Constant, Phi, Value
+from moshjit.primitives.namespaces import frame_globals
 
 COMPREHENSION_NAMES = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
 
@@ -33,7 +34,7 @@ COMPREHENSION_NAMES = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
 CONVERTERS = {"s": str, "r": repr, "a": ascii}
 
 # Builtins that read the calling frame: refused when called with fewer positional arguments than this.
-FRAME_INSPECTING_BUILTINS = {"locals": 1, "globals": 1, "vars": 1, "dir": 1, "eval": 2, "exec": 2}
+FRAME_INSPECTING_BUILTINS = {"locals": 1, "vars": 1, "dir": 1, "eval": 2, "exec": 2}
 
 
 # ---- scopes ----------------------------------------------------------------------------------------------------
@@ -616,6 +617,9 @@ class CodeUnit:
                 self.unsupported(f"{builtin}() without explicit arguments (it inspects the calling frame)")
             if builtin == "super" and not args:
                 args = self.zero_argument_super()
+            if builtin == "globals" and not args:        # the frame's globals are the function's own
+                self.push(self.emit(ops.Call(Constant(frame_globals), [second, Constant(self.t.fn.globals)], ())))
+                return
         self.emit_call(first, second, args, kwnames)
 
     def zero_argument_super(self) -> list:

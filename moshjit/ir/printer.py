@@ -27,6 +27,8 @@ def format_constant(value) -> str:
         return f"<type {value}>"
     if isinstance(value, frozenset):
         return "frozenset({" + ", ".join(sorted(format_constant(v) for v in value)) + "})"
+    if isinstance(value, dict):                 # a module's namespace (``globals()``): its repr may run user code
+        return f"<globals of {value['__name__']}>" if "__name__" in value else f"<dict of {len(value)} items>"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 

@@ -7,7 +7,8 @@ type inference and the backends can see which function is called. Other globals 
 counters) stay ``load_global`` and are read at call time, so rebinding them is seen. A name the function itself
 assigns or deletes (``global`` statement) is never resolved, nor a closure cell the function writes or hands to a
 nested function (``nonlocal``): either may rebind it between two reads — nor a name any function of the same module
-writes (``global`` in another function: a call may run it, and the entry's check comes before). What was resolved
+writes (``global`` in another function: a call may run it, and the entry's check comes before), nor any global of
+a function that calls ``globals()`` (it may write any name through the dict). What was resolved
 is recorded in the compile
 context's ``resolved_globals`` and ``dependencies``, and where each name was found in ``bindings``: compiled entries
 check on every call that those names still hold (``moshjit.bindings``). A name in ``ctx.volatile_globals`` (found
@@ -25,6 +26,7 @@ from moshjit.functions import builtins_of
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
+from moshjit.primitives.namespaces import frame_globals
 
 if TYPE_CHECKING:
     from moshjit.context import CompileContext
@@ -88,6 +90,12 @@ def _functions_of(value):
             yield function
 
 
+def reads_its_namespace(fn: Function) -> bool:
+    """Whether ``fn`` calls ``globals()`` (the frontend's ``frame_globals`` call)."""
+    return any(isinstance(op, ops.Call) and isinstance(op.func, Constant) and op.func.value is frame_globals
+               for block in fn.blocks for op in block.ops)
+
+
 def written_in_module(namespace: dict) -> frozenset:
     """The globals of ``namespace`` that functions defined there (and their classes' methods) write."""
     names: set = set()
@@ -106,6 +114,7 @@ def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function
     replacements: dict = {}
     builtins_ = builtins_of(fn.globals)
     written = written_globals(fn) | written_in_module(fn.globals)
+    every_name_written = reads_its_namespace(fn)
     shared_cells = {op.index for block in fn.blocks for op in block.ops if isinstance(op, ops.LoadCell)}
     for block in fn.blocks:
         kept = []
@@ -113,7 +122,7 @@ def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function
             op.map_operands(lambda v: replacements.get(v, v))
             found = _resolve(op, fn, builtins_)
             if found is not None and is_resolvable(found.value) and found.label not in volatile and not (
-                    isinstance(op, ops.LoadGlobal) and op.name in written
+                    isinstance(op, ops.LoadGlobal) and (every_name_written or op.name in written)
                     or isinstance(op, ops.LoadDeref) and op.index in shared_cells):
                 name, obj = found.label, found.value
                 resolved[name] = obj

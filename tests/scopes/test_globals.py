@@ -57,6 +57,17 @@ def test_global_writes_match_cpython(fn, calls, backend):
     reset()
 
 
+def test_globals_calls_what_the_name_holds_when_it_runs():
+    """``globals()`` is the function's namespace while ``globals`` is the builtin; a module global of that name
+    defined later is called instead, as CPython would."""
+    namespace = {"__name__": "shadowing_globals"}
+    exec("def namespace_of():\n    return globals()\n", namespace)
+    jitted = moshjit.jit(namespace["namespace_of"], backend="cython", strict=True)
+    assert jitted() is namespace
+    namespace["globals"] = lambda: "shadowed"
+    assert jitted() == namespace["namespace_of"]() == "shadowed"
+
+
 def test_auto_compiles_global_writes_with_cython_and_llvm_refuses_them():
     reset()
     auto = moshjit.jit(gs.bump, backend="auto")
