@@ -20,8 +20,10 @@ def triangle(i, j):
 
 
 def signs(a, b, c):
-    """Floor division and modulo of values of any sign, zero divisors included."""
-    return (a - b) // c, (a * b) % c, (a + b) // (c - 1) % (b - 1), -7 // (a - a + c) + 7 % (c + 0)
+    """Floor division and modulo of values of any sign, zero divisors included; by constant powers of two (a mask
+    and a shift) and by other constants."""
+    return ((a - b) // c, (a * b) % c, (a + b) // (c - 1) % (b - 1), -7 // (a - a + c) + 7 % (c + 0),
+            (a - b) % 8, (a + b) // 16, (a * b) % 1, (a - c) // 1, (b - c) % 6, (b + c) // -4, (a + c) % (1 << 40))
 
 
 def grow(n, k):
@@ -224,6 +226,26 @@ def test_bitwise_operations_on_list_items_chain_and_end_where_they_index():
     # the two masks end where they index a table (mj_int_subscript takes the C integer); | leaves (appended)
     assert sorted(op.op for op in chains.unboxed) == ["&", "&", "<<", ">>", "^", "^", "^"]
     assert len(chains.subscripts) == 2
+
+
+def powers(values):
+    """``%`` and ``//`` by constants on chain values of unknown type: powers of two as a mask and a shift."""
+    a, b = values
+    return (a ^ b) % 8, (a | b) // 16, (a & b) % 6, (a ^ 1) // -4, (a >> 1) % (1 << 40), (b << 2) // 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.one_of(ints, hs.sampled_from([True, 2.5, "s"])), ints)
+def test_division_by_constants_on_unknown_values(a, b):
+    same(powers, [a, b])
+
+
+def test_powers_of_two_divide_by_a_mask_and_a_shift():
+    jitted(powers)([5, 6])
+    code = str(jitted(powers).inspect_code())
+    assert "mj_int_and(" in code and ", <long long>7, &" in code                 # % 8
+    assert "mj_int_rshift(" in code and ", <long long>4, &" in code              # // 16
+    assert "mj_int_mod(" in code and "mj_int_floordiv(" in code                  # the others divide
 
 
 def test_the_generated_code_guards_each_native_operation():

@@ -461,9 +461,25 @@ ATTRIBUTE_CACHE_C = r'''
         return 0;
     }
     #endif
+    /* The first entry's class value (borrowed) when it is an MJ_TYPE_VALUE entry for obj's type and obj keeps
+       inline values without that name, its shared keys as the entry last saw them; else NULL (the slow path
+       looks again). */
+    static inline PyObject *mj_attr_class_value(PyObject *obj, mj_attr_cache *cache) {
+        mj_attr_entry *e = &cache->entries[0];
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyObject **values;
+        mj_dict_keys *keys;
+        if (e->kind != MJ_TYPE_VALUE || e->type != tp || e->version != tp->tp_version_tag
+                || !(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) || (values = mj_values_of(obj)) == NULL) return NULL;
+        keys = (mj_dict_keys *)((PyHeapTypeObject *)tp)->ht_cached_keys;
+        if (keys == NULL || keys->dk_nentries != e->shadow.nentries
+                || (e->shadow.index >= 0 && values[e->shadow.index] != NULL)) return NULL;
+        return Py_TYPE(e->value)->tp_descr_get == NULL ? e->value : NULL;
+    }
     static inline PyObject *mj_attr_load(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
         PyObject **where = mj_attr_first_hit(obj, cache), *value;
-        if ((where != NULL && (value = *where) != NULL) || (value = mj_attr_hinted(obj, name, cache)) != NULL) {
+        if ((where != NULL && (value = *where) != NULL) || (value = mj_attr_hinted(obj, name, cache)) != NULL
+                || (value = mj_attr_class_value(obj, cache)) != NULL) {
             Py_INCREF(value);
             return value;
         }

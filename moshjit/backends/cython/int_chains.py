@@ -148,6 +148,18 @@ INT_CHAINS_DECLARATIONS = '''\
 '''
 
 
+def _strength_reduced(op) -> tuple[str, str | None]:
+    """The helper for a link and, for ``x % 2**k`` and ``x // 2**k`` (a constant positive power of two), the mask
+    or shift that gives Python's result for every ``x`` (its modulo takes the divisor's sign, its floor division
+    rounds toward minus infinity: an ``&`` and an arithmetic shift) without a C division."""
+    divisor = op.right.value if isinstance(op.right, Constant) and type(op.right.value) is int else 0
+    if op.op in ("%", "//") and divisor > 1 and divisor & (divisor - 1) == 0:
+        if op.op == "%":
+            return "mj_int_and", f"<long long>{divisor - 1}"
+        return "mj_int_rshift", f"<long long>{divisor.bit_length() - 1}"
+    return INT_OPERATORS[op.op], None
+
+
 class IntChains:
     """Which binary operations of one function form int chains, decided from the emitter's types and users."""
 
@@ -244,7 +256,8 @@ class IntChains:
                 values.append(slot)
         name = emitter.var(op)
         target = f"{name}_i" if op in self.unboxed else "_mj_ir"
-        tests.append(f"{INT_OPERATORS[op.op]}({values[0]}, {values[1]}, &{target})")
+        helper, right = _strength_reduced(op)
+        tests.append(f"{helper}({values[0]}, {values[1] if right is None else right}, &{target})")
         generic_text = generic(self._boxed(emitter, op.left), self._boxed(emitter, op.right))
         emitter.emit(f"if {' and '.join(tests)}:", depth)
         if op in self.unboxed:
