@@ -2,7 +2,7 @@
 
     python -m benchmarks.libraries.run [--rounds 5] [--only pyaes,tomli]
 
-Each library is downloaded once from PyPI at a pinned version (``pip download``, into ``MOSHJIT_BENCH_CACHE`` or
+Each library (a package, or a single module) is downloaded once from PyPI at a pinned version (``pip download``, into ``MOSHJIT_BENCH_CACHE`` or
 ``~/.cache/moshjit-bench``) and unpacked; the run imports two copies of its package under two names, one plain and
 one with ``moshjit.jit(..., strict=True)`` on every function and class its modules define (names one module
 imported from another are rebound to the jitted objects too, as decorating the source would), compiles at the
@@ -59,19 +59,25 @@ def fetched(requirement: str) -> str:
     return target
 
 
-def package_dir(root: str, package: str) -> str:
-    """Where ``package`` (a directory with ``__init__.py``) is in an unpacked distribution."""
+def package_source(root: str, package: str) -> str:
+    """Where ``package`` (a directory with ``__init__.py``, or a single ``<package>.py``) is in an unpacked
+    distribution."""
     for where, dirs, files in os.walk(root):
         if os.path.basename(where) == package and "__init__.py" in files:
             return where
+        if package + ".py" in files:
+            return os.path.join(where, package + ".py")
     raise FileNotFoundError(f"no package {package} under {root}")
 
 
 def two_copies(root: str, package: str, workdir: str) -> tuple[str, str]:
     """The package copied under its own name and as ``<package>_jit`` into ``workdir`` (on ``sys.path``)."""
-    source = package_dir(root, package)
+    source = package_source(root, package)
     for name in (package, package + "_jit"):
-        shutil.copytree(source, os.path.join(workdir, name))
+        if os.path.isdir(source):
+            shutil.copytree(source, os.path.join(workdir, name))
+        else:
+            shutil.copyfile(source, os.path.join(workdir, name + ".py"))
     return package, package + "_jit"
 
 
@@ -122,9 +128,45 @@ def found(root: str, filename: str) -> str:
     raise FileNotFoundError(f"no {filename} under {root}")
 
 
-LIBRARIES = {   # name: (pinned requirement, package, licence, workload)
+def chardet_workload(package):
+    samples = [("Ünïcödé ✓ text, naïve café — " * 400).encode("utf-8"),
+               ("Съешь же ещё этих мягких французских булок, да выпей чаю. " * 200).encode("cp1251"),
+               ("Voix ambiguë d'un cœur qui, au zéphyr, préfère les jattes de kiwis. " * 200).encode("cp1252")]
+    return lambda: [package.detect(sample) for sample in samples]
+
+
+def sortedcontainers_workload(package):
+    import random
+    numbers = random.Random(42).sample(range(1_000_000), 20_000)
+
+    def run():
+        sorted_list = package.SortedList()
+        for n in numbers:
+            sorted_list.add(n)
+        for n in numbers[::3]:
+            sorted_list.remove(n)
+        return list(sorted_list[::97]), [sorted_list.bisect_left(n) for n in numbers[::50]], len(sorted_list)
+    return run
+
+
+def png_workload(package):
+    rows = [[(x * y + x) % 256 for x in range(3 * 160)] for y in range(160)]
+
+    def run():
+        import io
+        out = io.BytesIO()
+        package.Writer(160, 160, greyscale=False).write(out, rows)
+        width, height, pixels, _ = package.Reader(bytes=out.getvalue()).read()
+        return out.getvalue(), [list(row) for row in pixels]
+    return run
+
+
+LIBRARIES = {   # name: (pinned requirement, package or module, licence, workload)
     "pyaes": ("pyaes==1.6.1", "pyaes", "MIT", pyaes_workload),
     "tomli": ("tomli==2.0.1", "tomli", "MIT", tomli_workload),
+    "chardet": ("chardet==5.2.0", "chardet", "LGPL-2.1", chardet_workload),
+    "sortedcontainers": ("sortedcontainers==2.4.0", "sortedcontainers", "Apache-2.0", sortedcontainers_workload),
+    "png": ("pypng==0.20220715.0", "png", "MIT", png_workload),
 }
 
 
