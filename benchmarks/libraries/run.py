@@ -17,7 +17,8 @@ Workloads: pyaes and tomli run pyperformance's (1.14.0, MIT): ``crypto_pyaes`` (
 encrypted and decrypted) and ``tomli_loads`` (its 1.1 MB TOML document, read from the pyperformance distribution,
 downloaded likewise); chardet detects the encodings of 16–27 KB of UTF-8, cp1251 and cp1252 text; sortedcontainers
 adds 20,000 ints to a ``SortedList``, removes a third and bisects; pypng writes a 160×160 RGB image and reads it
-back.
+back; Unidecode transliterates and wcwidth measures a 7,000-character multilingual text; idna encodes and decodes
+400 internationalised domain names (UTS 46).
 """
 from __future__ import annotations
 
@@ -168,12 +169,37 @@ def png_workload(package):
     return run
 
 
+MULTILINGUAL = ("Ünïcödé naïve café — Съешь же ещё этих мягких булок; 中文文本处理；日本語のテキスト、"
+                "한국어 텍스트; Ελληνικά; עברית; العربية; emoji ✓ ☃ ½ ﬁ. ") * 60
+
+
+def unidecode_workload(package):
+    return lambda: package.unidecode(MULTILINGUAL)
+
+
+def wcwidth_workload(package):
+    return lambda: (package.wcswidth(MULTILINGUAL), [package.wcwidth(ch) for ch in MULTILINGUAL[:2000]])
+
+
+def idna_workload(package):
+    names = [f"{word}{i}.example" for i, word in enumerate(["bücher", "домен", "例え", "münchen", "straße", "ελλάδα",
+                                                             "пример", "faß", "café", "ドメイン"] * 40)]
+
+    def run():
+        encoded = [package.encode(name, uts46=True) for name in names]
+        return encoded, [package.decode(e) for e in encoded]
+    return run
+
+
 LIBRARIES = {   # name: (pinned requirement, package or module, licence, workload)
     "pyaes": ("pyaes==1.6.1", "pyaes", "MIT", pyaes_workload),
     "tomli": ("tomli==2.0.1", "tomli", "MIT", tomli_workload),
     "chardet": ("chardet==5.2.0", "chardet", "LGPL-2.1", chardet_workload),
     "sortedcontainers": ("sortedcontainers==2.4.0", "sortedcontainers", "Apache-2.0", sortedcontainers_workload),
     "png": ("pypng==0.20220715.0", "png", "MIT", png_workload),
+    "unidecode": ("Unidecode==1.3.8", "unidecode", "GPL-2.0-or-later", unidecode_workload),
+    "wcwidth": ("wcwidth==0.2.13", "wcwidth", "MIT", wcwidth_workload),
+    "idna": ("idna==3.7", "idna", "BSD-3-Clause", idna_workload),
 }
 
 
