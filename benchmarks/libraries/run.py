@@ -245,7 +245,13 @@ def main(argv=None) -> None:
     with tempfile.TemporaryDirectory() as workdir:
         sys.path.insert(0, workdir)
         for name in options.only.split(","):
-            row = measure(name, options.rounds, workdir)
+            try:
+                row = measure(name, options.rounds, workdir)
+            except Exception as error:             # a refusal (strict) or a failure is this library's row
+                reason = str(error).splitlines()[0][:200]
+                print(f"| {LIBRARIES[name][0]} ({LIBRARIES[name][2]}) | — | {type(error).__name__}: {reason} "
+                      f"| — | — | — |", flush=True)
+                continue
             rounds = ", ".join(f"{r:.2f}" for r in row["ratios"])
             print(f"| {row['requirement']} ({row['licence']}) | {row['defs']} | "
                   f"{'equal' if row['same'] else 'DIFFERS'} | {row['first_s']:.1f} | {row['repeat']} | "
