@@ -76,6 +76,13 @@ def index_anywhere(tables, words):
     return out
 
 
+def indexes_a_chain(values):
+    """A chain value used as the container of a subscript as well as its index: CPython's TypeError."""
+    a, b = values
+    x = a ^ b
+    return x[x]
+
+
 def bitwise(values):
     """Every bitwise operator and both shifts on values of unknown type (a list's items), chained."""
     a, b, c = values
@@ -190,6 +197,11 @@ def test_table_lookups_indexed_by_chains(words, table, s):
 def test_chain_values_as_indexes(words):
     table = list(range(100, 110))
     same(index_anywhere, [table, tuple(table), {0: "zero", -2: "minus two", 3: "three"}], words)
+
+
+def test_a_chain_value_subscripted_by_itself_raises_cpythons_error():
+    for values in ([1, 2], [[1, 2], 0], [(5, 6, 7), 1]):
+        same(indexes_a_chain, values)
 
 
 def chains_of(fn, key) -> IntChains:

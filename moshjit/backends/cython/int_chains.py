@@ -174,8 +174,9 @@ class IntChains:
                                 if op not in excluded and self._float_division(op)}
         self.subscripts = {op for block in fn.blocks for op in block.ops
                            if op not in excluded and self._subscript(op)}
-        ends = self.links | self.float_divisions | self.subscripts
-        self.unboxed = {op for op in self.links if users.get(op) and all(user in ends for user in users[op])}
+        ends = self.links | self.float_divisions
+        self.unboxed = {op for op in self.links if users.get(op) and all(
+            user in ends or user in self.subscripts and user.key is op and user.obj is not op for user in users[op])}
         self.used = False
         self.bound_at_entry: set = set()     # object variables of unboxed values: bound to None on entry, since
         # the native path leaves them unassigned and Cython checks an object variable read while maybe unbound
