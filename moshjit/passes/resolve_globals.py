@@ -8,7 +8,8 @@ counters) stay ``load_global`` and are read at call time, so rebinding them is s
 assigns or deletes (``global`` statement) is never resolved, nor a closure cell the function writes or hands to a
 nested function (``nonlocal``): either may rebind it between two reads — nor a name any function of the same module
 writes (``global`` in another function: a call may run it, and the entry's check comes before), nor any global of
-a function that calls ``globals()`` (it may write any name through the dict). What was resolved
+a function that calls ``globals()`` itself (it may write any name through the dict; a sibling that does so
+during a call is, like ``setattr(module, ...)``, seen at the next call's check). What was resolved
 is recorded in the compile
 context's ``resolved_globals`` and ``dependencies``, and where each name was found in ``bindings``: compiled entries
 check on every call that those names still hold (``moshjit.bindings``). A name in ``ctx.volatile_globals`` (found

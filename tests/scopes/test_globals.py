@@ -57,6 +57,19 @@ def test_global_writes_match_cpython(fn, calls, backend):
     reset()
 
 
+@pytest.mark.parametrize("backend", ["ssa", "cython"])
+def test_a_function_that_calls_globals_binds_none_of_its_names(backend):
+    """Through ``globals()`` the function may write any name during its own call."""
+    from tests.scopes import namespace_samples as ns
+    for fn, args in [(ns.through_the_namespace, ("LIMIT",)), (ns.through_the_namespace, ("missing",)),
+                     (ns.rebind_then_call, ("abcd",))]:
+        ns.reset()
+        expected = fn(*args)
+        ns.reset()
+        assert compiled(fn, backend)(*args) == expected
+    ns.reset()
+
+
 def test_globals_calls_what_the_name_holds_when_it_runs():
     """``globals()`` is the function's namespace while ``globals`` is the builtin; a module global of that name
     defined later is called instead, as CPython would."""

@@ -281,7 +281,7 @@ class Emitter:
             return
         if self.int_chains.takes(op):
             if isinstance(op, ops.GetItem):
-                self.int_chains.emit_subscript(self, op, depth, lambda at: self.subscript_body(op, at))
+                self.int_chains.emit_subscript(self, op, depth, lambda at: self.plain_body(op, at))
             else:
                 self.int_chains.emit(self, op, depth, lambda left, right: self.generic_binary(op, left, right))
             return
@@ -291,10 +291,10 @@ class Emitter:
         if op in self.known_hashes:
             known_hashes.emit(self, op, self.known_hashes[op], depth)
             return
-        self.subscript_body(op, depth)
+        self.plain_body(op, depth)
 
-    def subscript_body(self, op, depth: int) -> None:
-        """What ``op`` is without the chains above: a str view or native dict lookup, else its own emitter."""
+    def plain_body(self, op, depth: int) -> None:
+        """What ``op`` emits without the chains: a str view or native dict lookup, else its own ``op_`` method."""
         native = text.expression(self, op)       # str views and native dict lookups
         if native is not None:
             self.assign(op, native, depth)
@@ -663,8 +663,9 @@ class Emitter:
     def set_annotations(self, op, depth) -> None:
         """A nested function's annotations: CPython keeps the tuple of names and values and makes the dict
         ``__annotations__`` gives from its pairs."""
-        if isinstance(op.annotations, Constant) and op.annotations.value is None:
-            return
+        if isinstance(op.annotations, Constant) and op.annotations.value is None or not (
+                self.users.get(op) or op in self.kept_unused):
+            return                                # (a function nothing reads: its annotations are not seen)
         pairs = self.obj(op.annotations)
         self.emit(f"{self.var(op)}.__annotations__ = dict(zip({pairs}[::2], {pairs}[1::2]))", depth)
 
