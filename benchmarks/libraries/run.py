@@ -18,7 +18,8 @@ encrypted and decrypted) and ``tomli_loads`` (its 1.1 MB TOML document, read fro
 downloaded likewise); chardet detects the encodings of 16–27 KB of UTF-8, cp1251 and cp1252 text; sortedcontainers
 adds 20,000 ints to a ``SortedList``, removes a third and bisects; pypng writes a 160×160 RGB image and reads it
 back; Unidecode transliterates and wcwidth measures a 7,000-character multilingual text; idna encodes and decodes
-400 internationalised domain names (UTS 46).
+400 internationalised domain names (UTS 46); mistune renders 100 copies of a Markdown document with every block
+kind to HTML.
 """
 from __future__ import annotations
 
@@ -191,6 +192,12 @@ def idna_workload(package):
     return run
 
 
+def mistune_workload(package):
+    text = ("# Title\n\nSome *emphasis*, **strong** and `code`, a [link](http://example.com) and\n"
+            "- a list\n- of items\n  1. nested\n\n> a quote\n\n```\ncode block\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n") * 100
+    return lambda: package.html(text)
+
+
 LIBRARIES = {   # name: (pinned requirement, package or module, licence, workload)
     "pyaes": ("pyaes==1.6.1", "pyaes", "MIT", pyaes_workload),
     "tomli": ("tomli==2.0.1", "tomli", "MIT", tomli_workload),
@@ -200,6 +207,7 @@ LIBRARIES = {   # name: (pinned requirement, package or module, licence, workloa
     "unidecode": ("Unidecode==1.3.8", "unidecode", "GPL-2.0-or-later", unidecode_workload),
     "wcwidth": ("wcwidth==0.2.13", "wcwidth", "MIT", wcwidth_workload),
     "idna": ("idna==3.7", "idna", "BSD-3-Clause", idna_workload),
+    "mistune": ("mistune==3.0.2", "mistune", "BSD-3-Clause", mistune_workload),
 }
 
 
