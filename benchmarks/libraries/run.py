@@ -71,7 +71,7 @@ def fetched(requirement: str) -> str:
 def package_source(root: str, package: str) -> str:
     """Where ``package`` (a directory with ``__init__.py``, or a single ``<package>.py``) is in an unpacked
     distribution."""
-    for where, dirs, files in os.walk(root):
+    for where, _, files in os.walk(root):
         if os.path.basename(where) == package and "__init__.py" in files:
             return where
         if package + ".py" in files:
