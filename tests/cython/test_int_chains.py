@@ -83,6 +83,14 @@ def indexes_a_chain(values):
     return x[x]
 
 
+def xor_items(table, keys):
+    """Items only XORs read, by a link that may be negative or out of range and by a constant negative index."""
+    out = 0
+    for k in keys:
+        out ^= table[k ^ 0] ^ table[-1]
+    return out
+
+
 def bitwise(values):
     """Every bitwise operator and both shifts on values of unknown type (a list's items), chained."""
     a, b, c = values
@@ -204,6 +212,13 @@ def test_a_chain_value_subscripted_by_itself_raises_cpythons_error():
         same(indexes_a_chain, values)
 
 
+@settings(max_examples=150, deadline=None)
+@given(hs.lists(hs.one_of(ints, hs.sampled_from([True, 1.5, Bits(2), 1 << 70])), min_size=1, max_size=6),
+       hs.booleans(), hs.lists(hs.integers(-8, 8), max_size=5))
+def test_items_read_in_place(items, as_tuple, keys):
+    same(xor_items, tuple(items) if as_tuple else items, keys)
+
+
 def chains_of(fn, key) -> IntChains:
     return chain_plans.chains_of(IntChains, fn, key)
 
@@ -236,8 +251,10 @@ def test_bitwise_operations_on_list_items_chain_and_end_where_they_index():
     # i + s (a C counter and an int64: may leave int64) is one too; its % 4 is a C operation
     assert sorted(op.op for op in chains.links) == ["&", "&", "+", "<<", ">>", "^", "^", "^", "|"]
     # the two masks end where they index a table (mj_int_subscript takes the C integer); | leaves (appended)
-    assert sorted(op.op for op in chains.unboxed) == ["&", "&", "<<", ">>", "^", "^", "^"]
+    assert sorted(op.op for op in chains.unboxed if op in chains.links) == ["&", "&", "<<", ">>", "^", "^", "^"]
     assert len(chains.subscripts) == 2
+    # the items only links read: words[i] and the three table lookups (by the masks, and by the C int (i + s) % 4)
+    assert len(chains.item_reads) == 4 and chains.item_reads < chains.unboxed
 
 
 def powers(values):

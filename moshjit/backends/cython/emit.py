@@ -280,7 +280,9 @@ class Emitter:
             list_builds.emit_build(self, op, depth)
             return
         if self.int_chains.takes(op):
-            if isinstance(op, ops.GetItem):
+            if op in self.int_chains.item_reads:
+                self.int_chains.emit_item_read(self, op, depth, lambda at: self.plain_body(op, at))
+            elif isinstance(op, ops.GetItem):
                 self.int_chains.emit_subscript(self, op, depth, lambda at: self.plain_body(op, at))
             else:
                 self.int_chains.emit(self, op, depth, lambda left, right: self.generic_binary(op, left, right))

@@ -61,6 +61,19 @@ INT_CHAINS_C = r'''
         *x = PyLong_AsLongLongAndOverflow(o, &overflow);
         return !overflow;
     }
+    /* container[i]'s int, read where the item is (no reference taken), for an exact list or tuple whose item there
+       is an exact int that fits a long long; 0 otherwise (the subscript is then made as usual). */
+    static inline int mj_int_item(PyObject *container, long long i, long long *out) {
+        Py_ssize_t n;
+        PyObject *item;
+        if (PyList_CheckExact(container)) n = PyList_GET_SIZE(container);
+        else if (PyTuple_CheckExact(container)) n = PyTuple_GET_SIZE(container);
+        else return 0;
+        if (i < -(long long)n || i >= (long long)n) return 0;
+        if (i < 0) i += n;
+        item = PyList_CheckExact(container) ? PyList_GET_ITEM(container, i) : PyTuple_GET_ITEM(container, i);
+        return mj_int_value(item, out);
+    }
     /* container[i] for an index a chain holds natively: an exact list's or tuple's item (Python's negative indexes
        counted from the end), else the generic subscript with the index as an int (CPython's IndexError and
        TypeError, a class's own __getitem__). A new reference, or NULL with the exception set. */
@@ -145,6 +158,7 @@ INT_CHAINS_DECLARATIONS = '''\
     bint mj_int_lshift(long long, long long, long long *)
     object mj_int_box(bint, long long, object)
     object mj_int_subscript(object, long long)
+    bint mj_int_item(object, long long, long long *)
 '''
 
 
@@ -177,6 +191,12 @@ class IntChains:
         ends = self.links | self.float_divisions
         self.unboxed = {op for op in self.links if users.get(op) and all(
             user in ends or user in self.subscripts and user.key is op and user.obj is not op for user in users[op])}
+        # a subscript only links read (``T1[i] ^ T2[j]``), by a C integer or an unboxed link: its item's int is
+        # read where the item is, no reference taken; held like an unboxed link's value
+        self.item_reads = {op for block in fn.blocks for op in block.ops
+                           if op not in excluded and self._item_read(op) and users.get(op)
+                           and all(user in self.links for user in users[op])}
+        self.unboxed |= self.item_reads
         self.used = False
         self.bound_at_entry: set = set()     # object variables of unboxed values: bound to None on entry, since
         # the native path leaves them unassigned and Cython checks an object variable read while maybe unbound
@@ -221,10 +241,40 @@ class IntChains:
         return (isinstance(op, ops.GetItem) and op.key in self.links and not isinstance(op.obj, Constant)
                 and self.ctype(op) == "object" and self.ctype(op.obj) in ("list", "tuple", "object"))
 
+    def _item_read(self, op) -> bool:
+        """``c[k]`` giving an object, ``c`` a list, a tuple or a value of unknown type, ``k`` a C integer or an
+        unboxed link that is not ``c`` itself."""
+        if not (isinstance(op, ops.GetItem) and not isinstance(op.obj, Constant) and self.ctype(op) == "object"
+                and self.ctype(op.obj) in ("list", "tuple", "object")):
+            return False
+        return self._operand_kind(op.key) == "c" or op.key in self.unboxed and op.obj is not op.key
+
+    def emit_item_read(self, emitter, op, depth: int, generic) -> None:
+        """``c[k]``'s int where the item is while it is an exact int that fits (flag set), else the subscript as
+        it would be without the chain (its object in the variable, flag clear)."""
+        self.used = True
+        name = emitter.var(op)
+        self.bound_at_entry.add(name)
+        emitter.decls[f"{name}_i"] = "long long"
+        emitter.decls[f"{name}_u"] = "bint"
+        if op.key in self.unboxed:
+            key = emitter.var(op.key)
+            test, index = f"{key}_u and ", f"{key}_i"
+        else:
+            test, index = "", f"<long long>{emitter.ref(op.key)}"
+        emitter.emit(f"if {test}mj_int_item({emitter.obj(op.obj)}, {index}, &{name}_i):", depth)
+        emitter.emit(f"{name}_u = True", depth + 1)
+        emitter.emit("else:", depth)
+        if op.key in self.unboxed:
+            self.emit_subscript(emitter, op, depth + 1, generic)
+        else:
+            generic(depth + 1)
+        emitter.emit(f"{name}_u = False", depth + 1)
+
     def takes(self, op) -> bool:
         """Whether ``op`` is emitted here: a link, or a float division or a subscript reading an unboxed link."""
         return (op in self.links or op in self.float_divisions and (op.left in self.unboxed or op.right in self.unboxed)
-                or op in self.subscripts and op.key in self.unboxed)
+                or op in self.subscripts and op.key in self.unboxed or op in self.item_reads)
 
     def emit_subscript(self, emitter, op, depth: int, generic) -> None:
         """``c[v]`` with ``v``'s C integer while the chain holds it; ``generic(depth)`` writes the subscript as it
