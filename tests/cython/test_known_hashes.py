@@ -100,6 +100,12 @@ def test_dict_operations_on_shared_keys_agree_with_cpython(key_list, kind):
         assert logged(jitted(bump), make(kind), key) == logged(bump, make(kind), key)
 
 
+def test_none_as_the_first_key():
+    """The hash holder started as None: a first key None found it "already hashed", the dict got None twice."""
+    for keys in ([None, 0, None, 0], [None, None], [(1, None), None, None]):
+        assert logged(jitted(memo_walk), keys, {}) == logged(memo_walk, keys, {})
+
+
 def test_pure_keys_are_found_under_the_hash_cpython_gives_them():
     stored = [(1, 2), Pair(3, (4, "x")), ("a", (1.5, None, True, b"b")), (), ((),), (-1, -2), (2 ** 70, 1)]
     memo = {key: i for i, key in enumerate(stored)}

@@ -1347,7 +1347,7 @@ class Emitter:
             out.append("    _mj_jump = 0")
         out.extend(f"    {name} = None" for name in sorted(self.float_chains.bound_at_entry))
         out.extend(f"    {name} = None" for name in sorted(self.int_chains.bound_at_entry))
-        out.extend(f"    {name} = None" for name in sorted(self.hash_holders))
+        out.extend(f"    {name} = _MJ_UNBOUND" for name in sorted(self.hash_holders))   # no key is that object
         out.extend(f"    {name} = None" for name in sorted(self.box_names.values()))
         out.extend(f"    {name} = None" for name in sorted(self.reused_buffer_names))
         out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash

@@ -12,7 +12,8 @@ exact ints, strs, floats, bools, bytes or None — with ``tuplehash``'s own form
 first time (a CPython that hashed tuples differently turns the whole thing off). For anything else it answers -1 and
 the operation is emitted as before. The hash is remembered with the object it was computed for (a reference is held,
 so the address cannot be reused): a variable shared by several values, or a loop, never reuses another object's
-hash. The dict operations keep CPython's behaviour: exact ``dict`` and ``collections.defaultdict`` take the known
+hash. Before any hash, and after one that could not be computed, the holder is ``_MJ_UNBOUND``, which no key can
+be (it was ``None`` once: a first key ``None`` then took an uncomputed hash, and a dict got ``None`` twice). The dict operations keep CPython's behaviour: exact ``dict`` and ``collections.defaultdict`` take the known
 hash (a missing key raises ``KeyError(key)`` as ``dict_subscript`` does, or calls the defaultdict's
 ``__missing__``); every other container gets the generic operation.
 """
@@ -177,7 +178,7 @@ def emit(emitter, op, key, depth: int) -> None:
     emitter.decls[holder] = "object"
     emitter.emit(f"if {holder} is not {ref}:", depth)
     emitter.emit(f"{hashed} = mj_tuple_hash({ref})", depth + 1)
-    emitter.emit(f"{holder} = {ref} if {hashed} != -1 else None", depth + 1)
+    emitter.emit(f"{holder} = {ref} if {hashed} != -1 else _MJ_UNBOUND", depth + 1)
     if isinstance(op, ops.Compare):
         container = emitter.container(op.right)
         test = f"(mj_contains_known({container}, {ref}, {hashed}) == 1 if {hashed} != -1 else {ref} in {container})"
