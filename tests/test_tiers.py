@@ -435,27 +435,6 @@ def test_tier0_promotion_failure_is_reported_not_raised_into_the_call(monkeypatc
 
 
 
-def test_stopping_the_build_worker_mid_build_cancels_the_build(tmp_path):
-    """At exit the worker is stopped; the build it was running ends in BuildCancelled, not a BuildError to report."""
-    pyx = tmp_path / "slow.pyx"
-    pyx.write_text("".join(f"def f{i}(x):\n    return [x * k for k in range({i})]\n" for i in range(300)))
-    worker = build_worker.BuildWorker()
-    outcome = []
-
-    def build():
-        try:
-            worker.build(str(pyx), "slow", str(tmp_path / "slow.c"), str(tmp_path / "slow.so"), "-O2")
-        except BuildError as exc:
-            outcome.append(exc)
-    thread = threading.Thread(target=build)
-    thread.start()
-    while worker._process is None:
-        time.sleep(0.001)
-    worker.stop()
-    thread.join(120)
-    assert len(outcome) == 1 and isinstance(outcome[0], BuildCancelled), outcome
-
-
 def test_a_cancelled_background_compile_is_not_reported_as_a_failure(monkeypatch, caplog):
     fn = jit(sum_squares, tier="tiered", hot_calls=1)
 

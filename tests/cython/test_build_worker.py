@@ -207,12 +207,11 @@ def live_members(group: int) -> list:
     return members
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads process groups from /proc")
-def test_stopping_the_worker_ends_the_c_compiler_it_runs(tmp_path):
-    """At exit a gcc still compiling must not outlive the program (it held the CPU and the program's standard
-    error open: a parent reading the program's output waited for the build)."""
+def long_build(tmp_path, functions: int):
+    """A build of a module with ``functions`` functions started on a thread of its own: (the worker, the thread,
+    the BuildErrors it ended in), once the worker process exists."""
     pyx = tmp_path / "mj_test_long.pyx"
-    pyx.write_text("".join(f"def f{i}(x):\n    return [x * k for k in range({i})]\n" for i in range(400)))
+    pyx.write_text("".join(f"def f{i}(x):\n    return [x * k for k in range({i})]\n" for i in range(functions)))
     worker = build_worker.BuildWorker()
     outcome = []
 
@@ -225,6 +224,22 @@ def test_stopping_the_worker_ends_the_c_compiler_it_runs(tmp_path):
     thread.start()
     while worker._process is None:
         time.sleep(0.001)
+    return worker, thread, outcome
+
+
+def test_stopping_the_build_worker_mid_build_cancels_the_build(tmp_path):
+    """At exit the worker is stopped; the build it was running ends in BuildCancelled, not a BuildError to report."""
+    worker, thread, outcome = long_build(tmp_path, 300)
+    worker.stop()
+    thread.join(120)
+    assert len(outcome) == 1 and isinstance(outcome[0], BuildCancelled), outcome
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads process groups from /proc")
+def test_stopping_the_worker_ends_the_c_compiler_it_runs(tmp_path):
+    """At exit a gcc still compiling must not outlive the program (it held the CPU and the program's standard
+    error open: a parent reading the program's output waited for the build)."""
+    worker, thread, outcome = long_build(tmp_path, 400)
     group = worker._process.pid
     while len(live_members(group)) < 2 and thread.is_alive():      # the worker and the gcc it started
         time.sleep(0.01)
