@@ -435,6 +435,8 @@ cdef enum:
     KIND_STR = MJ_KIND_STR
     KIND_SHAPE = MJ_KIND_SHAPE            # ... a tuple (its items' kinds, in C: mj_has_shape),
     KIND_NONE = MJ_KIND_NONE              # (an array, or a tuple holding one: not kept in the C copy)
+    BOUND = 1                             # what _bind_vector did (0: nothing, the Python binder's turn): bound,
+    KWDEFAULTS_TAKEN = 2                  # or bound taking keyword-only defaults from __kwdefaults__
     BIND_ARGS = 16                        # keywords and defaults are bound in C for at most this many parameters
 
 cdef object array_key(object value, type kind):
@@ -620,8 +622,9 @@ cdef class DispatcherCore:
         the parameters allow, else by ``_bind``."""
         cdef PyObject *bound[BIND_ARGS]
         cdef tuple defaults = self._current_defaults()    # held: the bound vector borrows from it during the call
-        if self._bind_vector(argv, n, kwnames, bound, defaults):
-            return self._call_bound_vector(bound)
+        cdef int bound_how = self._bind_vector(argv, n, kwnames, bound, defaults)
+        if bound_how:
+            return self._call_bound_vector(bound, bound_how == KWDEFAULTS_TAKEN)
         kwargs = {}
         for i in range(len(kwnames)):
             kwargs[kwnames[i]] = <object>argv[n + i]
@@ -631,13 +634,15 @@ cdef class DispatcherCore:
         """The defaults a call takes now: the function's ``__defaults__`` (None when C does not bind them)."""
         return None if self._defaults_of is None else <tuple>mj_function_defaults(self._defaults_of)
 
-    cdef bint _bind_vector(self, PyObject **argv, Py_ssize_t n, tuple kwnames, PyObject **bound, tuple defaults):
+    cdef int _bind_vector(self, PyObject **argv, Py_ssize_t n, tuple kwnames, PyObject **bound, tuple defaults):
         """Fill ``bound`` with the call's parameters in order (borrowed: from ``argv``, the keyword values after
         it, and ``defaults``, which the caller holds; keyword-only defaults from ``__kwdefaults__``, which
-        ``_call_bound_vector`` holds), as CPython binds them. False when the Python binder must do it: a parameter
-        list it does not cover, or a call CPython rejects (``_bind`` then raises CPython's own TypeError)."""
+        ``_call_bound_vector`` then holds), as CPython binds them: ``BOUND``, or ``KWDEFAULTS_TAKEN`` when one of
+        those was taken. 0 when the Python binder must do it: a parameter list it does not cover, or a call
+        CPython rejects (``_bind`` then raises CPython's own TypeError)."""
         cdef tuple names = self._parameter_names
         cdef Py_ssize_t count, positional, i, k, first_default
+        cdef int outcome = BOUND
         if names is None or defaults is None:
             return False
         count = len(names)
@@ -663,13 +668,14 @@ cdef class DispatcherCore:
                 bound[i] = mj_kwdefault(self._defaults_of, <PyObject *>names[i])
                 if bound[i] == NULL:
                     return False
-        return True
+                outcome = KWDEFAULTS_TAKEN
+        return outcome
 
-    cdef object _call_bound_vector(self, PyObject **bound):
-        """Call with the vector ``_bind_vector`` filled; its keyword-only values held for the call (a default
-        could leave ``__kwdefaults__`` while the call runs)."""
+    cdef object _call_bound_vector(self, PyObject **bound, bint kwdefaults_taken):
+        """Call with the vector ``_bind_vector`` filled; keyword-only defaults it took held for the call (one could
+        leave ``__kwdefaults__`` while the call runs; values the caller passed are the caller's)."""
         cdef Py_ssize_t count = len(self._parameter_names)
-        held = mj_tuple_from(bound + count - self._keyword_only, self._keyword_only) if self._keyword_only else None
+        held = mj_tuple_from(bound + count - self._keyword_only, self._keyword_only) if kwdefaults_taken else None
         return self._call_vector(bound, count, count)
 
     def _forget_recent(self):
@@ -718,10 +724,12 @@ cdef class DispatcherCore:
     cdef object _call_positional(self, PyObject **argv, Py_ssize_t n, tuple args, size_t nargsf):
         """A call without keywords: a recently seen signature goes straight to its entry with ``argv`` as is."""
         cdef PyObject *bound[BIND_ARGS]
+        cdef int bound_how
         if n != self._positional_count:
             defaults = self._current_defaults()    # held: the bound vector borrows from it during the call
-            if self._bind_vector(argv, n, None, bound, defaults):
-                return self._call_bound_vector(bound)
+            bound_how = self._bind_vector(argv, n, None, bound, defaults)
+            if bound_how:
+                return self._call_bound_vector(bound, bound_how == KWDEFAULTS_TAKEN)
             return self._call_bound(self._bind(mj_tuple_from(argv, n) if args is None else args, {}))
         return self._call_vector(argv, n, nargsf)
 
