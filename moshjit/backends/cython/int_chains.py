@@ -61,30 +61,29 @@ INT_CHAINS_C = r'''
         *x = PyLong_AsLongLongAndOverflow(o, &overflow);
         return !overflow;
     }
-    /* container[i]'s int, read where the item is (no reference taken), for an exact list or tuple whose item there
-       is an exact int that fits a long long; 0 otherwise (the subscript is then made as usual). */
-    static inline int mj_int_item(PyObject *container, long long i, long long *out) {
+    /* An exact list's or tuple's item at i (Python's negative indexes counted from the end), borrowed; NULL for
+       anything else or an index out of range. */
+    static inline PyObject *mj_sequence_item(PyObject *container, long long i) {
         Py_ssize_t n;
-        PyObject *item;
         if (PyList_CheckExact(container)) n = PyList_GET_SIZE(container);
         else if (PyTuple_CheckExact(container)) n = PyTuple_GET_SIZE(container);
-        else return 0;
-        if (i < -(long long)n || i >= (long long)n) return 0;
+        else return NULL;
+        if (i < -(long long)n || i >= (long long)n) return NULL;
         if (i < 0) i += n;
-        item = PyList_CheckExact(container) ? PyList_GET_ITEM(container, i) : PyTuple_GET_ITEM(container, i);
-        return mj_int_value(item, out);
+        return PyList_CheckExact(container) ? PyList_GET_ITEM(container, i) : PyTuple_GET_ITEM(container, i);
     }
-    /* container[i] for an index a chain holds natively: an exact list's or tuple's item (Python's negative indexes
-       counted from the end), else the generic subscript with the index as an int (CPython's IndexError and
-       TypeError, a class's own __getitem__). A new reference, or NULL with the exception set. */
+    /* container[i]'s int, read where the item is (no reference taken), when it is an exact list's or tuple's item
+       that is an exact int fitting a long long; 0 otherwise (the subscript is then made as usual). */
+    static inline int mj_int_item(PyObject *container, long long i, long long *out) {
+        PyObject *item = mj_sequence_item(container, i);
+        return item != NULL && mj_int_value(item, out);
+    }
+    /* container[i] for an index a chain holds natively: an exact list's or tuple's item, else the generic
+       subscript with the index as an int (CPython's IndexError and TypeError, a class's own __getitem__). A new
+       reference, or NULL with the exception set. */
     static PyObject *mj_int_subscript(PyObject *container, long long i) {
-        PyObject *key, *item;
-        Py_ssize_t n = -1;
-        if (PyList_CheckExact(container)) n = PyList_GET_SIZE(container);
-        else if (PyTuple_CheckExact(container)) n = PyTuple_GET_SIZE(container);
-        if (n >= 0 && i >= -(long long)n && i < (long long)n) {
-            item = PyList_CheckExact(container) ? PyList_GET_ITEM(container, i < 0 ? i + n : i)
-                                                : PyTuple_GET_ITEM(container, i < 0 ? i + n : i);
+        PyObject *key, *item = mj_sequence_item(container, i);
+        if (item != NULL) {
             Py_INCREF(item);
             return item;
         }
