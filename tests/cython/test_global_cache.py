@@ -1,9 +1,12 @@
 """Global-read inline caches (``backends/cython/global_cache.py``) against CPython: one site reads a module global
 while the module dict changes under it — the value replaced (also by another type), the name deleted
 (``NameError``) or deleted and added back (another entry index), names added until the dict is resized (a new keys
-object), holes left by deletions, a big int or a float where a machine int was assumed — in random orders, in two fresh module namespaces, one plain and one jitted."""
+object), holes left by deletions, a big int or a float where a machine int was assumed; and a builtin read at run
+time (after ``globals()``) while a module global shadows it, the shadow goes, or the module's own builtins dict
+changes — in random orders, in two fresh module namespaces, one plain and one jitted."""
 from __future__ import annotations
 
+import builtins
 import types
 
 from hypothesis import given, settings, strategies as hs
@@ -23,16 +26,25 @@ def scaled():
         return ("ok", target * 3 + 1)
     except (NameError, TypeError) as exc:
         return (type(exc).__name__, str(exc))
+
+
+def measured():
+    globals()                       # what follows is read at run time: len through the globals, then builtins
+    try:
+        return ("ok", len("abc"))
+    except NameError as exc:
+        return ("NameError", str(exc), exc.name)
 '''
 
 
 def namespace(jitted: bool):
     module = types.ModuleType("global_cache_world")
+    module.__builtins__ = dict(vars(builtins))          # the world's own builtins, changed by the actions
     exec(compile(SOURCE, "<global_cache_world>", "exec"), vars(module))
     module.target = 1
     if jitted:
-        module.read = moshjit.jit(module.read, backend="cython")
-        module.scaled = moshjit.jit(module.scaled, backend="cython")
+        for name in ("read", "scaled", "measured"):
+            setattr(module, name, moshjit.jit(getattr(module, name), backend="cython"))
     return module
 
 
@@ -44,6 +56,8 @@ def reset(module):
     for name in [n for n in g if n.startswith("filler_")]:
         del g[name]
     g["target"] = 1
+    g.pop("len", None)
+    g["__builtins__"]["len"] = len
     return module
 
 
@@ -70,24 +84,32 @@ def step(module, action: int, counter: list) -> None:
         g["target"] = 2 ** 80 + counter[0]             # an int no longer a machine int
     elif action == 7:
         g["target"] = counter[0] + 0.5                 # a float
+    elif action == 8:
+        g["len"] = lambda text, n=counter[0]: n        # a module global shadows the builtin
+    elif action == 9:
+        g.pop("len", None)                             # the builtin again
+    elif action == 10:
+        g["__builtins__"]["len"] = lambda text, n=counter[0]: -n     # the builtins dict changes
+    elif action == 11:
+        g["__builtins__"].pop("len", None)             # gone from both: NameError
 
 
 def run(actions, jitted: bool) -> list:
     module, counter, seen = reset(WORLDS[jitted]), [0], []
     for action in actions:
-        seen.append((module.read(), module.scaled()))
+        seen.append((module.read(), module.scaled(), module.measured(), module.measured()))
         step(module, action, counter)
-    seen.append((module.read(), module.scaled()))
+    seen.append((module.read(), module.scaled(), module.measured()))
     return seen
 
 
 def test_every_change_of_the_module_dict_is_seen():
-    actions = [0, 0, 1, 0, 2, 0, 3, 4, 5, 1, 2, 0, 6, 0, 7, 4, 1, 0]
+    actions = [0, 0, 1, 0, 2, 0, 3, 4, 5, 1, 2, 0, 6, 0, 7, 4, 1, 0, 8, 8, 9, 10, 0, 8, 9, 11, 10, 9, 2, 10]
     assert run(actions, True) == run(actions, False)
 
 
 @settings(max_examples=40, deadline=None)
-@given(hs.lists(hs.integers(min_value=0, max_value=7), max_size=15))
+@given(hs.lists(hs.integers(min_value=0, max_value=11), max_size=15))
 def test_random_changes(actions):
     assert run(actions, True) == run(actions, False)
 
@@ -99,3 +121,5 @@ def test_generated_code_reads_globals_through_a_cache():
     module.scaled()
     # the entry check of the type assumed for ``target`` reads it through a cache too
     assert "if not _mj_is_int64(mj_global_peek(_g, 'target', &_mj_gc0)):" in str(module.scaled.inspect_code())
+    module.measured()
+    assert "mj_global_load(_g, _b, 'len', &_mj_gc" in str(module.measured.inspect_code())

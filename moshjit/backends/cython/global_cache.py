@@ -9,11 +9,28 @@ dict another keys object, and then, or when the entry no longer holds the name, 
 equality alone is never trusted: the entry's key must be the very name object, so a keys object freed and another
 allocated at the same address cannot give a wrong value. The layout read (``mj_dict_keys``,
 ``mj_unicode_entries``) is the one in ``attribute_cache.py``.
+
+A name found in the builtins (``ord``, ``len`` in a function whose globals are read at run time) is kept with the
+version tags (PEP 509) of both dicts, as CPython's ``LOAD_GLOBAL_BUILTIN`` keeps their keys' versions: while
+neither dict changed, the name is still missing from the globals and the builtins still hold that value. Tags come
+from one interpreter-wide counter and change at every write (``cpython.py``), so equal tags mean the same dicts,
+unchanged; any write to the module's globals sends the next read through both lookups again.
 """
 from __future__ import annotations
 
 GLOBAL_CACHE_C = r'''
-    typedef struct { void *keys; Py_ssize_t index; } mj_global_cache;
+    typedef struct { void *keys; Py_ssize_t index; uint64_t globals_tag, builtins_tag; PyObject *builtin; }
+        mj_global_cache;
+
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    #endif
+    /* The version tag of a dict (deprecated since 3.12, still given anew at every write through 3.13). */
+    static inline uint64_t mj_global_tag(PyObject *dict) { return ((PyDictObject *)dict)->ma_version_tag; }
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic pop
+    #endif
 
     /* Remember where name is in the module dict's entries (none: the next read looks it up again). */
     static void mj_global_note(PyDictObject *dict, PyObject *name, mj_global_cache *c) {
@@ -39,6 +56,11 @@ GLOBAL_CACHE_C = r'''
             Py_INCREF(value);
             return value;
         }
+        if (c->builtin != NULL && c->globals_tag == mj_global_tag(globals)
+                && c->builtins_tag == mj_global_tag(builtins)) {
+            Py_INCREF(c->builtin);                     /* the builtins hold it: their tag has not changed */
+            return c->builtin;
+        }
         value = PyDict_GetItemWithError(globals, name);                 /* borrowed */
         if (value != NULL) {
             mj_global_note((PyDictObject *)globals, name, c);
@@ -47,7 +69,14 @@ GLOBAL_CACHE_C = r'''
         }
         if (PyErr_Occurred()) return NULL;
         value = PyDict_GetItemWithError(builtins, name);
-        if (value != NULL) { Py_INCREF(value); return value; }
+        if (value != NULL) {
+            c->globals_tag = mj_global_tag(globals);
+            c->builtins_tag = mj_global_tag(builtins);
+            c->builtin = PyDict_CheckExact(globals) && PyDict_CheckExact(builtins) && c->globals_tag != 0
+                && c->builtins_tag != 0 ? value : NULL;
+            Py_INCREF(value);
+            return value;
+        }
         if (PyErr_Occurred()) return NULL;
         PyErr_Format(PyExc_NameError, "name '%U' is not defined", name);
         PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
