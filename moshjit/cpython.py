@@ -9,6 +9,7 @@ to generated code is a fact below, and the modules that act on one name it here:
 - ``TAGGED_INT_SIZE`` (3.12): ``backends/llvm/runtime.py`` (unboxing ints, "fits in int64") and
   ``backends/llvm/layout.py`` (the layout check).
 - ``UNICODE_EQUAL`` (3.13 no longer exports ``_PyUnicode_EQ``): ``backends/cython/prelude.py`` (``str ==``).
+- ``FRAME_LOCALS_SNAPSHOT`` (3.13, PEP 667): ``frontend/translate.py`` (``locals()``).
 - ``COMPENSATED_FLOAT_SUM`` (3.12): ``frontend/consumers.py`` (``sum`` of a generator expression) and
   ``backends/llvm/calls.py`` (native ``sum``).
 - ``empty_min_max_message`` (3.12 reworded it): ``frontend/consumers.py`` and ``backends/llvm/calls.py``.
@@ -64,6 +65,10 @@ TAGGED_INT_SIZE = VERSION >= (3, 12)
 
 UNICODE_EQUAL = "_PyUnicode_Equal" if VERSION >= (3, 13) else "_PyUnicode_EQ"
 """The exported C function comparing two exact strs for equality (``_PyUnicode_EQ`` is not exported by 3.13)."""
+
+FRAME_LOCALS_SNAPSHOT = VERSION >= (3, 13)
+"""PEP 667: ``locals()`` in a function returns a new dict at each call; before 3.13 the frame keeps one dict and
+each call updates it (``frontend/translate.py``, ``frame_locals``)."""
 
 COMPENSATED_FLOAT_SUM = VERSION >= (3, 12)
 """``sum()`` adds floats with Neumaier's compensation (bltinmodule.c, 3.12): see ``primitives/summation.py``."""

@@ -40,7 +40,10 @@ def shout(text):
 
 
 def generator(n):
-    yield locals()["n"]                     # locals() without arguments is a construct the frontend refuses
+    try:
+        yield n
+    except* ValueError:                     # except* is a construct the frontend refuses
+        pass
 
 
 @pytest.fixture(autouse=True)
@@ -113,13 +116,13 @@ def test_two_threads_calling_a_function_that_gets_hot():
 
 def test_strict_refusal_by_the_frontend_raises_at_the_first_call():
     fn = jit(generator, tier="tiered")
-    with pytest.raises(UnsupportedError, match="locals"):
+    with pytest.raises(UnsupportedError, match=r"except\*"):
         fn(1)
 
 
 def test_fallback_refusal_by_the_frontend_warns_at_the_first_call():
     fn = jit(generator, tier="tiered", fallback=True)
-    with pytest.warns(MoshjitWarning, match="locals"):
+    with pytest.warns(MoshjitWarning, match=r"except\*"):
         assert list(fn(1)) == [1]
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -15,6 +15,7 @@ import inspect
 import itertools
 import types
 
+from moshjit import cpython
 from moshjit.errors import UnsupportedError, code_columns
 from moshjit.frontend.cfg import BytecodeBlock, BytecodeCFG
 from moshjit.frontend.consumers import Consumer, choose_consumer
@@ -26,15 +27,17 @@ from moshjit.functions import builtins_of
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import UNDEFINED, Constant, Phi, Value
-from moshjit.primitives.namespaces import frame_globals
+from moshjit.primitives.namespaces import call_in_frame, frame_globals, frame_locals
 
 COMPREHENSION_NAMES = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
 
 # f-string conversions (``!s``, ``!r``, ``!a``) when they come as an instruction of their own.
 CONVERTERS = {"s": str, "r": repr, "a": ascii}
 
-# Builtins that read the calling frame: refused when called with fewer positional arguments than this.
+# Builtins that read the calling frame when called with fewer positional arguments than this: they get the
+# function's namespace and a dict of its locals (``frame_namespace_call``).
 FRAME_INSPECTING_BUILTINS = {"locals": 1, "vars": 1, "dir": 1, "eval": 2, "exec": 2}
+FRAME_READERS = {*FRAME_INSPECTING_BUILTINS, "globals"}
 
 
 # ---- scopes ----------------------------------------------------------------------------------------------------
@@ -612,15 +615,57 @@ class CodeUnit:
             if self.inline_generator_consumer(first, second, args, kwnames):
                 return
         if first is NULL and not kwnames:
-            builtin = self.builtin_name(second)
-            if builtin in FRAME_INSPECTING_BUILTINS and len(args) < FRAME_INSPECTING_BUILTINS[builtin]:
-                self.unsupported(f"{builtin}() without explicit arguments (it inspects the calling frame)")
-            if builtin == "super" and not args:
-                args = self.zero_argument_super()
-            if builtin == "globals" and not args:        # the frame's globals are the function's own
+            reader = self.frame_reader(second)
+            if reader == "globals" and not args and self.scope.mode != "function":
                 self.push(self.emit(ops.Call(Constant(frame_globals), [second, Constant(self.t.fn.globals)], ())))
                 return
+            if reader in FRAME_READERS and len(args) < FRAME_INSPECTING_BUILTINS.get(reader, 1):
+                self.push(self.frame_namespace_call(second, args, reader != "globals"))
+                return
+            if self.builtin_name(second) == "super" and not args:
+                args = self.zero_argument_super()
         self.emit_call(first, second, args, kwnames)
+
+    def frame_namespace_call(self, function, args: list, updates_frame_dict: bool) -> Value:
+        """``locals()``, ``vars()``, ``dir()``, ``globals()``, ``eval(source)``, ``exec(source)``: CPython hands
+        these the calling frame's locals or globals; compiled code has no frame, so the call goes through
+        ``call_in_frame`` with the function's namespace and a dict of its bound locals as they are now
+        (``frame_locals``), which it reads only if what the name holds when it runs reads the frame's locals."""
+        if self.scope.mode != "function":
+            self.unsupported("locals(), vars(), dir(), eval() or exec() reading the locals of a comprehension")
+        namespace = self.frame_locals(updates_frame_dict)
+        return self.emit(ops.Call(Constant(call_in_frame),
+                                  [function, Constant(self.t.fn.globals), namespace, *args], ()))
+
+    def frame_locals(self, updates_frame_dict: bool) -> Value:
+        """A dict of the locals that are bound now, cells' and free variables' contents included, in CPython's
+        order (its "fast locals": ``co_varnames``, the other cell variables, ``co_freevars``). Before CPython 3.13
+        a frame keeps one such dict, updated at each call (a name unbound since is removed, other keys stay); it
+        lives in a hidden variable here, which ``globals()`` leaves alone. From 3.13 on (PEP 667) each call makes
+        a new dict."""
+        code = self.code
+        names = list(code.co_varnames)
+        names += [name for name in code.co_cellvars if name not in names] + list(code.co_freevars)
+        values, cells = [], []
+        for index, name in enumerate(names):
+            var = self.deref_var(name) if name in code.co_cellvars or name in code.co_freevars \
+                else self.scope.local(name)
+            if var is None or var[0] == "closure":
+                values.append(self.own_cell(name, var))
+                cells.append(index)
+            else:
+                values.append(self.ssa.read(var, self.block))
+                if var in self.t.cell_vars:
+                    cells.append(index)
+        holder = ("frame locals", self.scope.id)
+        one_dict = updates_frame_dict and not cpython.FRAME_LOCALS_SNAPSHOT
+        previous = self.ssa.read(holder, self.block) if one_dict else UNDEFINED
+        namespace = self.emit(ops.Call(Constant(frame_locals), [
+            previous, UNDEFINED, Constant(tuple(names)), Constant(frozenset(cells)), *values], ()))
+        if one_dict:
+            self.before_local_write()
+            self.ssa.write(holder, self.block, namespace)
+        return namespace
 
     def zero_argument_super(self) -> list:
         """``super()`` reads the method's ``__class__`` cell and first argument from its frame: pass them."""
@@ -633,6 +678,15 @@ class CodeUnit:
         if var in self.t.cell_vars:                 # the first argument is captured by a nested function
             return [klass, self.emit(ops.CellGet(self.ssa.read(var, self.block), first, "local"))]
         return [klass, self.read_local(var, first, "local")]
+
+    def frame_reader(self, value) -> str | None:
+        """The name of the builtin that reads its caller's frame which a global load finds now, under its own name
+        or another (``show = locals``): C code calling it would read some Python frame outside the function."""
+        if not isinstance(value, ops.LoadGlobal):
+            return None
+        globals_ = self.t.fn.globals
+        found = globals_[value.name] if value.name in globals_ else builtins_of(globals_).get(value.name)
+        return next((name for name in FRAME_READERS if found is getattr(builtins, name)), None)
 
     def builtin_name(self, value) -> str | None:
         """The name of the builtin ``value`` loads, when it is a global load not shadowed by a module global."""

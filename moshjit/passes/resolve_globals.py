@@ -27,7 +27,7 @@ from moshjit.functions import builtins_of
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
-from moshjit.primitives.namespaces import frame_globals
+from moshjit.primitives.namespaces import call_in_frame, frame_globals
 
 if TYPE_CHECKING:
     from moshjit.context import CompileContext
@@ -91,10 +91,34 @@ def _functions_of(value):
             yield function
 
 
-def reads_its_namespace(fn: Function) -> bool:
-    """Whether ``fn`` calls ``globals()`` (the frontend's ``frame_globals`` call)."""
-    return any(isinstance(op, ops.Call) and isinstance(op.func, Constant) and op.func.value is frame_globals
-               for block in fn.blocks for op in block.ops)
+def hands_over_its_namespace(op) -> bool:
+    """Whether ``op`` hands the function's namespace to a builtin that reads the frame (``globals()``,
+    ``eval(source)``, ...: the frontend's ``frame_globals`` and ``call_in_frame`` calls), which may write any name
+    in it."""
+    return isinstance(op, ops.Call) and isinstance(op.func, Constant) \
+        and (op.func.value is frame_globals or op.func.value is call_in_frame)
+
+
+def loads_after_namespace_handover(fn: Function) -> set:
+    """The global loads that may run after such a handover in the same call (later in its block, or in any block
+    reachable from it, handlers included): the names they read may have been rebound through the dict. Loads that
+    run before every handover read what the entry check saw."""
+    after, reached, pending = set(), set(), []
+    for block in fn.blocks:
+        handed_over = False
+        for op in block.ops:
+            if handed_over and isinstance(op, ops.LoadGlobal):
+                after.add(op)
+            handed_over = handed_over or hands_over_its_namespace(op)
+        if handed_over:
+            pending.extend(block.successors())
+    while pending:
+        block = pending.pop()
+        if block not in reached:
+            reached.add(block)
+            pending.extend(block.successors())
+    after.update(op for block in reached for op in block.ops if isinstance(op, ops.LoadGlobal))
+    return after
 
 
 def written_in_module(namespace: dict) -> frozenset:
@@ -115,7 +139,7 @@ def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function
     replacements: dict = {}
     builtins_ = builtins_of(fn.globals)
     written = written_globals(fn) | written_in_module(fn.globals)
-    every_name_written = reads_its_namespace(fn)
+    rebindable = loads_after_namespace_handover(fn)
     shared_cells = {op.index for block in fn.blocks for op in block.ops if isinstance(op, ops.LoadCell)}
     for block in fn.blocks:
         kept = []
@@ -123,7 +147,7 @@ def resolve_globals(fn: Function, ctx: CompileContext | None = None) -> Function
             op.map_operands(lambda v: replacements.get(v, v))
             found = _resolve(op, fn, builtins_)
             if found is not None and is_resolvable(found.value) and found.label not in volatile and not (
-                    isinstance(op, ops.LoadGlobal) and (every_name_written or op.name in written)
+                    isinstance(op, ops.LoadGlobal) and (op in rebindable or op.name in written)
                     or isinstance(op, ops.LoadDeref) and op.index in shared_cells):
                 name, obj = found.label, found.value
                 resolved[name] = obj

@@ -19,18 +19,5 @@ def except_star(x):
     return x
 
 
-def calls_locals(x):
-    y = x + 1
-    return locals()  # unsupported: locals()
-
-
-def calls_eval_without_namespace(x):
-    return eval("x + 1")  # unsupported: eval()
-
-
-def calls_dir_without_arguments():
-    return dir()  # unsupported: dir()
-
-
 def super_outside_method():
     return super()  # unsupported: super()

@@ -131,3 +131,51 @@ def test_a_module_global_instance_keeps_its_inline_attributes():
     _CountsDictReads.reads = 0
     resolve_globals(fn, CompileContext())
     assert _CountsDictReads.reads == 0
+
+
+def _handover(block):
+    """``globals()`` as the frontend emits it: the namespace handed to ``call_in_frame``."""
+    from moshjit.primitives.namespaces import call_in_frame
+    return emit(block, ops.Call(Constant(call_in_frame), [emit(block, ops.LoadGlobal("globals")),
+                                                           Constant({}), Constant({})], ()))
+
+
+def test_loads_after_a_namespace_handover_stay_loads():
+    """``globals()`` may rebind any name through the dict: a load after it (in its block, a later block, or a block
+    a loop brings back to) is read at run time; a load only before it is bound."""
+    fn = new_function("a")
+    fn.globals.update({"helper": helper, "N": 3, "__builtins__": builtins})
+    entry, loop, after = blocks(fn, 3)
+    first = emit(entry, ops.LoadGlobal("len"))
+    emit(entry, ops.Jump(loop))
+    before = emit(loop, ops.LoadGlobal("helper"))      # the loop comes back here after the handover
+    _handover(loop)
+    same_block = emit(loop, ops.LoadGlobal("abs"))
+    emit(loop, ops.Branch(fn.args[0], loop, after))
+    later = emit(after, ops.LoadGlobal("min"))
+    emit(after, ops.Return(emit(after, ops.BuildTuple([first, before, same_block, later]))))
+    ctx = CompileContext()
+    resolve_globals(fn, ctx)
+    verify(fn)
+    returned = _returned_of(after)
+    assert isinstance(returned[0], Constant) and returned[0].value is len
+    assert returned[1:] == [before, same_block, later]
+    assert [b.label for b in ctx.bindings] == ["len"]          # ``globals`` itself is in the loop too
+
+
+def test_a_function_without_loop_binds_what_runs_before_the_handover():
+    fn = new_function("a")
+    fn.globals.update({"__builtins__": builtins})
+    entry, after = blocks(fn, 2)
+    first = emit(entry, ops.LoadGlobal("len"))
+    _handover(entry)
+    emit(entry, ops.Jump(after))
+    later = emit(after, ops.LoadGlobal("len"))
+    emit(after, ops.Return(emit(after, ops.BuildTuple([first, later]))))
+    resolve_globals(fn, CompileContext())
+    returned = _returned_of(after)
+    assert isinstance(returned[0], Constant) and returned[1] is later
+
+
+def _returned_of(block) -> list:
+    return block.terminator.value.items

@@ -58,8 +58,8 @@ def test_global_writes_match_cpython(fn, calls, backend):
 
 
 @pytest.mark.parametrize("backend", ["ssa", "cython"])
-def test_a_function_that_calls_globals_binds_none_of_its_names(backend):
-    """Through ``globals()`` the function may write any name during its own call."""
+def test_a_function_reads_the_names_after_its_globals_call_at_run_time(backend):
+    """Through ``globals()`` the function may write any name during its own call: what it reads after the call."""
     from tests.scopes import namespace_samples as ns
     for fn, args in [(ns.through_the_namespace, ("LIMIT",)), (ns.through_the_namespace, ("missing",)),
                      (ns.rebind_then_call, ("abcd",))]:

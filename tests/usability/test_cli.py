@@ -26,7 +26,7 @@ SCRIPT = textwrap.dedent("""\
         return [vocab.get(word, 0) for word in text.split()]
 
     def numbers(n):
-        return locals()
+        return super()
 
     if __name__ == "__main__":
         print("MAIN BLOCK RAN")
@@ -56,7 +56,7 @@ def no_traceback(stderr: str) -> bool:
 
 
 @pytest.mark.parametrize("args, status, message", [
-    (["ssa", "script.py:numbers"], 1, "script.py:13: unsupported: locals() without explicit arguments"),
+    (["ssa", "script.py:numbers"], 1, "script.py:13: unsupported: super() without arguments outside a method"),
     (["ssa", "no_such_module:f"], 1, "moshjit: error: cannot import 'no_such_module'"),
     (["ssa", "script.py"], 2, "expected FILE.py:FUNCTION or MODULE:FUNCTION"),
     (["ssa", "script.py:missing"], 1, "has no attribute 'missing' (loading it stopped early: SystemExit(2)"),
