@@ -135,11 +135,13 @@ class DispatcherBase:
         self._native_used = False
         code = self.py_func.__code__
         self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
-        if not code.co_flags & 0x0C:        # the compiled call path binds keywords and defaults of these in C
-            self._parameter_names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-            self._defaults_of = self.py_func    # its __defaults__ and __kwdefaults__ are read at each call, as CPython
-            self._positional_only = code.co_posonlyargcount
-            self._keyword_only = code.co_kwonlyargcount
+        # the compiled call path binds keywords, defaults, *args and **kwargs in C
+        self._parameter_names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        self._defaults_of = self.py_func    # its __defaults__ and __kwdefaults__ are read at each call, as CPython
+        self._positional_only = code.co_posonlyargcount
+        self._keyword_only = code.co_kwonlyargcount
+        self._var_positional = bool(code.co_flags & 0x04)
+        self._var_keyword = bool(code.co_flags & 0x08)
         functools.update_wrapper(self, self.py_func)
         if code.co_flags & CO_COROUTINE:
             _mark_coroutine_function(self)

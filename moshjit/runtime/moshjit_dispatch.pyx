@@ -165,6 +165,7 @@ cdef extern from *:
         PyObject *types[MJ_LAST_ARGS];
         PyObject *shapes[MJ_LAST_ARGS];    /* MJ_KIND_SHAPE: the key's item (borrowed, as ``entry``) */
         char kinds[MJ_LAST_ARGS];
+        char bound;                        /* matched against bound parameters only, never a call's own vector */
     } mj_last_call;
     static Py_ssize_t mj_last_offset;      /* where ``_last[0]`` sits in a dispatcher (set by mj_install) */
 
@@ -268,7 +269,7 @@ cdef extern from *:
         int slot = 0;
         if (Py_TYPE(self)->tp_call != mj_core_tp_call) return mj_call_through_tp_call(self, argv, nargsf, kwnames);
         if (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)
-            while (slot < MJ_LAST_SLOTS && !mj_last_matches(&last[slot], argv, n)) slot++;
+            while (slot < MJ_LAST_SLOTS && (last[slot].bound || !mj_last_matches(&last[slot], argv, n))) slot++;
         else
             slot = MJ_LAST_SLOTS;
         if (slot < MJ_LAST_SLOTS) {
@@ -401,6 +402,7 @@ cdef extern from *:
         PyObject *types[8]
         PyObject *shapes[8]
         char kinds[8]
+        char bound
     void mj_set_kinds(PyObject *int64, PyObject *chr, Py_ssize_t max_typed_tuple)
     bint mj_last_matches(mj_last_call *last, PyObject **argv, Py_ssize_t n)
     bint mj_last_set(mj_last_call *last, PyObject *entry, Py_ssize_t n)
@@ -437,7 +439,8 @@ cdef enum:
     KIND_NONE = MJ_KIND_NONE              # (an array, or a tuple holding one: not kept in the C copy)
     BOUND = 1                             # what _bind_vector did (0: nothing, the Python binder's turn): bound,
     KWDEFAULTS_TAKEN = 2                  # or bound taking keyword-only defaults from __kwdefaults__
-    BIND_ARGS = 16                        # keywords and defaults are bound in C for at most this many parameters
+    BIND_ARGS = 40                        # keywords and defaults are bound in C for at most this many parameters
+                                          # (a NamedTuple's __new__ takes one per field)
 
 cdef object array_key(object value, type kind):
     """``moshjit.typeof.array_key``: the one definition of how NumPy arrays and ``array.array``s are keyed."""
@@ -560,7 +563,9 @@ cdef class DispatcherCore:
     cdef public tuple _parameter_names     # the parameters' names when keywords and defaults can be bound in C
     cdef public object _defaults_of        # (else None), the function whose __defaults__ and __kwdefaults__
     cdef public Py_ssize_t _positional_only  # complete a call (read at each call), how many cannot be passed by
-    cdef public Py_ssize_t _keyword_only   # keyword, and how many (the last ones) can only be passed by keyword
+    cdef public Py_ssize_t _keyword_only   # keyword, and how many (the last ones) can only be passed by keyword;
+    cdef public bint _var_positional       # whether it has *args (after the positional parameters in the bound
+    cdef public bint _var_keyword          # vector) and **kwargs (last), which _bind_vector makes for the call
 
     def __cinit__(self, *args, **kwargs):
         self._vectorcall = mj_vectorcall_slot()
@@ -622,7 +627,8 @@ cdef class DispatcherCore:
         the parameters allow, else by ``_bind``."""
         cdef PyObject *bound[BIND_ARGS]
         cdef tuple defaults = self._current_defaults()    # held: the bound vector borrows from it during the call
-        cdef int bound_how = self._bind_vector(argv, n, kwnames, bound, defaults)
+        cdef list made = [] if self._var_positional or self._var_keyword else None   # *args, **kwargs: held
+        cdef int bound_how = self._bind_vector(argv, n, kwnames, bound, defaults, made)
         if bound_how:
             return self._call_bound_vector(bound, bound_how == KWDEFAULTS_TAKEN)
         kwargs = {}
@@ -634,29 +640,39 @@ cdef class DispatcherCore:
         """The defaults a call takes now: the function's ``__defaults__`` (None when C does not bind them)."""
         return None if self._defaults_of is None else <tuple>mj_function_defaults(self._defaults_of)
 
-    cdef int _bind_vector(self, PyObject **argv, Py_ssize_t n, tuple kwnames, PyObject **bound, tuple defaults):
+    cdef int _bind_vector(self, PyObject **argv, Py_ssize_t n, tuple kwnames, PyObject **bound, tuple defaults,
+                          list made) except -1:
         """Fill ``bound`` with the call's parameters in order (borrowed: from ``argv``, the keyword values after
         it, and ``defaults``, which the caller holds; keyword-only defaults from ``__kwdefaults__``, which
-        ``_call_bound_vector`` then holds), as CPython binds them: ``BOUND``, or ``KWDEFAULTS_TAKEN`` when one of
-        those was taken. 0 when the Python binder must do it: a parameter list it does not cover, or a call
-        CPython rejects (``_bind`` then raises CPython's own TypeError)."""
+        ``_call_bound_vector`` then holds; the ``*args`` tuple and ``**kwargs`` dict made here, which ``made``
+        holds), as CPython binds them: ``BOUND``, or ``KWDEFAULTS_TAKEN`` when a keyword-only default was taken.
+        0 when the Python binder must do it: a parameter list it does not cover, or a call CPython rejects
+        (``_bind`` then raises CPython's own TypeError)."""
         cdef tuple names = self._parameter_names
-        cdef Py_ssize_t count, positional, i, k, first_default
+        cdef Py_ssize_t count, positional, i, k, first_default, slot, extra_keywords = 0
+        cdef Py_ssize_t star = self._var_positional, kwonly_at
         cdef int outcome = BOUND
         if names is None or defaults is None:
             return False
         count = len(names)
         positional = count - self._keyword_only
-        if count > BIND_ARGS or n > positional:
+        kwonly_at = positional + star            # where the keyword-only parameters go: after *args
+        if count + star + self._var_keyword > BIND_ARGS or (n > positional and not star):
             return False
-        for i in range(count):
-            bound[i] = argv[i] if i < n else NULL
+        for i in range(count + star):
+            bound[i] = argv[i] if i < n and i < positional else NULL
         if kwnames is not None:
             for k in range(len(kwnames)):
                 i = parameter_index(names, <PyObject *>kwnames[k])
-                if i < self._positional_only or bound[i] != NULL:
+                if i < self._positional_only:        # not a parameter, or positional-only: for **kwargs
+                    if not self._var_keyword:
+                        return False
+                    extra_keywords += 1
+                    continue
+                slot = i if i < positional else i + star
+                if bound[slot] != NULL:
                     return False
-                bound[i] = argv[n + k]
+                bound[slot] = argv[n + k]
         first_default = positional - len(defaults)
         for i in range(n, positional):
             if bound[i] == NULL:
@@ -664,18 +680,30 @@ cdef class DispatcherCore:
                     return False
                 bound[i] = <PyObject *>defaults[i - first_default]
         for i in range(positional, count):
-            if bound[i] == NULL:
-                bound[i] = mj_kwdefault(self._defaults_of, <PyObject *>names[i])
-                if bound[i] == NULL:
+            if bound[i + star] == NULL:
+                bound[i + star] = mj_kwdefault(self._defaults_of, <PyObject *>names[i])
+                if bound[i + star] == NULL:
                     return False
                 outcome = KWDEFAULTS_TAKEN
+        if star:
+            rest = mj_tuple_from(argv + positional, n - positional) if n > positional else ()
+            made.append(rest)
+            bound[positional] = <PyObject *>rest
+        if self._var_keyword:
+            extra = {}
+            for k in range(len(kwnames) if extra_keywords else 0):
+                if parameter_index(names, <PyObject *>kwnames[k]) < self._positional_only:
+                    extra[<object>kwnames[k]] = <object>argv[n + k]
+            made.append(extra)
+            bound[kwonly_at + self._keyword_only] = <PyObject *>extra
         return outcome
 
     cdef object _call_bound_vector(self, PyObject **bound, bint kwdefaults_taken):
         """Call with the vector ``_bind_vector`` filled; keyword-only defaults it took held for the call (one could
         leave ``__kwdefaults__`` while the call runs; values the caller passed are the caller's)."""
-        cdef Py_ssize_t count = len(self._parameter_names)
-        held = mj_tuple_from(bound + count - self._keyword_only, self._keyword_only) if kwdefaults_taken else None
+        cdef Py_ssize_t count = len(self._parameter_names) + self._var_positional + self._var_keyword
+        cdef Py_ssize_t kwonly_at = count - self._var_keyword - self._keyword_only
+        held = mj_tuple_from(bound + kwonly_at, self._keyword_only) if kwdefaults_taken else None
         return self._call_vector(bound, count, count)
 
     def _forget_recent(self):
@@ -704,13 +732,16 @@ cdef class DispatcherCore:
         are not kept)."""
         cdef Py_ssize_t i, n = len(key), slot = self._last_next
         cdef char kind
-        if n > LAST_ARGS or type(entry) is Tier0Entry or self._keyword_only:
-            return 0          # (the slot matches positional calls: keyword-only parameters never come that way)
+        if n > LAST_ARGS or type(entry) is Tier0Entry:
+            return 0
         for i in range(n):
             if last_kind(key[i]) == KIND_NONE:
                 return 0
         self._last[slot].entry = NULL
         self._last_held[slot] = None
+        # the vectorcall slot matches positional calls as they come; keyword-only parameters never come that way,
+        # and *args and **kwargs are packed by binding: such a signature serves bound parameters only
+        self._last[slot].bound = self._positional_count < 0
         for i in range(n):
             kind = last_kind(key[i])
             self._last[slot].kinds[i] = kind
@@ -725,9 +756,11 @@ cdef class DispatcherCore:
         """A call without keywords: a recently seen signature goes straight to its entry with ``argv`` as is."""
         cdef PyObject *bound[BIND_ARGS]
         cdef int bound_how
+        cdef list made
         if n != self._positional_count:
             defaults = self._current_defaults()    # held: the bound vector borrows from it during the call
-            bound_how = self._bind_vector(argv, n, None, bound, defaults)
+            made = [] if self._var_positional or self._var_keyword else None     # *args, **kwargs: held
+            bound_how = self._bind_vector(argv, n, None, bound, defaults, made)
             if bound_how:
                 return self._call_bound_vector(bound, bound_how == KWDEFAULTS_TAKEN)
             return self._call_bound(self._bind(mj_tuple_from(argv, n) if args is None else args, {}))
