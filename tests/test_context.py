@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import math
+import textwrap
+import typing
 
 import pytest
 
@@ -280,3 +282,19 @@ def test_a_call_of_the_function_itself_for_its_own_key_becomes_call_self():
     assert isinstance(call, ops.CallSelf) and call.name == "halves_down"
     # an int's str selects the str specialisation, not this one (the call is bound to that one's entry)
     assert _bound_self_calls(as_text, ("int64",)) == []
+
+
+def casts_then_formats(x):
+    return typing.cast(int, x) + 1, textwrap.dedent("  a")
+
+
+def test_another_modules_plain_function_is_inlined_only_when_it_reads_no_globals():
+    """``typing.cast`` (no globals) is inlined; ``textwrap.dedent`` reads its module's globals, so it stays a call
+    of the plain function — never compiled through a dispatcher of its own."""
+    ctx = DriverContext(casts_then_formats)
+    ir = build_ssa(casts_then_formats, optimize=False)
+    resolve_globals(ir, ctx)
+    inline_calls(ir, ctx, (casts_then_formats.__code__,))
+    assert [call.func.value for call in _calls(ir)] == [textwrap.dedent]
+    assert ir.run(3) == casts_then_formats(3)
+    assert any(b.namespace is typing.cast and b.name == "__code__" for b in ctx.bindings)

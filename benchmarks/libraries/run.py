@@ -19,7 +19,8 @@ downloaded likewise); chardet detects the encodings of 16–27 KB of UTF-8, cp12
 adds 20,000 ints to a ``SortedList``, removes a third and bisects; pypng writes a 160×160 RGB image and reads it
 back; Unidecode transliterates and wcwidth measures a 7,000-character multilingual text; idna encodes and decodes
 400 internationalised domain names (UTS 46); mistune renders 100 copies of a Markdown document with every block
-kind to HTML.
+kind to HTML; ftfy (text cleaning, as BERT pipelines use it; its dependency wcwidth is imported plain by both
+copies) fixes 400 short texts of mojibake, HTML entities, terminal escapes and ligatures.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ import gc
 import importlib
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -80,18 +82,31 @@ def package_source(root: str, package: str) -> str:
 
 
 def two_copies(root: str, package: str, workdir: str) -> tuple[str, str]:
-    """The package copied under its own name and as ``<package>_jit`` into ``workdir`` (on ``sys.path``)."""
+    """The package copied under its own name and as ``<package>_jit`` into ``workdir`` (on ``sys.path``); the
+    copy's absolute imports of its own package (``from ftfy.chardata import ...``) name the copy."""
     source = package_source(root, package)
     for name in (package, package + "_jit"):
         if os.path.isdir(source):
             shutil.copytree(source, os.path.join(workdir, name))
         else:
             shutil.copyfile(source, os.path.join(workdir, name + ".py"))
+    copy = os.path.join(workdir, package + "_jit")
+    files = [os.path.join(where, f) for where, _, names in os.walk(copy) for f in names if f.endswith(".py")] \
+        if os.path.isdir(copy) else [copy + ".py"]
+    for path in files:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+        text = re.sub(rf"^(\s*)import {package}$", rf"\1import {package}_jit as {package}", text, flags=re.M)
+        text = re.sub(rf"^(\s*)from {package}([. ])", rf"\1from {package}_jit\2", text, flags=re.M)
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(text)
     return package, package + "_jit"
 
 
 def jit_package(name: str) -> int:
-    """``jit(strict=True)`` on every function and class the package's modules define; how many."""
+    """``jit(strict=True)`` on every function and class the package's modules define; how many. Module-level names
+    and the values of module-level dicts that held the plain functions hold the jitted ones, as decorating each
+    ``def`` in the source would give."""
     import moshjit
     importlib.import_module(name)
     modules = [m for n, m in list(sys.modules.items()) if n == name or n.startswith(name + ".")]
@@ -109,6 +124,10 @@ def jit_package(name: str) -> int:
         for attr, value in list(vars(module).items()):
             if isinstance(value, types.FunctionType) and id(value) in jitted:
                 setattr(module, attr, jitted[id(value)])
+            elif type(value) is dict:           # a table of functions built at import (ftfy's FIXERS)
+                for key, item in list(value.items()):
+                    if isinstance(item, types.FunctionType) and id(item) in jitted:
+                        value[key] = jitted[id(item)]
     return len(jitted) + sum(isinstance(v, type) and v.__module__ == m.__name__
                              for m in modules for v in vars(m).values())
 
@@ -198,6 +217,14 @@ def mistune_workload(package):
     return lambda: package.html(text)
 
 
+def ftfy_workload(package):
+    """Mojibake of every kind ftfy's README shows, HTML entities, escapes, curly quotes and ligatures (×40)."""
+    broken = ["âœ” No problems", "The Mona Lisa doesnÃ¢â‚¬â„¢t have eyebrows.", "ÃºnicodÃ© Ã  la carte",
+              "&lt;3 &amp; &#8230; &eacute;", "\x1b[36;44mcolored\x1b[0m text", "ﬁnal “quoted” ﬂoor",
+              "HÃ´tel CafÃ©, crÃ¨me brÃ»lÃ©e", "Ð¡Ð¼Ð¾Ñ‚Ñ€Ð¸", "plain ASCII needs nothing", "l’humanitÃ©"] * 40
+    return lambda: [package.fix_text(text) for text in broken]
+
+
 LIBRARIES = {   # name: (pinned requirement, package or module, licence, workload)
     "pyaes": ("pyaes==1.6.1", "pyaes", "MIT", pyaes_workload),
     "tomli": ("tomli==2.0.1", "tomli", "MIT", tomli_workload),
@@ -208,11 +235,20 @@ LIBRARIES = {   # name: (pinned requirement, package or module, licence, workloa
     "wcwidth": ("wcwidth==0.2.13", "wcwidth", "MIT", wcwidth_workload),
     "idna": ("idna==3.7", "idna", "BSD-3-Clause", idna_workload),
     "mistune": ("mistune==3.0.2", "mistune", "BSD-3-Clause", mistune_workload),
+    "ftfy": ("ftfy==6.2.0", "ftfy", "Apache-2.0", ftfy_workload),
+}
+
+DEPENDENCIES = {  # name: what its modules import, as (pinned requirement, package): imported plain by both copies
+    "ftfy": [("wcwidth==0.2.13", "wcwidth")],
 }
 
 
 def measure(name: str, rounds: int, workdir: str) -> dict:
     requirement, package, licence, workload = LIBRARIES[name]
+    for dependency in DEPENDENCIES.get(name, ()):            # shared by both copies, plain
+        root = os.path.dirname(package_source(fetched(dependency[0]), dependency[1]))
+        if root not in sys.path:
+            sys.path.append(root)
     plain_name, jit_name = two_copies(fetched(requirement), package, workdir)
     plain = workload(importlib.import_module(plain_name))
     start = time.perf_counter()

@@ -1,5 +1,7 @@
-"""Inline calls to small Python functions known at compile time (plain functions of the same module, and jitted
-functions anywhere), so that helpers like ``is_punctuation(ch)`` run natively, typed by their caller's arguments.
+"""Inline calls to small Python functions known at compile time (plain functions of the same module, jitted
+functions anywhere, and plain functions of other modules that read no globals, such as ``typing.cast``), so that
+helpers like ``is_punctuation(ch)`` run natively, typed by their caller's arguments. A plain helper of the same
+module that is not inlined is compiled on its own; another module's is called as it is.
 
 Runs after ``resolve_globals`` (the callee must be a Constant). A call is inlined when the callee is not recursive,
 binds its arguments at compile time (positional/keyword/defaults; no ``*args``/``**kwargs``), has no closure,
@@ -148,10 +150,11 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
             if not (calls_too and isinstance(op, ops.Call) and isinstance(op.func, Constant)):
                 continue
             callee, jitted = _callee_function(op.func.value)
-            if callee is None or (not jitted and callee.__globals__ is not fn.globals):
+            if callee is None:
                 continue
+            own = jitted or callee.__globals__ is fn.globals   # else another module's plain function (typing.cast)
             if callee.__code__ in block_stack:    # recursion: never inlined; a plain helper gets compiled
-                if not jitted:
+                if not jitted and own:
                     _call_through_dispatcher(op, callee, ctx)
                 continue
             if _size(fn) > MAX_TOTAL_SIZE:
@@ -162,7 +165,7 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
             fields = [] if bound is None else _default_bindings(callee, callee.__qualname__, bound[1])
             found = None if values is None else _callee_ir(callee, fn, ctx, block_stack + (callee.__code__,))
             if found is None:
-                if not jitted:
+                if not jitted and own:
                     jitted = _call_through_dispatcher(op, callee, ctx)
                 if jitted and values is not None:
                     # bound at compile time: the dispatcher then takes its positional fast path
