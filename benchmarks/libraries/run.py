@@ -20,7 +20,8 @@ adds 20,000 ints to a ``SortedList``, removes a third and bisects; pypng writes 
 back; Unidecode transliterates and wcwidth measures a 7,000-character multilingual text; idna encodes and decodes
 400 internationalised domain names (UTS 46); mistune renders 100 copies of a Markdown document with every block
 kind to HTML; ftfy (text cleaning, as BERT pipelines use it; its dependency wcwidth is imported plain by both
-copies) fixes 400 short texts of mojibake, HTML entities, terminal escapes and ligatures.
+copies) fixes 400 short texts of mojibake, HTML entities, terminal escapes and ligatures; jieba segments Chinese
+text into words (its README's sentences ×40, the dictionary loaded before timing).
 """
 from __future__ import annotations
 
@@ -225,6 +226,20 @@ def ftfy_workload(package):
     return lambda: [package.fix_text(text) for text in broken]
 
 
+CHINESE = ("我来到北京清华大学。他来到了网易杭研大厦。小明硕士毕业于中国科学院计算所，后在日本京都大学深造。"
+           "永和服装饰品有限公司。我爱北京天安门。工信处女干事每月经过下属科室都要亲口交代24口交换机等技术性器件的安装工作。"
+           "结过婚的和尚未结过婚的人都可以参加。")
+
+
+def jieba_workload(package):
+    """Chinese word segmentation (``lcut``, with the HMM for unknown words) of jieba's README sentences (×40); the
+    dictionary is loaded before timing."""
+    package.setLogLevel(60)
+    package.initialize()
+    text = CHINESE * 40
+    return lambda: package.lcut(text)
+
+
 LIBRARIES = {   # name: (pinned requirement, package or module, licence, workload)
     "pyaes": ("pyaes==1.6.1", "pyaes", "MIT", pyaes_workload),
     "tomli": ("tomli==2.0.1", "tomli", "MIT", tomli_workload),
@@ -236,6 +251,7 @@ LIBRARIES = {   # name: (pinned requirement, package or module, licence, workloa
     "idna": ("idna==3.7", "idna", "BSD-3-Clause", idna_workload),
     "mistune": ("mistune==3.0.2", "mistune", "BSD-3-Clause", mistune_workload),
     "ftfy": ("ftfy==6.2.0", "ftfy", "Apache-2.0", ftfy_workload),
+    "jieba": ("jieba==0.42.1", "jieba", "MIT", jieba_workload),
 }
 
 DEPENDENCIES = {  # name: what its modules import, as (pinned requirement, package): imported plain by both copies

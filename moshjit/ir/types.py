@@ -70,6 +70,10 @@ class RangeType(MType):
 INT = IntType()
 INT64 = IntType(INT64_MIN, INT64_MAX)
 NONNEG_SSIZE = IntType(0, SSIZE_MAX)
+# The length of a built-in str, bytes, list, tuple, dict or set: CPython refuses to allocate one whose header and
+# items (at least a byte each) would pass PY_SSIZE_T_MAX bytes, so its length stays below this; ``len(s) + 1``
+# and a counter that stops below a length, plus one, then fit in int64 without an overflow check.
+CONTAINER_LENGTH = IntType(0, SSIZE_MAX - 32)
 
 
 @dataclass(frozen=True, slots=True)

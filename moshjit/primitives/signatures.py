@@ -11,7 +11,7 @@ import math
 import unicodedata
 
 from moshjit.primitives.unicode_categories import CATEGORY_NAMES, category_code
-from moshjit.ir.types import (BOOL, BOTTOM, BYTES, CHAR, FLOAT, INT, NONE, NONNEG_SSIZE, OBJECT, SSIZE_MAX, STR,
+from moshjit.ir.types import (BOOL, BOTTOM, BYTES, CHAR, CONTAINER_LENGTH, FLOAT, INT, NONE, NONNEG_SSIZE, OBJECT, SSIZE_MAX, STR,
                               DictType, IntType, IteratorType, ListType, MType, OptionalType, RangeType, SetType,
                               TupleType, join, tuple_of)
 
@@ -163,9 +163,14 @@ def _const(result):
     return lambda args: result
 
 
+def _built_in_container(t) -> bool:
+    """Whether values of type ``t`` are exact built-in containers, whose ``len`` CPython computes itself."""
+    return t in (STR, CHAR, BYTES) or isinstance(t, (ListType, TupleType, DictType, SetType))
+
+
 # Builtin and module functions, keyed by the function object itself (resolved when compiling).
 FUNCTIONS = {
-    builtins.len: _const(NONNEG_SSIZE),
+    builtins.len: lambda args: CONTAINER_LENGTH if len(args) == 1 and _built_in_container(args[0]) else NONNEG_SSIZE,
     builtins.ord: _const(CODEPOINT),
     builtins.chr: _const(CHAR),
     builtins.str: lambda args: text_of(args[0]) if len(args) == 1 else STR if not args else None,
