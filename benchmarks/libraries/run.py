@@ -21,7 +21,8 @@ back; Unidecode transliterates and wcwidth measures a 7,000-character multilingu
 400 internationalised domain names (UTS 46); mistune renders 100 copies of a Markdown document with every block
 kind to HTML; ftfy (text cleaning, as BERT pipelines use it; its dependency wcwidth is imported plain by both
 copies) fixes 400 short texts of mojibake, HTML entities, terminal escapes and ligatures; jieba segments Chinese
-text into words (its README's sentences ×40, the dictionary loaded before timing).
+text into words (its README's sentences ×40, the dictionary loaded before timing); Python-Markdown renders 50 copies
+of a document with headings, emphasis, code, links, lists and quotes.
 """
 from __future__ import annotations
 
@@ -240,6 +241,12 @@ def jieba_workload(package):
     return lambda: package.lcut(text)
 
 
+def markdown_workload(package):
+    """Python-Markdown: headings, emphasis, code spans, links, lists, quotes and code blocks (×50) to HTML."""
+    text = "# T\n\nSome *em* and **strong**, `code`, [a](http://x.y).\n\n- a\n- b\n\n> q\n\n    code\n\n" * 50
+    return lambda: package.markdown(text)
+
+
 LIBRARIES = {   # name: (pinned requirement, package or module, licence, workload)
     "pyaes": ("pyaes==1.6.1", "pyaes", "MIT", pyaes_workload),
     "tomli": ("tomli==2.0.1", "tomli", "MIT", tomli_workload),
@@ -252,6 +259,7 @@ LIBRARIES = {   # name: (pinned requirement, package or module, licence, workloa
     "mistune": ("mistune==3.0.2", "mistune", "BSD-3-Clause", mistune_workload),
     "ftfy": ("ftfy==6.2.0", "ftfy", "Apache-2.0", ftfy_workload),
     "jieba": ("jieba==0.42.1", "jieba", "MIT", jieba_workload),
+    "markdown": ("Markdown==3.5.2", "markdown", "BSD-3-Clause", markdown_workload),
 }
 
 DEPENDENCIES = {  # name: what its modules import, as (pinned requirement, package): imported plain by both copies

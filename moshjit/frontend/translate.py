@@ -11,8 +11,10 @@ runs.
 from __future__ import annotations
 
 import builtins
+import functools
 import inspect
 import itertools
+import sys
 import types
 
 from moshjit import cpython
@@ -38,6 +40,19 @@ CONVERTERS = {"s": str, "r": repr, "a": ascii}
 # function's namespace and a dict of its locals (``frame_namespace_call``).
 FRAME_INSPECTING_BUILTINS = {"locals": 1, "vars": 1, "dir": 1, "eval": 2, "exec": 2}
 FRAME_READERS = {*FRAME_INSPECTING_BUILTINS, "globals"}
+
+
+@functools.cache
+def stack_readers() -> dict:
+    """Functions that read the Python call stack, which compiled code does not keep (a jitted call has no frame
+    of its own): called from it they would find the frame of some caller outside, or none. Keyed by identity."""
+    import traceback
+    found = {sys._getframe: "sys._getframe", inspect.currentframe: "inspect.currentframe",
+             inspect.stack: "inspect.stack", traceback.extract_stack: "traceback.extract_stack",
+             traceback.format_stack: "traceback.format_stack", traceback.print_stack: "traceback.print_stack"}
+    if hasattr(sys, "_getframemodulename"):                  # 3.12
+        found[sys._getframemodulename] = "sys._getframemodulename"
+    return {id(function): name for function, name in found.items()}
 
 
 # ---- scopes ----------------------------------------------------------------------------------------------------
@@ -605,6 +620,9 @@ class CodeUnit:
         second, first = self.pop(), self.pop()
         if second is NULL:
             first, second = NULL, first
+        reader = stack_readers().get(id(self.known_callee(first, second)))
+        if reader is not None:
+            self.unsupported(f"{reader}() (it reads the call stack, and a compiled call has no Python frame)")
         if isinstance(first, ComprehensionFunction):
             if first.code.co_name == "<genexpr>":
                 self.push(PendingGenerator(first, second))
@@ -679,13 +697,32 @@ class CodeUnit:
             return [klass, self.emit(ops.CellGet(self.ssa.read(var, self.block), first, "local"))]
         return [klass, self.read_local(var, first, "local")]
 
+    def known_callee(self, first, second):
+        """What a call's callable is when compiling, as far as a global or a module attribute tells (else None):
+        ``f(...)``, ``module.f(...)``."""
+        if first is NULL:
+            return self.known_global(second)
+        if isinstance(first, MethodRef):
+            module = self.known_global(first.obj)
+            return vars(module).get(first.name) if isinstance(module, types.ModuleType) else None
+        return self.known_global(first)
+
+    def known_global(self, value):
+        """The object a global load (or an attribute of a module it loads) finds now, else None."""
+        if isinstance(value, ops.LoadAttr):
+            module = self.known_global(value.obj)
+            return vars(module).get(value.name) if isinstance(module, types.ModuleType) else None
+        if not isinstance(value, ops.LoadGlobal):
+            return None
+        globals_ = self.t.fn.globals
+        return globals_[value.name] if value.name in globals_ else builtins_of(globals_).get(value.name)
+
     def frame_reader(self, value) -> str | None:
         """The name of the builtin that reads its caller's frame which a global load finds now, under its own name
         or another (``show = locals``): C code calling it would read some Python frame outside the function."""
         if not isinstance(value, ops.LoadGlobal):
             return None
-        globals_ = self.t.fn.globals
-        found = globals_[value.name] if value.name in globals_ else builtins_of(globals_).get(value.name)
+        found = self.known_global(value)
         return next((name for name in FRAME_READERS if found is getattr(builtins, name)), None)
 
     def builtin_name(self, value) -> str | None:

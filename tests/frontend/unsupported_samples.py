@@ -1,6 +1,8 @@
 """Functions using constructs moshjit refuses. A trailing comment "unsupported: <words>" marks the line the error
 must point to, and gives words its message must contain."""
 # ruff: noqa
+import inspect
+import sys
 import types
 
 COUNTER = 0
@@ -21,3 +23,12 @@ def except_star(x):
 
 def super_outside_method():
     return super()  # unsupported: super()
+
+
+def reads_the_call_stack(size):
+    frame = sys._getframe(size)  # unsupported: sys._getframe()
+    return frame.f_code.co_name
+
+
+def reads_the_current_frame():
+    return inspect.currentframe().f_lineno  # unsupported: inspect.currentframe()
