@@ -242,10 +242,9 @@ def test_star_args_and_star_kwargs_bind_in_c(monkeypatch):
 
 def test_a_named_tuple_with_many_fields_binds_in_c(monkeypatch):
     """A NamedTuple's ``__new__`` takes one parameter per field, all defaulted (ftfy's TextFixerConfig: 17)."""
-    fields = [(f"f{i}", int) for i in range(20)]
-    plain = typing.NamedTuple("Wide", [(name, kind) for name, kind in fields])
+    plain = typing.NamedTuple("Wide", [(f"f{i}", int) for i in range(20)])
     plain.__new__.__defaults__ = tuple(range(20))
-    jitted = moshjit.jit(plain.__new__.__wrapped__ if hasattr(plain.__new__, "__wrapped__") else plain.__new__)
+    jitted = moshjit.jit(plain.__new__)                 # the generated __new__(_cls, f0, ..., f19)
 
     def refuse(*args):
         raise AssertionError("bound in Python")

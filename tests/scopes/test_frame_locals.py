@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import sys
 import textwrap
 
 import pytest
@@ -59,7 +60,6 @@ def test_the_names_call_what_they_hold_when_they_run():
 def test_a_comprehension_reading_its_own_locals_is_refused_on_3_11_only():
     def in_comprehension(xs):
         return [sorted(locals()) for x in xs]
-    import sys
     if sys.version_info >= (3, 12):            # PEP 709: the comprehension runs in the function's frame
         assert moshjit.jit(in_comprehension, backend="cython")([1]) == in_comprehension([1])
     else:
