@@ -1,5 +1,18 @@
-"""Driving a generator or a coroutine through a list of actions, the same way in CPython and compiled."""
+"""Driving plain and compiled code the same way: calls in turn, or a generator or a coroutine through a list of
+actions."""
 from __future__ import annotations
+
+
+def outcomes(fn, calls) -> list:
+    """Each call of ``fn`` with ``calls``' argument tuples in turn: what it returns, or the type, message and
+    ``name`` (NameError, UnboundLocalError) of what it raises."""
+    seen = []
+    for args in calls:
+        try:
+            seen.append(("ok", fn(*args)))
+        except Exception as exc:            # the exception is part of the behaviour under test
+            seen.append(("raise", type(exc), str(exc), getattr(exc, "name", None)))
+    return seen
 
 
 def apply(target, action, describe) -> tuple:

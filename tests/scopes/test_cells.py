@@ -9,17 +9,7 @@ from hypothesis import strategies as st
 
 import moshjit
 from tests.scopes import cell_samples as cs
-
-
-def outcome(fn, calls) -> list:
-    """Each call in turn: what it returns (functions shown by their results) or raises."""
-    seen = []
-    for args in calls:
-        try:
-            seen.append(("ok", fn(*args)))
-        except Exception as exc:            # the exception is part of the behaviour under test
-            seen.append(("raise", type(exc), str(exc), getattr(exc, "name", None)))
-    return seen
+from tests.scopes.driving import outcomes
 
 
 def fresh(fn):
@@ -35,8 +25,8 @@ def compiled(fn, backend):
 @pytest.mark.parametrize("backend", ["ssa", "cython", "auto"])
 @pytest.mark.parametrize("fn,calls", cs.CASES, ids=[fn.__name__ for fn, _ in cs.CASES])
 def test_closures_match_cpython(fn, calls, backend):
-    expected = outcome(fresh(fn), calls)
-    assert outcome(compiled(fresh(fn), backend), calls) == expected
+    expected = outcomes(fresh(fn), calls)
+    assert outcomes(compiled(fresh(fn), backend), calls) == expected
 
 
 def test_auto_uses_cython_and_llvm_refuses_cells():
@@ -73,16 +63,16 @@ def jitted(fn):
 @given(st.integers(-5, 5) | st.floats(-5, 5, allow_nan=False),
        st.lists(st.integers(-2 ** 65, 2 ** 65) | st.integers(-3, 3), max_size=6))
 def test_accumulate_inputs(x, ys):
-    assert outcome(jitted(cs.accumulate), [(x, ys)]) == outcome(cs.accumulate, [(x, ys)])
+    assert outcomes(jitted(cs.accumulate), [(x, ys)]) == outcomes(cs.accumulate, [(x, ys)])
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(-3, 3) | st.text(max_size=2), st.lists(st.integers(-3, 3) | st.none(), max_size=4))
 def test_counter_inputs(start, steps):
-    assert outcome(jitted(cs.use_counter), [(start, steps)]) == outcome(cs.use_counter, [(start, steps)])
+    assert outcomes(jitted(cs.use_counter), [(start, steps)]) == outcomes(cs.use_counter, [(start, steps)])
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(-50, 50), max_size=8), st.integers(-4, 4))
 def test_sort_key_inputs(xs, k):
-    assert outcome(jitted(cs.sort_by_modulus), [(xs, k)]) == outcome(cs.sort_by_modulus, [(xs, k)])
+    assert outcomes(jitted(cs.sort_by_modulus), [(xs, k)]) == outcomes(cs.sort_by_modulus, [(xs, k)])

@@ -14,16 +14,7 @@ from hypothesis import strategies as st
 
 import moshjit
 from tests.scopes import frame_samples as fs
-
-
-def outcome(fn, calls) -> list:
-    seen = []
-    for args in calls:
-        try:
-            seen.append(("ok", fn(*args)))
-        except Exception as exc:            # the exception is part of the behaviour under test
-            seen.append(("raise", type(exc), str(exc)))
-    return seen
+from tests.scopes.driving import outcomes
 
 
 def compiled(fn, backend):
@@ -33,7 +24,7 @@ def compiled(fn, backend):
 @pytest.mark.parametrize("backend", ["ssa", "cython", "auto"])
 @pytest.mark.parametrize("fn,calls", fs.CASES, ids=[fn.__name__ for fn, _ in fs.CASES])
 def test_frame_reads_match_cpython(fn, calls, backend):
-    assert outcome(compiled(fn, backend), calls) == outcome(fn, calls)
+    assert outcomes(compiled(fn, backend), calls) == outcomes(fn, calls)
 
 
 @pytest.mark.parametrize("backend", ["ssa", "cython"])
@@ -100,7 +91,7 @@ def build(source):
 def check_program(program, backend, inputs):
     _, source = program
     plain = build(source)
-    assert outcome(compiled(build(source), backend), inputs) == outcome(plain, inputs), source
+    assert outcomes(compiled(build(source), backend), inputs) == outcomes(plain, inputs), source
 
 
 @settings(max_examples=60, deadline=None)
