@@ -60,6 +60,21 @@ ATTRIBUTE_CACHE_C = r'''
     static inline mj_unicode_entry *mj_unicode_entries(mj_dict_keys *keys) {
         return (mj_unicode_entry *)(keys->dk_indices + ((size_t)1 << keys->dk_log2_index_bytes));
     }
+    #if PY_VERSION_HEX < 0x030E0000
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    #endif
+    /* d's version tag (PEP 509; deprecated since 3.12 but still given anew at every write through 3.13). */
+    static inline uint64_t mj_dict_tag(PyObject *d) { return ((PyDictObject *)d)->ma_version_tag; }
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic pop
+    #endif
+    #define MJ_HAVE_DICT_TAGS 1
+    #else
+    #define MJ_HAVE_DICT_TAGS 0
+    static inline uint64_t mj_dict_tag(PyObject *d) { return 0; }
+    #endif
     /* The index of the entry holding the very object name in a dict's combined unicode table, or -1 (not there,
        or another kind of table): where LOAD_GLOBAL's and LOAD_ATTR_WITH_HINT's caches look next time. */
     static Py_ssize_t mj_dict_entry_index(PyObject *dict, PyObject *name) {

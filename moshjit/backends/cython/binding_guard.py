@@ -43,22 +43,6 @@ BINDINGS_C = r'''
         mj_binding_tags tags;
     } mj_bindings;
 
-    #if PY_VERSION_HEX < 0x030E0000
-    #if defined(__GNUC__)
-    #pragma GCC diagnostic push
-    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    #endif
-    /* d's version tag (PEP 509; deprecated since 3.12 but still given anew at every write through 3.13). */
-    static inline uint64_t mj_dict_tag(PyObject *d) { return ((PyDictObject *)d)->ma_version_tag; }
-    #if defined(__GNUC__)
-    #pragma GCC diagnostic pop
-    #endif
-    #define MJ_HAVE_DICT_TAGS 1
-    #else
-    #define MJ_HAVE_DICT_TAGS 0
-    static inline uint64_t mj_dict_tag(PyObject *d) { return 0; }
-    #endif
-
     /* Note d among the dicts whose tags stand for the bindings (0 when there are too many to note). */
     static int mj_binding_tags_add(mj_binding_tags *t, PyObject *d) {
         int j;

@@ -8,7 +8,7 @@ dict another keys object, and then, or when the entry no longer holds the name, 
 ``_mj_load_global`` does (globals, then builtins, else ``NameError``) and remembers where it found it. Pointer
 equality alone is never trusted: the entry's key must be the very name object, so a keys object freed and another
 allocated at the same address cannot give a wrong value. The layout read (``mj_dict_keys``,
-``mj_unicode_entries``) is the one in ``attribute_cache.py``.
+``mj_unicode_entries``) and the dict version tag (``mj_dict_tag``) are the ones in ``attribute_cache.py``.
 
 A name found in the builtins (``ord``, ``len`` in a function whose globals are read at run time) is kept with the
 version tags (PEP 509) of both dicts, as CPython's ``LOAD_GLOBAL_BUILTIN`` keeps their keys' versions: while
@@ -21,16 +21,6 @@ from __future__ import annotations
 GLOBAL_CACHE_C = r'''
     typedef struct { void *keys; Py_ssize_t index; uint64_t globals_tag, builtins_tag; PyObject *builtin; }
         mj_global_cache;
-
-    #if defined(__GNUC__)
-    #pragma GCC diagnostic push
-    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    #endif
-    /* The version tag of a dict (deprecated since 3.12, still given anew at every write through 3.13). */
-    static inline uint64_t mj_global_tag(PyObject *dict) { return ((PyDictObject *)dict)->ma_version_tag; }
-    #if defined(__GNUC__)
-    #pragma GCC diagnostic pop
-    #endif
 
     /* Remember where name is in the module dict's entries (none: the next read looks it up again). */
     static void mj_global_note(PyDictObject *dict, PyObject *name, mj_global_cache *c) {
@@ -56,8 +46,8 @@ GLOBAL_CACHE_C = r'''
             Py_INCREF(value);
             return value;
         }
-        if (c->builtin != NULL && c->globals_tag == mj_global_tag(globals)
-                && c->builtins_tag == mj_global_tag(builtins)) {
+        if (c->builtin != NULL && c->globals_tag == mj_dict_tag(globals)
+                && c->builtins_tag == mj_dict_tag(builtins)) {
             Py_INCREF(c->builtin);                     /* the builtins hold it: their tag has not changed */
             return c->builtin;
         }
@@ -70,8 +60,8 @@ GLOBAL_CACHE_C = r'''
         if (PyErr_Occurred()) return NULL;
         value = PyDict_GetItemWithError(builtins, name);
         if (value != NULL) {
-            c->globals_tag = mj_global_tag(globals);
-            c->builtins_tag = mj_global_tag(builtins);
+            c->globals_tag = mj_dict_tag(globals);
+            c->builtins_tag = mj_dict_tag(builtins);
             c->builtin = PyDict_CheckExact(globals) && PyDict_CheckExact(builtins) && c->globals_tag != 0
                 && c->builtins_tag != 0 ? value : NULL;
             Py_INCREF(value);
