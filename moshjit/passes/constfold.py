@@ -4,6 +4,7 @@ checks that can never fire (or that a dominating check already made)."""
 from __future__ import annotations
 
 from moshjit.analysis.dominators import DominatorTree
+from moshjit.analysis.reachable import reachable_from
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.interpreter import BINARY_FUNCTIONS, COMPARE_FUNCTIONS, UNARY_FUNCTIONS
@@ -192,7 +193,8 @@ def _replace_dominated_checks(fn: Function, replacements: dict) -> None:
         if not domtree.dominates(check.block, block):
             return False
         if check.block not in after_raise:
-            after_raise[check.block] = _reachable(check.block.handler)
+            handler = check.block.handler
+            after_raise[check.block] = reachable_from([handler] if handler else [], Block.successors)
         return block not in after_raise[check.block]
 
     for block in domtree.preorder():
@@ -206,14 +208,3 @@ def _replace_dominated_checks(fn: Function, replacements: dict) -> None:
                 replacements[op] = earlier
             else:
                 checked.setdefault(op.value, []).append(op)
-
-
-def _reachable(start) -> set:
-    """The blocks reachable from ``start`` (None: none), along normal and exceptional edges."""
-    seen, pending = set(), [start] if start is not None else []
-    while pending:
-        block = pending.pop()
-        if block not in seen:
-            seen.add(block)
-            pending.extend(block.successors())
-    return seen

@@ -22,10 +22,11 @@ import types
 import weakref
 from typing import TYPE_CHECKING
 
+from moshjit.analysis.reachable import reachable_from
 from moshjit.bindings import MISSING, Binding
 from moshjit.functions import builtins_of
 from moshjit.ir import ops
-from moshjit.ir.function import Function
+from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import Constant
 from moshjit.primitives.namespaces import call_in_frame, frame_globals
 
@@ -103,7 +104,7 @@ def loads_after_namespace_handover(fn: Function) -> set:
     """The global loads that may run after such a handover in the same call (later in its block, or in any block
     reachable from it, handlers included): the names they read may have been rebound through the dict. Loads that
     run before every handover read what the entry check saw."""
-    after, reached, pending = set(), set(), []
+    after, successors = set(), []
     for block in fn.blocks:
         handed_over = False
         for op in block.ops:
@@ -111,13 +112,9 @@ def loads_after_namespace_handover(fn: Function) -> set:
                 after.add(op)
             handed_over = handed_over or hands_over_its_namespace(op)
         if handed_over:
-            pending.extend(block.successors())
-    while pending:
-        block = pending.pop()
-        if block not in reached:
-            reached.add(block)
-            pending.extend(block.successors())
-    after.update(op for block in reached for op in block.ops if isinstance(op, ops.LoadGlobal))
+            successors.extend(block.successors())
+    after.update(op for block in reachable_from(successors, Block.successors)
+                 for op in block.ops if isinstance(op, ops.LoadGlobal))
     return after
 
 

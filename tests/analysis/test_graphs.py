@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from moshjit.analysis.dominators import DominatorTree, reverse_postorder
 from moshjit.analysis.loops import LoopForest
+from moshjit.analysis.reachable import reachable_from
 
 
 def graph(edges: dict) -> callable:
@@ -23,6 +24,12 @@ IRREDUCIBLE = {"a": ["b", "c"], "b": ["c", "d"], "c": ["b"], "d": []}
 def test_reverse_postorder_visits_successors_in_order():
     assert reverse_postorder("entry", graph(DIAMOND)) == ["entry", "right", "left", "join"]
     assert reverse_postorder("x", graph({"x": ["x"]})) == ["x"]
+
+
+def test_reachable_from_several_starts_through_cycles():
+    assert reachable_from(["h2"], graph(NESTED)) == {"h2", "b2", "l1", "h1", "exit"}
+    assert reachable_from(["left", "right"], graph(DIAMOND)) == {"left", "right", "join"}
+    assert reachable_from([], graph(DIAMOND)) == set()
 
 
 def test_dominators_of_a_diamond():
