@@ -22,7 +22,7 @@ from moshjit._version import unsupported_python
 from moshjit.errors import (BuildError, MoshjitWarning, UnsupportedError, debugging, definition_line,
                             user_frame_raiser)
 from moshjit.samples import shapes_of
-from moshjit.typeof import describe_key, describe_signature, key_of
+from moshjit.typeof import ANY, describe_key, describe_signature, is_class_kind, key_of
 
 log = logging.getLogger("moshjit")
 BACKENDS = ("auto", "cython", "llvm")
@@ -34,11 +34,13 @@ class PyDispatcherCore:
     def __init__(self):
         self._entries = {}
         self._positional_count = -1
+        self._any_positions = None
 
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != self._positional_count:
             args = self._bind(args, kwargs)
-        key = tuple(map(key_of, args))
+        any_positions = self._any_positions or ()
+        key = tuple(ANY if i < len(any_positions) and any_positions[i] else key_of(arg) for i, arg in enumerate(args))
         entry = self._entries.get(key)
         if entry is None:
             entry = self._specialize(key, None, args)
@@ -130,6 +132,8 @@ class DispatcherBase:
         self._shapes: dict[tuple, tuple] = {}             # key -> what its first call's arguments showed
         self._volatile: frozenset[str] = frozenset()     # names found rebound: compiled code reads them at run time
         self._rebinds: dict[str, int] = {}                # name -> how often a specialisation found it rebound
+        self._classes_seen: dict[int, set] = {}           # parameter -> the classes it was called with so far
+        self._max_classes = max_classes()                 # ... before it takes any object (``_widened``)
         self._lock = threading.RLock()
         self._binder = None
         self._native_used = False
@@ -185,8 +189,10 @@ class DispatcherBase:
         error in the user's code comes back as an entry raising it from the user's line, so the traceback ends
         there rather than in the compiler (``MOSHJIT_DEBUG=1`` keeps the compiler's frames and the chained
         cause). ``sample``: the arguments of the call that asked, whose shapes the compile may guess from."""
+        if compile is None:
+            key = self._widened(key)
         if sample is not None and key not in self._shapes:
-            self._shapes[key] = shapes_of(sample)
+            self._shapes[key] = tuple(None if kind is ANY else shape for kind, shape in zip(key, shapes_of(sample)))
         try:
             return self._compile_entry(key, compile)
         except UnsupportedError as exc:
@@ -200,6 +206,30 @@ class DispatcherBase:
             code = self.py_func.__code__
             line = definition_line(code.co_filename, code.co_firstlineno)
             return user_frame_raiser(exc, code.co_filename, line, self.py_func.__qualname__)
+
+    def _widened(self, key: tuple) -> tuple:
+        """``key`` with ``ANY`` at each parameter now called with more than ``max_classes()`` of the program's
+        classes. Such a parameter is megamorphic (a pattern object of twenty classes, say): one specialisation
+        taking any object serves every class, where one per class would make each call a full key computation
+        and lookup, and a compile per class. The call path keys that parameter ``ANY`` from then on."""
+        limit = self._max_classes
+        with self._lock:
+            widen = set()
+            for position, kind in enumerate(key):
+                if is_class_kind(kind):
+                    seen = self._classes_seen.setdefault(position, set())
+                    seen.add(kind)
+                    if len(seen) > limit:
+                        widen.add(position)
+            if not widen:
+                return key
+            current = self._any_positions or ()
+            self._any_positions = tuple(position in widen or (position < len(current) and current[position])
+                                        for position in range(len(key)))
+            self._forget_recent()
+            log.info("moshjit: %s: parameter %s called with more than %d classes; one specialisation takes any "
+                     "object there", self.py_func.__qualname__, ", ".join(map(str, sorted(widen))), limit)
+            return tuple(ANY if self._any_positions[position] else kind for position, kind in enumerate(key))
 
     def _compile_entry(self, key: tuple, compile=None):
         with self._lock:
@@ -562,6 +592,20 @@ def __getattr__(name):
     if name == "Dispatcher":
         return dispatcher_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+DEFAULT_MAX_CLASSES = 4      # as many signatures as the call path checks in C before anything else
+
+
+def max_classes() -> int:
+    """How many of the program's classes one parameter is specialised for before it takes any object
+    (``MOSHJIT_MAX_CLASSES``, else ``DEFAULT_MAX_CLASSES``)."""
+    text = os.environ.get("MOSHJIT_MAX_CLASSES", "")
+    try:
+        return max(1, int(text)) if text else DEFAULT_MAX_CLASSES
+    except ValueError:
+        log.warning("moshjit: MOSHJIT_MAX_CLASSES=%r is not a whole number; using %d", text, DEFAULT_MAX_CLASSES)
+        return DEFAULT_MAX_CLASSES
 
 
 def check_options(backend, strict, fallback) -> None:

@@ -15,6 +15,8 @@ from moshjit.ir.types import (BOOL, BYTES, CHAR, FLOAT, INT, INT64, INT64_MAX, I
                               ArrayType, DictType, IntType, ListType, MType, SetType, TupleType, tuple_of)
 
 MAX_TYPED_TUPLE = 8     # tuples up to this length are dispatched on the kinds of their items
+ANY = "any"             # the kind of every value at a parameter the dispatcher no longer specialises (megamorphic)
+HEAP_TYPE = 1 << 9      # Py_TPFLAGS_HEAPTYPE: a class the program defined
 ARRAY_DTYPES = ("int32", "int64", "float32", "float64")
 STDLIB_ARRAY = array.array
 # ``array.array`` type codes native code reads: C doubles and 64-bit C ints (stores CPython converts the same way:
@@ -49,6 +51,12 @@ def array_key(array, kind):
             or not array.flags.aligned or not array.dtype.isnative or array.dtype.name not in ARRAY_DTYPES:
         return kind
     return f"ndarray[{array.dtype.name},{array.ndim}]"
+
+
+def is_class_kind(kind) -> bool:
+    """Whether a dispatch kind names a class the program defined (a heap type): what a megamorphic parameter
+    is counted by; built-in kinds are few and each gives native code of its own."""
+    return isinstance(kind, type) and bool(kind.__flags__ & HEAP_TYPE)
 
 
 def describe_key(key) -> str:

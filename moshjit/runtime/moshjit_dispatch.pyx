@@ -154,7 +154,7 @@ cdef extern from *:
        taking METH_FASTCALL|METH_KEYWORDS (a Cython ``def``) is called through its C function, as CPython's own
        specialised CALL of a builtin does; anything else through its vectorcall slot. */
     enum { MJ_LAST_ARGS = 8, MJ_LAST_SLOTS = 4, MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR,
-           MJ_KIND_SHAPE, MJ_KIND_NONE };
+           MJ_KIND_SHAPE, MJ_KIND_NONE, MJ_KIND_ANY };
     typedef PyObject *(*mj_fastcall_kw)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
     typedef struct {
         PyObject *entry;
@@ -211,6 +211,7 @@ cdef extern from *:
         Py_ssize_t i;
         if (last->entry == NULL || n != last->n) return 0;
         for (i = 0; i < n; i++) {
+            if (last->kinds[i] == MJ_KIND_ANY) continue;
             if (last->kinds[i] == MJ_KIND_SHAPE) {
                 if (!mj_has_shape(argv[i], last->shapes[i])) return 0;
             } else if (!mj_has_last_kind(argv[i], last->types[i], last->kinds[i])) {
@@ -396,6 +397,7 @@ cdef extern from *:
         MJ_KIND_STR
         MJ_KIND_SHAPE
         MJ_KIND_NONE
+        MJ_KIND_ANY
     ctypedef struct mj_last_call:
         PyObject *entry
         Py_ssize_t n
@@ -423,7 +425,9 @@ cdef extern from *:
 cdef str INT64 = "int64"
 cdef str CHAR = "char"
 cdef str TUPLE = "tuple"
-from moshjit.typeof import MAX_TYPED_TUPLE as _MAX_TYPED_TUPLE, STDLIB_ARRAY as _STDLIB_ARRAY, array_key as _array_key
+from moshjit.typeof import ANY as _ANY, MAX_TYPED_TUPLE as _MAX_TYPED_TUPLE, STDLIB_ARRAY as _STDLIB_ARRAY, \
+    array_key as _array_key
+cdef str ANY = _ANY                                    # a megamorphic parameter's kind: every value has it
 cdef Py_ssize_t MAX_TYPED_TUPLE = _MAX_TYPED_TUPLE     # the one definition lives in moshjit.typeof
 cdef enum:
     RECENT = 8                            # signatures remembered per dispatcher for the allocation-free check (a
@@ -437,6 +441,7 @@ cdef enum:
     KIND_STR = MJ_KIND_STR
     KIND_SHAPE = MJ_KIND_SHAPE            # ... a tuple (its items' kinds, in C: mj_has_shape),
     KIND_NONE = MJ_KIND_NONE              # (an array, or a tuple holding one: not kept in the C copy)
+    KIND_ANY = MJ_KIND_ANY                # ... or not at all (a megamorphic parameter)
     BOUND = 1                             # what _bind_vector did (0: nothing, the Python binder's turn): bound,
     KWDEFAULTS_TAKEN = 2                  # or bound taking keyword-only defaults from __kwdefaults__
     BIND_ARGS = 40                        # keywords and defaults are bound in C for at most this many parameters
@@ -473,6 +478,8 @@ cdef int has_kind(PyObject *value, PyObject *key_item) except -1:
     throughout: nothing is allocated, not even a reference count changes)."""
     cdef PyObject *kind = mj_type_of(value)
     cdef Py_ssize_t n, i
+    if key_item == <PyObject *>ANY:
+        return 1
     if kind == <PyObject *>int:
         return key_item == (<PyObject *>INT64 if mj_fits_int64(<object>value) else <PyObject *>int)
     if kind == <PyObject *>str:
@@ -503,6 +510,8 @@ cdef object exact_type(object key_item):
 
 cdef char last_kind(object key_item):
     """How the C copy of the last signature checks an argument of kind ``key_item``."""
+    if key_item is ANY:
+        return KIND_ANY
     if key_item is INT64:
         return KIND_INT64
     if key_item is int:
@@ -566,12 +575,14 @@ cdef class DispatcherCore:
     cdef public Py_ssize_t _keyword_only   # keyword, and how many (the last ones) can only be passed by keyword;
     cdef public bint _var_positional       # whether it has *args (after the positional parameters in the bound
     cdef public bint _var_keyword          # vector) and **kwargs (last), which _bind_vector makes for the call
+    cdef public tuple _any_positions       # None, or per parameter whether it is keyed ANY (megamorphic)
 
     def __cinit__(self, *args, **kwargs):
         self._vectorcall = mj_vectorcall_slot()
         self._entries = {}
         self._positional_count = -1
         self._keyword_only = 0
+        self._any_positions = None
         self._native = None
         self._recent = [None] * RECENT
         self._last_held = [None] * LAST_SLOTS
@@ -820,11 +831,16 @@ cdef class DispatcherCore:
         return 0
 
     cdef tuple _key_of(self, PyObject **argv, Py_ssize_t n):
-        """The signature key of the arguments (what ``_entries`` and ``_specialize`` are keyed by)."""
+        """The signature key of the arguments (what ``_entries`` and ``_specialize`` are keyed by): ``ANY`` at
+        the parameters ``_any_positions`` marks."""
         cdef tuple key = mj_tuple_of_none(n)    # filled in place: nobody else holds it yet
+        cdef tuple any_positions = self._any_positions
         cdef Py_ssize_t i
         for i in range(n):
-            mj_tuple_replace(key, i, kind_of(<object>argv[i]))
+            if any_positions is not None and i < len(any_positions) and any_positions[i]:
+                mj_tuple_replace(key, i, ANY)
+            else:
+                mj_tuple_replace(key, i, kind_of(<object>argv[i]))
         return key
 
     cdef object _entry_for(self, tuple key, PyObject **argv, Py_ssize_t n):

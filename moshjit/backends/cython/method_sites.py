@@ -62,7 +62,7 @@ FRAME_COUNT_C = r'''
 
 METHOD_SITES_C = r'''
     #define MJ_SITE_ARGS 8
-    enum { MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR };
+    enum { MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR, MJ_KIND_ANY };
     typedef struct {
         PyObject *entry;                           /* strong; NULL: empty */
         Py_ssize_t n;
@@ -91,7 +91,8 @@ METHOD_SITES_C = r'''
     static PyTypeObject *mj_site_core_type = NULL;    /* moshjit_dispatch.DispatcherCore */
     static PyTypeObject *mj_site_tier0_type = NULL;   /* moshjit_dispatch.Tier0Entry */
     static PyObject *mj_site_int64 = NULL, *mj_site_char = NULL, *mj_site_entries = NULL, *mj_site_arity = NULL;
-    static PyObject *mj_site_defaults = NULL, *mj_site_transient_mark = NULL;
+    static PyObject *mj_site_defaults = NULL, *mj_site_transient_mark = NULL, *mj_site_any = NULL;
+    static PyObject *mj_site_any_positions = NULL;
 
     /* What the generated module passes in at import (None when the compiled call path is missing: every site is
        then generic). */
@@ -103,8 +104,10 @@ METHOD_SITES_C = r'''
         mj_site_arity = PyUnicode_InternFromString("_positional_count");
         mj_site_defaults = PyUnicode_InternFromString("_defaults_of");
         mj_site_transient_mark = PyUnicode_InternFromString("__moshjit_transient__");
+        mj_site_any = PyUnicode_InternFromString("any");                    /* moshjit.typeof.ANY */
+        mj_site_any_positions = PyUnicode_InternFromString("_any_positions");
         if (!mj_site_int64 || !mj_site_char || !mj_site_entries || !mj_site_arity || !mj_site_defaults
-            || !mj_site_transient_mark) return -1;
+            || !mj_site_transient_mark || !mj_site_any || !mj_site_any_positions) return -1;
         Py_INCREF(core);
         Py_INCREF(tier0);
         mj_site_core_type = (PyTypeObject *)core;
@@ -151,6 +154,7 @@ METHOD_SITES_C = r'''
         char kind;
         if (s->entry == NULL || s->n != n) return 0;
         for (i = 0; i < n; i++) {
+            if (s->kinds[i] == MJ_KIND_ANY) continue;
             if (Py_TYPE(argv[i]) != s->types[i]) return 0;
             if (s->kinds[i] != MJ_KIND_EXACT) {
                 mj_site_kind(argv[i], &kind);
@@ -189,20 +193,32 @@ METHOD_SITES_C = r'''
         return 1;
     }
 
+    /* Whether the method's dispatcher keys parameter i "any" (megamorphic: ``_any_positions``, a tuple or None). */
+    static inline int mj_site_any_at(PyObject *any_positions, Py_ssize_t i) {
+        return any_positions != NULL && PyTuple_Check(any_positions) && i < PyTuple_GET_SIZE(any_positions)
+            && PyTuple_GET_ITEM(any_positions, i) == Py_True;
+    }
+
     /* The compiled entry of method for these arguments' signature, remembered in a free or the older slot; NULL
-       without an exception when there is none to remember (new signature, tier 0, uncheckable arguments). */
+       without an exception when there is none to remember (new signature, tier 0, uncheckable arguments). A
+       parameter the dispatcher keys "any" is keyed so here too, and never checked. */
     static PyObject *mj_site_fill(mj_site_receiver *site, PyObject *method, PyObject **argv, Py_ssize_t n) {
-        PyObject *key, *entries, *entry;
+        PyObject *key, *entries, *entry, *any_positions;
         mj_site_signature *s;
         char kinds[MJ_SITE_ARGS];
         Py_ssize_t i;
         if (n > MJ_SITE_ARGS) return NULL;
-        for (i = 0; i < n; i++)
-            if (!mj_site_kind(argv[i], &kinds[i])) return NULL;
+        any_positions = PyObject_GetAttr(method, mj_site_any_positions);
+        if (any_positions == NULL) PyErr_Clear();
+        for (i = 0; i < n; i++) {
+            if (mj_site_any_at(any_positions, i)) kinds[i] = MJ_KIND_ANY;
+            else if (!mj_site_kind(argv[i], &kinds[i])) { Py_XDECREF(any_positions); return NULL; }
+        }
+        Py_XDECREF(any_positions);
         if ((key = PyTuple_New(n)) == NULL) return NULL;
         for (i = 0; i < n; i++) {
             PyObject *item = kinds[i] == MJ_KIND_INT64 ? mj_site_int64 : kinds[i] == MJ_KIND_CHAR ? mj_site_char
-                             : (PyObject *)Py_TYPE(argv[i]);
+                             : kinds[i] == MJ_KIND_ANY ? mj_site_any : (PyObject *)Py_TYPE(argv[i]);
             Py_INCREF(item);
             PyTuple_SET_ITEM(key, i, item);
         }
