@@ -202,3 +202,49 @@ def test_method_and_constructor_sites_of_compiled_code_use_the_any_entry(backend
     assert any(kinds[0] == ANY for kinds in init.signatures)
     assert outcome(jitted_render_all, Renderer(), [NoHandle()], ["x"]) == outcome(render_all, Renderer(),
                                                                                 [NoHandle()], ["x"])
+
+
+def shape_class(index: int) -> type:
+    """A class with its own ``describe`` and ``__add__``, both jitted (as ``@jit`` on the class would)."""
+    namespace = {"describe": lambda self, x: (index, x), "__add__": lambda self, other: index * 100 + other.size,
+                 "size": index}
+    return type(f"Shape{index}", (), namespace)
+
+
+def describe_all(items, x):
+    """One method site and one operator site seeing every class in turn: more receiver types than a site keeps."""
+    out = []
+    for item in items:
+        out.append(item.describe(x))
+        out.append(item + item)
+    return out
+
+
+@pytest.mark.parametrize("backend", ["auto", "cython"])
+def test_a_site_seeing_too_many_receiver_types_stays_exact_once_generic(backend):
+    plain_classes = [shape_class(index) for index in range(12)]
+    jitted_classes = [moshjit.jit(shape_class(index), backend=backend) for index in range(12)]
+    jitted = moshjit.jit(describe_all, backend=backend)
+
+    def both(mutate=None):
+        plain_items, jitted_items = [cls() for cls in plain_classes], [cls() for cls in jitted_classes]
+        if mutate is not None:
+            mutate(plain_items, plain_classes)
+            mutate(jitted_items, jitted_classes)
+        for x in ("a", 3, "xyz"):
+            assert outcome(jitted, jitted_items, x) == outcome(describe_all, plain_items, x)
+
+    for _ in range(5):                                # every call replaces records: the sites go generic
+        both()
+
+    def shadow(items, classes):                       # an instance attribute shadows the method
+        items[3].describe = lambda x: ("shadowed", x)
+
+    def replace(items, classes):                      # a class's method replaced after the site gave up
+        classes[5].describe = lambda self, x: ("replaced", x)
+
+    def remove(items, classes):                       # and one removed: CPython's AttributeError
+        del classes[7].describe
+
+    for mutate in (shadow, replace, remove):
+        both(mutate)

@@ -25,6 +25,10 @@ bound method is made. Anything else — another type, a ``__getattribute__`` ove
 a shadowing instance attribute, a name ``type`` itself has, a class changed after the site was filled — takes
 ``PyObject_VectorcallMethod``, CPython's own ``obj.name(args)``.
 
+A parameter the method's dispatcher keys "any" (megamorphic: ``_any_positions``) is keyed so here too and never
+checked. A site that keeps replacing its receiver records (more receiver types than it keeps, ``MJ_SITE_WINDOW``)
+takes the generic call from then on: cheaper than refilling a record at every call.
+
 A cached entry is a compiled specialisation of the method for exactly those argument kinds, so it stays correct
 even if the dispatcher later installs another one for the same kinds. The call counts one level of recursion, as
 the dispatcher's own call does.
@@ -86,7 +90,20 @@ METHOD_SITES_C = r'''
     typedef struct {
         mj_site_receiver receivers[4];             /* polymorphic sites: up to four receiver types */
         unsigned int next;
+        unsigned int calls, refills;               /* in the current window of MJ_SITE_WINDOW calls: calls, and
+                                                      records replaced by another receiver type's */
+        char megamorphic;                          /* 1: too many receiver types, every call is generic */
     } mj_method_site;
+    /* A site that replaces at least MJ_SITE_MEGAMORPHIC_REFILLS records within a window of calls, on at least half
+       of the window's calls so far, sees more receiver types than it keeps: refilling a record (a type lookup, the
+       method's attributes, a new signature) costs more than CPython's generic method call, which it then takes
+       for good, as CPython's own inline caches give up on such sites. */
+    #define MJ_SITE_MEGAMORPHIC_REFILLS 16
+    #define MJ_SITE_WINDOW 1024
+    static inline int mj_site_counts_call(mj_method_site *sites) {
+        if (++sites->calls > MJ_SITE_WINDOW) { sites->calls = 1; sites->refills = 0; }
+        return sites->megamorphic;
+    }
 
     static PyTypeObject *mj_site_core_type = NULL;    /* moshjit_dispatch.DispatcherCore */
     static PyTypeObject *mj_site_tier0_type = NULL;   /* moshjit_dispatch.Tier0Entry */
@@ -262,6 +279,9 @@ METHOD_SITES_C = r'''
             }
         }
         site = &sites->receivers[sites->next++ & 3];
+        if (site->type != NULL && ++sites->refills >= MJ_SITE_MEGAMORPHIC_REFILLS
+                && sites->refills * 2 >= sites->calls)
+            sites->megamorphic = 1;
         mj_site_forget(site);
         site->type = tp;
         site->version = 0;
@@ -385,6 +405,7 @@ METHOD_SITES_C = r'''
         PyObject *entry = NULL, *result, *defaults = NULL, *given, *bound[MJ_SITE_ARGS];
         Py_ssize_t i, first;
         int is;
+        if (mj_site_counts_call(sites)) goto generic;
         if (tp == &PyType_Type) {                        /* cls.name(args): the record is cls's own */
             site = mj_site_class_receiver_for(sites, (PyTypeObject *)argv[0], name);
             if (site->method == NULL && site->plain == NULL) goto generic;

@@ -58,6 +58,7 @@ OPERATOR_SITES_C = r'''
         PyObject *entry = NULL, *result, *argv[2] = {a, b};
         binaryfunc other_slot;
         if (other != tp && other != &PyFloat_Type && other != &PyLong_Type) return generic(a, b);
+        if (mj_site_counts_call(sites)) return generic(a, b);
         site = mj_op_receiver_for(sites, tp, name);
         if (site->method == NULL) return generic(a, b);
         if (site->arity != 2) {
