@@ -1,6 +1,6 @@
 """Public pure-Python libraries under ``@jit``, side by side with CPython: the libraries' own code, nobody's here.
 
-    python -m benchmarks.libraries.run [--rounds 5] [--only pyaes,tomli]
+    python -m benchmarks.libraries.run [--rounds 5] [--only pyaes,tomli] [--fallback]
 
 Each library (a package, or a single module) is downloaded once from PyPI at a pinned version (``pip download``,
 into ``MOSHJIT_BENCH_CACHE`` or ``~/.cache/moshjit-bench``) and unpacked; the run imports two copies of it under two
@@ -11,7 +11,8 @@ copies give the same output, and then times them in turn, round after round, by 
 workload as many times as plain CPython needs for about 0.3 s. The ratio is the median of the rounds' plain time
 over jitted time. The compile cache starts empty (a fresh ``MOSHJIT_CACHE_DIR``), so the first run includes
 compiling; ``--warm`` keeps the environment's cache instead. Numba is not a row: it takes none of these (classes,
-bytes, dicts of strs).
+bytes, dicts of strs). ``--fallback`` (not the default) jits with ``fallback=True``: what moshjit refuses runs as
+plain Python, and the row names those functions (Python-Markdown's stack-depth helper, say).
 
 Workloads: pyaes and tomli run pyperformance's (1.14.0, MIT): ``crypto_pyaes`` (AES in CTR mode over 23,000 bytes,
 encrypted and decrypted) and ``tomli_loads`` (its 1.1 MB TOML document, read from the pyperformance distribution,
@@ -40,7 +41,10 @@ import tarfile
 import tempfile
 import time
 import types
+import warnings
 import zipfile
+
+from moshjit.errors import MoshjitWarning
 
 os.environ.setdefault("MOSHJIT_TIER", "eager")
 
@@ -105,11 +109,12 @@ def two_copies(root: str, package: str, workdir: str) -> tuple[str, str]:
     return package, package + "_jit"
 
 
-def jit_package(name: str) -> int:
-    """``jit(strict=True)`` on every function and class the package's modules define; how many. Module-level names
-    and the values of module-level dicts that held the plain functions hold the jitted ones, as decorating each
-    ``def`` in the source would give."""
+def jit_package(name: str, fallback: bool = False) -> int:
+    """``jit(strict=True)`` on every function and class the package's modules define (``fallback=True`` instead:
+    what cannot be compiled runs as plain Python); how many. Module-level names and the values of module-level dicts
+    that held the plain functions hold the jitted ones, as decorating each ``def`` in the source would give."""
     import moshjit
+    options = {"fallback": True} if fallback else {"strict": True}
     importlib.import_module(name)
     modules = [m for n, m in list(sys.modules.items()) if n == name or n.startswith(name + ".")]
     jitted = {}
@@ -118,10 +123,10 @@ def jit_package(name: str) -> int:
             if getattr(value, "__module__", None) != module.__name__:
                 continue
             if isinstance(value, types.FunctionType):
-                jitted[id(value)] = moshjit.jit(value, strict=True)
+                jitted[id(value)] = moshjit.jit(value, **options)
                 setattr(module, attr, jitted[id(value)])
             elif isinstance(value, type):
-                moshjit.jit(value, strict=True)
+                moshjit.jit(value, **options)
     for module in modules:                  # ``from ._re import match_to_number`` took the plain function
         for attr, value in list(vars(module).items()):
             if isinstance(value, types.FunctionType) and id(value) in jitted:
@@ -267,7 +272,7 @@ DEPENDENCIES = {  # name: what its modules import, as (pinned requirement, packa
 }
 
 
-def measure(name: str, rounds: int, workdir: str) -> dict:
+def measure(name: str, rounds: int, workdir: str, fallback: bool = False) -> dict:
     requirement, package, licence, workload = LIBRARIES[name]
     for dependency in DEPENDENCIES.get(name, ()):            # shared by both copies, plain
         root = os.path.dirname(package_source(fetched(dependency[0]), dependency[1]))
@@ -276,9 +281,11 @@ def measure(name: str, rounds: int, workdir: str) -> dict:
     plain_name, jit_name = two_copies(fetched(requirement), package, workdir)
     plain = workload(importlib.import_module(plain_name))
     start = time.perf_counter()
-    defs = jit_package(jit_name)
+    defs = jit_package(jit_name, fallback)
     jitted = workload(importlib.import_module(jit_name))
-    same = plain() == jitted()             # the jitted copy compiles here
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MoshjitWarning)       # --fallback: counted below instead
+        same = plain() == jitted()             # the jitted copy compiles here
     first = time.perf_counter() - start
     begin = time.process_time()
     plain()
@@ -294,7 +301,14 @@ def measure(name: str, rounds: int, workdir: str) -> dict:
             times.append(time.process_time() - begin)
         ratios.append(times[0] / times[1])
     return {"requirement": requirement, "licence": licence, "defs": defs, "same": same, "first_s": first,
-            "ratios": ratios, "repeat": repeat}
+            "ratios": ratios, "repeat": repeat, "fell_back": fell_back(jit_name)}
+
+
+def fell_back(name: str) -> list[str]:
+    """The jitted functions of package ``name`` that run as plain Python (``--fallback``: refused)."""
+    from moshjit.dispatcher import DispatcherBase
+    return sorted(d.py_func.__qualname__ for d in gc.get_objects() if isinstance(d, DispatcherBase) and d._failed
+                  and (d.py_func.__module__ or "").split(".")[0] == name)
 
 
 def main(argv=None) -> None:
@@ -302,11 +316,15 @@ def main(argv=None) -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", default=",".join(LIBRARIES))
     parser.add_argument("--warm", action="store_true", help="keep the environment's compile cache")
+    parser.add_argument("--fallback", action="store_true",
+                        help="jit(fallback=True), not strict: a function moshjit refuses runs as plain Python (a "
+                             "non-default mode; the library's row then says how much of it compiled)")
     options = parser.parse_args(argv)
     if not options.warm:
         os.environ["MOSHJIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="moshjit-libraries-cache-")
     print(f"# libraries, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, Python {sys.version.split()[0]}, "
-          f"load average {os.getloadavg()[0]:.1f}, {options.rounds} rounds (process CPU time)")
+          f"load average {os.getloadavg()[0]:.1f}, {options.rounds} rounds (process CPU time)"
+          + (", jit(fallback=True): refused functions run as plain Python" if options.fallback else ""))
     print("| library | defs and classes jitted | output | first run, compiling (s) | runs per round "
           "| × CPython, median (rounds) |")
     print("|---|---:|---|---:|---:|---|")
@@ -314,14 +332,15 @@ def main(argv=None) -> None:
         sys.path.insert(0, workdir)
         for name in options.only.split(","):
             try:
-                row = measure(name, options.rounds, workdir)
+                row = measure(name, options.rounds, workdir, options.fallback)
             except Exception as error:             # a refusal (strict) or a failure is this library's row
                 reason = str(error).splitlines()[0][:200]
                 print(f"| {LIBRARIES[name][0]} ({LIBRARIES[name][2]}) | — | {type(error).__name__}: {reason} "
                       f"| — | — | — |", flush=True)
                 continue
             rounds = ", ".join(f"{r:.2f}" for r in row["ratios"])
-            print(f"| {row['requirement']} ({row['licence']}) | {row['defs']} | "
+            refused = f" ({len(row['fell_back'])} plain: {', '.join(row['fell_back'])})" if row["fell_back"] else ""
+            print(f"| {row['requirement']} ({row['licence']}) | {row['defs']}{refused} | "
                   f"{'equal' if row['same'] else 'DIFFERS'} | {row['first_s']:.1f} | {row['repeat']} | "
                   f"**{statistics.median(row['ratios']):.2f}×** ({rounds}) |", flush=True)
 
