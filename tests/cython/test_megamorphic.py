@@ -167,15 +167,8 @@ class Node:
         self.value = value * 2
 
 
-class Node0(Node): pass                             # noqa: E701 — nine subclasses sharing the jitted __init__
-class Node1(Node): pass                             # noqa: E701
-class Node2(Node): pass                             # noqa: E701
-class Node3(Node): pass                             # noqa: E701
-class Node4(Node): pass                             # noqa: E701
-class Node5(Node): pass                             # noqa: E701
-class Node6(Node): pass                             # noqa: E701
-class Node7(Node): pass                             # noqa: E701
-class Node8(Node): pass                             # noqa: E701
+# nine subclasses sharing the jitted __init__, each a module global (constructor sites need the class known)
+Node0, Node1, Node2, Node3, Node4, Node5, Node6, Node7, Node8 = [type(f"Node{index}", (Node,), {}) for index in range(9)]
 
 
 def build_nodes(value):
