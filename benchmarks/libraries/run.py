@@ -23,7 +23,9 @@ back; Unidecode transliterates and wcwidth measures a 7,000-character multilingu
 kind to HTML; ftfy (text cleaning, as BERT pipelines use it; its dependency wcwidth is imported plain by both
 copies) fixes 400 short texts of mojibake, HTML entities, terminal escapes and ligatures; jieba segments Chinese
 text into words (its README's sentences ×40, the dictionary loaded before timing); Python-Markdown renders 50 copies
-of a document with headings, emphasis, code, links, lists and quotes.
+of a document with headings, emphasis, code, links, lists and quotes; langdetect (Apache-2.0; six imported plain by
+both copies) names the language of 20 sentences, emoji (BSD-3-Clause) converts and strips emoji in 90 texts, and
+pyspellchecker (MIT) corrects eight misspelt words — three steps of text-cleaning pipelines ahead of a tokenizer.
 """
 from __future__ import annotations
 
@@ -252,6 +254,37 @@ def markdown_workload(package):
     return lambda: package.markdown(text)
 
 
+LANGUAGES = ["Ceci est un texte en français, assez long pour être détecté sans hésitation.",
+             "This is an English sentence about tokenizers, vocabularies and language models.",
+             "Dies ist ein deutscher Satz über Sprachmodelle und ihre Vorverarbeitung.",
+             "Esto es una frase en español sobre el procesamiento del lenguaje natural.",
+             "Questa è una frase italiana sulla tokenizzazione del testo."] * 4
+
+
+def langdetect_workload(package):
+    """langdetect: the language of 20 sentences in five languages (its profiles loaded before timing; its random
+    trials seeded, so both copies answer the same)."""
+    package.DetectorFactory.seed = 0
+    package.detect(LANGUAGES[0])
+    return lambda: [package.detect(text) for text in LANGUAGES]
+
+
+def emoji_workload(package):
+    """emoji: ``demojize``, ``replace_emoji`` and ``emoji_count`` over texts with and without emoji (×30)."""
+    texts = ["I love 🍕 and 🐍 code 👍🏽!", "Flags 🇫🇷🇩🇪 and families 👨‍👩‍👧 here",
+             "plain text without any emoji at all, quite long actually"] * 30
+    return lambda: [package.demojize(t) + package.replace_emoji(t, replace="") + str(package.emoji_count(t))
+                    for t in texts]
+
+
+def spellchecker_workload(package):
+    """pyspellchecker: the most likely correction of eight misspelt words (edit distances 1 and 2 over its English
+    dictionary, loaded before timing)."""
+    checker = package.SpellChecker()
+    words = ["speling", "korrect", "helo", "wrold", "langauge", "tokenzier", "pipline", "embeddng"]
+    return lambda: [checker.correction(word) for word in words]
+
+
 LIBRARIES = {   # name: (pinned requirement, package or module, licence, workload)
     "pyaes": ("pyaes==1.6.1", "pyaes", "MIT", pyaes_workload),
     "tomli": ("tomli==2.0.1", "tomli", "MIT", tomli_workload),
@@ -265,10 +298,14 @@ LIBRARIES = {   # name: (pinned requirement, package or module, licence, workloa
     "ftfy": ("ftfy==6.2.0", "ftfy", "Apache-2.0", ftfy_workload),
     "jieba": ("jieba==0.42.1", "jieba", "MIT", jieba_workload),
     "markdown": ("Markdown==3.5.2", "markdown", "BSD-3-Clause", markdown_workload),
+    "langdetect": ("langdetect==1.0.9", "langdetect", "Apache-2.0", langdetect_workload),
+    "emoji": ("emoji==2.12.1", "emoji", "BSD-3-Clause", emoji_workload),
+    "spellchecker": ("pyspellchecker==0.8.1", "spellchecker", "MIT", spellchecker_workload),
 }
 
 DEPENDENCIES = {  # name: what its modules import, as (pinned requirement, package): imported plain by both copies
     "ftfy": [("wcwidth==0.2.13", "wcwidth")],
+    "langdetect": [("six==1.16.0", "six")],
 }
 
 
