@@ -7,7 +7,8 @@ Binding keyword arguments and defaults, and compiling a new signature, are left 
 ``_specialize``).
 
 Calls arrive through vectorcall (no argument tuple, no keyword dict). The slot itself, in C, compares a positional
-call with the last signature and calls its entry (a Cython def through its C function); other calls are checked
+call with the last signature and calls its entry (a Cython def through its C function), completing a call that
+leaves parameters to their defaults from ``__defaults__`` first; other calls are checked
 against a few recently used signatures without building any key; only a miss builds the key and looks it up in
 ``_entries``.
 
@@ -168,6 +169,8 @@ cdef extern from *:
         char bound;                        /* matched against bound parameters only, never a call's own vector */
     } mj_last_call;
     static Py_ssize_t mj_last_offset;      /* where ``_last[0]`` sits in a dispatcher (set by mj_install) */
+    static Py_ssize_t mj_arity_offset;     /* where ``_positional_count`` and ``_defaults_function`` sit (mj_install) */
+    static Py_ssize_t mj_defaults_offset;
 
     /* Whether ``value`` has the kind (``kind_type``, ``kind``) the last signature holds. */
     static inline int mj_has_last_kind(PyObject *value, PyObject *kind_type, char kind) {
@@ -259,36 +262,70 @@ cdef extern from *:
     }
     static inline void mj_leave_direct(PyThreadState *tstate) { MJ_PY_REMAINING(tstate)++; }
 
+    /* The slot of the last signatures a positional call's n arguments have (never one marked ``bound``), or -1. */
+    static inline int mj_last_slot_of(mj_last_call *last, PyObject *const *argv, Py_ssize_t n) {
+        int slot;
+        for (slot = 0; slot < MJ_LAST_SLOTS; slot++)
+            if (!last[slot].bound && mj_last_matches(&last[slot], argv, n)) return slot;
+        return -1;
+    }
+
+    /* Call a last signature's entry with the full parameter list. */
+    static inline PyObject *mj_call_last(mj_last_call *last, PyObject *const *argv, Py_ssize_t n, size_t nargsf) {
+        PyObject *result, *entry = last->entry;
+        Py_INCREF(entry);                  /* a call may replace the last entry: this one lives until it returns */
+        if (last->cfunc != NULL) {
+            PyThreadState *tstate = mj_enter_direct();
+            if (tstate == NULL) { Py_DECREF(entry); return NULL; }
+            result = last->cfunc(last->cself, argv, n, NULL);
+            mj_leave_direct(tstate);
+        } else {
+            if (mj_enter_call()) { Py_DECREF(entry); return NULL; }
+            result = last->call(entry, argv, nargsf, NULL);
+            mj_leave_call();
+        }
+        Py_DECREF(entry);
+        return result;
+    }
+
+    /* A positional call leaving its last parameters to their defaults, completed in C with the function's
+       ``__defaults__`` as they are now (held for the call: it may assign them) and matched with the last
+       signatures; NULL without an exception when no last signature has the completed list (the Cython half
+       binds it then). As CPython's own call does, without a tuple or a dict. */
+    static PyObject *mj_call_with_defaults(PyObject *self, mj_last_call *last, PyObject *const *argv, Py_ssize_t n,
+                                           int *done) {
+        Py_ssize_t want = *(Py_ssize_t *)((char *)self + mj_arity_offset), i, first;
+        PyObject *function = *(PyObject **)((char *)self + mj_defaults_offset), *defaults, *result;
+        PyObject *full[MJ_LAST_ARGS];
+        int slot;
+        *done = 0;
+        if (n >= want || want > MJ_LAST_ARGS || function == NULL || !PyFunction_Check(function)) return NULL;
+        defaults = PyFunction_GET_DEFAULTS(function);
+        if (defaults == NULL || n < (first = want - PyTuple_GET_SIZE(defaults))) return NULL;
+        for (i = 0; i < want; i++) full[i] = i < n ? argv[i] : PyTuple_GET_ITEM(defaults, i - first);
+        if ((slot = mj_last_slot_of(last, full, want)) < 0) return NULL;
+        Py_INCREF(defaults);
+        result = mj_call_last(&last[slot], full, want, (size_t)want);
+        Py_DECREF(defaults);
+        *done = 1;
+        return result;
+    }
+
     /* The instances' vectorcall. A positional call with the last signature goes straight to its entry (the
-       entry's C function for a Cython def: no argument binding, no key, no Cython frame of the call path); any
-       other call to the call path in Cython. Counts towards the recursion limit as a Python frame. */
+       entry's C function for a Cython def: no argument binding, no key, no Cython frame of the call path), also
+       when it leaves parameters to their defaults; any other call to the call path in Cython. Counts towards the
+       recursion limit as a Python frame. */
     static PyObject *mj_dispatch_vectorcall(PyObject *self, PyObject *const *argv, size_t nargsf,
                                             PyObject *kwnames) {
-        PyObject *result, *entry;
+        PyObject *result;
         mj_last_call *last = (mj_last_call *)((char *)self + mj_last_offset);
         Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-        int slot = 0;
+        int slot, done;
         if (Py_TYPE(self)->tp_call != mj_core_tp_call) return mj_call_through_tp_call(self, argv, nargsf, kwnames);
-        if (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)
-            while (slot < MJ_LAST_SLOTS && (last[slot].bound || !mj_last_matches(&last[slot], argv, n))) slot++;
-        else
-            slot = MJ_LAST_SLOTS;
-        if (slot < MJ_LAST_SLOTS) {
-            last = &last[slot];
-            entry = last->entry;
-            Py_INCREF(entry);              /* a call may replace the last entry: this one lives until it returns */
-            if (last->cfunc != NULL) {
-                PyThreadState *tstate = mj_enter_direct();
-                if (tstate == NULL) { Py_DECREF(entry); return NULL; }
-                result = last->cfunc(last->cself, argv, n, NULL);
-                mj_leave_direct(tstate);
-            } else {
-                if (mj_enter_call()) { Py_DECREF(entry); return NULL; }
-                result = last->call(entry, argv, nargsf, NULL);
-                mj_leave_call();
-            }
-            Py_DECREF(entry);
-            return result;
+        if (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0) {
+            if ((slot = mj_last_slot_of(last, argv, n)) >= 0) return mj_call_last(&last[slot], argv, n, nargsf);
+            result = mj_call_with_defaults(self, last, argv, n, &done);
+            if (done) return result;
         }
         if (mj_enter_call()) return NULL;
         result = mj_dispatch_impl(self, (PyObject **)argv, nargsf, kwnames == NULL ? Py_None : kwnames);
@@ -345,9 +382,12 @@ cdef extern from *:
         PyErr_Restore(type, value, traceback);
     }
 
-    static void mj_install(PyTypeObject *core, Py_ssize_t offset, Py_ssize_t last_offset, void *impl) {
+    static void mj_install(PyTypeObject *core, Py_ssize_t offset, Py_ssize_t last_offset, Py_ssize_t arity_offset,
+                           Py_ssize_t defaults_offset, void *impl) {
         mj_dispatch_impl = (PyObject *(*)(PyObject *, PyObject **, size_t, PyObject *))impl;
         mj_last_offset = last_offset;
+        mj_arity_offset = arity_offset;
+        mj_defaults_offset = defaults_offset;
         mj_core_tp_call = core->tp_call;
         core->tp_vectorcall_offset = offset;
         core->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
@@ -386,7 +426,8 @@ cdef extern from *:
     tuple mj_tuple_from(PyObject **argv, Py_ssize_t n)
     tuple mj_tuple_of_none(Py_ssize_t n)
     void mj_tuple_replace(tuple t, Py_ssize_t i, object v)
-    void mj_install(type core, Py_ssize_t offset, Py_ssize_t last_offset, void *impl)
+    void mj_install(type core, Py_ssize_t offset, Py_ssize_t last_offset, Py_ssize_t arity_offset,
+                    Py_ssize_t defaults_offset, void *impl)
     enum:
         MJ_LAST_ARGS
         MJ_LAST_SLOTS
@@ -570,12 +611,23 @@ cdef class DispatcherCore:
     cdef Py_ssize_t _last_next             # the slot of _last the next kept signature goes to
     cdef mj_last_call _last[LAST_SLOTS]    # the last signatures in C, which the vectorcall slot checks first
     cdef public tuple _parameter_names     # the parameters' names when keywords and defaults can be bound in C
-    cdef public object _defaults_of        # (else None), the function whose __defaults__ and __kwdefaults__
+    cdef object _defaults_held             # (else None), the function whose __defaults__ and __kwdefaults__
     cdef public Py_ssize_t _positional_only  # complete a call (read at each call), how many cannot be passed by
     cdef public Py_ssize_t _keyword_only   # keyword, and how many (the last ones) can only be passed by keyword;
     cdef public bint _var_positional       # whether it has *args (after the positional parameters in the bound
     cdef public bint _var_keyword          # vector) and **kwargs (last), which _bind_vector makes for the call
     cdef public tuple _any_positions       # None, or per parameter whether it is keyed ANY (megamorphic)
+    cdef PyObject *_defaults_function      # _defaults_held (borrowed), or NULL: what the vectorcall slot reads
+
+    @property
+    def _defaults_of(self):
+        """The function whose ``__defaults__`` and ``__kwdefaults__`` complete a call (None: C binds nothing)."""
+        return self._defaults_held
+
+    @_defaults_of.setter
+    def _defaults_of(self, function):
+        self._defaults_held = function
+        self._defaults_function = NULL if function is None else <PyObject *>function
 
     def __cinit__(self, *args, **kwargs):
         self._vectorcall = mj_vectorcall_slot()
@@ -649,7 +701,7 @@ cdef class DispatcherCore:
 
     cdef inline tuple _current_defaults(self):
         """The defaults a call takes now: the function's ``__defaults__`` (None when C does not bind them)."""
-        return None if self._defaults_of is None else <tuple>mj_function_defaults(self._defaults_of)
+        return None if self._defaults_held is None else <tuple>mj_function_defaults(self._defaults_held)
 
     cdef int _bind_vector(self, PyObject **argv, Py_ssize_t n, tuple kwnames, PyObject **bound, tuple defaults,
                           list made) except -1:
@@ -692,7 +744,7 @@ cdef class DispatcherCore:
                 bound[i] = <PyObject *>defaults[i - first_default]
         for i in range(positional, count):
             if bound[i + star] == NULL:
-                bound[i + star] = mj_kwdefault(self._defaults_of, <PyObject *>names[i])
+                bound[i + star] = mj_kwdefault(self._defaults_held, <PyObject *>names[i])
                 if bound[i + star] == NULL:
                     return False
                 outcome = KWDEFAULTS_TAKEN
@@ -972,7 +1024,9 @@ cdef Py_ssize_t last_offset(DispatcherCore probe):
 cdef int install_core() except -1:
     """Install the vectorcall slot (which needs where ``_vectorcall`` and ``_last`` sit in an instance)."""
     cdef DispatcherCore probe = DispatcherCore.__new__(DispatcherCore)
-    mj_install(DispatcherCore, vectorcall_offset(probe), last_offset(probe), <void *>dispatch_vectorcall)
+    mj_install(DispatcherCore, vectorcall_offset(probe), last_offset(probe),
+               <char *>&probe._positional_count - <char *><PyObject *>probe,
+               <char *>&probe._defaults_function - <char *><PyObject *>probe, <void *>dispatch_vectorcall)
     mj_set_kinds(<PyObject *>INT64, <PyObject *>CHAR, MAX_TYPED_TUPLE)
     return 0
 

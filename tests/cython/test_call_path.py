@@ -317,3 +317,25 @@ def test_a_rebound_helper_takes_the_native_fast_path_away_until_compiled_again(c
     namespace["helper"] = lambda x: x - 1
     assert jitted(3) == 4 and jitted(5) == 8
     assert jitted._native_used                  # the specialisation compiled again is the fast path now
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_call_leaving_defaults_is_completed_as_cpython_binds_it(core):
+    """The vectorcall slot completes ``f(a)`` with ``__defaults__`` as they are at that call and matches the result
+    against the last signatures: defaults of another kind, too few, or reassigned by the call itself."""
+    source = ("def grow(a, b=1, c=2):\n"
+              "    grow.__defaults__ = (b + 1, c)\n"         # the call replaces the tuple its own b, c came from
+              "    return (a, b, c)\n")
+    plain_namespace: dict = {}
+    jitted_namespace: dict = {}
+    exec(source, plain_namespace)
+    exec(source, jitted_namespace)
+    jitted_namespace["grow"] = CORES[core](jitted_namespace["grow"], backend="cython")
+    plain, jitted = plain_namespace["grow"], jitted_namespace["grow"]
+    for _ in range(4):                              # the full signature is in a C slot after the first calls
+        assert outcome(jitted, 5) == outcome(plain, 5)
+        assert outcome(jitted, 5, 0) == outcome(plain, 5, 0)
+    for defaults in [("x", "y"), (2 ** 70, 1.5), (1,), None, (3, 4)]:
+        plain.__defaults__ = jitted.__defaults__ = defaults
+        for args in [(5,), (5, 6), ("s",)]:
+            assert outcome(jitted, *args) == outcome(plain, *args), (defaults, args)
