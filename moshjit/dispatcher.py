@@ -39,8 +39,9 @@ class PyDispatcherCore:
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != self._positional_count:
             args = self._bind(args, kwargs)
-        any_positions = self._any_positions or ()
-        key = tuple(ANY if i < len(any_positions) and any_positions[i] else key_of(arg) for i, arg in enumerate(args))
+        key = tuple(map(key_of, args))
+        if self._any_positions is not None:         # megamorphic parameters (``_widened``)
+            key = tuple(ANY if wide else kind for kind, wide in zip(key, self._any_positions))
         entry = self._entries.get(key)
         if entry is None:
             entry = self._specialize(key, None, args)
