@@ -11,9 +11,9 @@ import math
 import unicodedata
 
 from moshjit.primitives.unicode_categories import CATEGORY_NAMES, category_code
-from moshjit.ir.types import (BOOL, BOTTOM, BYTES, CHAR, CONTAINER_LENGTH, FLOAT, INT, NONE, NONNEG_SSIZE, OBJECT, SSIZE_MAX, STR,
-                              DictType, IntType, IteratorType, ListType, MType, OptionalType, RangeType, SetType,
-                              TupleType, join, tuple_of)
+from moshjit.ir.types import (BOOL, BOTTOM, BYTES, CHAR, CONTAINER_LENGTH, FLOAT, INT, NONE, NONNEG_SSIZE, OBJECT,
+                              SSIZE_MAX, STR, DictType, IntType, IteratorType, ListType, MType, OptionalType, RangeType,
+                              SetType, TupleType, join, tuple_of)
 
 CODEPOINT = IntType(0, 0x10FFFF)
 FIND_RESULT = IntType(-1, SSIZE_MAX)

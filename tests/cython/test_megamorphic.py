@@ -168,7 +168,8 @@ class Node:
 
 
 # nine subclasses sharing the jitted __init__, each a module global (constructor sites need the class known)
-Node0, Node1, Node2, Node3, Node4, Node5, Node6, Node7, Node8 = [type(f"Node{index}", (Node,), {}) for index in range(9)]
+Node0, Node1, Node2, Node3, Node4, Node5, Node6, Node7, Node8 = [type(f"Node{index}", (Node,), {})
+                                                                  for index in range(9)]
 
 
 def build_nodes(value):
