@@ -264,6 +264,25 @@ def test_random_programs_of_reads_writes_and_class_changes(steps):
     assert run_program(jitted(read_x), jitted(write_x), steps) == run_program(read_x, write_x, steps)
 
 
+def read_or_message(o):
+    try:
+        return o.x
+    except AttributeError as exc:
+        return str(exc)
+
+
+def test_a_failed_load_keeps_its_exception_through_the_sites_second_look():
+    """A load that misses on an instance with inline values looks at the type's shared keys again; that look goes
+    through ``_PyType_Lookup``, which clears a pending exception when it misses the type cache. It ran after the
+    failed load, with the AttributeError set, and creating that error can evict the type cache's entry: 1 fresh
+    class in some thousands then returned NULL with no exception (a crash on 3.12, SystemError on 3.11)."""
+    fast = jitted(read_or_message)
+    for _ in range(5000):                   # more fresh type versions than the type cache has entries (4,096)
+        class Fresh:
+            pass
+        assert fast(Fresh()) == read_or_message(Fresh()) == "'Fresh' object has no attribute 'x'"
+
+
 def test_store_fast_path_keeps_reference_counts_and_values():
     import sys
 

@@ -341,10 +341,10 @@ ATTRIBUTE_CACHE_C = r'''
             }
             if (value != NULL) { Py_INCREF(value); return value; }
             if (e->kind == MJ_DICT && mj_values_of_managed(obj) != NULL) {
-                /* the name joined the shared keys after this entry was made: look again */
-                value = PyObject_GetAttr(obj, name);
+                /* the name may have joined the shared keys after this entry was made: look again, before the
+                   load (_PyType_Lookup clears a pending exception when it misses the type cache) */
                 mj_attr_classify(e, Py_TYPE(obj), name, 0);
-                return value;
+                return PyObject_GetAttr(obj, name);
             }
         }
         return PyObject_GetAttr(obj, name);              /* missing here: the generic path raises as CPython */
@@ -390,7 +390,8 @@ ATTRIBUTE_CACHE_C = r'''
                 /* the name was not among the type's shared keys when this entry was made (the first instance's
                    __init__ adds them): store, then look again, so later instances take the values path */
                 int stored = PyObject_SetAttr(obj, name, value);
-                mj_attr_classify(e, Py_TYPE(obj), name, 1);
+                if (stored == 0) mj_attr_classify(e, Py_TYPE(obj), name, 1);   /* never with an exception set:
+                                                   _PyType_Lookup clears it when it misses the type cache */
                 return stored;
             }
         }
