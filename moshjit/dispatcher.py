@@ -36,6 +36,9 @@ class PyDispatcherCore:
         self._positional_count = -1
         self._any_positions = None
 
+    def _pack_positional_calls(self, arity):
+        """Nothing to set up: this call path binds every call with ``_bind``."""
+
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != self._positional_count:
             args = self._bind(args, kwargs)
@@ -147,6 +150,8 @@ class DispatcherBase:
         self._keyword_only = code.co_kwonlyargcount
         self._var_positional = bool(code.co_flags & 0x04)
         self._var_keyword = bool(code.co_flags & 0x08)
+        if code.co_flags & 0x0C and not code.co_kwonlyargcount:
+            self._pack_positional_calls(code.co_argcount)
         functools.update_wrapper(self, self.py_func)
         if code.co_flags & CO_COROUTINE:
             _mark_coroutine_function(self)

@@ -169,6 +169,11 @@ cdef extern from *:
         char bound;                        /* matched against bound parameters only, never a call's own vector */
     } mj_last_call;
     static Py_ssize_t mj_last_offset;      /* where ``_last[0]`` sits in a dispatcher (set by mj_install) */
+    /* How a function with *args or **kwargs and no keyword-only parameters binds a positional call of at least
+       ``arity`` arguments (arity -1: it does not take them so): the first ``arity`` arguments, then the rest as
+       the *args tuple (``star``), then an empty **kwargs dict (``keywords``). */
+    typedef struct { Py_ssize_t arity; int star, keywords; } mj_packing;
+    static Py_ssize_t mj_packing_offset;   /* where ``_packing`` sits in a dispatcher (mj_install) */
     static Py_ssize_t mj_arity_offset;     /* where ``_positional_count`` and ``_defaults_function`` sit (mj_install) */
     static Py_ssize_t mj_defaults_offset;
 
@@ -311,6 +316,52 @@ cdef extern from *:
         return result;
     }
 
+    /* The slot of the last signatures (bound ones) a bound parameter list has, or -1. */
+    static inline int mj_bound_slot_of(mj_last_call *last, PyObject *const *bound, Py_ssize_t n) {
+        int slot;
+        for (slot = 0; slot < MJ_LAST_SLOTS; slot++)
+            if (last[slot].bound && mj_last_matches(&last[slot], bound, n)) return slot;
+        return -1;
+    }
+
+    /* A positional call of a function with *args or **kwargs (no keyword-only parameters), bound in C as CPython
+       binds it — the rest of the arguments packed into a new tuple, a new empty dict for **kwargs — and matched
+       with the last (bound) signatures; NULL without an exception when it cannot be bound so or no last signature
+       has it (the Cython half binds it then). */
+    static PyObject *mj_call_packed(PyObject *self, mj_last_call *last, PyObject *const *argv, Py_ssize_t n,
+                                    int *done) {
+        mj_packing *packing = (mj_packing *)((char *)self + mj_packing_offset);
+        Py_ssize_t k = packing->arity, width, i;
+        PyObject *bound[MJ_LAST_ARGS], *rest = NULL, *extra = NULL, *result;
+        int slot;
+        *done = 0;
+        width = k + packing->star + packing->keywords;
+        if (k < 0 || n < k || (n > k && !packing->star) || width > MJ_LAST_ARGS) return NULL;
+        for (i = 0; i < k; i++) bound[i] = argv[i];
+        if (packing->star) {
+            if ((rest = PyTuple_New(n - k)) == NULL) { *done = 1; return NULL; }
+            for (i = k; i < n; i++) {
+                Py_INCREF(argv[i]);
+                PyTuple_SET_ITEM(rest, i - k, argv[i]);
+            }
+            bound[k] = rest;
+        }
+        if (packing->keywords) {
+            if ((extra = PyDict_New()) == NULL) { Py_XDECREF(rest); *done = 1; return NULL; }
+            bound[width - 1] = extra;
+        }
+        if ((slot = mj_bound_slot_of(last, bound, width)) < 0) {
+            Py_XDECREF(rest);
+            Py_XDECREF(extra);
+            return NULL;
+        }
+        *done = 1;
+        result = mj_call_last(&last[slot], bound, width, (size_t)width);
+        Py_XDECREF(rest);
+        Py_XDECREF(extra);
+        return result;
+    }
+
     /* The instances' vectorcall. A positional call with the last signature goes straight to its entry (the
        entry's C function for a Cython def: no argument binding, no key, no Cython frame of the call path), also
        when it leaves parameters to their defaults; any other call to the call path in Cython. Counts towards the
@@ -325,6 +376,8 @@ cdef extern from *:
         if (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0) {
             if ((slot = mj_last_slot_of(last, argv, n)) >= 0) return mj_call_last(&last[slot], argv, n, nargsf);
             result = mj_call_with_defaults(self, last, argv, n, &done);
+            if (done) return result;
+            result = mj_call_packed(self, last, argv, n, &done);
             if (done) return result;
         }
         if (mj_enter_call()) return NULL;
@@ -383,9 +436,10 @@ cdef extern from *:
     }
 
     static void mj_install(PyTypeObject *core, Py_ssize_t offset, Py_ssize_t last_offset, Py_ssize_t arity_offset,
-                           Py_ssize_t defaults_offset, void *impl) {
+                           Py_ssize_t defaults_offset, Py_ssize_t packing_offset, void *impl) {
         mj_dispatch_impl = (PyObject *(*)(PyObject *, PyObject **, size_t, PyObject *))impl;
         mj_last_offset = last_offset;
+        mj_packing_offset = packing_offset;
         mj_arity_offset = arity_offset;
         mj_defaults_offset = defaults_offset;
         mj_core_tp_call = core->tp_call;
@@ -426,8 +480,12 @@ cdef extern from *:
     tuple mj_tuple_from(PyObject **argv, Py_ssize_t n)
     tuple mj_tuple_of_none(Py_ssize_t n)
     void mj_tuple_replace(tuple t, Py_ssize_t i, object v)
+    ctypedef struct mj_packing:
+        Py_ssize_t arity
+        int star
+        int keywords
     void mj_install(type core, Py_ssize_t offset, Py_ssize_t last_offset, Py_ssize_t arity_offset,
-                    Py_ssize_t defaults_offset, void *impl)
+                    Py_ssize_t defaults_offset, Py_ssize_t packing_offset, void *impl)
     enum:
         MJ_LAST_ARGS
         MJ_LAST_SLOTS
@@ -618,6 +676,7 @@ cdef class DispatcherCore:
     cdef public bint _var_keyword          # vector) and **kwargs (last), which _bind_vector makes for the call
     cdef public tuple _any_positions       # None, or per parameter whether it is keyed ANY (megamorphic)
     cdef PyObject *_defaults_function      # _defaults_held (borrowed), or NULL: what the vectorcall slot reads
+    cdef mj_packing _packing               # how the vectorcall slot binds positional calls of *args/**kwargs
 
     @property
     def _defaults_of(self):
@@ -634,6 +693,7 @@ cdef class DispatcherCore:
         self._entries = {}
         self._positional_count = -1
         self._keyword_only = 0
+        self._packing.arity = -1
         self._any_positions = None
         self._native = None
         self._recent = [None] * RECENT
@@ -671,6 +731,14 @@ cdef class DispatcherCore:
         cdef Tier0Entry entry = Tier0Entry(plain, 1, 0.0, None)
         entry.hot = True
         return entry
+
+    def _pack_positional_calls(self, Py_ssize_t arity):
+        """Let the vectorcall slot bind positional calls of at least ``arity`` arguments in C: the function has
+        ``arity`` positional parameters, *args or **kwargs (as ``_var_positional``, ``_var_keyword`` say) and no
+        keyword-only ones."""
+        self._packing.arity = arity
+        self._packing.star = self._var_positional
+        self._packing.keywords = self._var_keyword
 
     def _use_native(self, native):
         """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
@@ -1026,7 +1094,8 @@ cdef int install_core() except -1:
     cdef DispatcherCore probe = DispatcherCore.__new__(DispatcherCore)
     mj_install(DispatcherCore, vectorcall_offset(probe), last_offset(probe),
                <char *>&probe._positional_count - <char *><PyObject *>probe,
-               <char *>&probe._defaults_function - <char *><PyObject *>probe, <void *>dispatch_vectorcall)
+               <char *>&probe._defaults_function - <char *><PyObject *>probe,
+               <char *>&probe._packing - <char *><PyObject *>probe, <void *>dispatch_vectorcall)
     mj_set_kinds(<PyObject *>INT64, <PyObject *>CHAR, MAX_TYPED_TUPLE)
     return 0
 

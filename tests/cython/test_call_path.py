@@ -178,7 +178,16 @@ def var_both(a, *rest, k=0, **named):
     return (a, rest, k, list(named.items()))
 
 
-BINDING_FUNCTIONS = [three, required_pair, positional_first, keyword_mix, var_positional, var_keyword, var_both]
+def packed(a, b=1, *rest, **named):
+    return (a, b, rest, named)
+
+
+def packed_positional(a, *rest):
+    return (a, rest)
+
+
+BINDING_FUNCTIONS = [three, required_pair, positional_first, keyword_mix, var_positional, var_keyword, var_both,
+                     packed, packed_positional]
 call_shapes = hs.tuples(hs.lists(hs.integers(-3, 3), max_size=4),
                         hs.dictionaries(hs.sampled_from(["a", "b", "c", "by", "k", "zz"]), hs.integers(-3, 3),
                                         max_size=3),
@@ -238,6 +247,28 @@ def test_star_args_and_star_kwargs_bind_in_c(monkeypatch):
         assert positional(1, 2) == var_positional(1, 2) == (1, (2,), 2)
         assert positional(1, (2,), 2) == var_positional(1, (2,), 2) == (1, ((2,), 2), 2)
         assert jitted_binding["var_keyword"](1, a=2, b=3) == var_keyword(1, a=2, b=3)
+
+
+def test_positional_calls_packed_in_c_get_fresh_objects_as_in_cpython():
+    """The vectorcall slot packs a positional call's rest into a new ``*args`` tuple and gives ``**kwargs`` a new
+    empty dict at each call (no keyword-only parameters): what the function keeps or changes of them is its own,
+    and the arguments' reference counts come back where they were."""
+    import sys
+    jitted, jitted_positional = jitted_binding["packed"], jitted_binding["packed_positional"]
+    marker = object()
+    before = sys.getrefcount(marker)
+    kept = [jitted(marker, 2, 3, marker) for _ in range(50)]
+    assert all(result == (marker, 2, (3, marker), {}) for result in kept)
+    assert len({id(result[2]) for result in kept}) == len({id(result[3]) for result in kept}) == 50
+    kept[0][3]["added"] = 1                                         # the dict one call got is that call's
+    assert jitted(1, 2) == packed(1, 2) == (1, 2, (), {})
+    del kept
+    assert sys.getrefcount(marker) == before
+    for args in [(1,), (1, "s"), (1, 2.5, "t", None), ("a", (1, 2)), ((1,), (1,), (1,))]:
+        for _ in range(3):                                          # in a C slot after the first calls
+            assert outcome(jitted, *args) == outcome(packed, *args)
+            assert outcome(jitted_positional, *args) == outcome(packed_positional, *args)
+    assert outcome(jitted) == outcome(packed)                       # too few: CPython's TypeError
 
 
 def test_a_named_tuple_with_many_fields_binds_in_c(monkeypatch):
