@@ -10,8 +10,9 @@ def jit_methods(cls: type, decorate: Callable) -> type:
     """Replace each function defined in ``cls``'s own body — plain methods (``__init__`` and the other dunders
     included) and the functions behind its ``staticmethod``, ``classmethod`` and ``property`` members — by
     ``decorate(function)``; inherited methods and nested classes are left alone (jit those classes themselves), and
-    so are functions another module's code put there (``typing.Protocol``'s ``__subclasshook__``, which counts its
-    callers' frames): they are that library's machinery, not the class's code."""
+    so are functions another package's code put there (``typing.Protocol``'s ``__subclasshook__``, which counts its
+    callers' frames; the ``__new__``, ``_make`` and ``_replace`` of a named tuple, which ``collections`` names as the
+    class's own): they are that library's machinery, not the class's code."""
     for name, member in list(vars(cls).items()):
         replacement = _decorated_member(member, decorate, cls)
         if replacement is not None:
@@ -25,7 +26,7 @@ def _decorated_member(member, decorate, cls: type):
     """The member with the functions that are ``cls``'s own decorated (defined in its body, or in its module), or
     None when it holds no such function."""
     def own(function) -> bool:
-        return isinstance(function, types.FunctionType) and (
+        return isinstance(function, types.FunctionType) and _same_package(function, cls) and (
             function.__qualname__.startswith(cls.__qualname__ + ".") or function.__module__ == cls.__module__)
 
     if own(member):
@@ -36,3 +37,13 @@ def _decorated_member(member, decorate, cls: type):
         accessors = [decorate(f) if own(f) else f for f in (member.fget, member.fset, member.fdel)]
         return property(*accessors, member.__doc__)
     return None
+
+
+def _same_package(function: types.FunctionType, cls: type) -> bool:
+    """Whether ``function`` runs in a module of ``cls``'s top-level package (its globals' ``__name__``): a class
+    body's functions do, also when a library presents the class under its package's name (``numpy.core.x``'s
+    class as ``numpy``'s), and so do the methods ``dataclasses`` writes (made in the class's module globals)."""
+    home, module = function.__globals__.get("__name__"), getattr(cls, "__module__", None)
+    if not isinstance(home, str) or not isinstance(module, str):
+        return True
+    return home.partition(".")[0] == module.partition(".")[0]

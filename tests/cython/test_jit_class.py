@@ -11,6 +11,7 @@ import os
 import re
 import sys
 import types
+import typing
 
 import pytest
 from hypothesis import given, settings, strategies as hs
@@ -199,6 +200,45 @@ def test_functions_other_modules_put_into_a_class_stay_plain():
     members, checks = protocol_checks(jitted=True)
     assert (members, checks) == protocol_checks(jitted=False)
     assert "__subclasshook__" in members and set(members.values()) == {"function"}
+
+
+def test_a_named_tuples_machinery_stays_plain_its_own_methods_and_dataclass_methods_compile():
+    """``collections.namedtuple`` gives its ``__new__``, ``_make``, ``_replace`` the class's qualnames; compiled,
+    every construction went through a dispatcher to an entry unboxing what ``tuple.__new__`` boxes again (slower
+    than CPython). ``dataclasses`` writes ``__init__`` in the class's module: that one is the class's code. A
+    class presented under its package's top-level name keeps its methods compiled."""
+    import dataclasses
+
+    @jit
+    class Point(typing.NamedTuple):
+        x: int
+        y: str
+
+        def doubled(self):
+            return self.x * 2
+
+    @jit
+    @dataclasses.dataclass
+    class Pair:
+        a: int
+
+        def twice(self):
+            return self.a * 2
+
+    class Presented:
+        def size(self):
+            return 3
+    Presented.__module__ = __name__.partition(".")[0]           # as numpy shows its classes as ``numpy.X``
+    jit(Presented)
+
+    def compiled(cls) -> set:
+        return {name for name, value in vars(cls).items()
+                if isinstance(getattr(value, "__func__", value), dispatch.DispatcherBase)}
+
+    assert compiled(Point) == {"doubled"}
+    assert compiled(Pair) >= {"__init__", "twice"} and compiled(Presented) == {"size"}
+    assert Point(2, "s").doubled() == 4 and Point._make([1, "t"]) == (1, "t") and Point(1, "u")._replace(x=5).x == 5
+    assert Pair(3).twice() == 6 and Presented().size() == 3
 
 
 def test_attributes_that_change_type_and_a_patched_class():
