@@ -398,7 +398,15 @@ cdef str _mj_function_str(object func):
     return f"{qualname}()"
 
 
+cdef extern from "Python.h":
+    int PyDict_Update(object target, object other) except -1
+
+
 cdef object _mj_merge(dict target, object other, object func, bint merge_kwargs):
+    """DICT_UPDATE (``{**other}``) and DICT_MERGE (``f(**other)``, which refuses a key ``target`` already has)."""
+    if type(other) is dict and (not merge_kwargs or not target):
+        PyDict_Update(target, other)       # what both do for a dict, when no key can repeat: no view, no iterator
+        return
     if type(other) is dict:
         items = (<dict>other).items()
     else:

@@ -370,3 +370,54 @@ def test_a_call_leaving_defaults_is_completed_as_cpython_binds_it(core):
         plain.__defaults__ = jitted.__defaults__ = defaults
         for args in [(5,), (5, 6), ("s",)]:
             assert outcome(jitted, *args) == outcome(plain, *args), (defaults, args)
+
+
+def forward(f, *args, **kwargs):
+    return f(*args, **kwargs)
+
+
+def forward_twice(f, first, second):
+    return f(**first, **second)
+
+
+def spread(first, second):
+    return {**first, "middle": 0, **second}
+
+
+class Mapping:
+    """Not a dict: ``keys`` and ``__getitem__`` only, as ``**`` accepts."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def keys(self):
+        return list(self.data)
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+
+class DictSubclass(dict):
+    pass
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=hs.dictionaries(hs.sampled_from("abcd"), hs.integers(), max_size=3),
+       second=hs.dictionaries(hs.sampled_from("cdef"), hs.integers(), max_size=3),
+       kinds=hs.tuples(hs.sampled_from([dict, Mapping, DictSubclass]), hs.sampled_from([dict, Mapping, DictSubclass])))
+def test_double_star_merges_as_cpython(first, second, kinds):
+    """``f(*a, **k)``, ``f(**x, **y)`` and ``{**x, ..., **y}`` (DICT_MERGE, DICT_UPDATE): a dict merged into an
+    empty one is copied in C (no view, no iterator: they are GC objects, and lark made one per token); repeated
+    keywords, order, mappings that are not dicts and dict subclasses as CPython has them."""
+    x, y = kinds[0](first), kinds[1](second)
+    probe = lambda *args, **kwargs: (args, list(kwargs.items()))
+    for fn, args in [(forward, (probe, 1, 2)), (forward_twice, (probe, x, y)), (spread, (x, y))]:
+        jitted = jitted_double_star[fn.__name__]
+        assert outcome(jitted, *args, **(first if fn is forward else {})) == outcome(fn, *args, **(
+            first if fn is forward else {}))
+    kwargs = dict(first)
+    assert jitted_double_star["forward"](probe, **kwargs) == forward(probe, **kwargs)
+    assert kwargs == first                                   # the caller's dict is left as it was
+
+
+jitted_double_star = {fn.__name__: moshjit.jit(fn, backend="cython") for fn in (forward, forward_twice, spread)}
