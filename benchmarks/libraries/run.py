@@ -25,7 +25,8 @@ copies) fixes 400 short texts of mojibake, HTML entities, terminal escapes and l
 text into words (its README's sentences ×40, the dictionary loaded before timing); Python-Markdown renders 50 copies
 of a document with headings, emphasis, code, links, lists and quotes; langdetect (Apache-2.0; six imported plain by
 both copies) names the language of 20 sentences, emoji (BSD-3-Clause) converts and strips emoji in 90 texts, and
-pyspellchecker (MIT) corrects eight misspelt words — three steps of text-cleaning pipelines ahead of a tokenizer.
+pyspellchecker (MIT) corrects eight misspelt words — three steps of text-cleaning pipelines ahead of a tokenizer;
+lark (MIT) parses a JSON document with its LALR parser.
 """
 from __future__ import annotations
 
@@ -285,6 +286,28 @@ def spellchecker_workload(package):
     return lambda: [checker.correction(word) for word in words]
 
 
+JSON_GRAMMAR = r"""
+?start: value
+?value: object | array | string | SIGNED_NUMBER -> number | "true" -> true | "false" -> false | "null" -> null
+array  : "[" [value ("," value)*] "]"
+object : "{" [pair ("," pair)*] "}"
+pair   : string ":" value
+string : ESCAPED_STRING
+%import common.ESCAPED_STRING
+%import common.SIGNED_NUMBER
+%import common.WS
+%ignore WS
+"""
+
+
+def lark_workload(package):
+    """lark: a JSON document of 60 objects parsed by a LALR parser of its JSON grammar (built before timing), the
+    tree printed: one ``Token`` made per token, through ``Token.__new__(cls, *args, **kwargs)``."""
+    parser = package.Lark(JSON_GRAMMAR, parser="lalr")
+    text = "[" + ", ".join(['{"a": [1, 2.5, "x", true, null], "b": {"c": "d", "e": [false, -3e2]}}'] * 60) + "]"
+    return lambda: parser.parse(text).pretty()
+
+
 LIBRARIES = {   # name: (pinned requirement, package or module, licence, workload)
     "pyaes": ("pyaes==1.6.1", "pyaes", "MIT", pyaes_workload),
     "tomli": ("tomli==2.0.1", "tomli", "MIT", tomli_workload),
@@ -301,6 +324,7 @@ LIBRARIES = {   # name: (pinned requirement, package or module, licence, workloa
     "langdetect": ("langdetect==1.0.9", "langdetect", "Apache-2.0", langdetect_workload),
     "emoji": ("emoji==2.12.1", "emoji", "BSD-3-Clause", emoji_workload),
     "spellchecker": ("pyspellchecker==0.8.1", "spellchecker", "MIT", spellchecker_workload),
+    "lark": ("lark==1.1.9", "lark", "MIT", lark_workload),
 }
 
 DEPENDENCIES = {  # name: what its modules import, as (pinned requirement, package): imported plain by both copies
