@@ -323,6 +323,13 @@ cdef extern from *:
             if (last[slot].bound && mj_last_matches(&last[slot], bound, n)) return slot;
         return -1;
     }
+    /* Whether any last signature is a bound one of n parameters (else packing a call would be wasted). */
+    static inline int mj_has_bound_slot(mj_last_call *last, Py_ssize_t n) {
+        int slot;
+        for (slot = 0; slot < MJ_LAST_SLOTS; slot++)
+            if (last[slot].bound && last[slot].entry != NULL && last[slot].n == n) return 1;
+        return 0;
+    }
 
     /* A positional call of a function with *args or **kwargs (no keyword-only parameters), bound in C as CPython
        binds it — the rest of the arguments packed into a new tuple, a new empty dict for **kwargs — and matched
@@ -336,7 +343,8 @@ cdef extern from *:
         int slot;
         *done = 0;
         width = k + packing->star + packing->keywords;
-        if (k < 0 || n < k || (n > k && !packing->star) || width > MJ_LAST_ARGS) return NULL;
+        if (k < 0 || n < k || (n > k && !packing->star) || width > MJ_LAST_ARGS || !mj_has_bound_slot(last, width))
+            return NULL;
         for (i = 0; i < k; i++) bound[i] = argv[i];
         if (packing->star) {
             if ((rest = PyTuple_New(n - k)) == NULL) { *done = 1; return NULL; }
