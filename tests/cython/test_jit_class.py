@@ -204,9 +204,9 @@ def test_functions_other_modules_put_into_a_class_stay_plain():
 
 def test_a_named_tuples_machinery_stays_plain_its_own_methods_and_dataclass_methods_compile():
     """``collections.namedtuple`` gives its ``__new__``, ``_make``, ``_replace`` the class's qualnames; compiled,
-    every construction went through a dispatcher to an entry unboxing what ``tuple.__new__`` boxes again (slower
-    than CPython). ``dataclasses`` writes ``__init__`` in the class's module: that one is the class's code. A
-    class presented under its package's top-level name keeps its methods compiled."""
+    every construction went through a dispatcher to an entry unboxing what ``tuple.__new__`` boxes again: library
+    machinery compiled for no gain. ``dataclasses`` writes ``__init__`` in the class's module: that one is the
+    class's code. A class presented under its package's top-level name keeps its methods compiled."""
     import dataclasses
 
     @jit
