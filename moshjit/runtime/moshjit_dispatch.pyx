@@ -267,12 +267,16 @@ cdef extern from *:
     }
     static inline void mj_leave_direct(PyThreadState *tstate) { MJ_PY_REMAINING(tstate)++; }
 
-    /* The slot of the last signatures a positional call's n arguments have (never one marked ``bound``), or -1. */
-    static inline int mj_last_slot_of(mj_last_call *last, PyObject *const *argv, Py_ssize_t n) {
+    /* The slot of the last signatures ``argv``'s n values have, among those marked ``bound`` (a bound parameter
+       list) or among the others (a positional call's arguments as they came), or -1. */
+    static inline int mj_slot_of(mj_last_call *last, PyObject *const *argv, Py_ssize_t n, char bound) {
         int slot;
         for (slot = 0; slot < MJ_LAST_SLOTS; slot++)
-            if (!last[slot].bound && mj_last_matches(&last[slot], argv, n)) return slot;
+            if (last[slot].bound == bound && mj_last_matches(&last[slot], argv, n)) return slot;
         return -1;
+    }
+    static inline int mj_last_slot_of(mj_last_call *last, PyObject *const *argv, Py_ssize_t n) {
+        return mj_slot_of(last, argv, n, 0);
     }
 
     /* Call a last signature's entry with the full parameter list. */
@@ -316,13 +320,6 @@ cdef extern from *:
         return result;
     }
 
-    /* The slot of the last signatures (bound ones) a bound parameter list has, or -1. */
-    static inline int mj_bound_slot_of(mj_last_call *last, PyObject *const *bound, Py_ssize_t n) {
-        int slot;
-        for (slot = 0; slot < MJ_LAST_SLOTS; slot++)
-            if (last[slot].bound && mj_last_matches(&last[slot], bound, n)) return slot;
-        return -1;
-    }
     /* Whether any last signature is a bound one of n parameters (else packing a call would be wasted). */
     static inline int mj_has_bound_slot(mj_last_call *last, Py_ssize_t n) {
         int slot;
@@ -358,7 +355,7 @@ cdef extern from *:
             if ((extra = PyDict_New()) == NULL) { Py_XDECREF(rest); *done = 1; return NULL; }
             bound[width - 1] = extra;
         }
-        if ((slot = mj_bound_slot_of(last, bound, width)) < 0) {
+        if ((slot = mj_slot_of(last, bound, width, 1)) < 0) {
             Py_XDECREF(rest);
             Py_XDECREF(extra);
             return NULL;

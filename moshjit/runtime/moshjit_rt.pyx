@@ -5,6 +5,7 @@ They reproduce what CPython's bytecode does where Cython's own code would differ
 unpacking, ``[*x]``, ``{**x}`` and ``f(**x)``; special-method lookup for ``with``; the handled-exception state.
 """
 cimport cython
+from cpython.dict cimport PyDict_Update
 
 cdef extern from *:
     """
@@ -396,10 +397,6 @@ cdef str _mj_function_str(object func):
     if module is not None and module != "builtins":
         return f"{module}.{qualname}()"
     return f"{qualname}()"
-
-
-cdef extern from "Python.h":
-    int PyDict_Update(object target, object other) except -1
 
 
 cdef object _mj_merge(dict target, object other, object func, bint merge_kwargs):
