@@ -19,8 +19,8 @@ import warnings
 import weakref
 
 from moshjit._version import unsupported_python
-from moshjit.errors import (BuildError, MoshjitWarning, UnsupportedError, debugging, definition_line,
-                            user_frame_raiser)
+from moshjit.errors import (BuildError, MoshjitWarning, UnsupportedError, debugging, definition_line, hands_off,
+                            user_frame_raiser, without_hand_off_frames)
 from moshjit.samples import shapes_of
 from moshjit.typeof import ANY, describe_key, describe_signature, is_class_kind, key_of
 
@@ -354,11 +354,17 @@ class DispatcherBase:
                                     generic_entry=functools.partial(self._generic_entry, key),
                                     on_rebound=functools.partial(self._rebound_call, key))
 
+    @hands_off
     def _generic_call(self, key: tuple, *args):
         """Called by a native entry whose run-time checks failed (or that was demoted after deoptimising too
         often): run a specialisation without assumptions."""
-        return self._generic_entry(key)(*args)
+        try:
+            return self._generic_entry(key)(*args)
+        except BaseException as exc:
+            exc.__traceback__ = without_hand_off_frames(exc.__traceback__)
+            raise
 
+    @hands_off
     def _rebound_call(self, key: tuple, bindings, *args):
         """Called by an entry that found a name it bound when compiling (a helper, a module, a class) rebound:
         the specialisations of ``key`` compiled with it are dropped and compiled anew, and the call runs there.
@@ -376,7 +382,11 @@ class DispatcherBase:
                 if any(a.bindings is bindings for a in current):
                     self._drop_for_rebinding(key, label)
                 entry = self._compile_entry(key, self._compile)
-        return entry(*args)
+        try:
+            return entry(*args)
+        except BaseException as exc:
+            exc.__traceback__ = without_hand_off_frames(exc.__traceback__)
+            raise
 
     def _drop_for_rebinding(self, key: tuple, label: str) -> None:
         """Forget every specialisation of ``key`` (native, generic, the native call path): they bound ``label``."""
@@ -505,6 +515,7 @@ def _rebinding_call(py_func):
     import inspect
     parameters = list(inspect.signature(py_func).parameters.values())
 
+    @hands_off
     def call(*bound):
         args, kwargs = [], {}
         for parameter, value in zip(parameters, bound):
@@ -516,7 +527,11 @@ def _rebinding_call(py_func):
                 kwargs[parameter.name] = value
             else:
                 args.append(value)
-        return py_func(*args, **kwargs)
+        try:
+            return py_func(*args, **kwargs)
+        except BaseException as exc:
+            exc.__traceback__ = without_hand_off_frames(exc.__traceback__)
+            raise
     return call
 
 

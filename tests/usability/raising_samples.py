@@ -108,6 +108,17 @@ def calls_helper(words):
     return out
 
 
+def first_item(numbers):
+    return numbers[0]
+
+
+def sums_first_items(rows):
+    total = 0
+    for row in rows:
+        total += first_item(row)
+    return total
+
+
 CASES = [
     (key_error, ({"a": 1}, "b")),
     (index_error, ([1, 2], 5)),

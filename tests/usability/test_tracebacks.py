@@ -27,11 +27,10 @@ def frames_below_caller(call):
     raise AssertionError("no exception")
 
 
-# Known gap: a list whose items miss the native variant LLVM compiled goes back to the Cython specialisation
-# through two Python frames of moshjit (the variant switch and the dispatcher's generic call).
-VARIANT_MISS = pytest.mark.xfail(strict=True, reason="LLVM variant miss passes through moshjit's Python frames")
-PARAMS = [pytest.param(fn, args, backend, id=f"{fn.__name__}-{backend}",
-                       marks=VARIANT_MISS if (fn.__name__, backend) == ("in_loop", "auto") else ())
+# ``in_loop`` on 'auto': the list's items miss the native variant LLVM compiled, and the call goes back to the
+# Cython specialisation through moshjit's hand-offs (the variant switch, the dispatcher's generic call), whose
+# frames must not show.
+PARAMS = [pytest.param(fn, args, backend, id=f"{fn.__name__}-{backend}")
           for fn, args in CASES for backend in ("auto", "cython")]
 
 
@@ -44,12 +43,31 @@ def test_frames_are_cpythons(fn, args, backend):
     assert all(not name.endswith((".pyx", ".c")) for name, *_ in got[2])
 
 
-def test_an_inlined_helper_is_shown_at_the_line_that_calls_it():
-    call = lambda fn: fn(["ab", ""])                           # noqa: E731
-    _, _, expected = frames_below_caller(lambda: call(raising_samples.calls_helper))
-    _, _, got = frames_below_caller(lambda: call(moshjit.jit(raising_samples.calls_helper, backend="cython")))
-    assert got[0] == expected[0] and got[0][3] == "out.append(first_letter(w))"
-    assert got in (expected, expected[:1])     # the helper's own frame when it was compiled on its own
+@pytest.mark.parametrize("fn, args, call_line, backend", [
+    pytest.param(raising_samples.calls_helper, (["ab", ""],), "out.append(first_letter(w))", backend,
+                 id=f"str-{backend}") for backend in ("cython", "auto")] + [
+    pytest.param(raising_samples.sums_first_items, ([[1], []],), "total += first_item(row)", backend,
+                 id=f"int-{backend}") for backend in ("cython", "llvm", "auto")])
+def test_an_inlined_helper_is_shown_at_the_line_that_calls_it(fn, args, call_line, backend):
+    expected = frames_below_caller(lambda: fn(*args))
+    got = frames_below_caller(lambda: moshjit.jit(fn, backend=backend)(*args))
+    assert got[:2] == expected[:2]
+    assert got[2][0] == expected[2][0] and got[2][0][3] == call_line
+    assert got[2] in (expected[2], expected[2][:1])     # the helper's own frame when it was compiled on its own
+
+
+def test_a_call_handed_on_after_a_helper_was_rebound_shows_no_frame_of_moshjit():
+    namespace = {}
+    exec(compile("def helper(row):\n    return row[0]\n\ndef total(rows):\n    t = 0\n    for row in rows:\n"
+                 "        t += helper(row)\n    return t\n", "<rebound>", "exec"), namespace)
+    jitted = moshjit.jit(namespace["total"])
+    assert jitted([[1], [2]]) == 3
+    exec(compile("def helper(row):\n    return row[5]\n", "<rebound>", "exec"), namespace)   # the compiled one is stale
+    got = frames_below_caller(lambda: jitted([[1]]))
+    expected = frames_below_caller(lambda: namespace["total"]([[1]]))
+    assert got[:2] == expected[:2]
+    assert got[2][0] == expected[2][0] == ("<rebound>", 7, "total", "")       # the call line, in no moshjit frame
+    assert got[2] in (expected[2], expected[2][:1])
 
 
 def test_compile_error_ends_at_the_users_line():

@@ -95,6 +95,8 @@ class FunctionLowering:
         self.index = {v: i for i, v in enumerate(self.fn.values())}
         self.iterators: dict = {}               # iterator value -> iterators.Iterator
         self.line = self.fn.firstlineno
+        # an op of an inlined callee reports the line of the call, as the Cython backend's tracebacks do
+        self.inlined_at = sig.ctx.inlined_at if sig.ctx is not None else {}
         self.block = None                       # the SSA block and op position being lowered (deopt sites)
         self.position = 0
         self._landings: dict = {}
@@ -379,7 +381,7 @@ class FunctionLowering:
                 self.release(phi)
         self.block = block
         for position, op in enumerate(block.ops):
-            self.line = op.line or self.line
+            self.line = self.inlined_at.get(op) or op.line or self.line
             self.position = position
             result = self._lower_op(op)
             if result is not None:
@@ -391,7 +393,7 @@ class FunctionLowering:
                 if self.live.dies_at(block, value, position):
                     self.release(value)
         term = block.terminator
-        self.line = term.line or self.line
+        self.line = self.inlined_at.get(term) or term.line or self.line
         self.position = len(block.ops)
         self._lower_terminator(block, term)
 

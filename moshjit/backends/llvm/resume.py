@@ -98,11 +98,11 @@ class DeoptModule:
     # ---- the typed SSA --------------------------------------------------------------------------------------------
     def functions(self) -> list:
         """Per native function of the module, in the table's order: (its typed SSA, its values in order, its
-        blocks by label) (built once)."""
+        blocks by label, the call line of each op inlined into it) (built once)."""
         with self._lock:
             if self._functions is None:
-                self._functions = [(fn, list(fn.values()), {block.label: block for block in fn.blocks})
-                                   for fn in _on_a_fresh_stack(self._rebuild)]
+                self._functions = [(fn, list(fn.values()), {block.label: block for block in fn.blocks}, inlined_at)
+                                   for fn, inlined_at in _on_a_fresh_stack(self._rebuild)]
             return self._functions
 
     def _rebuild(self) -> list:
@@ -111,9 +111,9 @@ class DeoptModule:
         graph = CallGraph(self.ctx)
         graph.infer(self.py_function, list(self.arg_types), ir=ir, ctx=ctx)
         expected = self.table["functions"]
-        found = [sig.ir for sig in graph.order]
+        found = [(sig.ir, sig.ctx.inlined_at) for sig in graph.order]
         if len(found) != len(expected) or any(structure_fingerprint(fn) != entry["fingerprint"]
-                                              for fn, entry in zip(found, expected)):
+                                              for (fn, _), entry in zip(found, expected)):
             raise RuntimeError(f"moshjit: cannot continue {self.py_function.__qualname__} after its native code met "
                                f"a value it cannot represent: the SSA rebuilt in this process differs from the one "
                                f"the machine code was compiled from (a stale cache entry?); clearing the cache "
@@ -140,7 +140,7 @@ class DeoptModule:
         from moshjit.ir.interpreter import Frame, resume_function
         index, label, start, slots, exhausted = self.table["sites"][site]
         try:
-            fn, values, blocks = self.functions()[index]
+            fn, values, blocks, inlined_at = self.functions()[index]
             env = materialise(fn, values, slots, words)
             calls = self.routed_calls(index) if exhausted else None
         except BaseException as exc:             # the machinery failed: say so where the function is
@@ -151,7 +151,8 @@ class DeoptModule:
         try:
             outcome = (resume_function(frame, blocks[label], start),)
         except BaseException as exc:
-            line = getattr(frame.raised_at, "line", None) or fn.firstlineno
+            # an op of an inlined callee shows the line of the call, as the Cython backend's tracebacks do
+            line = inlined_at.get(frame.raised_at) or getattr(frame.raised_at, "line", None) or fn.firstlineno
             outcome = (exc.with_traceback(_without_own_frames(exc.__traceback__)), line, fn.name, fn.filename)
         self._count(time.perf_counter() - began, exhausted)
         return outcome

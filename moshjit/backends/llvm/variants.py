@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 
+from moshjit.errors import hands_off, without_hand_off_frames
 from moshjit.ir.types import BOOL, FLOAT, INT64, ArrayType, ListType, MType, tuple_of
 from moshjit.typeof import array_key, type_of_key
 
@@ -99,19 +100,24 @@ class ItemKindDispatch:
         self.variants: dict[tuple, object] = {}
         self.lock = threading.Lock()
 
+    @hands_off
     def __call__(self, *args):
-        if len(args) <= max(self.positions):
-            return self.fallback(*args)
-        kinds = tuple(argument_type(args[i]) for i in self.positions)
-        if None in kinds:
-            return self.fallback(*args)
-        entry = self.variants.get(kinds, self)
-        if entry is self:
-            with self.lock:
-                entry = self.variants.get(kinds, self)
-                if entry is self:
-                    entry = self.variants[kinds] = self.compile_variant(kinds)
-        return entry(*args) if entry is not None else self.fallback(*args)
+        try:
+            if len(args) <= max(self.positions):
+                return self.fallback(*args)
+            kinds = tuple(argument_type(args[i]) for i in self.positions)
+            if None in kinds:
+                return self.fallback(*args)
+            entry = self.variants.get(kinds, self)
+            if entry is self:
+                with self.lock:
+                    entry = self.variants.get(kinds, self)
+                    if entry is self:
+                        entry = self.variants[kinds] = self.compile_variant(kinds)
+            return entry(*args) if entry is not None else self.fallback(*args)
+        except BaseException as exc:
+            exc.__traceback__ = without_hand_off_frames(exc.__traceback__)
+            raise
 
     def forget(self, kinds: tuple):
         """A hook for the variant of ``kinds`` being demoted (``resume``): its calls go to the fallback."""
