@@ -143,7 +143,12 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
             representation = repr_of(kind)
             require(check_object(b, runtime, obj, representation))
             unboxed.append(unbox_checked(b, runtime, obj, representation))
+    if sig.recursive:           # the body counts its own level, which the caller of this entry counted already
+        count = runtime.call(b, "mj_recursion_count")
+        runtime.call(b, "mj_leave_recursion", count)
     pair = b.call(body, unboxed)
+    if sig.recursive:
+        runtime.call(b, "mj_retake_recursion", count)
     release_buffers_after = list(buffers)
     buffers.clear()
     for view in release_buffers_after:

@@ -32,6 +32,9 @@ FUNCTION_FIELD_OFFSETS = {"__code__": 48, "__defaults__": 56, "__kwdefaults__": 
 DICT_KEYS, DICT_VALUES = 32, 40
 KEYS_LOG2_INDEX_BYTES, KEYS_KIND, KEYS_NENTRIES, KEYS_INDICES, KEYS_UNICODE = 9, 10, 24, 32, 1
 UNICODE_ENTRY_SIZE = 16
+# PyThreadState's count of the Python recursion levels left (3.11 recursion_remaining, 3.12+ py_recursion_remaining,
+# an int followed by the limit it counts down from), which native recursion counts in too.
+THREAD_RECURSION_REMAINING = {(3, 11): 32, (3, 12): 28, (3, 13): 44}.get(sys.version_info[:2], -1)
 
 
 def check_layout() -> None:
@@ -58,6 +61,7 @@ def _layout_holds() -> bool:
     cell = (lambda: items).__closure__[0]
     return (word(items, OB_TYPE, pointer) == id(list) and word(items, OB_SIZE) == 3
             and _dict_layout_holds(word, pointer) and word(cell, CELL_CONTENTS, pointer) == id(items)
+            and _thread_state_layout_holds()
             and _function_layout_holds(word, pointer)
             and word(items, LIST_ALLOCATED) >= 3
             and pointer.from_address(word(items, LIST_ITEMS, pointer)).value == id(items[0])
@@ -73,6 +77,24 @@ def _function_layout_holds(word, pointer) -> bool:
 
     return all(word(probe, offset, pointer) == id(getattr(probe, field))
                for field, offset in FUNCTION_FIELD_OFFSETS.items())
+
+
+def _thread_state_layout_holds() -> bool:
+    """The thread's recursion count read as native recursion reads it: one level less in a Python call one level
+    deeper, and followed by the limit."""
+    import ctypes
+    if THREAD_RECURSION_REMAINING < 0:
+        return False
+    get_thread_state = ctypes.pythonapi.PyThreadState_Get
+    get_thread_state.restype = ctypes.c_void_p
+    remaining = ctypes.c_int.from_address(get_thread_state() + THREAD_RECURSION_REMAINING)
+    limit = ctypes.c_int.from_address(get_thread_state() + THREAD_RECURSION_REMAINING + 4)
+
+    def deeper():
+        return remaining.value
+
+    here = remaining.value
+    return limit.value == sys.getrecursionlimit() and deeper() == here - 1
 
 
 def _dict_layout_holds(word, pointer) -> bool:

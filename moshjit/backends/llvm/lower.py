@@ -100,6 +100,7 @@ class FunctionLowering:
         self.block = None                       # the SSA block and op position being lowered (deopt sites)
         self.position = 0
         self._landings: dict = {}
+        self.recursion_count = None             # the thread's recursion count, found on entry (``sig.recursive``)
         self._chains: dict = {}
         self._raises: dict = {}
         self.cold = False                       # in failure paths: releases call out-of-line helpers
@@ -262,7 +263,7 @@ class FunctionLowering:
             return
         self.b.position_at_end(self._error_block)
         if self.sig.recursive:
-            self.rt.call(self.b, "mj_leave_recursion")
+            self.rt.call(self.b, "mj_leave_recursion", self.recursion_count)
         if self.deopt.takes_back(self.return_repr):
             self.deopt.take_back(self.return_repr)
         self.return_failed()
@@ -349,7 +350,8 @@ class FunctionLowering:
         with sys.setrecursionlimit) the call continues in the interpreter instead, where deeper calls take no C
         stack: the recursion goes on as far as CPython's would."""
         b = self.b
-        status = self.rt.call(b, "mj_enter_recursion")
+        self.recursion_count = self.rt.call(b, "mj_recursion_count")
+        status = self.rt.call(b, "mj_enter_recursion", self.recursion_count)
         stopped = self.new_block("recursion.stopped")
         self.branch_unless(b.icmp_signed("!=", status, ir.Constant(I32, 0)), stopped)
         go_on = b.block
@@ -478,7 +480,7 @@ class FunctionLowering:
             self.release(other)
         result_value = conversions.coerce(self, llvm_value, representation, self.return_repr)
         if self.sig.recursive:
-            self.rt.call(self.b, "mj_leave_recursion")
+            self.rt.call(self.b, "mj_leave_recursion", self.recursion_count)
         result = ir.Constant(self.function.return_value.type, ir.Undefined)
         result = self.b.insert_value(result, result_value, 0)
         self.b.ret(self.b.insert_value(result, ir.Constant(I1, 0), 1))

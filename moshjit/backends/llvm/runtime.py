@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import string
+import sys
 
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm.layout import (FLOAT_VALUE, LIST_ALLOCATED, LIST_ITEMS, LONG_DIGIT_COUNT_SHIFT, LONG_DIGITS,
-                                          LONG_SIGN_MASK, OB_SIZE, OB_TYPE, TUPLE_ITEMS)
+                                          LONG_SIGN_MASK, OB_SIZE, OB_TYPE, THREAD_RECURSION_REMAINING, TUPLE_ITEMS)
 from moshjit.cpython import IMMORTAL_OBJECTS, TAGGED_INT_SIZE
 
 from moshjit.backends.llvm.reprs import F64, I1, I32, I64, I8, PTR
@@ -132,6 +133,27 @@ fast:
 slow:
   %big = call i64 @PyLong_AsLongLong(ptr %o)
   ret i64 %big
+}
+"""
+
+# The recursion count at the limit (1: RecursionError set; 0: the level counted after all). 3.11: as the
+# interpreter decides for its own frames (Py_EnterRecursiveCall also notices a limit raised meanwhile); 3.12+, where
+# that call counts C recursion instead: the error, as compiled Cython code raises it.
+RECURSION_LIMIT_CHECKED = r"""
+@.no_where = linkonce_odr constant [1 x i8] zeroinitializer
+declare i32 @Py_EnterRecursiveCall(ptr)
+define linkonce_odr i32 @mj_recursion_limit() cold noinline optnone {
+  %status = call i32 @Py_EnterRecursiveCall(ptr @.no_where)
+  %failed = icmp ne i32 %status, 0
+  %refused = zext i1 %failed to i32
+  ret i32 %refused
+}
+"""
+RECURSION_LIMIT_RAISED = r"""
+define linkonce_odr i32 @mj_recursion_limit() cold noinline optnone {
+  %type = load ptr, ptr @PyExc_RecursionError
+  call void @PyErr_SetString(ptr %type, ptr @.recursion)
+  ret i32 1
 }
 """
 
@@ -379,19 +401,19 @@ nomem:
 
 declare {i64, i1} @llvm.umul.with.overflow.i64(i64, i64)
 
-; Depth of native calls on call cycles, checked against sys.getrecursionlimit() (read again only when the depth
-; passes the last value seen), and every STACK_CHECK_EVERY levels the stack pointer, against the bounds of the
-; running thread's stack (found again when it is outside them: another thread, or the first check), so that a
-; recursion allowed by a raised limit continues in the interpreter before the C stack runs out. The reserve
-; left below covers the levels between two checks. The GIL keeps one thread in here.
-@mj_depth = linkonce_odr global i64 0
-@mj_depth_limit = linkonce_odr global i64 0
+; Native calls on call cycles count as Python frames: one level each of the thread's own recursion count
+; (PyThreadState's, at $THREAD_RECURSION_REMAINING), which CPython's frames and compiled Cython code count in too, so
+; that a recursion mixing them stops where CPython's would, also after sys.setrecursionlimit. Every
+; STACK_CHECK_EVERY levels the stack pointer is checked against the bounds of the running thread's stack (found
+; again when it is outside them: another thread, or the first check), so that a recursion allowed by a raised limit
+; continues in the interpreter before the C stack runs out. The reserve left below covers the levels between two
+; checks.
 @mj_stack_base = linkonce_odr global i64 0       ; lowest address of the thread's stack
 @mj_stack_low = linkonce_odr global i64 0        ; lowest address native recursion may reach (base + reserve)
 @mj_stack_span = linkonce_odr global i64 0       ; bytes from there to the top of the stack
 @PyExc_RecursionError = external global ptr
 @.recursion = linkonce_odr constant [33 x i8] c"maximum recursion depth exceeded\00"
-declare i32 @Py_GetRecursionLimit()
+declare ptr @PyThreadState_Get()
 declare ptr @llvm.stacksave.p0()
 declare i64 @pthread_self()
 declare i32 @pthread_getattr_np(i64, ptr)
@@ -399,18 +421,25 @@ declare i32 @pthread_attr_getstack(ptr, ptr, ptr)
 declare i32 @pthread_attr_destroy(ptr)
 declare i64 @llvm.umin.i64(i64, i64)
 
+; The running thread's recursion count: a native function on a call cycle finds it once per call, for its entry's
+; check and each of its exits.
+define linkonce_odr ptr @mj_recursion_count() alwaysinline {
+  %thread = call ptr @PyThreadState_Get()
+  %count = getelementptr i8, ptr %thread, i64 $THREAD_RECURSION_REMAINING
+  ret ptr %count
+}
+
 ; 0: go on; 1: RecursionError set; 2: the C stack is nearly used up, the caller continues in the interpreter.
-; (1 and 2 leave the depth as it was.)
-define linkonce_odr i32 @mj_enter_recursion() alwaysinline {
-  %depth = load i64, ptr @mj_depth
-  %deeper = add i64 %depth, 1
-  store i64 %deeper, ptr @mj_depth
-  %limit = load i64, ptr @mj_depth_limit
-  %past = icmp sgt i64 %deeper, %limit
-  br i1 %past, label %check, label %level, !prof !0
+; (1 and 2 leave the count as it was.)
+define linkonce_odr i32 @mj_enter_recursion(ptr %count) alwaysinline {
+  %remaining = load i32, ptr %count
+  %past = icmp sle i32 %remaining, 0
+  br i1 %past, label %limit, label %level, !prof !0
 level:
-  %phase = and i64 %deeper, $STACK_CHECK_MASK
-  %due = icmp eq i64 %phase, 0
+  %left = sub i32 %remaining, 1
+  store i32 %left, ptr %count
+  %phase = and i32 %left, $STACK_CHECK_MASK
+  %due = icmp eq i32 %phase, 0
   br i1 %due, label %stack, label %ok, !prof !0
 stack:
   %top = call ptr @llvm.stacksave.p0()
@@ -421,27 +450,21 @@ stack:
   %outside = icmp ugt i64 %offset, %span           ; into the reserve, or another thread's stack
   br i1 %outside, label %check, label %ok, !prof !0
 check:
-  %status = call i32 @mj_recursion_check(i64 %deeper)
+  %status = call i32 @mj_stack_check(ptr %count)
   ret i32 %status
+limit:
+  %refused = call i32 @mj_recursion_limit()
+  ret i32 %refused
 ok:
   ret i32 0
 }
 
-define linkonce_odr i32 @mj_recursion_check(i64 %depth) cold noinline optnone {
+$RECURSION_LIMIT
+
+; 0, or 2 (the level given back) when the stack pointer is in the reserve.
+define linkonce_odr i32 @mj_stack_check(ptr %count) cold noinline optnone {
   %top = call ptr @llvm.stacksave.p0()
   %sp = ptrtoint ptr %top to i64
-  %limit32 = call i32 @Py_GetRecursionLimit()
-  %limit = sext i32 %limit32 to i64
-  store i64 %limit, ptr @mj_depth_limit
-  %past = icmp sgt i64 %depth, %limit
-  br i1 %past, label %raise, label %stack
-raise:
-  %back = sub i64 %depth, 1
-  store i64 %back, ptr @mj_depth
-  %type = load ptr, ptr @PyExc_RecursionError
-  call void @PyErr_SetString(ptr %type, ptr @.recursion)
-  ret i32 1
-stack:
   %base = load i64, ptr @mj_stack_base
   %low = load i64, ptr @mj_stack_low
   %span = load i64, ptr @mj_stack_span
@@ -458,8 +481,9 @@ compare:
   %exhausted = icmp ult i64 %sp, %reserve
   br i1 %exhausted, label %deopt, label %fine
 deopt:
-  %undo = sub i64 %depth, 1
-  store i64 %undo, ptr @mj_depth
+  %left = load i32, ptr %count
+  %back = add i32 %left, 1
+  store i32 %back, ptr %count
   ret i32 2
 fine:
   ret i32 0
@@ -498,10 +522,18 @@ unknown:
   ret void
 }
 
-define linkonce_odr void @mj_leave_recursion() alwaysinline {
-  %depth = load i64, ptr @mj_depth
-  %shallower = sub i64 %depth, 1
-  store i64 %shallower, ptr @mj_depth
+; The level an entry gave back before calling its body (which counts its own) taken again: no check, it was held.
+define linkonce_odr void @mj_retake_recursion(ptr %count) alwaysinline {
+  %remaining = load i32, ptr %count
+  %less = sub i32 %remaining, 1
+  store i32 %less, ptr %count
+  ret void
+}
+
+define linkonce_odr void @mj_leave_recursion(ptr %count) alwaysinline {
+  %remaining = load i32, ptr %count
+  %back = add i32 %remaining, 1
+  store i32 %back, ptr %count
   ret void
 }
 
@@ -620,12 +652,14 @@ define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline optnon
     REFERENCE_COUNTS=IMMORTAL_AWARE_REFERENCE_COUNTS if IMMORTAL_OBJECTS else MORTAL_REFERENCE_COUNTS,
     UNBOX_INT=UNBOX_INT_FROM_TAG if TAGGED_INT_SIZE else UNBOX_INT_FROM_SIGNED_SIZE,
     AT_MOST_TWO_DIGITS=AT_MOST_TWO_DIGITS_FROM_TAG if TAGGED_INT_SIZE else AT_MOST_TWO_DIGITS_FROM_SIGNED_SIZE,
+    RECURSION_LIMIT=RECURSION_LIMIT_CHECKED if sys.version_info < (3, 12) else RECURSION_LIMIT_RAISED,
 )
 RUNTIME_IR = string.Template(RUNTIME_IR).substitute(
     OB_TYPE=OB_TYPE, OB_SIZE=OB_SIZE, LIST_ITEMS=LIST_ITEMS, LIST_ALLOCATED=LIST_ALLOCATED, TUPLE_ITEMS=TUPLE_ITEMS,
     FLOAT_VALUE=FLOAT_VALUE, LONG_DIGITS=LONG_DIGITS, LONG_SIGN_MASK=LONG_SIGN_MASK,
     LONG_DIGIT_COUNT_SHIFT=LONG_DIGIT_COUNT_SHIFT, TWO_DIGITS_TAG=2 << LONG_DIGIT_COUNT_SHIFT,
-    STACK_RESERVE=STACK_RESERVE, STACK_CHECK_MASK=STACK_CHECK_EVERY - 1)
+    STACK_RESERVE=STACK_RESERVE, STACK_CHECK_MASK=STACK_CHECK_EVERY - 1,
+    THREAD_RECURSION_REMAINING=THREAD_RECURSION_REMAINING)
 RUNTIME_FINGERPRINT = hashlib.sha256(RUNTIME_IR.encode()).hexdigest()[:16]
 
 # name -> (return type, argument types[, variadic])
@@ -678,10 +712,12 @@ HELPERS = {
     "mj_is_float": (I1, (PTR,)),
     "mj_is_bool": (I1, (PTR,)),
     "mj_raise": (ir.VoidType(), (PTR, PTR)),
-    "mj_enter_recursion": (I32, ()),
+    "mj_recursion_count": (PTR, ()),
+    "mj_enter_recursion": (I32, (PTR,)),
     "mj_deopt": (ir.VoidType(), (PTR, I64, PTR, I64)),
     "mj_deopt_call": (ir.VoidType(), (PTR, I64, PTR, I64)),
-    "mj_leave_recursion": (ir.VoidType(), ()),
+    "mj_leave_recursion": (ir.VoidType(), (PTR,)),
+    "mj_retake_recursion": (ir.VoidType(), (PTR,)),
     "mj_nlist_new": (PTR, (I64, I64)),
     "mj_nlist_decref": (ir.VoidType(), (PTR,)),
     "mj_nlist_reserve": (I32, (PTR, I64, I64)),
