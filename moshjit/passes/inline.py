@@ -116,7 +116,7 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
     callee_ctx = ctx.for_callee(callee)
     callee_ctx.key = key
     ir = callee_ctx.inlinable_ssa(callee, stack)
-    if ir is None or _size(ir) > max_size:
+    if ir is None or _size(ir) > max_size or _calls_back(ir, stack):
         return None
     foreign = ir.globals is not caller.globals
     for block in ir.blocks:
@@ -126,6 +126,20 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
                                                                             ops.DeleteGlobal))):
                 return None
     return ir, callee_ctx
+
+
+def _calls_back(ir: Function, stack: tuple) -> bool:
+    """Whether ``ir`` (a callee, its own callees inlined) calls a function of ``stack`` — the callee itself or one
+    it is being inlined into. Such a callee is on a call cycle: its frame counts towards the recursion limit at
+    every level in CPython, which its inlined body would not, so a recursion through it would go deeper than
+    CPython's (twice as deep through two functions calling each other)."""
+    for block in ir.blocks:
+        for op in block.ops:
+            if isinstance(op, ops.Call) and isinstance(op.func, Constant):
+                target, _ = _callee_function(op.func.value)
+                if target is not None and target.__code__ in stack:
+                    return True
+    return False
 
 
 def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
