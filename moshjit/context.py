@@ -45,6 +45,7 @@ class CompileContext:
         self.volatile_globals: frozenset[str] = frozenset()  # names found rebound before: never bound again
         self.global_assumptions: dict[str, MType] = {}      # global_types: data global → assumed type
         self.inlined_at: dict = {}          # inline: an op of an inlined body → the line of the call it replaced
+        self.direct_entries: set[int] = set()  # direct_calls: ids of the compiled entries calls were bound to
         # typeinfer: a ``call_method`` on an argument of known class whose result was typed from the jitted method
         # it finds now → (class, dispatcher, type); the backend checks at entry that each call would still find it
         self.method_assumptions: dict = {}

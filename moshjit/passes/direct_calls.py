@@ -43,6 +43,7 @@ def bind_direct_calls(fn: Function, ctx: CompileContext) -> Function:
             entry = ctx.native_entry(op.func.value, key)
             if entry is not None:
                 ctx.record_dependency(op.func.value)
+                ctx.direct_entries.add(id(entry))     # the backend calls it counting the frame it stands for
                 op.func = Constant(entry)
     fn.substitute(replacements)
     return fn

@@ -68,7 +68,7 @@ def compile(ir: Function, ctx: CompileContext) -> Artifact:
     bindings = tuple(unique(ctx.bindings)) if ctx.on_rebound is not None else ()
     shown, constants = generate_pyx(ir, entry_name, ctx.global_assumptions, ctx.fallback,
                                     own_lines(py_function.__code__), ctx.inlined_at, direct_methods(ir, ctx),
-                                    bindings, ctx.on_rebound, ctx.method_assumptions)
+                                    bindings, ctx.on_rebound, ctx.method_assumptions, ctx.direct_entries)
     text, source = split_source_map(shown)
     state = (py_function.__globals__, builtins_dict(py_function), tuple(py_function.__closure__ or ()),
              tuple(constants))

@@ -160,6 +160,8 @@ class Emitter:
         self.cond_names: dict = {}
         self.attribute_caches = 0           # inline caches of attribute sites: _mj_ac0, _mj_ac1, …
         self.direct_methods: dict = {}      # call_method op → (class, jitted method, compiled entry)
+        self.direct_entries = frozenset()   # ids of the compiled entries calls were bound to (``direct_calls``)
+        self.entry_calls = 0                # calls of those entries through ``mj_entry_call``
         self.method_guards = 0              # guards of direct method calls: _mj_mg0, …
         self.method_assumptions: dict = {}  # direct method calls whose result type came from the method found
         self.method_sites = 0               # inline caches of method calls on any receiver: _mj_ms0, …
@@ -536,6 +538,13 @@ class Emitter:
             self.assign(op, f"{self.callee(op.func)}({', '.join(parts)})", depth)
         elif constructor_sites.takes_constructor_site(op):
             self.constructor_site_call(op, depth)
+        elif (isinstance(op.func, Constant) and id(op.func.value) in self.direct_entries and not op.kwnames
+              and 0 < len(op.args) <= method_sites.MAX_SITE_ARGS):
+            # as the dispatcher calls it: one Python frame counted (3.12+ count no frame for a C function's call,
+            # 3.11 counts it with another message), the entry's C function called directly
+            self.entry_calls += 1
+            args = ", ".join(self.obj(a) for a in op.args)
+            self.assign(op, f"mj_entry_call{len(op.args)}({self.constant(op.func.value)}, {args})", depth)
         elif all(name.isidentifier() for name in op.kwnames):
             self.assign(op, f"{self.callee(op.func)}({self._call_args(op.args, op.kwnames)})", depth)
         else:
@@ -1280,7 +1289,8 @@ class Emitter:
         if self.class_dispatches:   # only then: moshjit_match is built only with the installed runtime
             out.append("from moshjit.runtime.moshjit_match cimport ClassDispatch as _MjClassDispatch")
         needs_dict_layout = self.bindings_constant is not None
-        sites = self.method_sites or self.constructor_sites or self.operator_sites or self.method_guards
+        sites = (self.method_sites or self.constructor_sites or self.operator_sites or self.method_guards
+                 or self.entry_calls)
         if self.attribute_caches or self.method_guards or sites or self.global_caches or needs_dict_layout:
             out.append(f"cdef extern from *:\n    \"\"\"{ATTRIBUTE_CACHE_C}    \"\"\"\n{ATTRIBUTE_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_attr_cache _mj_ac{i}" for i in range(self.attribute_caches))
@@ -1503,16 +1513,18 @@ def _small_for_division(value) -> bool:
 
 def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, global_assumptions: dict,
                 fallback=None, own_lines=None, inlined_at=None, direct_methods=None, bindings=(),
-                on_rebound=None, method_assumptions=None) -> tuple[str, list]:
+                on_rebound=None, method_assumptions=None, direct_entries=frozenset()) -> tuple[str, list]:
     """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive. ``own_lines`` are the source
     lines of the function itself (lines of inlined helpers are attributed to the call that inlined them, from
     ``inlined_at``); ``bindings`` the names bound when compiling, checked on entry, and ``on_rebound`` what gets
     the call when one no longer holds; ``method_assumptions`` the method calls whose result type came from the
-    method they find (checked on entry, ``fallback`` gets the call when one would not find it)."""
+    method they find (checked on entry, ``fallback`` gets the call when one would not find it); ``direct_entries``
+    the ids of the compiled entries calls were bound to, called as a call through their dispatcher counts."""
     emitter = Emitter(fn, plan, EmissionPlan(fn, plan), body, entry_name, global_assumptions, fallback)
     emitter.own_lines = own_lines
     emitter.inlined_at = inlined_at or {}
     emitter.direct_methods = direct_methods or {}
+    emitter.direct_entries = direct_entries
     live = {op for block in fn.blocks for op in block.ops}
     emitter.method_assumptions = {op: found for op, found in (method_assumptions or {}).items() if op in live}
     unchecked = [op.name for op in emitter.method_assumptions if op not in emitter.direct_methods]
