@@ -77,6 +77,9 @@ def native_call(low, op, callee) -> ir.Value:
     low.deopt.table.add_call(low.deopt.function, low.index[op], index)
     args = [conversions.coerce(low, low.get(v), low.repr(v), repr_of(t)) if not isinstance(v, Constant)
             else low.constant(v.value, repr_of(t)) for v, t in zip(bound, arg_types)]
+    if sig.recursive:               # the count the caller holds, or the running thread's
+        args.append(low.recursion_count if low.recursion_count is not None
+                    else low.rt.call(low.b, "mj_recursion_count"))
     pair = low.b.call(function, args)
     low.branch_unless(low.b.extract_value(pair, 1), low.deopt.after_call(op))
     if isinstance(low.reprs[op], UnitR):

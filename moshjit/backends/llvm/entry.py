@@ -146,7 +146,7 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
     if sig.recursive:           # the body counts its own level, which the caller of this entry counted already
         count = runtime.call(b, "mj_recursion_count")
         runtime.call(b, "mj_leave_recursion", count)
-    pair = b.call(body, unboxed)
+    pair = b.call(body, unboxed + ([count] if sig.recursive else []))
     if sig.recursive:
         runtime.call(b, "mj_retake_recursion", count)
     release_buffers_after = list(buffers)

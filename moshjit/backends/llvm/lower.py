@@ -54,9 +54,10 @@ def return_repr(sig: Signature) -> Repr:
 
 
 def function_type(sig: Signature, global_reads=()) -> ir.FunctionType:
-    """{result, failed} (arguments..., module globals read...)."""
+    """{result, failed} (arguments..., module globals read..., on a call cycle: the thread's recursion count)."""
     result = ir.LiteralStructType([return_repr(sig).llvm, I1])
-    return ir.FunctionType(result, [repr_of(t).llvm for t in sig.arg_types] + [repr_of(t).llvm for _, t in global_reads])
+    return ir.FunctionType(result, [repr_of(t).llvm for t in sig.arg_types] + [repr_of(t).llvm for _, t in global_reads]
+                           + ([PTR] if sig.recursive else []))
 
 
 
@@ -100,7 +101,10 @@ class FunctionLowering:
         self.block = None                       # the SSA block and op position being lowered (deopt sites)
         self.position = 0
         self._landings: dict = {}
-        self.recursion_count = None             # the thread's recursion count, found on entry (``sig.recursive``)
+        # the thread's recursion count (``sig.recursive``): its callers hand it on, found once per call from Python
+        self.recursion_count = function.args[-1] if sig.recursive else None
+        if self.recursion_count is not None:
+            self.recursion_count.name = "recursion_count"
         self._chains: dict = {}
         self._raises: dict = {}
         self.cold = False                       # in failure paths: releases call out-of-line helpers
@@ -350,7 +354,6 @@ class FunctionLowering:
         with sys.setrecursionlimit) the call continues in the interpreter instead, where deeper calls take no C
         stack: the recursion goes on as far as CPython's would."""
         b = self.b
-        self.recursion_count = self.rt.call(b, "mj_recursion_count")
         status = self.rt.call(b, "mj_enter_recursion", self.recursion_count)
         stopped = self.new_block("recursion.stopped")
         self.branch_unless(b.icmp_signed("!=", status, ir.Constant(I32, 0)), stopped)

@@ -421,8 +421,8 @@ declare i32 @pthread_attr_getstack(ptr, ptr, ptr)
 declare i32 @pthread_attr_destroy(ptr)
 declare i64 @llvm.umin.i64(i64, i64)
 
-; The running thread's recursion count: a native function on a call cycle finds it once per call, for its entry's
-; check and each of its exits.
+; The running thread's recursion count: found by an entry from Python (or a native caller off the cycle) and handed
+; down the cycle's native calls as their last argument, for each level's check and exits.
 define linkonce_odr ptr @mj_recursion_count() alwaysinline {
   %thread = call ptr @PyThreadState_Get()
   %count = getelementptr i8, ptr %thread, i64 $THREAD_RECURSION_REMAINING

@@ -1,9 +1,8 @@
 
-define internal {i64, i1} @"mj_0_fib"(i64 %"n")
+define internal {i64, i1} @"mj_0_fib"(i64 %"n", ptr %"recursion_count")
 {
 entry:
-  %".3" = call ptr @"mj_recursion_count"()
-  %".4" = call i32 @"mj_enter_recursion"(ptr %".3")
+  %".4" = call i32 @"mj_enter_recursion"(ptr %"recursion_count")
   %".5" = icmp ne i32 %".4", 0
   br i1 %".5", label %"recursion.stopped", label %"ok", !prof !0
 B0:
@@ -11,11 +10,11 @@ B0:
   br i1 %".24", label %"B2", label %"B1"
 B1:
   %".26" = sub nsw i64 %"n", 1
-  %".27" = call {i64, i1} @"mj_0_fib"(i64 %".26")
+  %".27" = call {i64, i1} @"mj_0_fib"(i64 %".26", ptr %"recursion_count")
   %".28" = extractvalue {i64, i1} %".27", 1
   br i1 %".28", label %"call.failed", label %"ok.1", !prof !0
 B2:
-  call void @"mj_leave_recursion"(ptr %".3")
+  call void @"mj_leave_recursion"(ptr %"recursion_count")
   %".74" = insertvalue {i64, i1} undef, i64 %"n", 0
   %".75" = insertvalue {i64, i1} %".74", i1 0, 1
   ret {i64, i1} %".75"
@@ -50,7 +49,7 @@ fail.L416:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 416)
   br label %"failed"
 failed:
-  call void @"mj_leave_recursion"(ptr %".3")
+  call void @"mj_leave_recursion"(ptr %"recursion_count")
   %".78" = call {i64, i1} @"mj_take_back_IntR"()
   %".79" = extractvalue {i64, i1} %".78", 1
   br i1 %".79", label %"takeback.1", label %"takeback.no.1"
@@ -62,7 +61,7 @@ deopt.B1.2:
 ok.1:
   %".39" = extractvalue {i64, i1} %".27", 0
   %".40" = sub nsw i64 %"n", 2
-  %".41" = call {i64, i1} @"mj_0_fib"(i64 %".40")
+  %".41" = call {i64, i1} @"mj_0_fib"(i64 %".40", ptr %"recursion_count")
   %".42" = extractvalue {i64, i1} %".41", 1
   br i1 %".42", label %"call.failed.1", label %"ok.2", !prof !0
 call.failed.1:
@@ -95,7 +94,7 @@ deopt.B1.5:
   call void @"mj_deopt"(i8* @"mj_0_fib_state", i64 3, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
 ok.3:
-  call void @"mj_leave_recursion"(ptr %".3")
+  call void @"mj_leave_recursion"(ptr %"recursion_count")
   %".70" = insertvalue {i64, i1} undef, i64 %".54", 0
   %".71" = insertvalue {i64, i1} %".70", i1 0, 1
   ret {i64, i1} %".71"
@@ -108,8 +107,6 @@ takeback.no.1:
   %".85" = insertvalue {i64, i1} undef, i1 1, 1
   ret {i64, i1} %".85"
 }
-
-declare ptr @"mj_recursion_count"()
 
 declare i32 @"mj_enter_recursion"(ptr %".1")
 
@@ -177,7 +174,7 @@ checked.1:
   %".17" = call i64 @"mj_unbox_int"(ptr %".14")
   %".18" = call ptr @"mj_recursion_count"()
   call void @"mj_leave_recursion"(ptr %".18")
-  %".20" = call {i64, i1} @"mj_0_fib"(i64 %".17")
+  %".20" = call {i64, i1} @"mj_0_fib"(i64 %".17", ptr %".18")
   call void @"mj_retake_recursion"(ptr %".18")
   %".22" = extractvalue {i64, i1} %".20", 1
   br i1 %".22", label %"failed", label %"returned"
@@ -197,6 +194,8 @@ box.ok:
 failed.1:
   ret ptr null
 }
+
+declare ptr @"mj_recursion_count"()
 
 declare void @"mj_retake_recursion"(ptr %".1")
 
