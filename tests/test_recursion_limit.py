@@ -88,3 +88,36 @@ def test_the_recursion_error_is_cpythons(fn, backend, limit):
     with pytest.raises(RecursionError) as got:
         jitted(400)
     assert str(got.value) == str(expected.value)
+
+
+class Node:
+    def __init__(self, child):
+        self.child = child
+
+    def depth(self):
+        if self.child is None:
+            return 0
+        return self.child.depth() + 1
+
+
+def walk(node):
+    """Calls a method that calls itself on another receiver: inlining its first level would leave it uncounted."""
+    return node.depth() + 0
+
+
+def chains(cls, longest: int) -> list:
+    nodes, node = [], None
+    for _ in range(longest + 1):
+        nodes.append(node)
+        node = cls(node)
+    return nodes[1:] + [node]
+
+
+@pytest.mark.parametrize("backend", ("cython", "auto"))
+def test_a_method_recursion_stops_where_cpythons_does(backend, limit):
+    jitted_walk, jitted_node = moshjit.jit(walk, backend=backend), moshjit.jit(Node, backend=backend)
+    plain_chains, jitted_chains = chains(Node, 400), chains(jitted_node, 400)
+    assert jitted_walk(jitted_chains[5]) == walk(plain_chains[5]) == 5
+    sys.setrecursionlimit(250)
+    assert (deepest_returning(lambda n: jitted_walk(jitted_chains[n]), 400)
+            == deepest_returning(lambda n: walk(plain_chains[n]), 400))

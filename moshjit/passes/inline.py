@@ -130,15 +130,19 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
 
 def _calls_back(ir: Function, stack: tuple) -> bool:
     """Whether ``ir`` (a callee, its own callees inlined) calls a function of ``stack`` — the callee itself or one
-    it is being inlined into. Such a callee is on a call cycle: its frame counts towards the recursion limit at
-    every level in CPython, which its inlined body would not, so a recursion through it would go deeper than
-    CPython's (twice as deep through two functions calling each other)."""
+    it is being inlined into —, or may: a method call by the name of one of them (``child.depth()`` in ``depth``).
+    Such a callee is on a call cycle: its frame counts towards the recursion limit at every level in CPython, which
+    its inlined body would not, so a recursion through it would go deeper than CPython's (twice as deep through two
+    functions calling each other)."""
+    names = {code.co_name for code in stack}
     for block in ir.blocks:
         for op in block.ops:
             if isinstance(op, ops.Call) and isinstance(op.func, Constant):
                 target, _ = _callee_function(op.func.value)
                 if target is not None and target.__code__ in stack:
                     return True
+            elif isinstance(op, ops.CallMethod) and op.name in names:
+                return True
     return False
 
 
