@@ -19,8 +19,8 @@ import warnings
 import weakref
 
 from moshjit._version import unsupported_python
-from moshjit.errors import (BuildError, MoshjitWarning, UnsupportedError, debugging, definition_line, hands_off,
-                            user_frame_raiser, without_hand_off_frames)
+from moshjit.errors import (BuildError, MoshjitWarning, UnsupportedError, debugging, definition_line,
+                            drop_hand_off_frames, hands_off, user_frame_raiser)
 from moshjit.samples import shapes_of
 from moshjit.typeof import ANY, describe_key, describe_signature, is_class_kind, key_of
 
@@ -361,7 +361,7 @@ class DispatcherBase:
         try:
             return self._generic_entry(key)(*args)
         except BaseException as exc:
-            exc.__traceback__ = without_hand_off_frames(exc.__traceback__)
+            drop_hand_off_frames(exc)
             raise
 
     @hands_off
@@ -385,7 +385,7 @@ class DispatcherBase:
         try:
             return entry(*args)
         except BaseException as exc:
-            exc.__traceback__ = without_hand_off_frames(exc.__traceback__)
+            drop_hand_off_frames(exc)
             raise
 
     def _drop_for_rebinding(self, key: tuple, label: str) -> None:
@@ -530,7 +530,7 @@ def _rebinding_call(py_func):
         try:
             return py_func(*args, **kwargs)
         except BaseException as exc:
-            exc.__traceback__ = without_hand_off_frames(exc.__traceback__)
+            drop_hand_off_frames(exc)
             raise
     return call
 

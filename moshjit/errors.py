@@ -190,17 +190,19 @@ _HAND_OFF_CODES: set = set()
 def hands_off(function):
     """Mark ``function`` as a hand-off: moshjit code that only passes a user's call on (a fallback a native entry
     calls, a variant switch), whose frame CPython's traceback of the call would not have. It strips itself from
-    exceptions leaving it with ``without_hand_off_frames``."""
+    exceptions leaving it with ``drop_hand_off_frames``."""
     _HAND_OFF_CODES.add(function.__code__)
     return function
 
 
-def without_hand_off_frames(traceback):
-    """``traceback`` without its leading entries of hand-off frames (kept under MOSHJIT_DEBUG). A hand-off catches
-    what leaves it, sets this as the exception's ``__traceback__`` and re-raises with a bare ``raise``, which adds
-    no entry for its frame; inner hand-offs have stripped theirs, so only the leading entries can be hand-offs'."""
+def drop_hand_off_frames(exc: BaseException) -> None:
+    """Take the leading traceback entries of hand-off frames off ``exc`` (kept under MOSHJIT_DEBUG). A hand-off
+    catches what leaves it, calls this and re-raises with a bare ``raise``, which adds no entry for its frame (a
+    zero-cost ``try`` where a ``with`` would cost every call); inner hand-offs have dropped theirs, so only the
+    leading entries can be hand-offs'."""
     if debugging():
-        return traceback
+        return
+    traceback = exc.__traceback__
     while traceback is not None and traceback.tb_frame.f_code in _HAND_OFF_CODES:
         traceback = traceback.tb_next
-    return traceback
+    exc.__traceback__ = traceback

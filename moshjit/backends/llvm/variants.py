@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from moshjit.errors import hands_off, without_hand_off_frames
+from moshjit.errors import drop_hand_off_frames, hands_off
 from moshjit.ir.types import BOOL, FLOAT, INT64, ArrayType, ListType, MType, tuple_of
 from moshjit.typeof import array_key, type_of_key
 
@@ -116,7 +116,7 @@ class ItemKindDispatch:
                         entry = self.variants[kinds] = self.compile_variant(kinds)
             return entry(*args) if entry is not None else self.fallback(*args)
         except BaseException as exc:
-            exc.__traceback__ = without_hand_off_frames(exc.__traceback__)
+            drop_hand_off_frames(exc)
             raise
 
     def forget(self, kinds: tuple):
