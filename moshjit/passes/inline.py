@@ -128,13 +128,19 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
     return ir, callee_ctx
 
 
+# Names of the built-in containers' and strs' methods: ``self.cells[i].remove(v)`` inside a method ``remove`` is
+# almost always the list's, so it does not make the method a possible call cycle (``_calls_back``).
+_BUILT_IN_METHOD_NAMES = frozenset(name for kind in (list, dict, set, str, tuple, bytes) for name in dir(kind))
+
+
 def _calls_back(ir: Function, stack: tuple) -> bool:
     """Whether ``ir`` (a callee, its own callees inlined) calls a function of ``stack`` — the callee itself or one
-    it is being inlined into —, or may: a method call by the name of one of them (``child.depth()`` in ``depth``).
+    it is being inlined into —, or may: a method call by the name of one of them (``child.depth()`` in ``depth``;
+    not a name the built-in containers' methods have, see ``_BUILT_IN_METHOD_NAMES``).
     Such a callee is on a call cycle: its frame counts towards the recursion limit at every level in CPython, which
     its inlined body would not, so a recursion through it would go deeper than CPython's (twice as deep through two
     functions calling each other)."""
-    names = {code.co_name for code in stack}
+    names = {code.co_name for code in stack} - _BUILT_IN_METHOD_NAMES
     for block in ir.blocks:
         for op in block.ops:
             if isinstance(op, ops.Call) and isinstance(op.func, Constant):
