@@ -248,10 +248,11 @@ def test_floats_and_unknown_objects_are_not_links():
 
 def test_bitwise_operations_on_list_items_chain_and_end_where_they_index():
     chains = chains_of(mix, (list, list, "int64"))
-    # i + s (a C counter and an int64: may leave int64) is one too; its % 4 is a C operation
+    # i + s (a C counter and an int64: may leave int64) is one too; its % 4, a C integer, ends that chain natively
     assert sorted(op.op for op in chains.links) == ["&", "&", "+", "<<", ">>", "^", "^", "^", "|"]
+    assert [op.op for op in chains.native_ends] == ["%"]
     # the two masks end where they index a table (mj_int_subscript takes the C integer); | leaves (appended)
-    assert sorted(op.op for op in chains.unboxed if op in chains.links) == ["&", "&", "<<", ">>", "^", "^", "^"]
+    assert sorted(op.op for op in chains.unboxed if op in chains.links) == ["&", "&", "+", "<<", ">>", "^", "^", "^"]
     assert len(chains.subscripts) == 2
     # the items only links read: words[i] and the three table lookups (by the masks, and by the C int (i + s) % 4)
     assert len(chains.item_reads) == 4 and chains.item_reads < chains.unboxed
@@ -284,3 +285,37 @@ def test_the_generated_code_guards_each_native_operation():
     assert "mj_int_floordiv(" in code and "mj_int_mul(" in code
     assert "mj_int_box(" in code                                   # the generic path boxes on demand
     assert "= _mj_ir" in code                                      # the chain's end is boxed once
+
+
+def remainder_of_a_sum(t, i):
+    """Chains ending in an operation whose result inference proves fits (``% constant``, ``// 2`` of a difference),
+    so its variable is a C integer: native while the chain is, the generic result converted after an overflow."""
+    r = (t + i) % 1000003
+    return r, (t * i + 7) % 65536, (t - i) // 2 % 97, (r + i) % 1000003
+
+
+def hashed(values):
+    """A rolling hash over list items: each step's sum may leave int64, its remainder does not."""
+    h = 0
+    for v in values:
+        h = (h * 31 + v) % 1000000007
+    return h
+
+
+@settings(max_examples=150, deadline=None)
+@given(ints, ints)
+def test_chains_ending_in_a_c_integer_at_the_int64_edges(t, i):
+    same(remainder_of_a_sum, t, i)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.lists(ints, max_size=8))
+def test_a_rolling_hash_over_items_of_any_size(values):
+    same(hashed, values)
+
+
+def test_a_chain_ending_in_a_c_integer_is_not_boxed():
+    chains = chains_of(remainder_of_a_sum, ("int64", "int64"))
+    assert sorted(op.op for op in chains.native_ends) == ["%", "%", "%", "//"]     # (t - i) // 2 fits too
+    assert all(value in chains.unboxed for end in chains.native_ends for value in (end.left, end.right)
+               if value in chains.links)

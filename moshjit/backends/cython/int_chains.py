@@ -11,7 +11,8 @@ overflows (``__builtin_*_overflow``) nor divides by zero or ``LLONG_MIN`` by -1 
 operation on the operands boxed on demand, which gives CPython's big int, or its ``ZeroDivisionError``. Floor
 division and modulo follow Python's signs (the quotient rounds toward minus infinity, the remainder takes the
 divisor's sign). A value that left the native path stays an object for the rest of its chain. A chain may end
-in a true division by or of a float (``1.0 / (…)``): ``float_div`` converts the int operand to a double exactly as
+in an int operation typed a C integer (inference proved its result fits: ``(t + i) % 1000003``), native while its
+operands are, the generic operation's int converted otherwise; or in a true division by or of a float (``1.0 / (…)``): ``float_div`` converts the int operand to a double exactly as
 C converts a ``long long`` (correctly rounded), so the doubles are divided while the divisor is not zero.
 """
 from __future__ import annotations
@@ -185,9 +186,11 @@ class IntChains:
                     self.links.add(op)
         self.float_divisions = {op for block in fn.blocks for op in block.ops
                                 if op not in excluded and self._float_division(op)}
+        self.native_ends = {op for block in fn.blocks for op in block.ops
+                            if op not in excluded and self._native_end(op)}
         self.subscripts = {op for block in fn.blocks for op in block.ops
                            if op not in excluded and self._subscript(op)}
-        ends = self.links | self.float_divisions
+        ends = self.links | self.float_divisions | self.native_ends
         self.unboxed = {op for op in self.links if users.get(op) and all(
             user in ends or user in self.subscripts and user.key is op and user.obj is not op for user in users[op])}
         # a subscript only links read (``T1[i] ^ T2[j]``), by a C integer or an unboxed link: its item's int is
@@ -226,6 +229,14 @@ class IntChains:
         if all(known) and isinstance(op.type, IntType):
             return True
         return op.op in BITWISE or op.op in UNKNOWN_BESIDE_INT and any(known)
+
+    def _native_end(self, op) -> bool:
+        """An int operation on a link whose result inference proved fits a C integer (its variable is one): the
+        chain ends there without boxing."""
+        if not (isinstance(op, ops.BinaryOp) and op.op in INT_OPERATORS and self.ctype(op) == "Py_ssize_t"
+                and (op.left in self.links or op.right in self.links)):
+            return False
+        return all(self._operand_kind(value) in ("c", "link", "object") for value in (op.left, op.right))
 
     def _float_division(self, op) -> bool:
         """``x / v`` or ``v / x`` of a link and a float: ``float_div`` converts the int as C converts a long long."""
@@ -272,7 +283,9 @@ class IntChains:
 
     def takes(self, op) -> bool:
         """Whether ``op`` is emitted here: a link, or a float division or a subscript reading an unboxed link."""
-        return (op in self.links or op in self.float_divisions and (op.left in self.unboxed or op.right in self.unboxed)
+        return (op in self.links
+                or (op in self.float_divisions or op in self.native_ends)
+                and (op.left in self.unboxed or op.right in self.unboxed)
                 or op in self.subscripts and op.key in self.unboxed or op in self.item_reads)
 
     def emit_subscript(self, emitter, op, depth: int, generic) -> None:
