@@ -543,8 +543,7 @@ class Emitter:
             # as the dispatcher calls it: one Python frame counted (3.12+ count no frame for a C function's call,
             # 3.11 counts it with another message), the entry's C function called directly
             self.entry_calls += 1
-            args = ", ".join(self.obj(a) for a in op.args)
-            self.assign(op, f"mj_entry_call{len(op.args)}({self.constant(op.func.value)}, {args})", depth)
+            self.assign(op, self.entry_call(op.func.value, [self.obj(a) for a in op.args]), depth)
         elif all(name.isidentifier() for name in op.kwnames):
             self.assign(op, f"{self.callee(op.func)}({self._call_args(op.args, op.kwnames)})", depth)
         else:
@@ -552,6 +551,11 @@ class Emitter:
             positional = ", ".join(self.ref(a) for a in op.args[:split])
             keywords = ", ".join(f"{n!r}: {self.ref(a)}" for n, a in zip(op.kwnames, op.args[split:]))
             self.assign(op, f"{self.callee(op.func)}(*({positional},), **{{{keywords}}})", depth)
+
+    def entry_call(self, entry, args: list[str]) -> str:
+        """A compiled entry called with object expressions ``args`` (at most ``MAX_SITE_ARGS``), counting the
+        Python frame it stands for (``method_sites.mj_entry_call``)."""
+        return f"mj_entry_call{len(args)}({self.constant(entry)}, {', '.join(args)})"
 
     def constructor_site_call(self, op, depth):
         """``Cls(args)`` of a jitted class through the site's cache (``constructor_sites.py``): ``object.__new__``
@@ -622,7 +626,7 @@ class Emitter:
         if entry is None:                                      # the dispatcher's own call (it counts the frame)
             direct = f"{self.constant(method)}({', '.join(call_args)})"
         elif len(call_args) <= method_sites.MAX_SITE_ARGS:     # no Cython call machinery, one frame counted
-            direct = f"mj_entry_call{len(call_args)}({self.constant(entry)}, {', '.join(call_args)})"
+            direct = self.entry_call(entry, call_args)
         else:
             direct = f"{self.constant(entry)}({receiver}{', ' if args else ''}{args})"
         generic = f"{receiver}.{op.name}({args})"

@@ -12,8 +12,9 @@ operation on the operands boxed on demand, which gives CPython's big int, or its
 division and modulo follow Python's signs (the quotient rounds toward minus infinity, the remainder takes the
 divisor's sign). A value that left the native path stays an object for the rest of its chain. A chain may end
 in an int operation typed a C integer (inference proved its result fits: ``(t + i) % 1000003``), native while its
-operands are, the generic operation's int converted otherwise; or in a true division by or of a float (``1.0 / (…)``): ``float_div`` converts the int operand to a double exactly as
-C converts a ``long long`` (correctly rounded), so the doubles are divided while the divisor is not zero.
+operands are, the generic operation's int converted otherwise; or in a true division by or of a float
+(``1.0 / (…)``): ``float_div`` converts the int operand to a double exactly as C converts a ``long long``
+(correctly rounded), so the doubles are divided while the divisor is not zero.
 """
 from __future__ import annotations
 
@@ -282,7 +283,8 @@ class IntChains:
         emitter.emit(f"{name}_u = False", depth + 1)
 
     def takes(self, op) -> bool:
-        """Whether ``op`` is emitted here: a link, or a float division or a subscript reading an unboxed link."""
+        """Whether ``op`` is emitted here: a link, or a float division, a chain end typed a C integer or a subscript
+        reading an unboxed link."""
         return (op in self.links
                 or (op in self.float_divisions or op in self.native_ends)
                 and (op.left in self.unboxed or op.right in self.unboxed)

@@ -87,8 +87,8 @@ def _thread_state_layout_holds() -> bool:
         return False
     get_thread_state = ctypes.pythonapi.PyThreadState_Get
     get_thread_state.restype = ctypes.c_void_p
-    remaining = ctypes.c_int.from_address(get_thread_state() + THREAD_RECURSION_REMAINING)
-    limit = ctypes.c_int.from_address(get_thread_state() + THREAD_RECURSION_REMAINING + 4)
+    count = get_thread_state() + THREAD_RECURSION_REMAINING
+    remaining, limit = ctypes.c_int.from_address(count), ctypes.c_int.from_address(count + 4)
 
     def deeper():
         return remaining.value
