@@ -180,6 +180,7 @@ def typed_ssa(py_function: types.FunctionType, arg_types: list[MType], ctx: Comp
     from moshjit.frontend import build_ssa
     from moshjit.passes.global_types import assume_global_types
     from moshjit.passes.inline import inline_calls
+    from moshjit.passes.loop_ticks import place_loop_ticks
     from moshjit.passes.pipeline import run_passes, run_typed_passes
     from moshjit.passes.resolve_globals import resolve_globals
     from moshjit.passes.typeinfer import infer_types
@@ -195,6 +196,7 @@ def typed_ssa(py_function: types.FunctionType, arg_types: list[MType], ctx: Comp
         if not run_typed_passes(ir, ctx):
             break
         infer_types(ir, arg_types, ctx)
+    place_loop_ticks(ir)                   # last: signals and other threads at every back-edge
     return ir
 
 

@@ -37,6 +37,8 @@ is checked against each:
   version.
 - ``backends/llvm/layout.py``: the offsets native code reads (``ob_size``/``lv_tag``, list items, tuple items,
   float value), verified on live objects by ``check_layout`` before anything is compiled.
+- ``EVAL_BREAKER_FLAGS`` (below): internal fields of the runtime, interpreter and thread state, read by compiled
+  loops' back-edges in ``runtime/moshjit_rt.pyx`` and ``backends/llvm/runtime.py``.
 - ``backends/llvm/runtime.py``'s stack guard: ``Py_GetRecursionLimit`` (the Python-level limit, which a jitted
   recursion counts like CPython's frames on every version) and the thread's stack bounds from pthreads.
 
@@ -72,6 +74,20 @@ each call updates it (``frontend/translate.py``, ``frame_locals``)."""
 
 COMPENSATED_FLOAT_SUM = VERSION >= (3, 12)
 """``sum()`` adds floats with Neumaier's compensation (bltinmodule.c, 3.12): see ``primitives/summation.py``."""
+
+EVAL_BREAKER_FLAGS = {
+    (3, 11): {"signals": ("runtime", 352, 1), "gil": ("interpreter", 104, 1)},
+    (3, 12): {"signals": ("runtime", 2008, 1), "gil": ("interpreter", 372, 1)},
+    (3, 13): {"signals": ("thread", 24, 2), "gil": ("thread", 24, 1)},
+}.get(VERSION)
+"""Where the eval loop learns that a signal arrived or another thread asked for the GIL (CPython's eval breaker),
+which compiled loops read at their back-edges (``passes/loop_ticks.py``): per flag, the 32-bit word at ``offset``
+bytes into ``_PyRuntime`` ("runtime"), the interpreter (``PyInterpreterState_Get``) or the thread state
+(``PyThreadState_Get``), and the bits that say so. 3.11/3.12: ``_PyRuntime.ceval.signals_pending`` and
+``interp->ceval.gil_drop_request`` (not ``eval_breaker`` itself: on 3.12 it also stays set while a garbage collection
+waits for the eval loop); 3.13: bits 1 and 0 of ``tstate->eval_breaker``. Read by ``runtime/moshjit_rt.pyx``
+(Cython) and ``backends/llvm/runtime.py``; tests/test_loop_ticks.py checks the table against the running
+interpreter's internal headers."""
 
 
 @functools.cache

@@ -638,6 +638,7 @@ EVALUATORS = {
     ops.PopExcept: _pop_except,
     ops.Release: lambda op, f: None,          # the frame keeps its values in a dict: nothing to drop early
     ops.FrameEnd: lambda op, f: None,         # (the same: an inlined callee's values stay in that dict)
+    ops.LoopTick: lambda op, f: None,         # the interpreter's own eval loop sees signals and other threads
     ops.CheckExcMatch: _check_exc_match,
     ops.BeforeWith: _before_with,
     ops.WithExceptStart: _with_except_start,

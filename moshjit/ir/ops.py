@@ -348,6 +348,9 @@ Release = _op("Release", ("value",), ("name",), can_raise=False,
 FrameEnd = _op("FrameEnd", (), ("frame",), can_raise=False,
                doc="An inlined call (``frame``: an ``InlinedFrame``) has returned: CPython has cleared the callee's "
                    "frame here, dropping what its locals and its stack held.")
+LoopTick = _op("LoopTick", (), (),
+               doc="A loop's back-edge (``passes/loop_ticks.py``): where CPython's eval loop handles signals (running "
+                   "their handlers, which may raise KeyboardInterrupt) and lets a thread that asked for the GIL run.")
 CheckExcMatch = _op("CheckExcMatch", ("exc", "match"), side_effects=False,
                     doc="isinstance(exc, match) with the TypeError CPython raises for non-exception classes.")
 BeforeWith = _op("BeforeWith", ("manager",), ("asynchronous",), multi=True,

@@ -438,7 +438,7 @@ class TypeInference:
             return self._extract_type(op, block)
         if kind in (ops.ListAppend, ops.ListExtend, ops.SetAdd, ops.SetUpdate, ops.MapAdd, ops.DictUpdate,
                     ops.DictMerge, ops.SetItem, ops.DelItem, ops.StoreAttr, ops.DelAttr, ops.PopExcept,
-                    ops.Release, ops.FrameEnd):
+                    ops.Release, ops.FrameEnd, ops.LoopTick):
             return NONE
         if kind in (ops.CheckExcMatch, ops.MatchSequence, ops.MatchMapping, ops.MethodIs, ops.SuperIs):
             return BOOL

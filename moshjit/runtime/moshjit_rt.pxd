@@ -83,3 +83,4 @@ cdef inline bint _mj_match_sequence(object subject) noexcept:
 cdef inline bint _mj_match_mapping(object subject) noexcept:
     """MATCH_MAPPING: the type's Py_TPFLAGS_MAPPING bit."""
     return (PyType_GetFlags(type(subject)) & Py_TPFLAGS_MAPPING) != 0
+cdef int mj_loop_breaker() except -1

@@ -808,3 +808,66 @@ cdef object _mj_match_keys(object subject, tuple keys):
             return None
         values.append(value)
     return tuple(values)
+
+
+# ---- loops' back-edges: signals and other threads ----------------------------------------------------------------
+cdef extern from *:
+    """
+    #include <dlfcn.h>
+    /* One flag of the eval loop (moshjit.cpython.EVAL_BREAKER_FLAGS): the 32-bit word at offset bytes into
+       _PyRuntime (base 0), the interpreter (1) or the thread state (2), and its bits; base -1: not known here,
+       read as set (signals checked and the GIL offered at every look: correct, a little slower). */
+    typedef struct { int base; Py_ssize_t offset; unsigned int mask; } MjEvalFlag;
+    static MjEvalFlag mj_signals_flag = {-1, 0, 0}, mj_gil_flag = {-1, 0, 0};
+    static char *mj_runtime_state = NULL;
+    static void mj_set_eval_flag(int which, int base, Py_ssize_t offset, unsigned int mask) {
+        MjEvalFlag *flag = which ? &mj_gil_flag : &mj_signals_flag;
+        if (base == 0 && mj_runtime_state == NULL) {
+            mj_runtime_state = (char *)dlsym(RTLD_DEFAULT, "_PyRuntime");
+            if (mj_runtime_state == NULL) return;
+        }
+        flag->base = base;
+        flag->offset = offset;
+        flag->mask = mask;
+    }
+    static unsigned int mj_eval_flag(const MjEvalFlag *flag) {
+        char *base;
+        switch (flag->base) {
+            case 0: base = mj_runtime_state; break;
+            case 1: base = (char *)PyInterpreterState_Get(); break;
+            case 2: base = (char *)PyThreadState_Get(); break;
+            default: return 1;
+        }
+        return *(volatile unsigned int *)(base + flag->offset) & flag->mask;
+    }
+    /* What CPython's eval loop does when its eval breaker is set, for what a loop can see: run the signal
+       handlers that are due (main thread only; a handler's exception, e.g. KeyboardInterrupt, is returned as -1)
+       and, when another thread asked for the GIL, let it go (dropping it with the request set hands it over). */
+    static int mj_loop_breaker_c(void) {
+        if (mj_eval_flag(&mj_signals_flag) && PyErr_CheckSignals() < 0) return -1;
+        if (mj_eval_flag(&mj_gil_flag)) {
+            PyThreadState *thread = PyEval_SaveThread();
+            PyEval_RestoreThread(thread);
+        }
+        return 0;
+    }
+    """
+    void mj_set_eval_flag(int which, int base, Py_ssize_t offset, unsigned int mask)
+    int mj_loop_breaker_c() except -1
+
+
+cdef int mj_loop_breaker() except -1:
+    """A loop's back-edge, every ``loop_ticks.TICK_EVERY``: signals and other threads, as CPython's eval loop."""
+    return mj_loop_breaker_c()
+
+
+def _mj_read_eval_flags():
+    from moshjit.cpython import EVAL_BREAKER_FLAGS
+    bases = {"runtime": 0, "interpreter": 1, "thread": 2}
+    for which, name in enumerate(("signals", "gil")):
+        if EVAL_BREAKER_FLAGS is not None:
+            base, offset, mask = EVAL_BREAKER_FLAGS[name]
+            mj_set_eval_flag(which, bases[base], offset, mask)
+
+
+_mj_read_eval_flags()

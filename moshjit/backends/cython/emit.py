@@ -29,6 +29,7 @@ from moshjit.backends.cython.plan import EmissionPlan
 from moshjit.backends.cython.prelude import PRELUDE
 from moshjit.cpython import zero_division_message
 from moshjit.ir import ops
+from moshjit.passes.loop_ticks import TICK_EVERY
 from moshjit.ir.conformance import checked_result
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
@@ -906,6 +907,10 @@ class Emitter:
 
     op_FrameEnd = op_Release
 
+    def op_LoopTick(self, op, depth):
+        self.decls["_mj_ticks"] = "int"          # a local: the countdown stays in a register
+        self.emit("mj_loop_tick(&_mj_ticks, mj_loop_breaker)", depth)
+
     def op_PopExcept(self, op, depth):
         self.emit(f"mj_set_handled({self.ref(op.previous)})", depth)
 
@@ -1359,6 +1364,8 @@ class Emitter:
         out.extend(f"    {name} = {boxed}" for name, boxed in sorted(unboxed.items()))
         if self.uses_jump:
             out.append("    _mj_jump = 0")
+        if "_mj_ticks" in decls:
+            out.append(f"    _mj_ticks = {TICK_EVERY}")
         out.extend(f"    {name} = None" for name in sorted(self.float_chains.bound_at_entry))
         out.extend(f"    {name} = None" for name in sorted(self.int_chains.bound_at_entry))
         out.extend(f"    {name} = _MJ_UNBOUND" for name in sorted(self.hash_holders))   # no key is that object

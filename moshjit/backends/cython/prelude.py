@@ -5,6 +5,7 @@ import unicodedata
 from moshjit.backends.cython.number_fast_paths import NUMBER_FAST_PATHS_C
 from moshjit.backends.cython.reference_counts import REFERENCE_COUNTS_C
 from moshjit.cpython import UNICODE_EQUAL
+from moshjit.passes.loop_ticks import TICK_EVERY
 from moshjit.primitives.unicode_categories import CATEGORY_CODES
 
 RUNTIME_MODULE = "moshjit.runtime.moshjit_rt"
@@ -20,7 +21,7 @@ from moshjit.runtime.moshjit_rt cimport (CharBuffer, Summation as _MjSummation, 
                          mj_dict_versions, _mj_cell_empty, _mj_cell_get, _mj_cell_set, _mj_cell_delete, _mj_make_closure,
                          _mj_match_sequence, _mj_match_mapping, _mj_match_class, _mj_match_keys,
                          _mj_yield_from_iterable, _mj_awaitable, _mj_awaitable_in_with, _mj_super_call_method,
-                         _mj_display_compare)
+                         _mj_display_compare, mj_loop_breaker)
 from moshjit.runtime.moshjit_text cimport (MjStrView, mj_view_slice, mj_view_prefixed, mj_view_str, mj_view_in_dict,
                                           mj_str_in_dict, mj_dict_get_str, mj_dict_getitem_str, mj_getitem_any, PY_SSIZE_T_MAX,
                                           mj_clamp_count, mj_repeat_count, mj_concat_size, mj_list_of_size,
@@ -198,6 +199,17 @@ cdef extern from *:
         if (here >= mj_stack_usable_low && here < mj_stack_usable_high) return 0;
         return mj_stack_check_slow(here);
     }
+    /* Back-edges (ops.LoopTick) count a function's own countdown down to the next look at the eval loop's
+       flags (moshjit_rt's mj_loop_breaker, out of the loop's way). */
+    typedef int (*mj_loop_breaker_t)(void);
+    static int __attribute__((noinline, cold)) mj_loop_tick_slow(int *left, mj_loop_breaker_t breaker) {
+        *left = MJ_TICK_EVERY;
+        return breaker();
+    }
+    static inline int mj_loop_tick(int *left, mj_loop_breaker_t breaker) {
+        if (__builtin_expect(--*left > 0, 1)) return 0;
+        return mj_loop_tick_slow(left, breaker);
+    }
     static int mj_zero_division(const char *message) {
         PyErr_SetString(PyExc_ZeroDivisionError, message);
         return -1;
@@ -231,6 +243,7 @@ MJ_NUMBER_FAST_PATHS
     int mj_truth(object) except -1
     object mj_reraised(object)
     int mj_stack_check() except -1
+    int mj_loop_tick(int *, int (*)() except -1) except -1
     int mj_zero_division(const char *) except -1
     object mj_richcompare "mj_fast_richcompare"(object, object, int)
     # Python-object arithmetic exactly as CPython's BINARY_OP (see ``emit.python_number_op``); + - * / and
@@ -291,5 +304,6 @@ _DECLARATION = "" if UNICODE_EQUAL == "_PyUnicode_EQ" else f"int {UNICODE_EQUAL}
 PRELUDE = PRELUDE.replace("MJ_UNICODE_EQUAL", UNICODE_EQUAL).replace("MJ_DECLARE_UNICODE_EQUAL", _DECLARATION)
 _ASCII_CATEGORY_CODES = ",".join(str(CATEGORY_CODES[unicodedata.category(chr(cp))]) for cp in range(128))
 PRELUDE = PRELUDE.replace("MJ_ASCII_CATEGORY_CODES", _ASCII_CATEGORY_CODES)
+PRELUDE = PRELUDE.replace("MJ_TICK_EVERY", str(TICK_EVERY))
 PRELUDE = PRELUDE.replace("MJ_NUMBER_FAST_PATHS\n", NUMBER_FAST_PATHS_C.lstrip("\n"))
 PRELUDE = PRELUDE.replace("    MJ_REFERENCE_COUNTS\n", REFERENCE_COUNTS_C.lstrip("\n"))

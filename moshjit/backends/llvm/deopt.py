@@ -49,8 +49,9 @@ class DeoptTable:
     def add_call(self, function: int, op_number: int, callee: int) -> None:
         self.functions[function]["calls"][str(op_number)] = callee
 
-    def add_site(self, function: int, block_label: int, start: int, slots: list, exhausted: bool) -> int:
-        self.sites.append([function, block_label, start, slots, exhausted])
+    def add_site(self, function: int, block_label: int, start: int, slots: list, exhausted: bool,
+                 counted: bool = True) -> int:
+        self.sites.append([function, block_label, start, slots, exhausted, counted])
         return len(self.sites) - 1
 
     def to_json(self) -> dict | None:
@@ -206,14 +207,15 @@ class DeoptPoints:
         return sorted(live, key=self.low.index.__getitem__)
 
     # ---- sites ----------------------------------------------------------------------------------------------------
-    def site(self, block, start: int, result=None, exhausted: bool = False, leaves_recursion: bool = True) \
-            -> ir.Block:
+    def site(self, block, start: int, result=None, exhausted: bool = False, leaves_recursion: bool = True,
+             counted: bool = True) -> ir.Block:
         """The cold block that hands the state at op ``start`` of ``block`` over to the interpreter. ``result``:
         (SSA op, value, kind) when the continuation starts after ``op`` with that value (see ``_given``).
         ``exhausted``: the C stack is nearly used up, so the continuation runs native callees in the interpreter
-        too. ``leaves_recursion``: the exit leaves a recursive call (not so at the entry's own depth check)."""
+        too. ``leaves_recursion``: the exit leaves a recursive call (not so at the entry's own depth check).
+        ``counted``: its continuations count towards demotion (not so for a loop letting a signal or a thread in)."""
         low = self.low
-        key = (block.label, start, tuple(sorted(low.owned, key=low.index.__getitem__)), exhausted)
+        key = (block.label, start, tuple(sorted(low.owned, key=low.index.__getitem__)), exhausted, counted)
         if result is None and key in self._blocks:
             return self._blocks[key]
         live = self.live_at(block, start)
@@ -233,7 +235,7 @@ class DeoptPoints:
             if result is not None:
                 op, given, kind = result
                 slots.append([low.index[op], self._given(words, given, kind)])
-            site = self.table.add_site(self.function, block.label, start, slots, exhausted)
+            site = self.table.add_site(self.function, block.label, start, slots, exhausted, counted)
             self.count += 1
             self._hand_over(words, site, leaves_recursion, after_call=result is not None and kind == "callee")
         if result is None:

@@ -23,13 +23,14 @@ from moshjit.backends.llvm.cold_paths import cold_blocks, in_cold_block
 from moshjit.backends.llvm.deopt import DeoptPoints, DeoptTable
 from moshjit.backends.llvm.native_types import Signature, python_callee
 from moshjit.backends.llvm.refcount import Liveness
-from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR, UnitR,
+from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, ArrayR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR, UnitR,
                                          repr_of)
 from moshjit.backends.llvm.runtime import Runtime
 from moshjit.ir import ops
 from moshjit.ir.function import Block
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Op, Phi
 from moshjit.ir.types import BOOL, BOTTOM, FLOAT, INT64, OBJECT, IntType, type_of_value
+from moshjit.passes.loop_ticks import TICK_EVERY
 
 
 class NotNative(Exception):
@@ -119,6 +120,7 @@ class FunctionLowering:
                        if block not in self.cold_blocks}
         self.b = ir.IRBuilder(entry)
         self._error_block = None
+        self._ticks_left = None
         self.deopt = DeoptPoints(self, table if table is not None else DeoptTable(), function_index)
 
     # ---- representations --------------------------------------------------------------------------------------
@@ -307,11 +309,27 @@ class FunctionLowering:
         self.branch_unless(self.b.icmp_signed("<", status, ir.Constant(status.type, 0)),
                            self.fail_block(temporaries))
 
-    def deoptimize_if(self, condition: ir.Value) -> None:
+    def deoptimize_if(self, condition: ir.Value, counted: bool = True) -> None:
         """Continue in the interpreter from the current op when ``condition`` holds (its result has no native
         form, e.g. an int beyond 64 bits); the op must not have changed anything yet. (It may start a little
-        earlier, see ``deopt.DeoptPoints.redo_from``.)"""
-        self.branch_unless(condition, self.deopt.site(self.block, self.deopt.redo_from(self.block, self.position)))
+        earlier, see ``deopt.DeoptPoints.redo_from``.) ``counted``: the continuation counts towards demotion
+        (it says something about the values the specialisation meets)."""
+        start = self.deopt.redo_from(self.block, self.position)
+        self.branch_unless(condition, self.deopt.site(self.block, start, counted=counted))
+
+    def ticks_left(self) -> ir.Value:
+        """The stack slot of the loops' countdown to the next look at the interpreter's flags (``LoopTick``)."""
+        if self._ticks_left is None:
+            builder = ir.IRBuilder(self.function.entry_basic_block)
+            builder.position_at_start(self.function.entry_basic_block)
+            self._ticks_left = builder.alloca(I32, name="ticks_left")
+            builder.store(ir.Constant(I32, TICK_EVERY), self._ticks_left)
+        return self._ticks_left
+
+    def holds_shared_state(self) -> bool:
+        """Whether this code relies on state other Python code could change while it lets that code run: list
+        items read without checks (a list of ints stays one), array buffers, globals read once by the entry."""
+        return bool(self.globals) or any(isinstance(r, (ListR, ArrayR)) for r in self.reprs.values())
 
     def deoptimize_after(self, condition: ir.Value, value, kind: str) -> None:
         """Continue in the interpreter after the current op, whose result ``value`` (of kind ``kind``, see
@@ -599,6 +617,30 @@ def _lower_load_global(low, op):
     return low.globals[op.name]              # read once by the entry, its type checked there (``global_reads``)
 
 
+def _lower_loop_tick(low, op):
+    """A loop's back-edge (``passes/loop_ticks.py``): count down; every ``TICK_EVERY`` look at the interpreter's
+    flags and do what CPython's eval loop does (``mj_loop_breaker``: signal handlers, the GIL to a thread that
+    asked). Code that holds what a handler could change under it (list items read without checks, globals read
+    once by the entry) continues in the interpreter instead when a signal waits, whose own eval loop then runs
+    the handler; it keeps the GIL when a thread asks (the continuation would run the rest of the call a thousand
+    times slower than native code), as it did before ticks: the thread waits until the call returns."""
+    b = low.b
+    left = b.sub(b.load(low.ticks_left()), ir.Constant(I32, 1))
+    b.store(left, low.ticks_left())
+    due, after = low.new_block("tick"), low.new_block("tick.after")
+    b.cbranch(b.icmp_signed("<=", left, ir.Constant(I32, 0)), due, after).set_weights([1, 1000])
+    with low.cold_code(due):
+        b.store(ir.Constant(I32, TICK_EVERY), low.ticks_left())
+        if low.holds_shared_state():
+            signals = low.rt.call(b, "mj_signals_flag")
+            low.deoptimize_if(b.icmp_unsigned("!=", signals, ir.Constant(I32, 0)), counted=False)
+        else:
+            low.guard_status(low.rt.call(b, "mj_loop_breaker"))
+        b.branch(after)
+    b.position_at_end(after)
+    return ir.Constant(I8, 0)
+
+
 def _lower_release(low, op):
     """Nothing to do: native values free nothing observable; a native list's reference goes where its owner's
     analysis (``refcount``) drops it, and freeing a list of numbers runs no code."""
@@ -606,7 +648,8 @@ def _lower_release(low, op):
 
 
 OP_LOWERING = {**arith.OPS, **comparisons.OPS, **sequences.OPS, **iterators.OPS, **calls.OPS,
-               ops.LoadGlobal: _lower_load_global, ops.Release: _lower_release, ops.FrameEnd: _lower_release}
+               ops.LoadGlobal: _lower_load_global, ops.Release: _lower_release, ops.FrameEnd: _lower_release,
+               ops.LoopTick: _lower_loop_tick}
 OP_LOWERING.update(dict.fromkeys(native_list_ops.OPS, _lower_by_kind))     # every op type native lists have
 
 # Ops with no native form: a function using one is not native ('auto' gives it to the Cython backend).

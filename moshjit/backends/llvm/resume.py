@@ -138,7 +138,7 @@ class DeoptModule:
     # ---- continuing ---------------------------------------------------------------------------------------------
     def resume(self, site: int, words: bytes):
         from moshjit.ir.interpreter import Frame, resume_function
-        index, label, start, slots, exhausted = self.table["sites"][site]
+        index, label, start, slots, exhausted, counted = self.table["sites"][site]
         try:
             fn, values, blocks, inlined_at = self.functions()[index]
             env = materialise(fn, values, slots, words)
@@ -154,16 +154,17 @@ class DeoptModule:
             # an op of an inlined callee shows the line of the call, as the Cython backend's tracebacks do
             line = inlined_at.get(frame.raised_at) or getattr(frame.raised_at, "line", None) or fn.firstlineno
             outcome = (exc.with_traceback(_without_own_frames(exc.__traceback__)), line, fn.name, fn.filename)
-        self._count(time.perf_counter() - began, exhausted)
+        self._count(time.perf_counter() - began, counted and not exhausted)
         return outcome
 
-    def _count(self, seconds: float, exhausted: bool) -> None:
+    def _count(self, seconds: float, counted: bool) -> None:
         """Count a deoptimisation; those for a value without native form count towards demotion (a nearly full
-        C stack says nothing about the types the specialisation meets)."""
+        C stack, or a loop letting a signal handler or another thread in, says nothing about the types the
+        specialisation meets)."""
         self.deopts += 1
         for stats, _ in self.users:
             stats["deopts"] = self.deopts
-        if exhausted:
+        if not counted:
             return
         self.counted += 1
         self.fastest = min(self.fastest, seconds)

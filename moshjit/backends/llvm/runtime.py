@@ -17,7 +17,7 @@ import llvmlite.ir as ir
 
 from moshjit.backends.llvm.layout import (FLOAT_VALUE, LIST_ALLOCATED, LIST_ITEMS, LONG_DIGIT_COUNT_SHIFT, LONG_DIGITS,
                                           LONG_SIGN_MASK, OB_SIZE, OB_TYPE, THREAD_RECURSION_REMAINING, TUPLE_ITEMS)
-from moshjit.cpython import IMMORTAL_OBJECTS, TAGGED_INT_SIZE
+from moshjit.cpython import EVAL_BREAKER_FLAGS, IMMORTAL_OBJECTS, TAGGED_INT_SIZE
 
 from moshjit.backends.llvm.reprs import F64, I1, I32, I64, I8, PTR
 
@@ -182,6 +182,26 @@ AT_MOST_TWO_DIGITS_FROM_SIGNED_SIZE = r"""  %biased = add i64 %header, 2
   %short = icmp ule i64 %biased, 4"""
 AT_MOST_TWO_DIGITS_FROM_TAG = r"""  %digits = lshr i64 %header, $LONG_DIGIT_COUNT_SHIFT
   %short = icmp ule i64 %digits, 2"""
+
+# Where each eval-loop flag's word is found: _PyRuntime's address, or the interpreter's or the thread's state.
+_EVAL_FLAG_BASES = {"runtime": "  %base = getelementptr i8, ptr @_PyRuntime, i64 0",
+                    "interpreter": "  %base = call ptr @PyInterpreterState_Get()",
+                    "thread": "  %base = call ptr @PyThreadState_Get()"}
+EVAL_FLAG_DECLARATIONS = "@_PyRuntime = external global i8\ndeclare ptr @PyInterpreterState_Get()"
+
+
+def _eval_flag_reader(name: str) -> str:
+    """The body of a function returning the bits of eval-loop flag ``name`` (``EVAL_BREAKER_FLAGS``; where the
+    table has no entry, always set: signals checked and the GIL offered at every look)."""
+    if EVAL_BREAKER_FLAGS is None:
+        return "  ret i32 1"
+    base, offset, mask = EVAL_BREAKER_FLAGS[name]
+    return "\n".join([_EVAL_FLAG_BASES[base],
+                      f"  %word = getelementptr i8, ptr %base, i64 {offset}",
+                      "  %value = load volatile i32, ptr %word",
+                      f"  %bits = and i32 %value, {mask}",
+                      "  ret i32 %bits"])
+
 
 RUNTIME_IR = string.Template(r"""
 declare void @_Py_Dealloc(ptr)
@@ -522,6 +542,45 @@ unknown:
   ret void
 }
 
+; Loops' back-edges (ops.LoopTick): every TICK_EVERY of them native code looks at the interpreter's own flags
+; (moshjit.cpython.EVAL_BREAKER_FLAGS): mj_signals_flag (a signal waits) and mj_gil_flag (another thread asked
+; for the GIL). mj_loop_breaker does what CPython's eval loop then does: runs the due signal handlers (-1: one
+; raised, e.g. KeyboardInterrupt) and lets the GIL go, which hands it to the thread that asked.
+$EVAL_FLAG_DECLARATIONS
+declare i32 @PyErr_CheckSignals()
+declare ptr @PyEval_SaveThread()
+declare void @PyEval_RestoreThread(ptr)
+
+define linkonce_odr i32 @mj_signals_flag() noinline {
+$SIGNALS_FLAG
+}
+
+define linkonce_odr i32 @mj_gil_flag() noinline {
+$GIL_FLAG
+}
+
+define linkonce_odr i32 @mj_loop_breaker() cold noinline optnone {
+  %signals = call i32 @mj_signals_flag()
+  %pending = icmp ne i32 %signals, 0
+  br i1 %pending, label %handle, label %threads
+handle:
+  %status = call i32 @PyErr_CheckSignals()
+  %raised = icmp slt i32 %status, 0
+  br i1 %raised, label %failed, label %threads
+threads:
+  %gil = call i32 @mj_gil_flag()
+  %asked = icmp ne i32 %gil, 0
+  br i1 %asked, label %hand_over, label %done
+hand_over:
+  %thread = call ptr @PyEval_SaveThread()
+  call void @PyEval_RestoreThread(ptr %thread)
+  br label %done
+done:
+  ret i32 0
+failed:
+  ret i32 -1
+}
+
 ; The level an entry gave back before calling its body (which counts its own) taken again: no check, it was held.
 define linkonce_odr void @mj_retake_recursion(ptr %count) alwaysinline {
   %remaining = load i32, ptr %count
@@ -653,6 +712,8 @@ define linkonce_odr void @mj_raise(ptr %type, ptr %message) cold noinline optnon
     UNBOX_INT=UNBOX_INT_FROM_TAG if TAGGED_INT_SIZE else UNBOX_INT_FROM_SIGNED_SIZE,
     AT_MOST_TWO_DIGITS=AT_MOST_TWO_DIGITS_FROM_TAG if TAGGED_INT_SIZE else AT_MOST_TWO_DIGITS_FROM_SIGNED_SIZE,
     RECURSION_LIMIT=RECURSION_LIMIT_CHECKED if sys.version_info < (3, 12) else RECURSION_LIMIT_RAISED,
+    EVAL_FLAG_DECLARATIONS=EVAL_FLAG_DECLARATIONS,
+    SIGNALS_FLAG=_eval_flag_reader("signals"), GIL_FLAG=_eval_flag_reader("gil"),
 )
 RUNTIME_IR = string.Template(RUNTIME_IR).substitute(
     OB_TYPE=OB_TYPE, OB_SIZE=OB_SIZE, LIST_ITEMS=LIST_ITEMS, LIST_ALLOCATED=LIST_ALLOCATED, TUPLE_ITEMS=TUPLE_ITEMS,
@@ -718,6 +779,8 @@ HELPERS = {
     "mj_deopt_call": (ir.VoidType(), (PTR, I64, PTR, I64)),
     "mj_leave_recursion": (ir.VoidType(), (PTR,)),
     "mj_retake_recursion": (ir.VoidType(), (PTR,)),
+    "mj_signals_flag": (I32, ()),
+    "mj_loop_breaker": (I32, ()),
     "mj_nlist_new": (PTR, (I64, I64)),
     "mj_nlist_decref": (ir.VoidType(), (PTR,)),
     "mj_nlist_reserve": (I32, (PTR, I64, I64)),

@@ -2,6 +2,8 @@
 define internal {double, i1} @"mj_0_mean"(ptr %"xs")
 {
 entry:
+  %"ticks_left" = alloca i32
+  store i32 1024, i32* %"ticks_left"
   %"seq.i" = alloca i64
   call void @"mj_incref"(ptr %"xs")
   br label %"B0"
@@ -10,7 +12,7 @@ B0:
   store i64 0, i64* %"seq.i"
   br label %"B1"
 B1:
-  %"phi3" = phi  double [             0x0, %"B0"], [%".36", %"B3"]
+  %"phi3" = phi  double [             0x0, %"B0"], [%".36", %"tick.after"]
   %".8" = load i64, i64* %"seq.i"
   %".9" = getelementptr i8, ptr %"xs", i64 16
   %".10" = load i64, ptr %".9"
@@ -25,7 +27,11 @@ B2:
   br i1 %".25", label %"raise.ZeroDivisionError", label %"ok", !prof !0
 B3:
   %".36" = fadd double %"phi3", %".16"
-  br label %"B1"
+  %".38" = load i32, i32* %"ticks_left"
+  %".39" = sub i32 %".38", 1
+  store i32 %".39", i32* %"ticks_left"
+  %".41" = icmp sle i32 %".39", 0
+  br i1 %".41", label %"tick", label %"tick.after", !prof !0
 B1.exhausted:
   br label %"edge.B1.B2"
 seq.item:
@@ -41,8 +47,8 @@ fail.L28:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 28)
   br label %"failed"
 failed:
-  %".38" = insertvalue {double, i1} undef, i1 1, 1
-  ret {double, i1} %".38"
+  %".66" = insertvalue {double, i1} undef, i1 1, 1
+  ret {double, i1} %".66"
 raise.ZeroDivisionError:
   %".28" = load ptr, ptr @"PyExc_ZeroDivisionError"
   call void @"mj_raise"(ptr %".28", [N x i8]* @".str.2")
@@ -52,6 +58,35 @@ ok:
   %".33" = insertvalue {double, i1} undef, double %".32", 0
   %".34" = insertvalue {double, i1} %".33", i1 0, 1
   ret {double, i1} %".34"
+tick:
+  store i32 1024, i32* %"ticks_left"
+  %".44" = call i32 @"mj_signals_flag"()
+  %".45" = icmp ne i32 %".44", 0
+  br i1 %".45", label %"deopt.B3.1", label %"ok.1", !prof !0
+tick.after:
+  br label %"B1"
+deopt.B3.1:
+  %".46" = ptrtoint ptr %"xs" to i64
+  %".47" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".46", i64* %".47"
+  %".49" = ptrtoint ptr %"xs" to i64
+  %".50" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %".49", i64* %".50"
+  %".52" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 2
+  store i64 %".8", i64* %".52"
+  %".54" = bitcast double %".36" to i64
+  %".55" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 3
+  store i64 %".54", i64* %".55"
+  call void @"mj_deopt"(i8* @"mj_0_mean_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 4)
+  br label %"release"
+release:
+  call void @"mj_decref_cold"(ptr %"xs")
+  br label %"release.1"
+release.1:
+  call void @"mj_decref_cold"(ptr %"xs")
+  br label %"failed"
+ok.1:
+  br label %"tick.after"
 }
 
 declare void @"mj_incref"(ptr %".1")
@@ -70,36 +105,49 @@ declare void @"_PyTraceback_Add"(ptr %".1", ptr %".2", i32 %".3")
 @".str.2" = private unnamed_addr constant [N x i8] c"float division by zero\00"
 declare void @"mj_raise"(ptr %".1", ptr %".2")
 
+declare i32 @"mj_signals_flag"()
+
+@"mj_deopt_words" = internal global [4 x i64] zeroinitializer
+@"mj_0_mean_state" = global i8 0
+declare void @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4")
+
+declare void @"mj_decref_cold"(ptr %".1")
+
 define ptr @"mj_0_mean_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
 {
 entry:
   %".6" = icmp eq ptr %"kwnames", null
   %".7" = icmp eq i64 %"nargs", 1
   %".8" = and i1 %".6", %".7"
-  br i1 %".8", label %"checked", label %"fallback"
+  %".9" = load i8, i8* @"mj_0_mean_state"
+  %".10" = icmp eq i8 %".9", 0
+  %".11" = and i1 %".8", %".10"
+  br i1 %".11", label %"checked", label %"fallback"
 fallback:
-  %".25" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
-  ret ptr %".25"
+  %".30" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
+  ret ptr %".30"
 checked:
-  %".10" = getelementptr ptr, ptr %"args", i64 0
-  %".11" = load ptr, ptr %".10"
-  %".12" = call i1 @"mj_check_ListR_item_FloatR___"(ptr %".11")
-  br i1 %".12", label %"checked.1", label %"fallback"
+  %".13" = getelementptr ptr, ptr %"args", i64 0
+  %".14" = load ptr, ptr %".13"
+  %".15" = call i1 @"mj_check_ListR_item_FloatR___"(ptr %".14")
+  br i1 %".15", label %"checked.1", label %"fallback"
 checked.1:
-  %".14" = call {double, i1} @"mj_0_mean"(ptr %".11")
-  %".15" = extractvalue {double, i1} %".14", 1
-  br i1 %".15", label %"failed", label %"returned"
+  %".17" = call {double, i1} @"mj_0_mean"(ptr %".14")
+  %".18" = extractvalue {double, i1} %".17", 1
+  br i1 %".18", label %"failed", label %"returned"
 failed:
-  ret ptr null
+  %".20" = load ptr, ptr @"mj_deopt_value"
+  store ptr null, ptr @"mj_deopt_value"
+  ret ptr %".20"
 returned:
-  %".18" = extractvalue {double, i1} %".14", 0
-  %".19" = call ptr @"PyFloat_FromDouble"(double %".18")
-  %".20" = icmp eq ptr %".19", null
-  br i1 %".20", label %"box.failed", label %"box.ok"
+  %".23" = extractvalue {double, i1} %".17", 0
+  %".24" = call ptr @"PyFloat_FromDouble"(double %".23")
+  %".25" = icmp eq ptr %".24", null
+  br i1 %".25", label %"box.failed", label %"box.ok"
 box.failed:
   br label %"failed.1"
 box.ok:
-  ret ptr %".19"
+  ret ptr %".24"
 failed.1:
   ret ptr null
 }
@@ -133,6 +181,7 @@ body:
 @"PyList_Type" = external global i8
 declare i1 @"mj_is_float"(ptr %".1")
 
+@"mj_deopt_value" = external global ptr
 declare ptr @"PyFloat_FromDouble"(double %".1")
 
 declare ptr @"PyObject_Vectorcall"(ptr %".1", ptr %".2", i64 %".3", ptr %".4")

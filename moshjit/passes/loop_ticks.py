@@ -1,0 +1,46 @@
+"""Every loop's back-edge gets an ``ops.LoopTick``: where compiled code, like CPython's eval loop at each backward
+jump, handles signals (Ctrl-C raises KeyboardInterrupt there, inside the loop's ``try``) and lets a thread that
+asked for the GIL run. Without it a compiled loop could neither be interrupted nor share the interpreter with
+other threads until it ended.
+
+Placed last, on the typed SSA both backends receive, so that no pass has to reason about it: the tick goes at
+the end of each latch (the block whose edge returns to the loop's header), before its terminator, with the
+terminator's line (CPython's backward jump belongs to the same line). The backends make it cheap: a countdown
+reaches the slow path every ``TICK_EVERY`` back-edges, and the slow path only acts when the interpreter's own
+flags say so (``moshjit.cpython.EVAL_BREAKER_FLAGS``).
+"""
+from __future__ import annotations
+
+from moshjit.analysis.loops import LoopForest
+from moshjit.ir import ops
+from moshjit.ir.block import Block
+from moshjit.ir.function import Function
+from moshjit.ir.types import NONE
+
+TICK_EVERY = 1024
+"""Back-edges between two reads of the interpreter's flags (compiled loops take 1-50 ns per iteration: a signal
+is seen within about 50 µs, against 5 ms for a thread's GIL request to become due)."""
+
+
+def place_loop_ticks(fn: Function) -> bool:
+    """Give every latch of ``fn`` a tick before its terminator; whether any was added."""
+    forest = LoopForest(fn.entry, Block.successors)
+    added = False
+    for loop in forest.loops:
+        for latch in loop.latches:
+            if loop.header not in latch.normal_successors():      # only its exceptional edge returns
+                continue
+            if latch.ops and isinstance(latch.ops[-1], ops.LoopTick):
+                continue
+            tick = ops.LoopTick(line=latch.terminator.line or _last_line(latch))
+            tick.block = latch
+            tick.type = NONE
+            latch.ops.append(tick)
+            added = True
+    return added
+
+
+def _last_line(block: Block) -> int | None:
+    lines = [op.line for op in block.ops if op.line]
+    return lines[-1] if lines else None
+
