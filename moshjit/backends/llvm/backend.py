@@ -226,9 +226,8 @@ def takes_arguments(key) -> bool:
 
 def argument_candidates(ir, key, shapes=None) -> list[list]:
     """Argument types to try: the key's, with lists (also inside tuple arguments) given each candidate item type in
-    turn (and arrays of unknown item type each guess); first, when the first call's arguments (``shapes``) showed
-    other item types for them (tuples, or what a tuple argument's list held), those (the entry checks every item
-    at each call)."""
+    turn (and arrays of unknown item type each guess); first, what the first call's arguments (``shapes``) showed
+    for them (floats, tuples, what a tuple argument's list held; the entry checks every item at each call)."""
     from moshjit.backends.llvm.reprs import repr_of
     from moshjit.backends.llvm.variants import shape_type
     base = []
@@ -249,8 +248,9 @@ def argument_candidates(ir, key, shapes=None) -> list[list]:
     shown = [shape_type(shape) if listed and shape is not None else None
              for listed, shape in zip(lists, shapes or [None] * len(base))]
     guess = [s if s is not None and repr_of(s) is not None else c for s, c in zip(shown, candidates[0])]
-    if guess not in candidates:
-        candidates.insert(0, guess)
+    if guess in candidates:          # a list of floats first called with floats: not the ints guess first
+        candidates.remove(guess)
+    candidates.insert(0, guess)
     return candidates
 
 
