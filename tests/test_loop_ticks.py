@@ -58,6 +58,28 @@ def test_a_loop_gets_one_tick_at_its_latch_before_the_jump_back():
     assert len([op for op in body.ops if isinstance(op, ops.LoopTick)]) == 1
 
 
+def test_a_latch_that_branches_back_or_on_ticks_only_on_its_way_back():
+    """f(n): i = 0; do: i += 1 while i < n — the latch branches to the header or out: the tick gets a block of
+    its own on the back-edge (in the latch's try), and the header's φ reads it from there."""
+    fn = new_function("n")
+    entry, header, done = blocks(fn, 3)
+    emit(entry, ops.Jump(header))
+    i = ops.Phi(header, var="i")
+    header.phis.append(i)
+    step = emit(header, ops.BinaryOp(i, const(1), "+", True))
+    test = emit(header, ops.Compare(step, fn.args[0], "<"))
+    branch = emit(header, ops.Branch(test, header, done))
+    i.incoming = {entry: const(0), header: step}
+    emit(done, ops.Return(step))
+    assert place_loop_ticks(fn)
+    verify(fn)
+    edge = branch.if_true
+    assert edge is not header and branch.if_false is done
+    assert [type(op) for op in edge.ops] == [ops.LoopTick] and edge.terminator.target is header
+    assert edge.handler is header.handler and i.incoming == {entry: i.incoming[entry], edge: step}
+    assert not any(isinstance(op, ops.LoopTick) for op in header.ops)
+
+
 def test_straight_code_gets_no_tick():
     fn = new_function("x")
     (b0,) = blocks(fn, 1)
@@ -84,8 +106,8 @@ def straight(a, b):
 
 @pytest.mark.parametrize("fn, args, loops", [(nested, [ListType(INT), INT], 2), (straight, [INT, INT], 0)])
 def test_every_back_edge_of_a_real_function_has_a_tick(fn, args, loops):
-    """The typed SSA the backends get: each latch ends with one tick (a ``continue`` makes one more latch; 3.12+
-    test a ``while`` again at its bottom, where one block can return to two headers: one tick serves both)."""
+    """The typed SSA the backends get: each back-edge leaves a block that ends with one tick (a ``continue``
+    makes one more; a latch that may also go on gets a block of its own on the back-edge)."""
     from moshjit.analysis.loops import LoopForest
     from moshjit.ir.block import Block
     ir = typed_ssa(fn, args)

@@ -23,21 +23,49 @@ is seen within about 50 µs, against 5 ms for a thread's GIL request to become d
 
 
 def place_loop_ticks(fn: Function) -> bool:
-    """Give every latch of ``fn`` a tick before its terminator; whether any was added."""
+    """Give every back-edge of ``fn`` a tick; whether any was added."""
     forest = LoopForest(fn.entry, Block.successors)
     added = False
     for loop in forest.loops:
         for latch in loop.latches:
-            if loop.header not in latch.normal_successors():      # only its exceptional edge returns
+            targets = latch.terminator.successors()
+            if loop.header not in targets or _ticks(latch):
                 continue
-            if latch.ops and isinstance(latch.ops[-1], ops.LoopTick):
-                continue
-            tick = ops.LoopTick(line=latch.terminator.line or _last_line(latch))
-            tick.block = latch
-            tick.type = NONE
-            latch.ops.append(tick)
+            line = latch.terminator.line or _last_line(latch)
+            if isinstance(latch.terminator, ops.Branch) and targets.count(loop.header) == 1:
+                _tick_on_edge(fn, latch, loop.header, line)    # only the iterations that take it count
+            else:
+                _append_tick(latch, line)
             added = True
     return added
+
+
+def _ticks(block: Block) -> bool:
+    return bool(block.ops) and isinstance(block.ops[-1], ops.LoopTick)
+
+
+def _append_tick(block: Block, line) -> ops.LoopTick:
+    tick = ops.LoopTick(line=line)
+    tick.block = block
+    tick.type = NONE
+    block.ops.append(tick)
+    return tick
+
+
+def _tick_on_edge(fn: Function, latch: Block, header: Block, line) -> None:
+    """A block of its own on the edge latch → header (in the latch's ``try``), so that a latch which branches
+    back or on (a ``continue`` under an ``if``) ticks only when it goes back."""
+    edge = fn.new_block()
+    edge.handler = latch.handler
+    _append_tick(edge, line)
+    edge.set_terminator(ops.Jump(header, line=line))
+    branch = latch.terminator
+    if branch.if_true is header:
+        branch.if_true = edge
+    else:
+        branch.if_false = edge
+    for phi in header.phis:
+        phi.incoming = {edge if pred is latch else pred: value for pred, value in phi.incoming.items()}
 
 
 def _last_line(block: Block) -> int | None:

@@ -200,15 +200,16 @@ cdef extern from *:
         return mj_stack_check_slow(here);
     }
     /* Back-edges (ops.LoopTick) count a function's own countdown down to the next look at the eval loop's
-       flags (moshjit_rt's mj_loop_breaker, out of the loop's way). */
+       flags (moshjit_rt's mj_loop_breaker, out of the loop's way). The countdown's address never leaves the
+       inlined fast path, so it stays in a register across the loop's calls. */
     typedef int (*mj_loop_breaker_t)(void);
-    static int __attribute__((noinline, cold)) mj_loop_tick_slow(int *left, mj_loop_breaker_t breaker) {
-        *left = MJ_TICK_EVERY;
+    static int __attribute__((noinline, cold)) mj_loop_tick_slow(mj_loop_breaker_t breaker) {
         return breaker();
     }
-    static inline int mj_loop_tick(int *left, mj_loop_breaker_t breaker) {
+    static inline __attribute__((always_inline)) int mj_loop_tick(int *left, mj_loop_breaker_t breaker) {
         if (__builtin_expect(--*left > 0, 1)) return 0;
-        return mj_loop_tick_slow(left, breaker);
+        *left = MJ_TICK_EVERY;
+        return mj_loop_tick_slow(breaker);
     }
     static int mj_zero_division(const char *message) {
         PyErr_SetString(PyExc_ZeroDivisionError, message);
