@@ -232,16 +232,26 @@ def without_frames(c_text: str) -> str:
     return _ADD_TRACEBACK.sub("/* moshjit: no traceback entry for the runtime */", c_text)
 
 
+# A function calling itself in place (``backends/cython/in_place_calls.py``): its body is a cdef function, which the
+# entry and, one level deeper each time, the call wrapper call. The body's entries are the call's frames.
+IN_PLACE_BODY, IN_PLACE_CALL = "mj_in_place_body", "_mj_in_place"
+
+
 def with_user_frames(c_text: str, module_name: str) -> str:
     """The C of a generated module whose traceback entries name the user's file, function and line once
     ``_mj_setup`` has said which (the user's function: every function but the module's own ``_mj_*``),
-    one entry per call, as CPython's own frame for the function would."""
+    one entry per call, as CPython's own frame for the function would. In a module calling itself in place the
+    body's entries are the frames: the entry and the call wrapper add none."""
     table = _FILE_TABLE.search(c_text)
     head, tail = c_text[:table.start()], c_text[table.end():]
     tail = _ERROR_POSITION.sub(lambda m: f"{m.group(1)}(0, MJ_LINE({m.group(2)})", tail)
+    in_place = f'"{module_name}.{IN_PLACE_BODY}"' in tail
 
     def entry(m):
         qualified = m.group(1)
+        if in_place and "." not in qualified[len(module_name) + 1:] and qualified != f"{module_name}.{IN_PLACE_BODY}" \
+                and (qualified == f"{module_name}.{IN_PLACE_CALL}" or not qualified.startswith(module_name + "._mj")):
+            return ""                                   # the entry or the call wrapper of an in-place body
         internal = qualified.startswith("init ") or qualified.startswith(module_name + "._mj")
         shown = qualified.rpartition(".")[2]
         name = c_string(shown) if internal else f"MJ_FUNCTION({c_string(shown)})"

@@ -119,6 +119,14 @@ def sums_first_items(rows):
     return total
 
 
+def down_to_three(n):
+    """Calls itself twice (in place, on the Cython backend, once its global name is the jitted function) down to
+    3, where it divides by zero."""
+    if n == 3:
+        return 1 // (n - 3)
+    return n if n < 2 else down_to_three(n - 1) + down_to_three(n - 2)
+
+
 CASES = [
     (key_error, ({"a": 1}, "b")),
     (index_error, ([1, 2], 5)),

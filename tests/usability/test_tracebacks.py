@@ -56,6 +56,18 @@ def test_an_inlined_helper_is_shown_at_the_line_that_calls_it(fn, args, call_lin
     assert got[2] in (expected[2], expected[2][:1])     # the helper's own frame when it was compiled on its own
 
 
+@pytest.mark.parametrize("backend", ("cython", "auto"))
+def test_a_function_calling_itself_in_place_shows_one_frame_per_call(backend, monkeypatch):
+    """The body of a function that calls itself in place is a cdef function the entry and a call wrapper call:
+    their traceback entries showed as ``_mj_in_place``/``_mj_in_place_body``, two per level."""
+    expected = frames_below_caller(lambda: raising_samples.down_to_three(6))
+    jitted = moshjit.jit(raising_samples.down_to_three, backend=backend)
+    monkeypatch.setattr(raising_samples, "down_to_three", jitted)
+    got = frames_below_caller(lambda: jitted(6))
+    assert got == expected
+    assert [name for _, _, name, _ in got[2]] == ["down_to_three"] * 4
+
+
 def test_a_call_handed_on_after_a_helper_was_rebound_shows_no_frame_of_moshjit():
     namespace = {}
     exec(compile("def helper(row):\n    return row[0]\n\ndef total(rows):\n    t = 0\n    for row in rows:\n"

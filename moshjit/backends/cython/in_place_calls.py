@@ -12,9 +12,7 @@ checks hand their calls on with ``await``, which a ``cdef`` function cannot do.
 from __future__ import annotations
 
 from moshjit.backends.cython.method_sites import FRAME_COUNT_C
-
-BODY = "_mj_in_place_body"
-CALL = "_mj_in_place"
+from moshjit.runtime.toolchain import IN_PLACE_BODY as BODY, IN_PLACE_CALL as CALL
 
 DECLARATIONS = f'''
 cdef extern from *:
