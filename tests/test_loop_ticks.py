@@ -205,6 +205,23 @@ def test_ctrl_c_stops_a_compiled_loop_inside_it(backend, restore_alarm):
     assert frames[-1] == "spin"                      # raised in the loop, not after it returned
 
 
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_ctrl_c_stops_a_compiled_recursion_that_has_no_loop(backend, restore_alarm, monkeypatch):
+    """A recursion through compiled calls meets no eval loop: the entries of functions that call count down too
+    (about a second of fib(37) without it)."""
+    jitted = moshjit.jit(fib, backend=backend)
+    monkeypatch.setitem(globals(), "fib", jitted)
+    assert jitted(15) == 610
+    _interrupt(0.02)
+    with pytest.raises(KeyboardInterrupt) as raised:
+        jitted(37)
+    assert {entry.name for entry in raised.traceback[1:]} == {"fib"}
+
+
 @pytest.mark.parametrize("backend", ("cython", "auto"))
 def test_a_try_around_the_loop_catches_the_interrupt_as_in_cpython(backend, restore_alarm):
     jitted = moshjit.jit(spin_caught, backend=backend)

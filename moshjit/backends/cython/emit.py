@@ -1372,6 +1372,9 @@ class Emitter:
         out.extend(f"    {name} = None" for name in sorted(self.box_names.values()))
         out.extend(f"    {name} = None" for name in sorted(self.reused_buffer_names))
         out.append("    mj_stack_check()")          # RecursionError before the C stack runs out, never a crash
+        if any(isinstance(op, CALLING_OPS) for block in self.fn.blocks for op in block.ops):
+            # a recursion through compiled calls meets no eval loop: its entries tick, as CPython's RESUME does
+            out.append("    mj_loop_tick(&_mj_call_ticks, mj_loop_breaker)")
         first = "\n".join(out).count("\n") + 2   # the pyx line of body_lines[0]
         out.extend(body_lines)
         if self.fn.generator and not any(isinstance(op, (ops.Yield, ops.YieldFrom))
@@ -1386,6 +1389,10 @@ class Emitter:
             out += in_place_calls.entry_lines(self.entry_name, params, args, guards, in_place_guards,
                                               self.fn.coroutine)
         return "\n".join(out + [source_map(self.fn, {first + i: line for i, line in enumerate(sources)})]) + "\n"
+
+
+# Ops that may call compiled code directly (a bound entry, a method site), so that a call cycle needs no eval loop.
+CALLING_OPS = (ops.Call, ops.CallMethod, ops.CallSelf, ops.CallEx, ops.SuperCallMethod)
 
 
 UNPACKED_ITEM = '''

@@ -280,6 +280,7 @@ cdef inline Py_ssize_t _mj_category_code(Py_UCS4 ch) noexcept:
     return mj_ascii_category_codes[ch] if ch < 128 else mj_category_code(ch)
 
 cdef object _MJ_UNBOUND = _MJ_RT_UNBOUND
+cdef int _mj_call_ticks = MJ_TICK_EVERY       # the entries' countdown (emit.CALLING_OPS)
 cdef object _MJ_STOP = _MJ_RT_STOP
 cdef dict _g = {}
 cdef dict _b = {}

@@ -383,6 +383,18 @@ class FunctionLowering:
             b.position_at_end(too_deep)
             self.return_failed()
         b.position_at_end(go_on)
+        if not self.holds_shared_state():      # a native call cycle meets no eval loop: its entries tick too
+            ticks = self.rt.module.globals.get("mj_call_ticks") or ir.GlobalVariable(self.rt.module, I32,
+                                                                                       "mj_call_ticks")
+            left = b.sub(b.load(ticks, typ=I32), ir.Constant(I32, 1))
+            b.store(left, ticks)
+            due, after = self.new_block("call.tick"), self.new_block("call.tick.after")
+            b.cbranch(b.icmp_signed("<=", left, ir.Constant(I32, 0)), due, after).set_weights([1, 1000])
+            with self.cold_code(due):
+                b.store(ir.Constant(I32, TICK_EVERY), ticks)
+                self.guard_status(self.rt.call(b, "mj_loop_breaker"))
+                b.branch(after)
+            b.position_at_end(after)
 
     def _create_phis(self, block) -> None:
         """φ nodes first, for every block: an edge may reach a block before it is lowered."""

@@ -18,6 +18,7 @@ import llvmlite.ir as ir
 from moshjit.backends.llvm.layout import (FLOAT_VALUE, LIST_ALLOCATED, LIST_ITEMS, LONG_DIGIT_COUNT_SHIFT, LONG_DIGITS,
                                           LONG_SIGN_MASK, OB_SIZE, OB_TYPE, THREAD_RECURSION_REMAINING, TUPLE_ITEMS)
 from moshjit.cpython import EVAL_BREAKER_FLAGS, IMMORTAL_OBJECTS, TAGGED_INT_SIZE
+from moshjit.passes.loop_ticks import TICK_EVERY
 
 from moshjit.backends.llvm.reprs import F64, I1, I32, I64, I8, PTR
 
@@ -551,6 +552,8 @@ declare i32 @PyErr_CheckSignals()
 declare ptr @PyEval_SaveThread()
 declare void @PyEval_RestoreThread(ptr)
 
+@mj_call_ticks = linkonce_odr global i32 $TICK_EVERY   ; the entries of native call cycles count down here
+
 define linkonce_odr i32 @mj_signals_flag() noinline {
 $SIGNALS_FLAG
 }
@@ -720,7 +723,7 @@ RUNTIME_IR = string.Template(RUNTIME_IR).substitute(
     FLOAT_VALUE=FLOAT_VALUE, LONG_DIGITS=LONG_DIGITS, LONG_SIGN_MASK=LONG_SIGN_MASK,
     LONG_DIGIT_COUNT_SHIFT=LONG_DIGIT_COUNT_SHIFT, TWO_DIGITS_TAG=2 << LONG_DIGIT_COUNT_SHIFT,
     STACK_RESERVE=STACK_RESERVE, STACK_CHECK_MASK=STACK_CHECK_EVERY - 1,
-    THREAD_RECURSION_REMAINING=THREAD_RECURSION_REMAINING)
+    THREAD_RECURSION_REMAINING=THREAD_RECURSION_REMAINING, TICK_EVERY=TICK_EVERY)
 RUNTIME_FINGERPRINT = hashlib.sha256(RUNTIME_IR.encode()).hexdigest()[:16]
 
 # name -> (return type, argument types[, variadic])

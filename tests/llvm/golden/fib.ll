@@ -6,23 +6,27 @@ entry:
   %".5" = icmp ne i32 %".4", 0
   br i1 %".5", label %"recursion.stopped", label %"ok", !prof !0
 B0:
-  %".24" = icmp slt i64 %"n", 2
-  br i1 %".24", label %"B2", label %"B1"
+  %".36" = icmp slt i64 %"n", 2
+  br i1 %".36", label %"B2", label %"B1"
 B1:
-  %".26" = sub nsw i64 %"n", 1
-  %".27" = call {i64, i1} @"mj_0_fib"(i64 %".26", ptr %"recursion_count")
-  %".28" = extractvalue {i64, i1} %".27", 1
-  br i1 %".28", label %"call.failed", label %"ok.1", !prof !0
+  %".38" = sub nsw i64 %"n", 1
+  %".39" = call {i64, i1} @"mj_0_fib"(i64 %".38", ptr %"recursion_count")
+  %".40" = extractvalue {i64, i1} %".39", 1
+  br i1 %".40", label %"call.failed", label %"ok.2", !prof !0
 B2:
   call void @"mj_leave_recursion"(ptr %"recursion_count")
-  %".74" = insertvalue {i64, i1} undef, i64 %"n", 0
-  %".75" = insertvalue {i64, i1} %".74", i1 0, 1
-  ret {i64, i1} %".75"
+  %".86" = insertvalue {i64, i1} undef, i64 %"n", 0
+  %".87" = insertvalue {i64, i1} %".86", i1 0, 1
+  ret {i64, i1} %".87"
 recursion.stopped:
   %".7" = icmp eq i32 %".4", 1
   br i1 %".7", label %"recursion.error", label %"deopt.B0.0"
 ok:
-  br label %"B0"
+  %".23" = load i32, i32* @"mj_call_ticks"
+  %".24" = sub i32 %".23", 1
+  store i32 %".24", i32* @"mj_call_ticks"
+  %".26" = icmp sle i32 %".24", 0
+  br i1 %".26", label %"call.tick", label %"call.tick.after", !prof !0
 recursion.error:
   %".21" = insertvalue {i64, i1} undef, i1 1, 1
   ret {i64, i1} %".21"
@@ -41,71 +45,83 @@ takeback:
 takeback.no:
   %".18" = insertvalue {i64, i1} undef, i1 1, 1
   ret {i64, i1} %".18"
-call.failed:
-  %".29" = load ptr, ptr @"mj_deopt_value"
-  %".30" = icmp eq ptr %".29", null
-  br i1 %".30", label %"fail.L416", label %"deopt.B1.2"
-fail.L416:
-  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 416)
+call.tick:
+  store i32 1024, i32* @"mj_call_ticks"
+  %".29" = call i32 @"mj_loop_breaker"()
+  %".30" = icmp slt i32 %".29", 0
+  br i1 %".30", label %"fail.L413", label %"ok.1", !prof !0
+call.tick.after:
+  br label %"B0"
+fail.L413:
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 413)
   br label %"failed"
 failed:
   call void @"mj_leave_recursion"(ptr %"recursion_count")
-  %".78" = call {i64, i1} @"mj_take_back_IntR"()
-  %".79" = extractvalue {i64, i1} %".78", 1
-  br i1 %".79", label %"takeback.1", label %"takeback.no.1"
+  %".90" = call {i64, i1} @"mj_take_back_IntR"()
+  %".91" = extractvalue {i64, i1} %".90", 1
+  br i1 %".91", label %"takeback.1", label %"takeback.no.1"
+ok.1:
+  br label %"call.tick.after"
+call.failed:
+  %".41" = load ptr, ptr @"mj_deopt_value"
+  %".42" = icmp eq ptr %".41", null
+  br i1 %".42", label %"fail.L416", label %"deopt.B1.2"
+fail.L416:
+  call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 416)
+  br label %"failed"
 deopt.B1.2:
-  %".33" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %"n", i64* %".33"
+  %".45" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %"n", i64* %".45"
   call void @"mj_deopt_call"(i8* @"mj_0_fib_state", i64 1, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
-ok.1:
-  %".39" = extractvalue {i64, i1} %".27", 0
-  %".40" = sub nsw i64 %"n", 2
-  %".41" = call {i64, i1} @"mj_0_fib"(i64 %".40", ptr %"recursion_count")
-  %".42" = extractvalue {i64, i1} %".41", 1
-  br i1 %".42", label %"call.failed.1", label %"ok.2", !prof !0
+ok.2:
+  %".51" = extractvalue {i64, i1} %".39", 0
+  %".52" = sub nsw i64 %"n", 2
+  %".53" = call {i64, i1} @"mj_0_fib"(i64 %".52", ptr %"recursion_count")
+  %".54" = extractvalue {i64, i1} %".53", 1
+  br i1 %".54", label %"call.failed.1", label %"ok.3", !prof !0
 call.failed.1:
-  %".43" = load ptr, ptr @"mj_deopt_value"
-  %".44" = icmp eq ptr %".43", null
-  br i1 %".44", label %"fail.L416", label %"deopt.B1.4"
+  %".55" = load ptr, ptr @"mj_deopt_value"
+  %".56" = icmp eq ptr %".55", null
+  br i1 %".56", label %"fail.L416", label %"deopt.B1.4"
 deopt.B1.4:
-  %".45" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %".39", i64* %".45"
+  %".57" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".51", i64* %".57"
   call void @"mj_deopt_call"(i8* @"mj_0_fib_state", i64 2, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
-ok.2:
-  %".51" = extractvalue {i64, i1} %".41", 0
-  %".52" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".39", i64 %".51")
-  %".53" = extractvalue {i64, i1} %".52", 1
-  %".54" = extractvalue {i64, i1} %".52", 0
-  br i1 %".53", label %"deopt.B1.5", label %"ok.3", !prof !0
+ok.3:
+  %".63" = extractvalue {i64, i1} %".53", 0
+  %".64" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".51", i64 %".63")
+  %".65" = extractvalue {i64, i1} %".64", 1
+  %".66" = extractvalue {i64, i1} %".64", 0
+  br i1 %".65", label %"deopt.B1.5", label %"ok.4", !prof !0
 deopt.B1.5:
-  %".55" = icmp slt i64 %".54", 0
-  %".56" = select  i1 %".55", i128 18446744073709551616, i128 -18446744073709551616
-  %".57" = sext i64 %".54" to i128
-  %".58" = add i128 %".57", %".56"
-  %".59" = ashr i128 %".58", 64
-  %".60" = trunc i128 %".59" to i64
-  %".61" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %".60", i64* %".61"
-  %".63" = trunc i128 %".58" to i64
-  %".64" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
-  store i64 %".63", i64* %".64"
+  %".67" = icmp slt i64 %".66", 0
+  %".68" = select  i1 %".67", i128 18446744073709551616, i128 -18446744073709551616
+  %".69" = sext i64 %".66" to i128
+  %".70" = add i128 %".69", %".68"
+  %".71" = ashr i128 %".70", 64
+  %".72" = trunc i128 %".71" to i64
+  %".73" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".72", i64* %".73"
+  %".75" = trunc i128 %".70" to i64
+  %".76" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %".75", i64* %".76"
   call void @"mj_deopt"(i8* @"mj_0_fib_state", i64 3, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
-ok.3:
+ok.4:
   call void @"mj_leave_recursion"(ptr %"recursion_count")
-  %".70" = insertvalue {i64, i1} undef, i64 %".54", 0
-  %".71" = insertvalue {i64, i1} %".70", i1 0, 1
-  ret {i64, i1} %".71"
-takeback.1:
-  %".81" = extractvalue {i64, i1} %".78", 0
-  %".82" = insertvalue {i64, i1} undef, i64 %".81", 0
+  %".82" = insertvalue {i64, i1} undef, i64 %".66", 0
   %".83" = insertvalue {i64, i1} %".82", i1 0, 1
   ret {i64, i1} %".83"
+takeback.1:
+  %".93" = extractvalue {i64, i1} %".90", 0
+  %".94" = insertvalue {i64, i1} undef, i64 %".93", 0
+  %".95" = insertvalue {i64, i1} %".94", i1 0, 1
+  ret {i64, i1} %".95"
 takeback.no.1:
-  %".85" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".85"
+  %".97" = insertvalue {i64, i1} undef, i1 1, 1
+  ret {i64, i1} %".97"
 }
 
 declare i32 @"mj_enter_recursion"(ptr %".1")
@@ -141,6 +157,9 @@ declare i1 @"mj_is_int64"(ptr %".1")
 declare i64 @"mj_unbox_int"(ptr %".1")
 
 declare void @"mj_decref"(ptr %".1")
+
+@"mj_call_ticks" = external global i32
+declare i32 @"mj_loop_breaker"()
 
 @".str.0" = private unnamed_addr constant [N x i8] c"fib\00"
 @".str.1" = private unnamed_addr constant [N x i8] c"<file>\00"
