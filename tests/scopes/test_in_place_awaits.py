@@ -82,7 +82,7 @@ def test_only_self_awaits_on_numbers_run_in_place():
     for name, args in [("fib", (5,)), ("power", (3, 2)), ("halves", (1.0, 2)), ("steps", (2.0,))]:
         same(name, *args)
         assert "await_self" in _typed(name, args), name
-        assert "cdef object _mj_in_place_body" in str(getattr(jitted, name).inspect_code()), name
+        assert "cdef object mj_in_place_body" in str(getattr(jitted, name).inspect_code()), name
     same("steps", 3)
     same("suspends_at_the_bottom", 3, sends=["sent"])
     assert drive(jitted, "collects", (3, [])) == drive(plain, "collects", (3, []))
