@@ -4,8 +4,9 @@ asked for the GIL run. Without it a compiled loop could neither be interrupted n
 other threads until it ended.
 
 Placed last, on the typed SSA both backends receive, so that no pass has to reason about it: the tick goes at
-the end of each latch (the block whose edge returns to the loop's header), before its terminator, with the
-terminator's line (CPython's backward jump belongs to the same line). The backends make it cheap: a countdown
+the end of each latch (the block whose edge returns to the loop's header), before its terminator, or in a block
+of its own on the back-edge when the latch may also leave the loop, with the terminator's line (CPython's
+backward jump belongs to the same line). The backends make it cheap: a countdown
 reaches the slow path every ``TICK_EVERY`` back-edges, and the slow path only acts when the interpreter's own
 flags say so (``moshjit.cpython.EVAL_BREAKER_FLAGS``).
 """

@@ -29,11 +29,11 @@ from moshjit.backends.cython.plan import EmissionPlan
 from moshjit.backends.cython.prelude import PRELUDE
 from moshjit.cpython import zero_division_message
 from moshjit.ir import ops
-from moshjit.passes.loop_ticks import TICK_EVERY
 from moshjit.ir.conformance import checked_result
 from moshjit.ir.function import Function
 from moshjit.ir.ops import UNDEFINED, Argument, Constant, Phi
 from moshjit.ir.types import BOOL, FLOAT, STR, IntType
+from moshjit.passes.loop_ticks import TICK_EVERY
 from moshjit.primitives.summation import Summation
 from moshjit.primitives.unicode_categories import category_code
 

@@ -23,8 +23,8 @@ from moshjit.backends.llvm.cold_paths import cold_blocks, in_cold_block
 from moshjit.backends.llvm.deopt import DeoptPoints, DeoptTable
 from moshjit.backends.llvm.native_types import Signature, python_callee
 from moshjit.backends.llvm.refcount import Liveness
-from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, ArrayR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR, UnitR,
-                                         repr_of)
+from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, ArrayR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR,
+                                         UnitR, repr_of)
 from moshjit.backends.llvm.runtime import Runtime
 from moshjit.ir import ops
 from moshjit.ir.function import Block
