@@ -6,9 +6,9 @@ other threads until it ended.
 Placed last, on the typed SSA both backends receive, so that no pass has to reason about it: the tick goes at
 the end of each latch (the block whose edge returns to the loop's header), before its terminator, or in a block
 of its own on the back-edge when the latch may also leave the loop, with the terminator's line (CPython's
-backward jump belongs to the same line). The backends make it cheap: a countdown
-reaches the slow path every ``TICK_EVERY`` back-edges, and the slow path only acts when the interpreter's own
-flags say so (``moshjit.cpython.EVAL_BREAKER_FLAGS``).
+backward jump belongs to the same line). The backends make it cheap: a countdown reaches the slow path every
+``TICK_EVERY`` back-edges, and the slow path only acts when the interpreter's own flags say so
+(``moshjit.cpython.EVAL_BREAKER_FLAGS``).
 """
 from __future__ import annotations
 
@@ -72,4 +72,3 @@ def _tick_on_edge(fn: Function, latch: Block, header: Block, line) -> None:
 def _last_line(block: Block) -> int | None:
     lines = [op.line for op in block.ops if op.line]
     return lines[-1] if lines else None
-
