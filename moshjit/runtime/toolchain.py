@@ -249,9 +249,10 @@ def with_user_frames(c_text: str, module_name: str) -> str:
 
     def entry(m):
         qualified = m.group(1)
-        if in_place and "." not in qualified[len(module_name) + 1:] and qualified != f"{module_name}.{IN_PLACE_BODY}" \
-                and (qualified == f"{module_name}.{IN_PLACE_CALL}" or not qualified.startswith(module_name + "._mj")):
-            return ""                                   # the entry or the call wrapper of an in-place body
+        local = qualified[len(module_name) + 1:] if qualified.startswith(module_name + ".") else None
+        if in_place and local == IN_PLACE_CALL or in_place and local is not None and "." not in local \
+                and local != IN_PLACE_BODY and not local.startswith("_mj"):
+            return ""                                   # the call wrapper, or the entry, of an in-place body
         internal = qualified.startswith("init ") or qualified.startswith(module_name + "._mj")
         shown = qualified.rpartition(".")[2]
         name = c_string(shown) if internal else f"MJ_FUNCTION({c_string(shown)})"

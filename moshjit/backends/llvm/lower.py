@@ -13,6 +13,7 @@ code can represent (an int beyond 64 bits), the function continues in the SSA in
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import llvmlite.ir as ir
 
@@ -326,6 +327,21 @@ class FunctionLowering:
             builder.store(ir.Constant(I32, TICK_EVERY), self._ticks_left)
         return self._ticks_left
 
+    @contextlib.contextmanager
+    def when_count_is_down(self, counter: ir.Value):
+        """Count ``counter`` (an i32 in memory) down; the body is emitted in a cold block reached every
+        ``TICK_EVERY`` counts (the counter reset), which must end by branching to the block yielded."""
+        b = self.b
+        left = b.sub(b.load(counter, typ=I32), ir.Constant(I32, 1))
+        b.store(left, counter)
+        due, after = self.new_block("tick"), self.new_block("tick.after")
+        b.cbranch(b.icmp_signed("<=", left, ir.Constant(I32, 0)), due, after).set_weights([1, 1000])
+        with self.cold_code(due):
+            b.store(ir.Constant(I32, TICK_EVERY), counter)
+            yield after
+        b.position_at_end(after)
+
+    @functools.cached_property
     def holds_shared_state(self) -> bool:
         """Whether this code relies on state other Python code could change while it lets that code run: list
         items read without checks (a list of ints stays one), array buffers, globals read once by the entry."""
@@ -383,18 +399,12 @@ class FunctionLowering:
             b.position_at_end(too_deep)
             self.return_failed()
         b.position_at_end(go_on)
-        if not self.holds_shared_state():      # a native call cycle meets no eval loop: its entries tick too
+        if not self.holds_shared_state:        # a native call cycle meets no eval loop: its entries tick too
             ticks = self.rt.module.globals.get("mj_call_ticks") or ir.GlobalVariable(self.rt.module, I32,
                                                                                        "mj_call_ticks")
-            left = b.sub(b.load(ticks, typ=I32), ir.Constant(I32, 1))
-            b.store(left, ticks)
-            due, after = self.new_block("call.tick"), self.new_block("call.tick.after")
-            b.cbranch(b.icmp_signed("<=", left, ir.Constant(I32, 0)), due, after).set_weights([1, 1000])
-            with self.cold_code(due):
-                b.store(ir.Constant(I32, TICK_EVERY), ticks)
+            with self.when_count_is_down(ticks) as after:
                 self.guard_status(self.rt.call(b, "mj_loop_breaker"))
                 b.branch(after)
-            b.position_at_end(after)
 
     def _create_phis(self, block) -> None:
         """φ nodes first, for every block: an edge may reach a block before it is lowered."""
@@ -637,19 +647,13 @@ def _lower_loop_tick(low, op):
     the handler; it keeps the GIL when a thread asks (the continuation would run the rest of the call a thousand
     times slower than native code), as it did before ticks: the thread waits until the call returns."""
     b = low.b
-    left = b.sub(b.load(low.ticks_left()), ir.Constant(I32, 1))
-    b.store(left, low.ticks_left())
-    due, after = low.new_block("tick"), low.new_block("tick.after")
-    b.cbranch(b.icmp_signed("<=", left, ir.Constant(I32, 0)), due, after).set_weights([1, 1000])
-    with low.cold_code(due):
-        b.store(ir.Constant(I32, TICK_EVERY), low.ticks_left())
-        if low.holds_shared_state():
+    with low.when_count_is_down(low.ticks_left()) as after:
+        if low.holds_shared_state:
             signals = low.rt.call(b, "mj_signals_flag")
             low.deoptimize_if(b.icmp_unsigned("!=", signals, ir.Constant(I32, 0)), counted=False)
         else:
             low.guard_status(low.rt.call(b, "mj_loop_breaker"))
         b.branch(after)
-    b.position_at_end(after)
     return ir.Constant(I8, 0)
 
 

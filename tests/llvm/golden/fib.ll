@@ -26,7 +26,7 @@ ok:
   %".24" = sub i32 %".23", 1
   store i32 %".24", i32* @"mj_call_ticks"
   %".26" = icmp sle i32 %".24", 0
-  br i1 %".26", label %"call.tick", label %"call.tick.after", !prof !0
+  br i1 %".26", label %"tick", label %"tick.after", !prof !0
 recursion.error:
   %".21" = insertvalue {i64, i1} undef, i1 1, 1
   ret {i64, i1} %".21"
@@ -45,12 +45,12 @@ takeback:
 takeback.no:
   %".18" = insertvalue {i64, i1} undef, i1 1, 1
   ret {i64, i1} %".18"
-call.tick:
+tick:
   store i32 1024, i32* @"mj_call_ticks"
   %".29" = call i32 @"mj_loop_breaker"()
   %".30" = icmp slt i32 %".29", 0
   br i1 %".30", label %"fail.L413", label %"ok.1", !prof !0
-call.tick.after:
+tick.after:
   br label %"B0"
 fail.L413:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 413)
@@ -61,7 +61,7 @@ failed:
   %".91" = extractvalue {i64, i1} %".90", 1
   br i1 %".91", label %"takeback.1", label %"takeback.no.1"
 ok.1:
-  br label %"call.tick.after"
+  br label %"tick.after"
 call.failed:
   %".41" = load ptr, ptr @"mj_deopt_value"
   %".42" = icmp eq ptr %".41", null
