@@ -179,11 +179,12 @@ def build_here(pyx_path: str, module_name: str, c_path: str, so_path: str, optim
     """What the worker does for one request (also what an in-process build does): Cython, then gcc."""
     from moshjit.runtime.toolchain import (compile_c, cythonize_file, rewrite_c, with_coroutine_messages,
                                            with_handled_exceptions_kept, with_native_coroutines_sent,
-                                           with_owned_scopes, with_private_abi, with_user_frames)
+                                           with_owned_scopes, with_private_abi, with_run_once_code_unoptimised,
+                                           with_user_frames)
     start = time.perf_counter()
     cythonize_file(pyx_path, module_name, c_path)
-    rewrite_c(c_path, lambda c: with_native_coroutines_sent(with_owned_scopes(with_private_abi(
-        with_handled_exceptions_kept(with_coroutine_messages(with_user_frames(c, module_name)))))))
+    rewrite_c(c_path, lambda c: with_run_once_code_unoptimised(with_native_coroutines_sent(with_owned_scopes(
+        with_private_abi(with_handled_exceptions_kept(with_coroutine_messages(with_user_frames(c, module_name))))))))
     middle = time.perf_counter()
     compile_c(c_path, so_path, optimize)
     return {"cython_s": round(middle - start, 4), "cc_s": round(time.perf_counter() - middle, 4)}

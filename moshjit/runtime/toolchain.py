@@ -350,6 +350,30 @@ _VISIT_OWNED_CLOSURE = """    if (gen->closure != NULL && PyObject_IS_GC(gen->cl
 """
 
 
+# Code a generated module runs once, when it is loaded: Cython's module initialisation (the functions it marks
+# CYTHON_SMALL_CODE) and moshjit's ``_mj_setup``/``_mj_set_constants``. It is near half of a small module's
+# machine code, and nothing gains from optimising it: GCC compiles it at -O0 (other compilers as Cython says).
+# Measured on 113 modules of three class-heavy test files: gcc's CPU time per module 11% lower.
+_RUN_ONCE_HEADER = """/* moshjit: code run once per load is not optimised (with_run_once_code_unoptimised) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CYTHON_SMALL_CODE __attribute__((cold, optimize("O0")))
+#define MJ_RUN_ONCE __attribute__((cold, optimize("O0")))
+#else
+#define MJ_RUN_ONCE
+#endif
+"""
+_SETUP_FUNCTION = re.compile(r"^static (int |PyObject \*)(__pyx_(?:f|pf|pw)_\w+?_mj_set(?:up|_constants))\(",
+                             re.MULTILINE)
+
+
+def with_run_once_code_unoptimised(c_text: str) -> str:
+    """The C of a generated module whose load-time code is compiled without optimisation (see above)."""
+    marked, count = _SETUP_FUNCTION.subn(r"static MJ_RUN_ONCE \1\2(", c_text)
+    if count < 5 and "_mj_setup" in c_text:   # its wrapper and body, the constants' function: declared, then defined
+        raise BuildError("moshjit: the generated module's _mj_setup changed shape; cannot mark its load-time code")
+    return _RUN_ONCE_HEADER + marked
+
+
 def with_private_abi(c_text: str) -> str:
     """The C of any moshjit module (generated, support or Cython's shared utility module), whose Cython types are
     shared under an ABI name of moshjit's own (see above)."""
