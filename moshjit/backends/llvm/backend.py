@@ -124,12 +124,13 @@ def _compile_candidate(ir, ctx: CompileContext, index, arg_types, positions) -> 
     variants = None
     on_demote = ()
     if positions:
+        primary = tuple(arg_types[i] for i in positions)
         variants = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions,
-                                    ctx.fallback)
-        on_demote = (variants.forget(tuple(arg_types[i] for i in positions)),)
+                                    ctx.fallback, primary)
+        on_demote = (variants.forget(primary),)
     artifact, built = _compile(ir, ctx, ctx.py_function, arg_types, variants or ctx.fallback, on_demote)
     if variants is not None:
-        variants.variants[tuple(arg_types[i] for i in positions)] = artifact.entry
+        variants.variants[variants.primary] = artifact.entry
     return dict(built, native=True, positions=positions, artifact=artifact)
 
 
@@ -151,8 +152,8 @@ def _load(known: dict, ctx: CompileContext, index, start):
         arg_types = [decode_type(t) for t in known["arg_types"]]
         if positions:
             target = ItemKindDispatch(lambda kinds: _variant(ctx, index, arg_types, positions, kinds), positions,
-                                      fallback)
-            on_demote = (target.forget(tuple(arg_types[i] for i in positions)),)
+                                      fallback, tuple(arg_types[i] for i in positions))
+            on_demote = (target.forget(target.primary),)
         bindings = binding_check.rebuild(known["bindings"], py_function, builtins_dict(py_function))
         if bindings is None:          # a name it bound is gone: compile anew
             return None
@@ -160,7 +161,7 @@ def _load(known: dict, ctx: CompileContext, index, start):
         entry = make_builtin(library, known["method_def"], target, py_function.__module__, py_function,
                              known["globals"], bindings, _rebound_handler(ctx))
         if positions:
-            target.variants[tuple(arg_types[i] for i in positions)] = entry
+            target.variants[target.primary] = entry
     except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:   # a record that does not fit it
         ctx.cache.reject(found[0], f"does not match its index record ({type(exc).__name__}: {exc})")
         return None

@@ -3,7 +3,9 @@
 A dispatch key says only "list" (or "ndarray"), so the first native specialisation guesses (ints first; float64
 1-d arrays). Its entry checks the items (the buffer format) on every call; on a miss it calls an
 ``ItemKindDispatch``, which looks at the actual arguments, compiles (once) the native variant for their types
-and calls it — or hands the call to the dispatcher's fallback when no native variant fits.
+and calls it — or hands the call to the dispatcher's fallback when no native variant fits. A variant compiled
+before is chosen by each list's first item: its own entry checks every item natively, and hands a list whose
+other items differ to the fallback, so a function called with floats and ints by turns scans no list in Python.
 """
 from __future__ import annotations
 
@@ -90,13 +92,22 @@ def argument_type(value) -> MType | None:
     return None
 
 
-class ItemKindDispatch:
-    """The fallback of an entry compiled for guessed list item types (see the module docstring)."""
+def guessed_argument_type(value) -> MType | None:
+    """``argument_type`` with a list's items judged by its first item (``item_type`` checks all of them)."""
+    if type(value) is not list or not value:
+        return argument_type(value)
+    first = _value_type(value[0])
+    return ListType(first) if first is not None else None
 
-    def __init__(self, compile_variant, positions: list[int], fallback):
+
+class ItemKindDispatch:
+    """The fallback of the entry compiled for the guessed list item types ``primary`` (see the module docstring)."""
+
+    def __init__(self, compile_variant, positions: list[int], fallback, primary: tuple):
         self.compile_variant = compile_variant        # tuple of argument types -> entry or None
         self.positions = positions
         self.fallback = fallback
+        self.primary = primary                        # its entry's check failed: this call is not for it
         self.variants: dict[tuple, object] = {}
         self.lock = threading.Lock()
 
@@ -105,11 +116,15 @@ class ItemKindDispatch:
         try:
             if len(args) <= max(self.positions):
                 return self.fallback(*args)
-            kinds = tuple(argument_type(args[i]) for i in self.positions)
-            if None in kinds:
+            # Items all of one type are all of the first item's type: the guess is the only variant that can fit
+            guessed = tuple(guessed_argument_type(args[i]) for i in self.positions)
+            if None in guessed or guessed == self.primary:       # the primary's own check has just failed
                 return self.fallback(*args)
-            entry = self.variants.get(kinds, self)
-            if entry is self:
+            entry = self.variants.get(guessed, self)
+            if entry is self:                # a new kind: every item checked once, then its variant compiled
+                kinds = tuple(argument_type(args[i]) for i in self.positions)
+                if kinds != guessed:
+                    return self.fallback(*args)
                 with self.lock:
                     entry = self.variants.get(kinds, self)
                     if entry is self:
