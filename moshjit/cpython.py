@@ -10,6 +10,7 @@ to generated code is a fact below, and the modules that act on one name it here:
   ``backends/llvm/layout.py`` (the layout check).
 - ``UNICODE_EQUAL`` (3.13 no longer exports ``_PyUnicode_EQ``): ``backends/cython/prelude.py`` (``str ==``).
 - ``FRAME_LOCALS_SNAPSHOT`` (3.13, PEP 667): ``frontend/translate.py`` (``locals()``).
+- ``BOOL_INVERT_WARNS`` (3.12): ``passes/typeinfer.py`` and ``passes/constfold.py`` (``~`` on a bool).
 - ``COMPENSATED_FLOAT_SUM`` (3.12): ``frontend/consumers.py`` (``sum`` of a generator expression) and
   ``backends/llvm/calls.py`` (native ``sum``).
 - ``empty_min_max_message`` (3.12 reworded it): ``frontend/consumers.py`` and ``backends/llvm/calls.py``.
@@ -71,6 +72,11 @@ UNICODE_EQUAL = "_PyUnicode_Equal" if VERSION >= (3, 13) else "_PyUnicode_EQ"
 FRAME_LOCALS_SNAPSHOT = VERSION >= (3, 13)
 """PEP 667: ``locals()`` in a function returns a new dict at each call; before 3.13 the frame keeps one dict and
 each call updates it (``frontend/translate.py``, ``frame_locals``)."""
+
+BOOL_INVERT_WARNS = VERSION >= (3, 12)
+"""``~`` on a bool issues a DeprecationWarning (bool's own ``nb_invert``, 3.12): a bool operand of ``~`` is then
+left to CPython's operator at run time (typed ``object``, never folded), which warns — and raises under ``-W
+error`` — as CPython does."""
 
 COMPENSATED_FLOAT_SUM = VERSION >= (3, 12)
 """``sum()`` adds floats with Neumaier's compensation (bltinmodule.c, 3.12): see ``primitives/summation.py``."""

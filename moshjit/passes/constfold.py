@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from moshjit.analysis.dominators import DominatorTree
 from moshjit.analysis.reachable import reachable_from
+from moshjit.cpython import BOOL_INVERT_WARNS
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.interpreter import BINARY_FUNCTIONS, COMPARE_FUNCTIONS, UNARY_FUNCTIONS
@@ -61,6 +62,9 @@ def _evaluate(op):
         args, fold = (op.left, op.right), BINARY_FUNCTIONS[op.op]
     elif isinstance(op, ops.UnaryOp):
         args, fold = (op.operand,), UNARY_FUNCTIONS[op.op]
+        if op.op == "invert" and BOOL_INVERT_WARNS and isinstance(op.operand, Constant) \
+                and type(op.operand.value) is bool:
+            return None           # CPython warns at run time (cpython.BOOL_INVERT_WARNS): leave it there
     elif isinstance(op, ops.Compare):
         args, fold = (op.left, op.right), COMPARE_FUNCTIONS[op.op]
         if op.op in ("is", "is not") and not all(isinstance(a, Constant) and a.value in (None, True, False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from moshjit.analysis.dominators import DominatorTree
 from moshjit.context import CompileContext
+from moshjit.cpython import BOOL_INVERT_WARNS
 from moshjit.functions import jitted_method
 from moshjit.ir import ops
 from moshjit.ir.conformance import checkable
@@ -390,6 +391,8 @@ class TypeInference:
             operand = t(op.operand)
             if op.op == "not":
                 return BOOL
+            if op.op == "invert" and operand == BOOL and BOOL_INVERT_WARNS:
+                return OBJECT             # CPython's operator warns (cpython.BOOL_INVERT_WARNS)
             if isinstance(operand, IntType) or operand == BOOL:
                 operand = IntType(0, 1) if operand == BOOL else operand
                 if op.op == "neg":

@@ -144,3 +144,43 @@ def test_an_operation_that_always_raises_does_not_break_the_build():
     jitted = moshjit.jit(zero_divisor_then_loop, backend="cython")
     for args in [(1, 2), (0, -1)]:
         agree(jitted, *args)
+
+
+def invert_flag(flag, n):
+    inverted = ~flag
+    constant = True
+    return inverted, ~n, ~(n > 0), ~constant
+
+
+def warnings_of(fn, *args):
+    """What ``fn(*args)`` returns and the warnings it issues (category and message), then what it does with every
+    warning an error (``-W error``)."""
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn(*args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            fn(*args)
+            as_error = None
+        except Warning as raised:
+            as_error = (type(raised), str(raised))
+    return canonical(result), [(w.category, str(w.message)) for w in caught], as_error
+
+
+@pytest.mark.parametrize("backend", ["auto", "cython"])
+@pytest.mark.parametrize("flag", [True, False])
+def test_invert_of_a_bool_warns_as_cpython_does(backend, flag):
+    """``~`` on a bool: the same int, and on CPython 3.12+ the same DeprecationWarning — an error under
+    ``-W error`` — where the native ``~`` of an int64 (or ``~True`` folded when compiling) used to say nothing
+    (cpython.BOOL_INVERT_WARNS)."""
+    from moshjit.compiler import typed_ssa
+    from moshjit.cpython import BOOL_INVERT_WARNS
+    from moshjit.ir import ops
+    from moshjit.ir.types import BOOL, OBJECT
+    assert warnings_of(moshjit.jit(invert_flag, backend=backend), flag, 7) == warnings_of(invert_flag, flag, 7)
+    typed = typed_ssa(invert_flag, [BOOL, moshjit.typeof.type_of_key("int64")])
+    inverts = [op for block in typed.blocks for op in block.ops if isinstance(op, ops.UnaryOp)]
+    assert [op.type == OBJECT for op in inverts] == [BOOL_INVERT_WARNS, False, BOOL_INVERT_WARNS] \
+        + [True] * BOOL_INVERT_WARNS                    # ~True is folded where it does not warn

@@ -51,6 +51,19 @@ def test_bools_as_ints(a, flag, b):
     check(samples.i_and_or, a, b)
 
 
+@pytest.mark.parametrize("flag", [True, False])
+def test_invert_of_a_bool_is_native_where_cpython_does_not_warn(flag):
+    """``~`` on a bool is an int64's ``~`` up to 3.11; from 3.12 CPython warns, which only its own operator does:
+    backend='llvm' refuses it there (auto compiles it with Cython: tests/cython/test_exact_numbers.py)."""
+    import moshjit
+    from moshjit.cpython import BOOL_INVERT_WARNS
+    if not BOOL_INVERT_WARNS:
+        check(samples.b_invert, flag)
+        return
+    with pytest.raises(moshjit.UnsupportedError, match="unary operation"):
+        moshjit.jit(samples.b_invert, backend="llvm")(flag)
+
+
 @pytest.mark.parametrize("fn", [samples.f_arith, samples.f_div, samples.f_floordiv, samples.f_mod, samples.f_divmod,
                                 samples.f_compare, samples.f_pow_float, samples.c_float_min_max, samples.m_two_args,
                                 samples.m_pow])
