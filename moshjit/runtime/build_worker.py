@@ -128,9 +128,11 @@ class BuildWorker:
                 if reply:
                     break
                 self._process = None
+                status = process.wait() if not self._stopped else None
+                self._discard(process)
                 if self._stopped:
                     raise BuildCancelled(f"{module_name} was still being built when the interpreter exited")
-                if process.wait() != IDLE_EXIT_STATUS or attempt:
+                if status != IDLE_EXIT_STATUS or attempt:
                     raise BuildError(f"moshjit's build worker exited (status {process.poll()}) while building "
                                      f"{module_name}")
                 # it left, idle, as the request arrived (it reads nothing once it decided to go): a new one
@@ -138,6 +140,14 @@ class BuildWorker:
         if "error" in reply:
             raise BuildError(reply["error"])
         return reply["timings"]
+
+    @staticmethod
+    def _discard(process) -> None:
+        """Close the pipes of a worker that left: the request buffered for it would otherwise fail again when the
+        pipe is collected, printed as an ignored BrokenPipeError on the program's standard error."""
+        for pipe in (process.stdin, process.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()
 
     def _started(self, module_name: str):
         """The running worker, or a new one; none once stopped (at exit a compile thread's next job must not start a

@@ -127,6 +127,7 @@ def test_an_idle_worker_exits_and_the_next_build_starts_another(idle_worker, tmp
     assert idle_worker._process is not first
 
 
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
 def test_a_request_that_meets_the_worker_leaving_is_sent_to_a_new_one(idle_worker, tmp_path, monkeypatch):
     """The worker may decide to leave just as a request arrives: it reads nothing once it has decided, so the
     request is sent again to a new worker, once, instead of failing the build."""
@@ -136,8 +137,10 @@ def test_a_request_that_meets_the_worker_leaving_is_sent_to_a_new_one(idle_worke
     monkeypatch.setattr(gone, "poll", lambda: None)          # the client has not noticed that it left
     assert build_triple(idle_worker, tmp_path, "mj_test_idle_d") == 15
     assert idle_worker._process is not gone
+    assert gone.stdin.closed and gone.stdout.closed          # nothing left to fail when it is collected
 
 
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
 def test_a_worker_that_dies_is_reported_not_sent_the_request_again(tmp_path, monkeypatch):
     worker = build_worker.BuildWorker()
     try:
@@ -148,6 +151,7 @@ def test_a_worker_that_dies_is_reported_not_sent_the_request_again(tmp_path, mon
         monkeypatch.setattr(dead, "poll", lambda: None)
         with pytest.raises(BuildError, match="exited"):
             build_triple(worker, tmp_path, "mj_test_died_b")
+        assert dead.stdin.closed and dead.stdout.closed
     finally:
         worker.stop()
 
