@@ -354,7 +354,7 @@ class Emitter:
     def op_UnaryOp(self, op, depth):
         native = self.decl_type(op) in _NATIVE_NUMBER and self.ctype(op.operand) in _NATIVE_NUMBER
         operand = self.ref(op.operand) if native or op.op == "not" else self.obj(op.operand)
-        if not native and isinstance(op.operand, Constant) and type(op.operand.value) is bool:
+        if op.op == "invert" and not native and isinstance(op.operand, Constant) and type(op.operand.value) is bool:
             operand = self.constant(op.operand.value)   # Cython would fold ~True, without CPython 3.12's warning
         self.assign(op, f"{_PY_OPERATORS[op.op]}{operand}", depth)
 
