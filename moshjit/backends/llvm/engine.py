@@ -5,7 +5,8 @@ The module is optimised with the new pass manager (llvmlite 0.50 has no legacy p
 object with the system linker. By default the pass list is short (``QUICK_PASSES``) and instruction selection runs
 at level 1: the first tier's compile is what a hot function waits for, and on the kernels and BERT helpers this
 halves optimisation plus code generation (median 64–123 → 27–40 ms) for the same speed on seven of eight kernels
-(sieve 14% slower: no LICM or induction-variable passes). ``MOSHJIT_LLVM_OPT=full`` runs LLVM's O2 pipeline and
+(sieve 14% slower: no LICM or induction-variable passes); without NewGVN (see below) nbody, spectral_norm and
+fannkuch lost another 11–16% (docs/benchmarks.md §9.36). ``MOSHJIT_LLVM_OPT=full`` runs LLVM's O2 pipeline and
 level-2 instruction selection instead (docs/benchmarks.md §12). The shared object is what the cache keeps
 (namespace "llvm", keyed by the IR text, the runtime helpers, llvmlite/LLVM versions and the target), so a new
 process loads it with ``dlopen`` without importing llvmlite at all.
@@ -26,7 +27,9 @@ from moshjit.errors import UnsupportedError
 NAMESPACE = "llvm"
 SUFFIX = ".so"
 FULL_OPT_LEVEL = 2            # O3, vectorisation and unrolling cost compile time for no measured gain here
-QUICK_PASSES = ("always_inliner", "sroa", "instruction_combine", "simplify_cfg", "sccp", "new_gvn",
+# No NewGVN (the only GVN llvmlite's pass manager offers): LLVM's own pipelines do not use it, and the assertion
+# build llvmlite ships aborts the process in it on some functions (a fuzz program, tests/llvm/test_pass_list.py).
+QUICK_PASSES = ("always_inliner", "sroa", "instruction_combine", "simplify_cfg", "sccp",
                 "instruction_combine", "simplify_cfg", "dead_code_elimination", "global_dead_code_eliminate")
 _lock = threading.RLock()
 _libraries: dict[str, ctypes.CDLL] = {}
