@@ -128,13 +128,12 @@ class BuildWorker:
                 if reply:
                     break
                 self._process = None
-                status = process.wait() if not self._stopped else None
                 self._discard(process)
                 if self._stopped:
                     raise BuildCancelled(f"{module_name} was still being built when the interpreter exited")
+                status = process.wait()
                 if status != IDLE_EXIT_STATUS or attempt:
-                    raise BuildError(f"moshjit's build worker exited (status {process.poll()}) while building "
-                                     f"{module_name}")
+                    raise BuildError(f"moshjit's build worker exited (status {status}) while building {module_name}")
                 # it left, idle, as the request arrived (it reads nothing once it decided to go): a new one
         reply = json.loads(reply)
         if "error" in reply:
