@@ -45,6 +45,8 @@ class CompileContext:
         self.volatile_globals: frozenset[str] = frozenset()  # names found rebound before: never bound again
         self.global_assumptions: dict[str, MType] = {}      # global_types: data global → assumed type
         self.inlined_at: dict = {}          # inline: an op of an inlined body → the line of the call it replaced
+        self.inlinable_bodies: dict = {}    # inline: (callee, key) → (its inlinable SSA, its context), built once
+                                            # per compilation and copied for each call site
         self.direct_entries: set[int] = set()  # direct_calls: ids of the compiled entries calls were bound to
         # typeinfer: a ``call_method`` on an argument of known class whose result was typed from the jitted method
         # it finds now → (class, dispatcher, type); the backend checks at entry that each call would still find it
@@ -68,7 +70,7 @@ class CompileContext:
         child.on_rebound = child.shapes = None
         child.resolved_globals, child.global_assumptions, child.bindings = {}, {}, BindingList()
         child.method_assumptions, child.exact_str_results = {}, set()
-        return child                        # ``dependencies`` and ``volatile_globals`` stay shared
+        return child            # ``dependencies``, ``volatile_globals``, ``inlined_at``, ``inlinable_bodies`` shared
 
     # ---- services: the driver's subclass answers these ------------------------------------------------------------
     def inlinable_ssa(self, callee: types.FunctionType, stack: tuple) -> Function | None:
