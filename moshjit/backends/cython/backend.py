@@ -14,6 +14,7 @@ import threading
 
 from moshjit.artifact import Artifact
 from moshjit.backends.cython.build import CythonToolchain, toolchain_for
+from moshjit.backends.cython.generator_class import present_cython_generators
 from moshjit.cache import DiskCache, make_key, scratch
 from moshjit.context import CompileContext
 from moshjit.functions import builtins_dict
@@ -108,8 +109,11 @@ def _load_or_build(toolchain: CythonToolchain, cache: DiskCache, key: str, modul
             cache.store(NAMESPACE, key, EXT_SUFFIX, data, {"module": module_name})
             entry = cache.load(NAMESPACE, key, EXT_SUFFIX)
     if registered == module_name:
-        return load_extension(entry[0], module_name)
-    return load_extension_copy(entry[0], module_name, registered)
+        module = load_extension(entry[0], module_name)
+    else:
+        module = load_extension_copy(entry[0], module_name, registered)
+    present_cython_generators()
+    return module
 
 
 def load_extension_copy(so_path: str, module_name: str, registered: str):

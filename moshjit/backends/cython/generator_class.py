@@ -1,0 +1,60 @@
+"""Generators of jitted generator functions answer ``isinstance(g, types.GeneratorType)`` as CPython's do.
+
+Cython makes its own generator type, which is not ``types.GeneratorType`` and cannot be a subclass of it (C code
+reads a generator's fields after ``PyGen_Check``). Code that drives the generators it finds by that test — esprima's
+AST visitor keeps a stack of them and treats anything else as a leaf to visit — then saw a leaf, visited it into
+another generator, and looped until memory ran out. ``isinstance`` also consults ``obj.__class__`` when the type
+itself does not match, as ``inspect.isgenerator`` does through it; so Cython's generator type (one type, shared by
+every generated module under moshjit's ABI name) gets a ``__class__`` that answers CPython's generator type and
+refuses assignment with CPython's message. ``type(g)`` stays Cython's.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+import types
+
+ABI_MODULE_PREFIX = "_moshjit_cython_"      # ``runtime.toolchain.with_private_abi``'s name for Cython's shared types
+_lock = threading.Lock()
+_presented: set[int] = set()               # ids of the generator types given the ``__class__``
+
+
+def present_cython_generators() -> None:
+    """Give the generator type of each loaded moshjit ABI module (normally one) its ``__class__``, once each."""
+    for name, module in list(sys.modules.items()):
+        generator = getattr(module, "generator", None) if name.startswith(ABI_MODULE_PREFIX) else None
+        if isinstance(generator, type) and id(generator) not in _presented:
+            with _lock:
+                if id(generator) not in _presented:
+                    _set_class_attribute(generator)
+                    _presented.add(id(generator))
+
+
+def _class_assignment_message() -> str:
+    """CPython's message for assigning ``__class__`` of a generator, from one of its own."""
+    plain = (item for item in ())
+    try:
+        plain.__class__ = object
+    except TypeError as error:
+        return str(error)
+    raise AssertionError("CPython allowed assigning a generator's __class__")
+
+
+_MESSAGE = _class_assignment_message()
+
+
+def _generator_class(generator) -> type:
+    return types.GeneratorType
+
+
+def _refuse_class_assignment(generator, value) -> None:
+    raise TypeError(_MESSAGE)
+
+
+def _set_class_attribute(generator_type: type) -> None:
+    """Put the property into the type's dict and tell CPython's caches (the type is immutable to Python code)."""
+    import ctypes
+    import gc
+    (namespace,) = [d for d in gc.get_referents(generator_type.__dict__) if type(d) is dict]
+    namespace["__class__"] = property(_generator_class, _refuse_class_assignment)
+    ctypes.pythonapi.PyType_Modified(ctypes.py_object(generator_type))
