@@ -286,6 +286,88 @@ def spellchecker_workload(package):
     return lambda: [checker.correction(word) for word in words]
 
 
+WORDS = ("tokenization normalizes punctuation and accented characters before wordpiece splits unknown words into "
+         "subword units; the stemmers reduce running runners, generously, connections, relational, conditional, "
+         "hopefulness, electricity, agreement, argued, fluently, cats, ponies, caresses, sizing, happily").split()
+
+
+def snowballstemmer_workload(package):
+    """snowballstemmer: English (Porter2) and Porter stems of 2,000 words (its generated stemmer classes)."""
+    words = [word.strip(";,") for word in WORDS] * 50
+    english, porter = package.stemmer("english"), package.stemmer("porter")
+    return lambda: (english.stemWords(words), porter.stemWords(words))
+
+
+JAVASCRIPT = """
+function tokenize(text, vocab, maxChars) {
+    var output = [];
+    for (var i = 0; i < text.length; i++) {
+        var word = text[i].toLowerCase();
+        if (word.length > maxChars) { output.push("[UNK]"); continue; }
+        var start = 0, pieces = [];
+        while (start < word.length) {
+            var end = word.length, found = null;
+            while (start < end) {
+                var sub = (start > 0 ? "##" : "") + word.slice(start, end);
+                if (vocab.has(sub)) { found = sub; break; }
+                end -= 1;
+            }
+            if (found === null) { pieces = ["[UNK]"]; break; }
+            pieces.push(found); start = end;
+        }
+        output = output.concat(pieces);
+    }
+    return output.map(x => ({token: x, id: vocab.get(x) || 0}));
+}
+class Counter { constructor() { this.n = 0; } add(k = 1) { this.n += k; return this; } }
+const total = [1, 2, 3].reduce((a, b) => a + b, 0) * 2.5e3 / (1 << 4);
+"""
+
+
+def esprima_workload(package):
+    """esprima: a JavaScript parser (a scanner and a recursive-descent parser, all classes) on 20 copies of a
+    40-line script, its syntax tree as nested dicts."""
+    code = JAVASCRIPT * 20
+    return lambda: package.parseScript(code, {"range": True}).toDict()
+
+
+SQL = """select a.id, b.name, count(*) as n from accounts a join (select id, name from users where age > 30 and
+country in ('DE', 'FR')) b on a.user_id = b.id where a.created >= '2024-01-01' group by a.id, b.name having count(*) > 2
+order by n desc limit 10; insert into log (kind, payload) values ('x', 'y'), ('z', 'w');"""
+
+
+def sqlparse_workload(package):
+    """sqlparse: 20 SQL statements split, parsed and reformatted (reindented, keywords upper-cased)."""
+    text = SQL * 10
+    return lambda: package.format(text, reindent=True, keyword_case="upper")
+
+
+def pyparsing_workload(package):
+    """pyparsing: arithmetic expressions parsed by an ``infix_notation`` grammar (packrat off), 60 of them."""
+    pp = package
+    number = pp.pyparsing_common.number
+    variable = pp.Word(pp.alphas, pp.alphanums + "_")
+    expression = pp.infix_notation(number | variable, [
+        (pp.one_of("- +"), 1, pp.OpAssoc.RIGHT), (pp.one_of("* /"), 2, pp.OpAssoc.LEFT),
+        (pp.one_of("+ -"), 2, pp.OpAssoc.LEFT)])
+    texts = [f"{i} * (x_{i} + 2.5) - -{i} / (y + {i * 3}) * z" for i in range(60)]
+    return lambda: [expression.parse_string(text, parse_all=True).as_list() for text in texts]
+
+
+HTML = """<!DOCTYPE html><html><head><title>Tokenizers &amp; pipelines</title></head><body>
+<h1 class="t">Text <em>cleaning</em></h1><p>Accents: caf&eacute;, na&iuml;ve &mdash; <a href="/x?a=1&b=2">link</a>
+<ul><li>one<li>two &lt;b&gt;<li>three</ul><table><tr><td>1<td>2</table><br><img src=x.png alt='img'>
+<!-- a comment --><script>var x = "<p>not a tag</p>";</script><p>unclosed <b>bold <i>both</b> italic</i></body></html>
+"""
+
+
+def html5lib_workload(package):
+    """html5lib: a 14-line HTML document with entities, implied end tags and misnested tags, ×10, parsed into a
+    tree (its tokenizer, a class-based state machine) and serialised."""
+    text = HTML * 10
+    return lambda: package.serialize(package.parse(text), omit_optional_tags=False)
+
+
 JSON_GRAMMAR = r"""
 ?start: value
 ?value: object | array | string | SIGNED_NUMBER -> number | "true" -> true | "false" -> false | "null" -> null
@@ -325,11 +407,17 @@ LIBRARIES = {   # name: (pinned requirement, package or module, licence, workloa
     "emoji": ("emoji==2.12.1", "emoji", "BSD-3-Clause", emoji_workload),
     "spellchecker": ("pyspellchecker==0.8.1", "spellchecker", "MIT", spellchecker_workload),
     "lark": ("lark==1.1.9", "lark", "MIT", lark_workload),
+    "snowballstemmer": ("snowballstemmer==2.2.0", "snowballstemmer", "BSD-3-Clause", snowballstemmer_workload),
+    "esprima": ("esprima==4.0.1", "esprima", "BSD-2-Clause", esprima_workload),
+    "sqlparse": ("sqlparse==0.5.0", "sqlparse", "BSD-3-Clause", sqlparse_workload),
+    "pyparsing": ("pyparsing==3.1.2", "pyparsing", "MIT", pyparsing_workload),
+    "html5lib": ("html5lib==1.1", "html5lib", "MIT", html5lib_workload),
 }
 
 DEPENDENCIES = {  # name: what its modules import, as (pinned requirement, package): imported plain by both copies
     "ftfy": [("wcwidth==0.2.13", "wcwidth")],
     "langdetect": [("six==1.16.0", "six")],
+    "html5lib": [("six==1.16.0", "six"), ("webencodings==0.5.1", "webencodings")],
 }
 
 
