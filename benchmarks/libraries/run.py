@@ -26,7 +26,10 @@ text into words (its README's sentences ×40, the dictionary loaded before timin
 of a document with headings, emphasis, code, links, lists and quotes; langdetect (Apache-2.0; six imported plain by
 both copies) names the language of 20 sentences, emoji (BSD-3-Clause) converts and strips emoji in 90 texts, and
 pyspellchecker (MIT) corrects eight misspelt words — three steps of text-cleaning pipelines ahead of a tokenizer;
-lark (MIT) parses a JSON document with its LALR parser.
+lark (MIT) parses a JSON document with its LALR parser; snowballstemmer (BSD-3-Clause) stems 2,000 words in English
+and Porter, esprima (BSD-2-Clause) parses JavaScript into a tree of dicts, sqlparse (BSD-3-Clause) reformats SQL,
+pyparsing (MIT) parses arithmetic with an ``infix_notation`` grammar and html5lib (MIT; six and webencodings imported
+plain by both copies) parses and serialises an HTML document.
 """
 from __future__ import annotations
 
