@@ -26,7 +26,7 @@ def argument_types(py_func, signature=None) -> list[MType]:
     """Types to annotate with: a compiled signature if given, else the parameters' annotations, else object."""
     if signature is not None:
         return [type_of_key(k) for k in signature]
-    params = inspect.signature(py_func).parameters.values()
+    params = inspect.signature(py_func, follow_wrapped=False).parameters.values()
     return [annotation_type(p.annotation, py_func.__globals__) for p in params]
 
 

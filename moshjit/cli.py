@@ -174,7 +174,7 @@ def signature_for(fn, text: str | None):
     if not text:
         return None
     parts = [part.strip() for part in _split_top_level(text)]
-    parameters = [p for p in inspect.signature(fn).parameters.values()
+    parameters = [p for p in inspect.signature(fn, follow_wrapped=False).parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     required = [p for p in parameters if p.default is p.empty]
     if not len(required) <= len(parts) <= len(parameters):

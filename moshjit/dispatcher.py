@@ -171,7 +171,7 @@ class DispatcherBase:
             import inspect
 
             from moshjit.ir.function import make_binder
-            self._binder = make_binder(inspect.signature(self.py_func), self.py_func.__name__,
+            self._binder = make_binder(inspect.signature(self.py_func, follow_wrapped=False), self.py_func.__name__,
                                        self.py_func.__qualname__)
         binder, function = self._binder, self.py_func
         if binder.__defaults__ is not function.__defaults__:
@@ -513,7 +513,7 @@ def _rebinding_call(py_func):
     """``py_func`` taking the bound parameter list the call path hands an entry (keyword-only parameters, the
     ``*args`` tuple and the ``**kwargs`` dict in signature order) and calling it as CPython would."""
     import inspect
-    parameters = list(inspect.signature(py_func).parameters.values())
+    parameters = list(inspect.signature(py_func, follow_wrapped=False).parameters.values())
 
     @hands_off
     def call(*bound):

@@ -68,7 +68,7 @@ def _bind(callee: types.FunctionType, call: ops.Call) -> tuple[list, list] | Non
     code = callee.__code__
     if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
         return None
-    params = list(inspect.signature(callee).parameters.values())
+    params = list(inspect.signature(callee, follow_wrapped=False).parameters.values())
     split = len(call.args) - len(call.kwnames)
     positional, keywords = call.args[:split], dict(zip(call.kwnames, call.args[split:]))
     if len(keywords) != len(call.kwnames):
