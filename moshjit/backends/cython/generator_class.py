@@ -18,25 +18,30 @@ import types
 log = logging.getLogger("moshjit")
 ABI_MODULE_PREFIX = "_moshjit_cython_"      # ``runtime.toolchain.with_private_abi``'s name for Cython's shared types
 _lock = threading.Lock()
-_presented: set[int] = set()               # ids of the generator types given the ``__class__`` (or tried)
+_tried = False                             # whether the ABI module's generator type was found (and given it)
 
 
 def present_cython_generators() -> None:
     """Give the generator type of the loaded moshjit ABI module (one per process: one Cython) its ``__class__``,
     once. Should that fail (a Python whose type dicts are laid out otherwise), generators stay as Cython makes
     them, and the failure is logged: it must not stop the module from loading."""
-    if _presented:
+    global _tried
+    if _tried:
         return
-    for name, module in list(sys.modules.items()):
-        generator = getattr(module, "generator", None) if name.startswith(ABI_MODULE_PREFIX) else None
-        if isinstance(generator, type):
-            with _lock:
-                if id(generator) not in _presented:
-                    _presented.add(id(generator))
-                    try:
-                        _set_class_attribute(generator)
-                    except Exception as error:            # noqa: BLE001 - only ever an improvement
-                        log.warning("moshjit: generators of compiled code keep Cython's __class__: %s", error)
+    generators = [getattr(module, "generator", None) for name, module in list(sys.modules.items())
+                  if name.startswith(ABI_MODULE_PREFIX)]
+    generators = [generator for generator in generators if isinstance(generator, type)]
+    if not generators:
+        return
+    with _lock:
+        if _tried:
+            return
+        _tried = True
+        for generator in generators:
+            try:
+                _set_class_attribute(generator)
+            except Exception as error:            # noqa: BLE001 - only ever an improvement
+                log.warning("moshjit: generators of compiled code keep Cython's __class__: %s", error)
 
 
 def _class_assignment_message() -> str:
