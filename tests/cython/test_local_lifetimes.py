@@ -140,6 +140,31 @@ def a_callees_locals_go_at_its_return(n):
     return probe(n + 1)
 
 
+class Dying(Exception):
+    def __del__(self):
+        log.append(("del", self.args))
+
+
+def caught_exception_goes_at_its_clause_end(n):
+    for i in range(n):
+        try:
+            raise Dying(i)
+        except Dying:
+            pass
+        probe(i)                                   # CPython's POP_EXCEPT dropped the exception before this
+    return n
+
+
+def caught_as_a_name(n):
+    for i in range(n):
+        try:
+            raise Dying(i)
+        except Dying as caught:
+            probe(caught.args)
+        probe(i)
+    return n
+
+
 def drained(fn, n):
     result = fn(n)
     if hasattr(result, "__next__"):
@@ -150,7 +175,8 @@ def drained(fn, n):
 @pytest.mark.parametrize("fn", [only_a_field_used_later, rebound, rebound_in_a_loop, held_across_yields,
                                 temporary_before_a_yield, rebound_to_none, deleted_local, rebound_to_an_argument,
                                 rebound_to_what_a_comprehension_restored, still_held_by_another_local, item_of_a_loop_left_by_break,
-                                rebound_in_each_iteration, a_callees_locals_go_at_its_return])
+                                rebound_in_each_iteration, a_callees_locals_go_at_its_return,
+                                caught_exception_goes_at_its_clause_end, caught_as_a_name])
 def test_objects_held_by_locals_are_released_when_cpython_releases_them(fn):
     log.clear()
     expected = drained(fn, 3)

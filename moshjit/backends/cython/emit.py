@@ -914,7 +914,11 @@ class Emitter:
         self.emit("mj_loop_tick(&_mj_ticks, mj_loop_breaker)", depth)
 
     def op_PopExcept(self, op, depth):
+        """Restore the handled exception and drop the one this handler caught, as CPython's ``POP_EXCEPT`` does
+        (``_mj_caught`` is read only right after it is set, when a handler is entered)."""
         self.emit(f"mj_set_handled({self.ref(op.previous)})", depth)
+        self.emit("_mj_caught = None", depth)
+        self.op_Release(op, depth)
 
     def op_CheckExcMatch(self, op, depth):
         self.assign(op, f"_mj_exc_match({self.ref(op.exc)}, {self.ref(op.match)})", depth)

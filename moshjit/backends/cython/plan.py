@@ -292,9 +292,10 @@ class EmissionPlan:
         return released
 
     def _emptied_by_releases(self) -> dict:
-        """Release op (a local rebound to a constant or an argument, or deleted) or frame end (an inlined callee
-        returned) -> the values whose variables are emptied there, so that objects are freed where CPython frees
-        them. At a release: the released value and, through φs, the values it was copied from (a loop's item
+        """Release op (a local rebound to a constant or an argument, or deleted), frame end (an inlined callee
+        returned) or ``pop_except`` (a handler is done) -> the values whose variables are emptied there, so that
+        objects are freed where CPython frees them. At a ``pop_except``: the exception it stops handling. At a
+        release: the released value and, through φs, the values it was copied from (a loop's item
         stays in the variable it was fetched into); at a frame end: what the callee's body defined (its locals'
         and its temporaries' values) but a result a φ of the block took (its variable holds the object). Each
         only when nothing reads it afterwards, no value read afterwards shares its variable and no local outside
@@ -303,14 +304,17 @@ class EmissionPlan:
         emptied: dict = {}
         order = {value: index for index, value in enumerate(self.fn.values())}    # a frame's set, in code order
         for block in self.fn.blocks if liveness is not None else ():     # coalescing off: nothing known
-            ends = [op for op in block.ops if isinstance(op, (ops.Release, ops.FrameEnd))]
+            ends = [op for op in block.ops if isinstance(op, (ops.Release, ops.FrameEnd, ops.PopExcept))]
             if not ends:
                 continue
             after = liveness.live_after(block)
             for op in ends:
                 live = after.get(op, frozenset())
                 occupied = {self.representative.get(value, value) for value in live}
-                if isinstance(op, ops.FrameEnd):
+                if isinstance(op, ops.PopExcept):
+                    sources = [op.previous.exc] if isinstance(op.previous, ops.PushExcInfo) else []
+                    let_go = lambda value: value not in self.fn.holders  # noqa: E731
+                elif isinstance(op, ops.FrameEnd):
                     passed_on = {value for phi in block.phis if phi in live for value in phi.incoming.values()}
                     sources = sorted((value for value in op.frame.defined if value in order and value not in passed_on),
                                      key=order.__getitem__)
