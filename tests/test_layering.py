@@ -17,7 +17,7 @@ PACKAGE_DIR = os.path.dirname(moshjit.__file__)
 LAYERS = [
     ("base", ("moshjit._version", "moshjit.cpython", "moshjit.errors", "moshjit.functions", "moshjit.artifact",
               "moshjit.cache", "moshjit.match_reference", "moshjit.async_reference", "moshjit.bindings", "moshjit.samples",
-              "moshjit.progress", "moshjit.switching")),
+              "moshjit.progress", "moshjit.switching", "moshjit.raising")),
     ("analysis", ("moshjit.analysis",)),
     ("ir", ("moshjit.ir",)),
     ("typing", ("moshjit.primitives", "moshjit.typeof", "moshjit.context")),

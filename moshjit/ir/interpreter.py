@@ -22,6 +22,7 @@ from moshjit import async_reference, match_reference
 from moshjit.functions import builtins_of, class_attribute, dispatcher_behind
 from moshjit.ir import ops
 from moshjit.ir.ops import UNDEFINED, Constant
+from moshjit.raising import raise_is_caught
 
 CO_ITERABLE_COROUTINE = 0x100         # a generator made awaitable by types.coroutine (inspect's constant)
 
@@ -606,6 +607,7 @@ EVALUATORS = {
     ops.MethodIs: lambda op, f: method_is(f.get(op.obj), op.name, op.owner, op.method),
     ops.SuperIs: lambda op, f: (type(f.get(op.obj)) is op.owner
                                 and dispatcher_behind(class_attribute(op.owner, op.name, op.start)) is op.method),
+    ops.RaiseIsCaught: lambda op, f: raise_is_caught(op.raised, op.passed, op.caught),
     ops.CallEx: _call_ex,
     ops.MakeFunction: _make_function,
     ops.MakeClosure: _make_closure,

@@ -353,6 +353,12 @@ LoopTick = _op("LoopTick", (), (),
                    "their handlers, which may raise KeyboardInterrupt) and lets a thread that asked for the GIL run.")
 CheckExcMatch = _op("CheckExcMatch", ("exc", "match"), side_effects=False,
                     doc="isinstance(exc, match) with the TypeError CPython raises for non-exception classes.")
+RaiseIsCaught = _op("RaiseIsCaught", (), ("raised", "passed", "caught"), can_raise=False, side_effects=False,
+                    doc="Whether ``raise raised(...)`` would make its exception without running Python code (the "
+                        "class is called through type.__call__ and made with BaseException's own __new__ and "
+                        "__init__, no __del__) and the except clauses it meets, in order, let it pass each of the "
+                        "tuple ``passed`` and take it at ``caught``: the guard of a raise turned into a jump "
+                        "(passes/local_raises.py).")
 BeforeWith = _op("BeforeWith", ("manager",), ("asynchronous",), multi=True,
                  doc="Look up __enter__/__exit__, call __enter__: results are (bound __exit__, __enter__ result); "
                      "``asynchronous``: __aenter__/__aexit__ (``async with``; its Await ops await both results).")

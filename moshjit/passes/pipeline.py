@@ -13,6 +13,7 @@ from moshjit.passes.copyprop import copyprop
 from moshjit.passes.dce import dce
 from moshjit.passes.in_place_awaits import in_place_awaits
 from moshjit.passes.int_sums import int_sums
+from moshjit.passes.local_raises import local_raises
 from moshjit.passes.releases import drop_silent_releases
 from moshjit.passes.simplify_cfg import simplify_cfg
 from moshjit.passes.str_lists import str_lists
@@ -26,6 +27,7 @@ PIPELINE = [
     ("copyprop", copyprop),          # forward trivial φs and unpacked display items
     ("dce", dce),                    # drop what nobody uses
     ("bypass_reraise", bypass_reraise),  # exceptions skip handlers that only re-raise them
+    ("local_raises", local_raises),  # raise C() that an except C: pass below takes jumps there, guarded
     ("simplify_cfg", simplify_cfg),  # merge straight-line blocks, bypass empty ones, renumber
 ]
 TYPED_PIPELINE = [                   # passes that read inferred types (and the compile context's results, when

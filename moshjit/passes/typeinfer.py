@@ -443,7 +443,8 @@ class TypeInference:
                     ops.DictMerge, ops.SetItem, ops.DelItem, ops.StoreAttr, ops.DelAttr, ops.PopExcept,
                     ops.Release, ops.FrameEnd, ops.LoopTick):
             return NONE
-        if kind in (ops.CheckExcMatch, ops.MatchSequence, ops.MatchMapping, ops.MethodIs, ops.SuperIs):
+        if kind in (ops.CheckExcMatch, ops.MatchSequence, ops.MatchMapping, ops.MethodIs, ops.SuperIs,
+                    ops.RaiseIsCaught):
             return BOOL
         if kind is ops.LoadGlobal:
             return self.ctx.global_assumptions.get(op.name, OBJECT)

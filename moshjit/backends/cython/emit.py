@@ -19,6 +19,7 @@ from moshjit import async_reference
 from moshjit.backends.cython import binding_guard, enumerate_loops, known_hashes, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
 from moshjit.backends.cython import constructor_sites, in_place_calls, method_sites, operator_sites
+from moshjit.backends.cython.raise_sites import RAISE_SITES_C, RAISE_SITES_DECLARATIONS
 from moshjit.backends.cython.float_chains import FLOAT_CHAINS_C, FLOAT_CHAINS_DECLARATIONS, FloatChains
 from moshjit.backends.cython.int_chains import INT_CHAINS_C, INT_CHAINS_DECLARATIONS, IntChains
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
@@ -169,6 +170,7 @@ class Emitter:
         self.constructor_sites = 0          # ... and of constructor calls of jitted classes: _mj_ns0, …
         self.operator_sites = 0             # ... and of binary operators on objects (method sites too): _mj_os0, …
         self.global_caches = 0              # inline caches of module-global reads: _mj_gc0, …
+        self.raise_sites = 0                # guards of raises turned into jumps: _mj_rs0, …
         self.class_dispatches = False       # whether ``dispatch[s]`` calls ClassDispatch.index (cimported)
         self.bindings: tuple = ()           # names bound when compiling, checked on entry (``binding_guard``)
         self.on_rebound = None              # what the entry calls when one of them no longer holds
@@ -657,6 +659,12 @@ class Emitter:
         self.method_guards += 1
         self.assign(op, f"mj_method_is({self.obj(op.obj)}, {op.name!r}, &{guard}, {self.constant(op.owner)}, "
                         f"{self.constant(op.method)})", depth)
+
+    def op_RaiseIsCaught(self, op, depth):
+        site = f"_mj_rs{self.raise_sites}"
+        self.raise_sites += 1
+        self.assign(op, f"mj_raise_caught(&{site}, {self.constant(op.raised)}, {self.constant(op.passed)}, "
+                        f"{self.constant(op.caught)})", depth)
 
     def op_SuperCallMethod(self, op, depth):
         args = [self.obj(a) for a in op.args]
@@ -1319,6 +1327,9 @@ class Emitter:
                        f"    \"\"\"\n{method_sites.METHOD_SITES_DECLARATIONS}")
             out.extend(f"cdef mj_method_site _mj_ms{i}" for i in range(self.method_sites))
             out.append(method_sites.METHOD_SITES_INIT)
+        if self.raise_sites:
+            out.append(f"cdef extern from *:\n    \"\"\"{RAISE_SITES_C}    \"\"\"\n{RAISE_SITES_DECLARATIONS}")
+            out.extend(f"cdef mj_raise_site _mj_rs{i}" for i in range(self.raise_sites))
         if self.operator_sites:
             out.append(f"cdef extern from *:\n    \"\"\"{operator_sites.OPERATOR_SITES_C}"
                        f"{operator_sites.operator_functions()}"

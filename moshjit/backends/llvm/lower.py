@@ -692,6 +692,7 @@ REFUSED_OPS = {
     ops.CallEx: "f(*args, **kwargs) builds Python argument containers",
     ops.MethodIs: "method guards read Python classes and instances",
     ops.SuperIs: "method guards read Python classes and instances",
+    ops.RaiseIsCaught: "raise guards read Python classes",
     ops.MakeFunction: "nested functions are Python objects",
     ops.MakeClosure: "nested functions are Python objects",
     ops.MakeCell: "closure cells are Python objects",
