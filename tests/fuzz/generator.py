@@ -31,7 +31,7 @@ STRS = ["''", "'a'", "'ab'", "'Hello'", "'x y'", "'ß'", "'12'", "'-3'", "'  pad
 CONSTRUCTS = ("loop", "break", "continue", "try", "finally", "float_edge", "big_int", "mixed", "str", "raise",
               "mutation", "nested_loop", "closure", "nonlocal", "generator", "genexpr", "global", "attribute", "match",
               "match_sequence", "match_mapping", "match_class", "star_unpack", "class_attribute", "str_in_literals",
-              "char_list", "float_chain_end")
+              "char_list", "float_chain_end", "label_jump")
 # Scope constructs (general flavour only: they need Python objects): a nested function or lambda capturing a
 # variable, a nonlocal write, a nested generator function, a generator expression no consumer inlines, a global write,
 # an instance of a class the program defines whose attributes it reads and writes (and, for a plain class attribute,
@@ -40,6 +40,10 @@ SCOPE_CONSTRUCTS = ("closure", "generator", "genexpr", "global", "attribute", "m
 MATCH_PROBABILITY = 0.5
 STAR_UNPACK_PROBABILITY = 0.35  # drawn from a stream of its own too (``ProgramWriter.unpack_rng``)
 CHAR_LIST_PROBABILITY = 0.35    # a str copied into a list only read (``ProgramWriter.chars_rng``, a stream of its own)
+# A planned try's body starts with ``if cond: raise Label('planned label')`` and its first clause is ``except Label:
+# pass`` (an exception used as a goto, which ``passes/local_raises.py`` turns into a jump); its own stream too.
+LABEL_JUMP_PROBABILITY = 0.4
+LABELS = ["ValueError", "KeyError", "LookupError", "RuntimeError", "ArithmeticError"]
 # A match statement (general flavour: the LLVM backend refuses the MATCH_* opcodes) over the list, a tuple of an int
 # and a float, a dict or an int, its sequence, mapping and class patterns counted apart in the census. It draws from
 # a random stream of its own (``ProgramWriter.match_rng``), so the programs of a seed stay what they were without it.
@@ -82,6 +86,10 @@ class ProgramWriter:
         self.chars_rng = random.Random(hash(rng.getstate()[1]) ^ 0xC4A2)
         if flavour == "general" and self.chars_rng.random() < CHAR_LIST_PROBABILITY:
             self.plan.add("char_list")
+        self.label_rng = random.Random(hash(rng.getstate()[1]) ^ 0x1ABE1)
+        if flavour == "general" and "try" in self.plan and self.label_rng.random() < LABEL_JUMP_PROBABILITY:
+            self.plan.add("label_jump")
+        self.label_written = False
         self.lines: list[str] = []
         self.promised_loop = False
 
@@ -283,7 +291,11 @@ class ProgramWriter:
     def st_try(self, indent, depth):
         r = self.rng
         self.emit(indent, "try:")
+        label = self.label_raise(indent + 1)
         self.block(indent + 1, depth - 1)
+        if label is not None:
+            self.emit(indent, f"except {label}:")
+            self.emit(indent + 1, "pass")
         handlers = r.sample(["ZeroDivisionError", "ValueError", "OverflowError", "(IndexError, TypeError)",
                              "ArithmeticError", "Exception"], r.randint(0 if "finally" in self.plan else 1, 2))
         for handler in handlers:
@@ -297,6 +309,17 @@ class ProgramWriter:
         if not handlers or "finally" in self.plan and r.random() < 0.6:
             self.emit(indent, "finally:")
             self.block(indent + 1, depth - 1, 1)
+
+    def label_raise(self, indent) -> str | None:
+        """The planned label's raise, at the start of the first try written (its class), or None."""
+        if "label_jump" not in self.plan or self.label_written:
+            return None
+        self.label_written = True
+        u, s = self.label_rng, self.scope
+        label = u.choice(LABELS)
+        self.emit(indent, f"if {u.choice(s.ints)} {u.choice(['<', '>', '!='])} {u.choice(s.ints + ['a', 'b', '0'])}:")
+        self.emit(indent + 1, f"raise {label}('planned label')")
+        return label
 
     def scope_name(self, kind: str) -> str:
         self.scope.counters += 1
@@ -533,6 +556,10 @@ def census(body: list[str], flavour: str) -> set:
             found.add("try")
             if node.finalbody:
                 found.add("finally")
+            if any(handler.name is None and [type(stmt) for stmt in handler.body] == [ast.Pass]
+                   for handler in node.handlers) and any(isinstance(inner, ast.Raise)
+                                                         for stmt in node.body for inner in ast.walk(stmt)):
+                found.add("label_jump")
         elif isinstance(node, ast.Raise):
             found.add("raise")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and not isinstance(node.value, bool):

@@ -30,7 +30,8 @@ MINIMUM_SHARE = {
                 "big_int": 0.45, "mixed": 0.4, "str": 0.6, "raise": 0.25, "mutation": 0.4, "closure": 0.25,
                 "nonlocal": 0.15, "generator": 0.2, "genexpr": 0.2, "global": 0.2, "attribute": 0.25, "match": 0.4,
                 "match_sequence": 0.2, "match_mapping": 0.08, "match_class": 0.15, "star_unpack": 0.25,
-                "class_attribute": 0.07, "str_in_literals": 0.35, "char_list": 0.2, "float_chain_end": 0.25},
+                "class_attribute": 0.07, "str_in_literals": 0.35, "char_list": 0.2, "float_chain_end": 0.25,
+                "label_jump": 0.15},
 }
 
 
@@ -52,7 +53,7 @@ def test_generated_programs_contain_the_constructs_claimed(flavour):
         assert shares["try"] == shares["str"] == shares["big_int"] == 0      # so the LLVM backend takes them
         assert not any(shares[name] for name in ("closure", "nonlocal", "generator", "genexpr", "global",
                                                  "attribute", "match", "star_unpack", "class_attribute",
-                                                 "str_in_literals", "char_list", "float_chain_end"))
+                                                 "str_in_literals", "char_list", "float_chain_end", "label_jump"))
 
 
 def seeds(flavour):
