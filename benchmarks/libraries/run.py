@@ -118,7 +118,10 @@ def two_copies(root: str, package: str, workdir: str) -> tuple[str, str]:
 def jit_package(name: str, fallback: bool = False) -> int:
     """``jit(strict=True)`` on every function and class the package's modules define (``fallback=True`` instead:
     what cannot be compiled runs as plain Python); how many. Module-level names and the values of module-level dicts
-    that held the plain functions hold the jitted ones, as decorating each ``def`` in the source would give."""
+    that held the plain functions hold the jitted ones, as decorating each ``def`` in the source would give. A
+    module-level name holding a decorator's wrapper (``@contextmanager``, ``@recurse()``: a function whose code is
+    not the module's own) stays the wrapper, and the module's function it closes over is jitted in its cell, as
+    ``@jit`` written under the decorator gives."""
     import moshjit
     options = {"fallback": True} if fallback else {"strict": True}
     importlib.import_module(name)
@@ -126,10 +129,17 @@ def jit_package(name: str, fallback: bool = False) -> int:
     jitted = {}
     for module in modules:
         for attr, value in list(vars(module).items()):
+            if isinstance(value, types.FunctionType) and not _defined_in(value, module):
+                for cell, inner in _decorated_functions(value, module):
+                    if id(inner) not in jitted:
+                        jitted[id(inner)] = moshjit.jit(inner, **options)
+                    cell.cell_contents = jitted[id(inner)]
+                continue
             if getattr(value, "__module__", None) != module.__name__:
                 continue
             if isinstance(value, types.FunctionType):
-                jitted[id(value)] = moshjit.jit(value, **options)
+                if id(value) not in jitted:         # (a decorator's alias may have reached it first)
+                    jitted[id(value)] = moshjit.jit(value, **options)
                 setattr(module, attr, jitted[id(value)])
             elif isinstance(value, type):
                 moshjit.jit(value, **options)
@@ -143,6 +153,29 @@ def jit_package(name: str, fallback: bool = False) -> int:
                         value[key] = jitted[id(item)]
     return len(jitted) + sum(isinstance(v, type) and v.__module__ == m.__name__
                              for m in modules for v in vars(m).values())
+
+
+def _defined_in(function: types.FunctionType, module) -> bool:
+    """Whether ``function``'s code is in ``module``'s source file (not a decorator's wrapper made elsewhere)."""
+    return function.__code__.co_filename == getattr(module, "__file__", None)
+
+
+def _decorated_functions(wrapper: types.FunctionType, module, depth: int = 3, seen: set | None = None):
+    """(cell, function) for each function of ``module``'s own source that ``wrapper`` closes over, through stacked
+    decorators' wrappers up to ``depth`` deep (a wrapper calling itself holds itself in a cell: visited once)."""
+    seen = seen if seen is not None else {id(wrapper)}
+    for cell in wrapper.__closure__ or ():
+        try:
+            inner = cell.cell_contents
+        except ValueError:                  # an empty cell
+            continue
+        if not isinstance(inner, types.FunctionType) or id(inner) in seen:
+            continue
+        seen.add(id(inner))
+        if _defined_in(inner, module) and inner.__module__ == module.__name__:
+            yield cell, inner
+        elif depth > 1:
+            yield from _decorated_functions(inner, module, depth - 1, seen)
 
 
 def pyaes_workload(package):
