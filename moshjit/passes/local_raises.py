@@ -13,13 +13,16 @@ exception and re-raises into the next handler. When a clause takes ``C`` and its
 handled exception (``pop_except``: an empty ``except C: pass``), the raise becomes a branch on ``RaiseIsCaught``
 — checked at run time, since a class can gain an ``__init__`` or new bases — to what follows that ``pop_except``
 (the clause's block is split there); when the guard fails the original raise runs. The arguments are still
-evaluated, as CPython evaluates them before calling the class. Values the handlers define (their φs of locals
-assigned in the ``try`` body) must not be read on the new path; when they are, the raise stays.
+evaluated, as CPython evaluates them before calling the class. A handler's φ (a local the ``try`` body assigns)
+read after the clause gets a φ at the head of the new path, taking on it the value the local had at the raise — when
+every such read is dominated by that head; otherwise, or when another value of the handlers is read there, the
+raise stays.
 """
 from __future__ import annotations
 
 from collections import deque
 
+from moshjit.analysis.dominators import DominatorTree
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import Constant, Phi
@@ -27,32 +30,44 @@ from moshjit.raising import clause_catches, constructs_plainly
 
 
 class _Route:
-    """Where a raise of ``cls`` goes: past the clauses ``passed``, into ``clause`` of the handler whose chain of
-    blocks defines what ``blocks`` lists, whose body starts with ``pop_except`` in ``body``."""
+    """Where a raise of ``cls`` goes: past the clauses ``passed``, into ``clause``, whose body starts with
+    ``pop_except`` in ``body``; ``blocks`` are the handlers' blocks it runs through, ``entries`` each handler with
+    the block raising into it on the way."""
 
-    def __init__(self, passed: list, clause, body: Block, blocks: list[Block]):
+    def __init__(self, passed: list, clause, body: Block, blocks: list[Block], entries: list[tuple[Block, Block]]):
         self.passed = passed
         self.clause = clause
         self.body = body
         self.blocks = blocks
+        self.entries = entries
 
 
 def local_raises(fn: Function) -> Function:
-    users = None
+    users = dominators = None
     slow_paths = {block.terminator.if_false for block in fn.blocks
                   if isinstance(block.terminator, ops.Branch) and isinstance(block.terminator.cond, ops.RaiseIsCaught)}
     for block in list(fn.blocks):
         raised = _raised_class(block)
         if raised is None or block in slow_paths:
             continue
-        route = _route(block.handler, raised)
+        route = _route(block, raised)
         if route is None:
             continue
         users = users if users is not None else fn.users()
-        if not _handler_values_stay_unread(route, users):
+        exc = block.terminator.exc
+        if isinstance(exc, ops.Call) and users.get(exc) != [block.terminator]:
+            continue                        # (the exception is also a local's value: made as before)
+        read = _handler_phis_read_after(route, users)
+        if read is None:
             continue
-        _jump_past_handlers(fn, block, raised, route)
-        users = None
+        on_route = []
+        if read:
+            dominators = dominators if dominators is not None else DominatorTree(fn.entry, Block.successors)
+            on_route = [_value_on_route(phi, route) for phi in read]
+            if None in on_route or not _reads_follow_the_body(read, route.body, users, dominators):
+                continue
+        _jump_past_handlers(fn, block, raised, route, dict(zip(read, on_route)), users)
+        users = dominators = None
     return fn
 
 
@@ -72,12 +87,15 @@ def _raised_class(block: Block):
     return cls if constructs_plainly(cls) else None
 
 
-def _route(handler: Block | None, cls: type) -> _Route | None:
-    """Follow the handlers from ``handler`` to the clause taking ``cls``; None when a block is not of the shapes
+def _route(raiser: Block, cls: type) -> _Route | None:
+    """Follow the handlers from ``raiser``'s to the clause taking ``cls``; None when a block is not of the shapes
     described in the module docstring, or the taking clause has a body before its ``pop_except``."""
     passed: list = []
     blocks: list[Block] = []
+    entries: list[tuple[Block, Block]] = []
+    handler = raiser.handler
     while handler is not None:
+        entries.append((handler, raiser))
         if len(handler.ops) < 2 or not isinstance(handler.ops[0], ops.CaughtException) \
                 or not isinstance(handler.ops[1], ops.PushExcInfo) or handler.ops[1].exc is not handler.ops[0]:
             return None
@@ -97,7 +115,7 @@ def _route(handler: Block | None, cls: type) -> _Route | None:
                     if body.phis or not body.ops or not isinstance(body.ops[0], ops.PopExcept) \
                             or body.ops[0].previous is not pushed or body is test:
                         return None
-                    return _Route(passed, clause, body, blocks)
+                    return _Route(passed, clause, body, blocks, entries)
                 passed.append(clause)
                 test, rest = term.if_false, term.if_false.ops
                 if test.phis or test in blocks:
@@ -112,31 +130,72 @@ def _route(handler: Block | None, cls: type) -> _Route | None:
                     or not isinstance(cleanup.terminator, ops.Reraise) or cleanup.terminator.exc is not cleanup.ops[0]):
                 return None
             blocks.append(cleanup)
-            handler = cleanup.handler
+            raiser, handler = cleanup, cleanup.handler
             break
     return None
 
 
-def _handler_values_stay_unread(route: _Route, users: dict) -> bool:
-    """Whether every value the route's blocks define is read only where its definition still dominates once the
-    clause's body (after its ``pop_except``) is entered without them: nowhere reachable from there that avoids the
-    defining block."""
+def _handler_phis_read_after(route: _Route, users: dict) -> list[Phi] | None:
+    """The handlers' φs read where the new path goes — nowhere their definition dominates once the clause's body
+    (after its ``pop_except``) is entered without them: reachable from there avoiding the defining block. None when
+    a value of the route's blocks that is not such a φ is read there."""
+    read = []
     for block in route.blocks:
         values = [v for v in (*block.phis, *block.ops) if users.get(v)]
         if not values:
             continue
         reached = _reachable_after_pop(route.body, block)
         for value in values:
-            for user in users[value]:
-                if isinstance(user, Phi):
-                    if any(pred in reached for pred, v in user.incoming.items() if v is value):
-                        return False
-                elif user.block in reached and user is not route.body.ops[0]:
-                    return False
+            if any(_read_in(user, value, reached, route.body) for user in users[value]):
+                if not isinstance(value, Phi):
+                    return None
+                read.append(value)
+    return read
+
+
+def _read_in(user, value, reached: set[Block], body: Block) -> bool:
+    if isinstance(user, Phi):
+        return any(pred in reached for pred, v in user.incoming.items() if v is value)
+    return user.block in reached and user is not body.ops[0]
+
+
+def _value_on_route(phi: Phi, route: _Route):
+    """What a handler's φ takes on the route: its value from the block raising into its handler there, followed
+    back through earlier handlers' φs; None when that is another value the handlers define."""
+    defined = set(route.blocks)
+    for handler, raiser in route.entries:
+        if phi.block is handler:
+            value = phi.incoming[raiser]
+            if isinstance(value, Phi) and value.block in defined:
+                return _value_on_route(value, route)
+            return None if getattr(value, "block", None) in defined else value
+    return None
+
+
+def _uses_after_the_clause(phi: Phi, body: Block, users: dict) -> list[tuple]:
+    """The reads of a handler's φ the new path reaches: (op, None) for an op, (φ, predecessor) for a φ's input."""
+    reached = _reachable_after_pop(body, phi.block)
+    uses = []
+    for user in users[phi]:
+        if isinstance(user, Phi):
+            uses += [(user, pred) for pred, v in user.incoming.items() if v is phi and pred in reached]
+        elif user.block in reached:
+            uses.append((user, None))
+    return uses
+
+
+def _reads_follow_the_body(read: list[Phi], body: Block, users: dict, dominators: DominatorTree) -> bool:
+    """Whether each of those reads is where the new path's head will dominate: in ``body`` after its
+    ``pop_except``, at the end of ``body`` (a φ's input), or in a block ``body`` dominates."""
+    for phi in read:
+        for user, pred in _uses_after_the_clause(phi, body, users):
+            where = pred if pred is not None else user.block
+            if where is not body and not dominators.dominates(body, where):
+                return False
     return True
 
 
-def _reachable_after_pop(body: Block, avoid: Block) -> set[Block]:
+def _reachable_after_pop(body: Block, avoid: Block | None) -> set[Block]:
     """The blocks control can reach from just after ``body``'s first op without entering ``avoid`` (``body``
     itself included: its remaining ops run there)."""
     reached = {body}
@@ -149,12 +208,23 @@ def _reachable_after_pop(body: Block, avoid: Block) -> set[Block]:
     return reached
 
 
-def _jump_past_handlers(fn: Function, block: Block, raised: type, route: _Route) -> None:
+def _jump_past_handlers(fn: Function, block: Block, raised: type, route: _Route, on_route: dict,
+                       users: dict) -> None:
     """Make ``block`` branch on the guard to the clause's body after its ``pop_except``, or to a new block
-    raising as before."""
-    tail = _split_after_pop(fn, route.body)
+    raising as before; ``on_route`` maps each handler φ read after the clause to its value at this raise."""
+    uses = {phi: _uses_after_the_clause(phi, route.body, users) for phi in on_route}
+    tail = _split_after_pop(fn, route.body, fresh=bool(on_route))
     for phi in tail.phis:                   # (a jump target the body shares, e.g. a loop's head)
         phi.incoming[block] = phi.incoming[route.body]
+    for phi, value in on_route.items():
+        merged = Phi(tail, phi.var)
+        merged.incoming = {route.body: phi, block: value}
+        tail.phis.append(merged)
+        for user, pred in uses[phi]:
+            if pred is None:
+                user.replace_operand(phi, merged)
+            else:
+                user.incoming[tail if pred is route.body else pred] = merged
     raise_term = block.terminator
     slow = fn.new_block()
     slow.handler = block.handler
@@ -167,10 +237,10 @@ def _jump_past_handlers(fn: Function, block: Block, raised: type, route: _Route)
     block.set_terminator(ops.Branch(guard, tail, slow, line=raise_term.line))
 
 
-def _split_after_pop(fn: Function, body: Block) -> Block:
-    """The block running what ``body`` runs after its ``pop_except``: a new one when ``body`` has more, moved
-    there with its successors' φs re-keyed, else the target of ``body``'s jump."""
-    if len(body.ops) == 1 and isinstance(body.terminator, ops.Jump):
+def _split_after_pop(fn: Function, body: Block, fresh: bool) -> Block:
+    """The block running what ``body`` runs after its ``pop_except``: a new one when ``body`` has more or
+    ``fresh`` asks for one, moved there with its successors' φs re-keyed, else the target of ``body``'s jump."""
+    if len(body.ops) == 1 and isinstance(body.terminator, ops.Jump) and not fresh:
         return body.terminator.target
     tail = fn.new_block()
     for op in body.ops[1:]:

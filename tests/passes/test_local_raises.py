@@ -1,6 +1,7 @@
 """A raise that an empty ``except C: pass`` of the same function takes becomes a branch on ``RaiseIsCaught`` to what
-follows the clause's ``pop_except``, the raise kept for when the guard fails; raises that a handler's body sees,
-whose handler defines values read after the clause, or whose class runs Python code when made, stay."""
+follows the clause's ``pop_except``, the raise kept for when the guard fails; a handler φ read after the clause gets
+a φ on the new path. Raises that a handler's body sees, whose handler φ is read where another path joins, or whose
+class runs Python code when made, stay."""
 from __future__ import annotations
 
 import pytest
@@ -9,6 +10,7 @@ import moshjit
 from moshjit.ir import ops
 from moshjit.ir.verifier import verify
 from moshjit.passes.local_raises import local_raises
+from moshjit.ir.ops import Phi
 from tests.ir.handmade import blocks, const, emit, new_function, phi
 
 
@@ -25,10 +27,11 @@ class Noisy(BaseException):
         super().__init__(*args)
 
 
-def _caught_by(clause, body_reads_exception=False, phi_read_after=False, raised=Skip):
+def _caught_by(clause, body_reads_exception=False, phi_read_after=False, raised=Skip, join_with=None):
     """B0 branches to B1 (which returns 1) or B2 (``raise raised()``, a φ of x = 'raised' in the handler);
     the handler H tests ``clause``, its body M pops the handled exception and returns 2 (or x, with
-    ``phi_read_after``); a non-matching exception is re-raised through the clean-up. Returns the pieces."""
+    ``phi_read_after``); a non-matching exception is re-raised through the clean-up. With ``join_with``, a second
+    clause of that class has a body M2 too, and both jump to a block J returning x. Returns the pieces."""
     fn = new_function("a")
     entry, normal, raiser, handler, body, reraise, cleanup = blocks(fn, 7)
     emit(entry, ops.Branch(fn.args[0], normal, raiser))
@@ -40,12 +43,25 @@ def _caught_by(clause, body_reads_exception=False, phi_read_after=False, raised=
     caught = emit(handler, ops.CaughtException())
     pushed = emit(handler, ops.PushExcInfo(caught))
     test = emit(handler, ops.CheckExcMatch(caught, const(clause)))
-    emit(handler, ops.Branch(test, body, reraise))
+    missed = reraise
+    if join_with is not None:
+        second, second_body, join = blocks(fn, 3)
+        missed = second
+        second.handler = cleanup
+        second_test = emit(second, ops.CheckExcMatch(caught, const(join_with)))
+        emit(second, ops.Branch(second_test, second_body, reraise))
+        emit(second_body, ops.PopExcept(pushed))
+        emit(second_body, ops.Jump(join))
+        emit(join, ops.Return(x))
+    emit(handler, ops.Branch(test, body, missed))
     handler.handler = reraise.handler = cleanup
     if body_reads_exception:
         emit(body, ops.Call(const(print), [caught], ()))
     emit(body, ops.PopExcept(pushed))
-    emit(body, ops.Return(x if phi_read_after else const(2)))
+    if join_with is not None:
+        emit(body, ops.Jump(join))
+    else:
+        emit(body, ops.Return(x if phi_read_after else const(2)))
     emit(reraise, ops.Reraise(caught))
     again = emit(cleanup, ops.CaughtException())
     emit(cleanup, ops.PopExcept(pushed))
@@ -77,12 +93,25 @@ def test_a_clause_of_a_base_class_or_tuple_takes_it_and_passed_clauses_are_liste
     assert isinstance(raiser.ops[-1], ops.RaiseIsCaught)
 
 
-@pytest.mark.parametrize("case", ["clause_misses", "body_reads_exception", "phi_read_after", "noisy_class"])
+def test_a_handler_phi_read_after_the_clause_gets_a_phi_on_the_new_path():
+    """x is 'raised' at the raise: the body's read of x now reads a φ of the new head, 'raised' from the jump."""
+    fn, raiser, body = _caught_by(Skip, phi_read_after=True)
+    local_raises(fn)
+    verify(fn)
+    fast = raiser.terminator.if_true
+    merged = fast.terminator.value
+    assert isinstance(merged, Phi) and merged.block is fast
+    assert merged.incoming[raiser].value == "raised" and merged.incoming[body].block is raiser.handler
+    assert fn.run(False) == "raised" and fn.run(True) == 1
+
+
+@pytest.mark.parametrize("case", ["clause_misses", "body_reads_exception", "phi_read_after_a_join", "noisy_class"])
 def test_left_alone(case):
+    """A read of the handler's φ where another clause's body joins is not dominated by the new path's head."""
     fn, raiser, _ = _caught_by(Other if case == "clause_misses" else Skip,
                                body_reads_exception=case == "body_reads_exception",
-                               phi_read_after=case == "phi_read_after",
-                               raised=Noisy if case == "noisy_class" else Skip)
+                               raised=Noisy if case == "noisy_class" else Skip,
+                               join_with=Other if case == "phi_read_after_a_join" else None)
     local_raises(fn)
     verify(fn)
     assert isinstance(raiser.terminator, ops.Raise)
@@ -129,11 +158,12 @@ def passing(word):
 
 def test_real_functions_raises_become_jumps_through_nested_handlers():
     """In ``nested`` the handler of ``Other`` has a φ of ``cursor`` (raises before the loop see 0) read after its
-    clause: that raise stays. In ``passing`` the raise passes ``except Skip`` on its way."""
-    for fn, guards in ((nested, ["raise_is_caught[<class Skip>, <class Skip>]"]),
+    clause: the new path carries the loop's value. In ``passing`` the raise passes ``except Skip`` on its way."""
+    for fn, guards in ((nested, ["raise_is_caught[<class Other>, (<class Skip>, <class ValueError>), <class Other>]",
+                                 "raise_is_caught[<class Skip>, <class Skip>]"]),
                        (passing, ["raise_is_caught[<class Other>, (<class Skip>,), <class Other>]"])):
         jitted = moshjit.jit(fn, backend="cython")
-        for word in ("", "strength", "aqueduct", "rhythm", "qq"):
+        for word in ("", "strength", "aqueduct", "rhythm", "qq", "quiet"):
             assert jitted(word) == fn(word)
         text = jitted.inspect_types()
         assert [line.split("= ", 1)[1].split("  ::")[0] for line in text.splitlines() if "raise_is_caught[" in line] \
