@@ -300,3 +300,20 @@ def test_a_constant_power_is_libms_pow_not_a_product():
     mean = sum(xs) / 4
     # glibc 2.36's pow((xs[2] - mean), 2.0) differs from the product by 1 ulp: the input tells the two apart
     assert outcome(jitted(squared_deviations), xs, mean) == outcome(squared_deviations, xs, mean)
+
+
+def divided_by_an_int_chain(x, n, start):
+    """``-5 % total`` is an int chain while ``total`` may be an int; the division ending it is emitted by the int
+    chain, so the float chain of ``total *= ...`` must read its result as an object (a fuzzed program's module
+    named ``v18_d``, which only float links have, and did not compile)."""
+    total = start
+    for _ in range(n):
+        total *= (float(x) / (-5 % total))
+    return total
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.sampled_from([0.5, -1.5, 3.0]), hs.integers(0, 3), hs.sampled_from([math.inf, 2, 0.5, -3, 7.0]))
+def test_a_division_ending_an_int_chain_feeds_a_float_chain(x, n, start):
+    assert repr(outcome(jitted(divided_by_an_int_chain), x, n, start)) == repr(outcome(divided_by_an_int_chain, x, n,
+                                                                                        start))

@@ -151,7 +151,7 @@ class Emitter:
         emitted_elsewhere = (self.folded | self.inline_slices | set(self.list_builds.roots)
                              | set(self.list_builds.fused))
         self.int_chains = IntChains(fn, self.users, self.ctype, emitted_elsewhere)
-        self.float_chains = FloatChains(fn, self.users, self.ctype, emitted_elsewhere | self.int_chains.links)
+        self.float_chains = FloatChains(fn, self.users, self.ctype, emitted_elsewhere | self.int_chains.taken(fn))
         self.constructs: list = []          # enclosing Python loops: [kind, label block, exit label, passing ids]
         self.jump_ids: dict = {}
         self.uses_jump = False

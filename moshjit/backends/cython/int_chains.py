@@ -282,6 +282,10 @@ class IntChains:
             generic(depth + 1)
         emitter.emit(f"{name}_u = False", depth + 1)
 
+    def taken(self, fn) -> set:
+        """Every op of ``fn`` emitted here (``takes``): float chains must leave them alone."""
+        return {op for block in fn.blocks for op in block.ops if self.takes(op)}
+
     def takes(self, op) -> bool:
         """Whether ``op`` is emitted here: a link, or a float division, a chain end typed a C integer or a subscript
         reading an unboxed link."""
