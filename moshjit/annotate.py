@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import inspect
 
-from moshjit.functions import python_function
+from moshjit.functions import own_signature, python_function
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant, Phi
 from moshjit.ir.printer import Namer, format_instruction
@@ -26,7 +26,7 @@ def argument_types(py_func, signature=None) -> list[MType]:
     """Types to annotate with: a compiled signature if given, else the parameters' annotations, else object."""
     if signature is not None:
         return [type_of_key(k) for k in signature]
-    params = inspect.signature(py_func, follow_wrapped=False).parameters.values()
+    params = own_signature(py_func).parameters.values()
     return [annotation_type(p.annotation, py_func.__globals__) for p in params]
 
 

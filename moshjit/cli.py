@@ -169,12 +169,12 @@ def _cmd_annotate(args) -> int:
 
 def signature_for(fn, text: str | None):
     """The argument kinds ``--args`` names for ``fn`` (checked against its parameters), or None."""
-    import inspect
+    from moshjit.functions import own_signature
     from moshjit.typeof import _split_top_level
     if not text:
         return None
     parts = [part.strip() for part in _split_top_level(text)]
-    parameters = [p for p in inspect.signature(fn, follow_wrapped=False).parameters.values()
+    parameters = [p for p in own_signature(fn).parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     required = [p for p in parameters if p.default is p.empty]
     if not len(required) <= len(parts) <= len(parameters):

@@ -168,10 +168,9 @@ class DispatcherBase:
         """Apply defaults, *args and **kwargs exactly as CPython would (same TypeErrors), with the function's
         defaults as they are now (the very objects: a keyword-only default changed in place is seen too)."""
         if self._binder is None:
-            import inspect
-
+            from moshjit.functions import own_signature
             from moshjit.ir.function import make_binder
-            self._binder = make_binder(inspect.signature(self.py_func, follow_wrapped=False), self.py_func.__name__,
+            self._binder = make_binder(own_signature(self.py_func), self.py_func.__name__,
                                        self.py_func.__qualname__)
         binder, function = self._binder, self.py_func
         if binder.__defaults__ is not function.__defaults__:
@@ -512,8 +511,8 @@ class DispatcherBase:
 def _rebinding_call(py_func):
     """``py_func`` taking the bound parameter list the call path hands an entry (keyword-only parameters, the
     ``*args`` tuple and the ``**kwargs`` dict in signature order) and calling it as CPython would."""
-    import inspect
-    parameters = list(inspect.signature(py_func, follow_wrapped=False).parameters.values())
+    from moshjit.functions import own_signature
+    parameters = list(own_signature(py_func).parameters.values())
 
     @hands_off
     def call(*bound):

@@ -19,6 +19,13 @@ def python_function(fn) -> types.FunctionType:
     return fn
 
 
+def own_signature(fn):
+    """The ``inspect.Signature`` of ``fn``'s own parameters, not of the function its ``__wrapped__`` names: a
+    decorator's wrapper (``@contextmanager``'s ``helper(*args, **kwds)``) binds its arguments by its own."""
+    import inspect                          # (imported when needed: ``import moshjit`` stays fast)
+    return inspect.signature(fn, follow_wrapped=False)
+
+
 def builtins_of(namespace: dict) -> dict:
     """The builtins namespace code run with the globals ``namespace`` sees (its ``__builtins__``, a module or a
     dict, as CPython accepts both; the interpreter's own when it has none)."""

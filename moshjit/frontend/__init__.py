@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 
 from moshjit.errors import UnsupportedError, code_columns
-from moshjit.functions import python_function  # noqa: F401  (re-exported: part of the frontend's API)
+from moshjit.functions import own_signature, python_function  # noqa: F401  (re-exported: part of the frontend's API)
 from moshjit.frontend.decode import check_version, first_refused_instruction
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Argument
@@ -31,7 +31,7 @@ def build_ssa(fn, optimize: bool = True) -> Function:
     from moshjit.passes.dce import prune_dead_phis
     from moshjit.passes.simplify_cfg import remove_unreachable_blocks, renumber_blocks
 
-    signature = inspect.Signature.from_callable(fn, follow_wrapped=False)
+    signature = own_signature(fn)
     args = [Argument(i, name) for i, name in enumerate(signature.parameters)]
     generators: frozenset = frozenset()            # generator expressions made real generators, with their cells
     while True:

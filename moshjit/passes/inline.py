@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from moshjit.analysis.dominators import reverse_postorder
 from moshjit.bindings import FUNCTION_FIELDS, Binding, function_fields
-from moshjit.functions import jitted_method
+from moshjit.functions import jitted_method, own_signature
 from moshjit.ir import ops
 from moshjit.ir.clone import clone_function
 from moshjit.ir.function import Block, Function
@@ -68,7 +68,7 @@ def _bind(callee: types.FunctionType, call: ops.Call) -> tuple[list, list] | Non
     code = callee.__code__
     if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
         return None
-    params = list(inspect.signature(callee, follow_wrapped=False).parameters.values())
+    params = list(own_signature(callee).parameters.values())
     split = len(call.args) - len(call.kwnames)
     positional, keywords = call.args[:split], dict(zip(call.kwnames, call.args[split:]))
     if len(keywords) != len(call.kwnames):
