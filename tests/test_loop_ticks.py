@@ -79,6 +79,30 @@ def test_a_latch_that_branches_back_or_on_ticks_only_on_its_way_back():
     assert not any(isinstance(op, ops.LoopTick) for op in header.ops)
 
 
+def counted_in_a_try(xs):
+    n = 0
+    try:
+        for x in xs:
+            n += 1
+            if x:
+                continue                # the latch branches back or on: its tick gets an edge block of its own
+            n += 2
+    except BaseException:
+        return -n                       # reads n as the raising block left it: the edge block is one of them
+    return n
+
+
+def test_an_edge_block_in_a_try_passes_the_latchs_values_to_the_handler():
+    ir = typed_ssa(counted_in_a_try, [ListType(INT)])
+    verify(ir)
+    edges = [block for block in ir.blocks if [type(op) for op in block.ops] == [ops.LoopTick]]
+    assert edges and all(edge.handler is not None for edge in edges)
+    for edge in edges:
+        latch = next(block for block in ir.blocks if edge in block.normal_successors())
+        assert all(phi.incoming[edge] is phi.incoming[latch] for phi in edge.handler.phis)
+        assert edge.handler.phis
+
+
 def test_straight_code_gets_no_tick():
     fn = new_function("x")
     (b0,) = blocks(fn, 1)

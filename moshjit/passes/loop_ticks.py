@@ -58,6 +58,9 @@ def _tick_on_edge(fn: Function, latch: Block, header: Block, line) -> None:
     back or on (a ``continue`` under an ``if``) ticks only when it goes back."""
     edge = fn.new_block()
     edge.handler = latch.handler
+    if latch.handler is not None:           # a tick that raises there sees the locals as the latch leaves them
+        for phi in latch.handler.phis:
+            phi.incoming[edge] = phi.incoming[latch]
     _append_tick(edge, line)
     edge.set_terminator(ops.Jump(header, line=line))
     branch = latch.terminator
