@@ -25,13 +25,14 @@ def constructs_plainly(cls) -> bool:
 
 
 def clause_catches(cls: type, clause) -> bool | None:
-    """Whether ``except clause:`` takes an exception of class ``cls`` (a class or a tuple of them, as CPython's
-    ``PyErr_GivenExceptionMatches``); None when the clause is not one CPython accepts (it raises TypeError)."""
+    """Whether ``except clause:`` takes an exception of class ``cls`` (a class or a tuple of them), as CPython's
+    ``PyErr_GivenExceptionMatches`` decides: by ``cls``'s MRO, never a metaclass's ``__subclasscheck__`` (an ABC's
+    registered classes are not caught); None when the clause is not one CPython accepts (it raises TypeError)."""
     if isinstance(clause, tuple):
         answers = [clause_catches(cls, item) for item in clause]
         return None if None in answers else any(answers)
-    if isinstance(clause, type) and issubclass(clause, BaseException):
-        return issubclass(cls, clause)
+    if isinstance(clause, type) and BaseException in clause.__mro__:
+        return clause in cls.__mro__
     return None
 
 

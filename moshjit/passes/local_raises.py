@@ -64,7 +64,8 @@ def local_raises(fn: Function) -> Function:
         if read:
             dominators = dominators if dominators is not None else DominatorTree(fn.entry, Block.successors)
             on_route = [_value_on_route(phi, route) for phi in read]
-            if None in on_route or not _reads_follow_the_body(read, route.body, users, dominators):
+            if (None in on_route or route.body not in dominators.idom    # (code no pass has removed yet)
+                    or not _reads_follow_the_body(read, route.body, users, dominators)):
                 continue
         _jump_past_handlers(fn, block, raised, route, dict(zip(read, on_route)), users)
         users = dominators = None

@@ -4,6 +4,8 @@ a φ on the new path. Raises that a handler's body sees, whose handler φ is rea
 class runs Python code when made, stay."""
 from __future__ import annotations
 
+import abc
+
 import pytest
 
 import moshjit
@@ -168,3 +170,35 @@ def test_real_functions_raises_become_jumps_through_nested_handlers():
         text = jitted.inspect_types()
         assert [line.split("= ", 1)[1].split("  ::")[0] for line in text.splitlines() if "raise_is_caught[" in line] \
             == guards
+
+
+class Registered(BaseException, metaclass=abc.ABCMeta):
+    pass
+
+
+class Virtual(BaseException):
+    pass
+
+
+Registered.register(Virtual)            # issubclass says yes; except clauses go by the MRO and say no
+
+
+def virtual_clause(n):
+    caught = []
+    for i in range(n):
+        try:
+            try:
+                raise Virtual()
+            except Registered:
+                caught.append("registered")
+        except Virtual:
+            pass
+        caught.append(i)
+    return caught
+
+
+def test_a_clause_matches_by_the_mro_not_by_subclass_hooks():
+    assert issubclass(Virtual, Registered)
+    jitted = moshjit.jit(virtual_clause, backend="cython")
+    assert jitted(3) == virtual_clause(3) == [0, 1, 2]
+    assert "raise_is_caught[<class Virtual>, (<class Registered>,), <class Virtual>]" in jitted.inspect_types()
