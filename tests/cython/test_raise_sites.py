@@ -1,10 +1,9 @@
 """Raises turned into jumps (``passes/local_raises.py``) behind their guard (``backends/cython/raise_sites.py``)
 against CPython: a label class raised in a loop and taken by an empty clause, while between calls the class
 changes — an ``__init__``, ``__new__`` or ``__del__`` that records its calls added and removed, its bases swapped
-so that the clause no longer takes it, a metaclass given with a recording ``__call__`` — and the handled
-exception outside the ``try`` seen through ``sys.exception()``'s predecessor ``sys.exc_info()``. Random programs
-of such steps run plainly and jitted on two fresh copies of the same world, which must end with the same
-observations."""
+so that the clause no longer takes it and back — and the handled exception after the ``try``, read with
+``sys.exc_info()``. Random programs of such steps run plainly and jitted on two fresh copies of the same world,
+which must end with the same observations."""
 from __future__ import annotations
 
 import sys
