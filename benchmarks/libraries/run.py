@@ -5,7 +5,8 @@
 Each library (a package, or a single module) is downloaded once from PyPI at a pinned version (``pip download``,
 into ``MOSHJIT_BENCH_CACHE`` or ``~/.cache/moshjit-bench``) and unpacked; the run imports two copies of it under two
 names, one plain and one with ``moshjit.jit(..., strict=True)`` on every function and class its modules define
-(names one module imported from another are rebound to the jitted objects too, as decorating the source would),
+(names one module imported from another are rebound to the jitted objects too, and a function a decorator wraps is
+jitted under the decorator, in the wrapper's closure, as decorating the source would),
 compiles at the first call (``MOSHJIT_TIER=eager``, as ``benchmarks.steady_state`` explains), checks that both
 copies give the same output, and then times them in turn, round after round, by process CPU time, each running the
 workload as many times as plain CPython needs for about 0.3 s. The ratio is the median of the rounds' plain time
