@@ -60,14 +60,14 @@ def local_raises(fn: Function) -> Function:
         read = _handler_phis_read_after(route, users)
         if read is None:
             continue
-        on_route = []
+        on_route = [_value_on_route(phi, route) for phi in read]
+        uses = {phi: _uses_after_the_clause(phi, route.body, users) for phi in read}
         if read:
             dominators = dominators if dominators is not None else DominatorTree(fn.entry, Block.successors)
-            on_route = [_value_on_route(phi, route) for phi in read]
             if (None in on_route or route.body not in dominators.idom    # (code no pass has removed yet)
-                    or not _reads_follow_the_body(read, route.body, users, dominators)):
+                    or not _reads_follow_the_body(uses, route.body, dominators)):
                 continue
-        _jump_past_handlers(fn, block, raised, route, dict(zip(read, on_route)), users)
+        _jump_past_handlers(fn, block, raised, route, dict(zip(read, on_route)), uses)
         users = dominators = None
     return fn
 
@@ -185,11 +185,12 @@ def _uses_after_the_clause(phi: Phi, body: Block, users: dict) -> list[tuple]:
     return uses
 
 
-def _reads_follow_the_body(read: list[Phi], body: Block, users: dict, dominators: DominatorTree) -> bool:
-    """Whether each of those reads is where the new path's head will dominate: in ``body`` after its
-    ``pop_except``, at the end of ``body`` (a φ's input), or in a block ``body`` dominates."""
-    for phi in read:
-        for user, pred in _uses_after_the_clause(phi, body, users):
+def _reads_follow_the_body(uses: dict, body: Block, dominators: DominatorTree) -> bool:
+    """Whether each read of ``uses`` (handler φ -> its reads after the clause) is where the new path's head will
+    dominate: in ``body`` after its ``pop_except``, at the end of ``body`` (a φ's input), or in a block ``body``
+    dominates."""
+    for reads in uses.values():
+        for user, pred in reads:
             where = pred if pred is not None else user.block
             if where is not body and not dominators.dominates(body, where):
                 return False
@@ -210,10 +211,10 @@ def _reachable_after_pop(body: Block, avoid: Block | None) -> set[Block]:
 
 
 def _jump_past_handlers(fn: Function, block: Block, raised: type, route: _Route, on_route: dict,
-                       users: dict) -> None:
+                       uses: dict) -> None:
     """Make ``block`` branch on the guard to the clause's body after its ``pop_except``, or to a new block
-    raising as before; ``on_route`` maps each handler φ read after the clause to its value at this raise."""
-    uses = {phi: _uses_after_the_clause(phi, route.body, users) for phi in on_route}
+    raising as before; ``on_route`` maps each handler φ read after the clause to its value at this raise, ``uses``
+    to those reads."""
     tail = _split_after_pop(fn, route.body, fresh=bool(on_route))
     for phi in tail.phis:                   # (a jump target the body shares, e.g. a loop's head)
         phi.incoming[block] = phi.incoming[route.body]
