@@ -41,15 +41,22 @@ class DriverContext(CompileContext):
     """The compile context the driver hands to passes and backends: its services run the driver's pipeline.
 
     ``make_dispatcher`` is the dispatcher layer's factory for the dispatcher of a helper compiled on its own
-    (``fallback=True``, quiet); it is handed in by whoever asks for the compilation.
+    (``fallback=True``, quiet); ``nested_codes`` its factory of what compiles a nested function's code,
+    ``(code, globals) -> NestedCode | None``; both are handed in by whoever asks for the compilation.
     """
 
     def __init__(self, py_function, key: tuple = (), backend: str = "auto", cache=None, fallback=None,
                  assume_globals: bool = False, make_dispatcher=None, generic_entry=None, on_rebound=None,
-                 volatile_globals: frozenset = frozenset()):
+                 volatile_globals: frozenset = frozenset(), nested_codes=None):
         super().__init__(py_function, key, backend, cache, fallback, assume_globals, generic_entry, on_rebound)
         self.make_dispatcher = make_dispatcher
         self.volatile_globals = volatile_globals
+        self.nested_codes = nested_codes
+
+    def nested_code(self, code):
+        if self.nested_codes is None or self.py_function is None:
+            return None
+        return self.nested_codes(code, self.py_function.__globals__)
 
     def inlinable_ssa(self, callee, stack):
         from moshjit.frontend import build_ssa
@@ -186,6 +193,8 @@ def typed_ssa(py_function: types.FunctionType, arg_types: list[MType], ctx: Comp
     from moshjit.passes.typeinfer import infer_types
     ctx = ctx if ctx is not None else DriverContext(py_function)
     ir = build_ssa(py_function, optimize=False)
+    if ctx.closure_per_call:               # the cells differ from call to call: nothing in them is bound
+        ir.closure = ()
     resolve_globals(ir, ctx)
     inline_calls(ir, ctx, (py_function.__code__,))
     run_passes(ir)
@@ -202,7 +211,8 @@ def typed_ssa(py_function: types.FunctionType, arg_types: list[MType], ctx: Comp
 
 def compile_specialization(py_function, key: tuple, backend_name: str, cache, fallback=None,
                            assume_globals: bool = True, make_dispatcher=None, generic_entry=None, on_rebound=None,
-                           volatile_globals: frozenset = frozenset(), shapes: tuple | None = None) -> Artifact:
+                           volatile_globals: frozenset = frozenset(), shapes: tuple | None = None,
+                           nested_codes=None, closure_per_call: bool = False) -> Artifact:
     """Compile ``py_function`` for argument kinds ``key`` with ``backend_name`` ('auto', 'cython' or 'llvm').
 
     'auto' asks the LLVM backend first (it takes the function when every value has a native type) and uses
@@ -213,17 +223,23 @@ def compile_specialization(py_function, key: tuple, backend_name: str, cache, fa
     ``on_rebound`` gets the call (with the entry's bindings first) when a name bound when compiling was rebound
     since; ``volatile_globals`` are names found rebound before, never bound again (``moshjit.bindings``);
     ``shapes``: what the first call's arguments showed (``moshjit.samples``), for guarded guesses.
+    ``nested_codes`` makes what compiles the functions the code makes (``DriverContext``); ``closure_per_call``
+    compiles the code of such a function for all of them: the entry takes the function before the arguments
+    (``moshjit.nested``).
     """
     from moshjit.ir.printer import format_function
     from moshjit.passes.direct_calls import bind_direct_calls
     start = time.perf_counter()
     ctx = DriverContext(py_function, key, backend_name, cache, fallback,
                         assume_globals=assume_globals and fallback is not None, make_dispatcher=make_dispatcher,
-                        generic_entry=generic_entry, on_rebound=on_rebound, volatile_globals=volatile_globals)
+                        generic_entry=generic_entry, on_rebound=on_rebound, volatile_globals=volatile_globals,
+                        nested_codes=nested_codes)
     ctx.shapes = shapes
-    # the code compiled is the function's now: assigning its __code__ later is seen (a plain helper compiled
-    # behind a helper dispatcher is the user's own function, and IPython's autoreload assigns __code__)
-    ctx.bindings.extend(function_fields(py_function, py_function.__qualname__, ("__code__",)))
+    ctx.closure_per_call = closure_per_call
+    if not closure_per_call:    # (a nested function's call path compares its code object at every call)
+        # the code compiled is the function's now: assigning its __code__ later is seen (a plain helper compiled
+        # behind a helper dispatcher is the user's own function, and IPython's autoreload assigns __code__)
+        ctx.bindings.extend(function_fields(py_function, py_function.__qualname__, ("__code__",)))
     ir = typed_ssa(py_function, [type_of_key(k) for k in key], ctx, assume_globals=ctx.assume_globals)
     frontend_s = time.perf_counter() - start
     artifact = None

@@ -38,6 +38,8 @@ class CompileContext:
         self.on_rebound = on_rebound        # (bindings, *args): what an entry calls when a name it bound was rebound
         self.shapes: tuple | None = None    # ``moshjit.samples.Shape`` of each argument of the signature's first
                                             # call: guesses for code guarded at run time only; None: unknown
+        self.closure_per_call = False       # the code of a nested function, compiled once for every function made
+                                            # from it: the entry takes the function first, its closure read from it
         # Results handed on by passes:
         self.resolved_globals: dict[str, object] = {}       # resolve_globals, inline: name → object bound
         self.bindings = BindingList()       # resolve_globals, inline: where each bound name was found
@@ -68,6 +70,7 @@ class CompileContext:
         child = copy.copy(self)
         child.py_function, child.key, child.fallback, child.assume_globals = py_function, (), None, False
         child.on_rebound = child.shapes = None
+        child.closure_per_call = False
         child.resolved_globals, child.global_assumptions, child.bindings = {}, {}, BindingList()
         child.method_assumptions, child.exact_str_results = {}, set()
         return child            # ``dependencies``, ``volatile_globals``, ``inlined_at``, ``inlinable_bodies`` shared
@@ -102,4 +105,10 @@ class CompileContext:
 
     def native_entry(self, dispatcher, key: tuple):
         """The compiled entry of a jitted callee for dispatch ``key`` (compiled now if needed), or None."""
+        return None
+
+    def nested_code(self, code: types.CodeType):
+        """What compiles the functions the compiled code makes from ``code`` (a ``def`` or ``lambda`` in its body)
+        when they get hot — the object a backend's call path for them asks (``moshjit.nested.NestedCode``) — or
+        None: they stay plain functions."""
         return None

@@ -141,6 +141,7 @@ class DispatcherBase:
         self._lock = threading.RLock()
         self._binder = None
         self._native_used = False
+        self._nested: set = set()       # ``moshjit.nested.NestedCode`` of the functions its compiled code makes
         code = self.py_func.__code__
         self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
         # the compiled call path binds keywords, defaults, *args and **kwargs in C
@@ -325,7 +326,8 @@ class DispatcherBase:
         if generic:                       # no assumptions to check, so no fallback needed
             return compiler.compile_specialization(self.py_func, key, "cython", cache,
                                                    make_dispatcher=helper_dispatcher, on_rebound=rebound,
-                                                   volatile_globals=self._volatile, shapes=self._shapes.get(key))
+                                                   volatile_globals=self._volatile, shapes=self._shapes.get(key),
+                                                   nested_codes=self._nested_codes)
         cached = self._load_from_cache(key)      # native code recorded before: no IR
         if cached is not None:
             return cached
@@ -334,7 +336,18 @@ class DispatcherBase:
                                                make_dispatcher=helper_dispatcher,
                                                generic_entry=functools.partial(self._generic_entry, key),
                                                on_rebound=rebound, volatile_globals=self._volatile,
-                                               shapes=self._shapes.get(key))
+                                               shapes=self._shapes.get(key), nested_codes=self._nested_codes)
+
+    def _nested_codes(self, code, globals_):
+        """What compiles the functions this dispatcher's compiled code makes from ``code`` (``moshjit.nested``),
+        in this dispatcher's tier."""
+        from moshjit import nested
+        tiering = self._tiering
+        found = nested.nested_code(code, globals_, tiering is None, tiering.hot_calls if tiering else 1,
+                                   _cache() if self.use_cache else _memory_cache(), helper_dispatcher)
+        if found is not None:
+            self._nested.add(found)
+        return found
 
     def _warm_builds(self, key: tuple) -> None:
         """Ahead of a background compile of ``key`` (the tiers): the build worker it needs made ready meanwhile."""
@@ -435,6 +448,13 @@ class DispatcherBase:
                 if slot is not None and slot.copy is not None:     # a method: its copy's calls, all signatures
                     out[describe_signature(key)]["plain_copy_calls"] = slot.copy_calls
         return out
+
+    @property
+    def nested_functions(self) -> dict:
+        """Per nested function (``def``/``lambda``) its compiled code makes, by qualified name: where the functions
+        made from it run (``moshjit.nested``)."""
+        return {nested.code.co_qualname: nested.describe()
+                for nested in sorted(self._nested, key=lambda n: n.code.co_qualname)}
 
     def compile(self, *args, **kwargs):
         """Compile now for the signature of these example arguments (as a call with them would, without running

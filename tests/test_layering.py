@@ -27,7 +27,7 @@ LAYERS = [
     ("backends", ("moshjit.backends",)),
     ("driver", ("moshjit.compiler",)),
     ("dispatcher", ("moshjit.dispatcher", "moshjit.classes", "moshjit.tiers", "moshjit.cold_copy",
-                    "moshjit.background")),
+                    "moshjit.background", "moshjit.nested")),
     ("tools", ("moshjit.annotate", "moshjit.info", "moshjit.notebook", "moshjit.cli", "moshjit.__main__",
                "moshjit")),
 ]

@@ -18,6 +18,7 @@ from moshjit.backends.cython.generator_class import present_cython_generators
 from moshjit.cache import DiskCache, make_key, scratch
 from moshjit.context import CompileContext
 from moshjit.functions import builtins_dict
+from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.runtime.toolchain import EXT_SUFFIX, NAMESPACE, load_extension
 
@@ -53,6 +54,18 @@ def own_lines(code) -> set[int]:
     return lines
 
 
+def nested_codes(ir: Function, ctx: CompileContext) -> dict:
+    """Each op making a function whose code has something to compile it (``ctx.nested_code``) → that."""
+    found = {}
+    for block in ir.blocks:
+        for op in block.ops:
+            if isinstance(op, (ops.MakeFunction, ops.MakeClosure)):
+                owner = ctx.nested_code(op.code)
+                if owner is not None:
+                    found[op] = owner
+    return found
+
+
 def compile(ir: Function, ctx: CompileContext) -> Artifact:
     """The Cython artifact of ``ir``, built (or loaded from the cache) and bound to the function's state.
     Type assumptions about globals (``ctx.global_assumptions``) are checked on entry and hand the call to
@@ -69,10 +82,11 @@ def compile(ir: Function, ctx: CompileContext) -> Artifact:
     bindings = tuple(unique(ctx.bindings)) if ctx.on_rebound is not None else ()
     shown, constants = generate_pyx(ir, entry_name, ctx.global_assumptions, ctx.fallback,
                                     own_lines(py_function.__code__), ctx.inlined_at, direct_methods(ir, ctx),
-                                    bindings, ctx.on_rebound, ctx.method_assumptions, ctx.direct_entries)
+                                    bindings, ctx.on_rebound, ctx.method_assumptions, ctx.direct_entries,
+                                    nested_codes(ir, ctx), ctx.closure_per_call)
     text, source = split_source_map(shown)
-    state = (py_function.__globals__, builtins_dict(py_function), tuple(py_function.__closure__ or ()),
-             tuple(constants))
+    closure = () if ctx.closure_per_call else tuple(py_function.__closure__ or ())
+    state = (py_function.__globals__, builtins_dict(py_function), closure, tuple(constants))
     where = source.setup_arguments()
     state_ids = (tuple(id(x) for x in state[:2]) + tuple(id(c) for c in state[2]) + tuple(id(c) for c in constants)
                  + (where,))

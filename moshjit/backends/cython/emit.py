@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from moshjit import async_reference
 from moshjit.backends.cython import binding_guard, enumerate_loops, known_hashes, list_builds
 from moshjit.backends.cython.attribute_cache import ATTRIBUTE_CACHE_C, ATTRIBUTE_CACHE_DECLARATIONS
-from moshjit.backends.cython import constructor_sites, in_place_calls, method_sites, operator_sites
+from moshjit.backends.cython import constructor_sites, in_place_calls, method_sites, nested_functions, operator_sites
 from moshjit.backends.cython.raise_sites import RAISE_SITES_C, RAISE_SITES_DECLARATIONS
 from moshjit.backends.cython.float_chains import FLOAT_CHAINS_C, FLOAT_CHAINS_DECLARATIONS, FloatChains
 from moshjit.backends.cython.int_chains import INT_CHAINS_C, INT_CHAINS_DECLARATIONS, IntChains
@@ -171,6 +171,9 @@ class Emitter:
         self.operator_sites = 0             # ... and of binary operators on objects (method sites too): _mj_os0, …
         self.global_caches = 0              # inline caches of module-global reads: _mj_gc0, …
         self.raise_sites = 0                # guards of raises turned into jumps: _mj_rs0, …
+        self.nested_codes: dict = {}        # make_function/make_closure op → what compiles its code (``nested``)
+        self.nested_sites = 0               # the call paths installed on the functions they make
+        self.closure_per_call = False       # the entry takes the function first and reads its closure from it
         self.class_dispatches = False       # whether ``dispatch[s]`` calls ClassDispatch.index (cimported)
         self.bindings: tuple = ()           # names bound when compiling, checked on entry (``binding_guard``)
         self.on_rebound = None              # what the entry calls when one of them no longer holds
@@ -222,6 +225,12 @@ class Emitter:
         for value in self.box_reads.get(inst, ()):
             self.emit(f"if {self.box_name(value)} is None:", depth)
             self.emit(f"{self.box_name(value)} = {self.var(value)}", depth + 1)
+
+    def passed_arguments(self) -> str:
+        """The entry's arguments as a fallback or a rebinding handler gets them (the function first, when the
+        closure comes with each call)."""
+        passed = [self.caller_object(a) for a in self.fn.args]
+        return ", ".join([nested_functions.FUNCTION_PARAMETER] + passed if self.closure_per_call else passed)
 
     def caller_object(self, argument) -> str:
         """The parameter holding the object the caller passed for a float argument unboxed into ``var``."""
@@ -685,6 +694,16 @@ class Emitter:
         self.assign(op, f"_mj_make_function({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
                         f"{self.ref(op.kwdefaults)})", depth)
         self.set_annotations(op, depth)
+        self.install_nested_call(op, depth)
+
+    def install_nested_call(self, op, depth) -> None:
+        """Point the function just made at its site's call path (``nested_functions.py``), when its code has a
+        ``NestedCode`` and something reads the function."""
+        owner = self.nested_codes.get(op)
+        if owner is None or not (self.users.get(op) or op in self.kept_unused):
+            return
+        self.emit(f"mj_nested_install({self.var(op)}, {self.nested_sites}, {self.constant(owner)})", depth)
+        self.nested_sites += 1
 
     def set_annotations(self, op, depth) -> None:
         """A nested function's annotations: CPython keeps the tuple of names and values and makes the dict
@@ -739,6 +758,7 @@ class Emitter:
         self.assign(op, f"_mj_make_closure({self.constant(op.code)}, _g, {self.ref(op.defaults)}, "
                         f"{self.ref(op.kwdefaults)}, {self.ref(op.closure)})", depth)
         self.set_annotations(op, depth)
+        self.install_nested_call(op, depth)
 
     def op_BuildTuple(self, op, depth):
         items = [self.ref(v) for v in op.items]
@@ -1250,7 +1270,7 @@ class Emitter:
                 checks.append(f"type({value}) is not float")
             else:
                 checks.append(f"not _mj_is_int64({value})")
-        args = ", ".join(self.caller_object(a) for a in self.fn.args)
+        args = self.passed_arguments()
         return [f"    if {' or '.join(checks)}:", f"        return {self.constant(self.fallback)}({args})"]
 
     def method_guards_on_entry(self) -> list[str]:
@@ -1269,14 +1289,14 @@ class Emitter:
             self.method_guards += 1
             checks.append(f"not mj_method_is({self.var(receiver)}, {name!r}, &{guard}, {self.constant(cls)}, "
                           f"{self.constant(method)})")
-        args = ", ".join(self.caller_object(a) for a in self.fn.args)
+        args = self.passed_arguments()
         return [f"    if {' or '.join(checks)}:", f"        return {self.constant(self.fallback)}({args})"]
 
     def binding_guards(self) -> list[str]:
         """The entry's check that the names bound when compiling still hold (none without a handler)."""
         if not self.bindings or self.on_rebound is None:
             return []
-        args = ", ".join(self.caller_object(a) for a in self.fn.args)
+        args = self.passed_arguments()
         self.bindings_constant = self.constant(self.bindings)
         if self.fn.generator and self.fn.coroutine:
             return binding_guard.async_generator_entry_lines(self.bindings_constant, self.constant(self.on_rebound),
@@ -1307,6 +1327,11 @@ class Emitter:
             sources = [self.fn.firstlineno] * len(guards) + self.source_lines
         params = ", ".join(f"object {self.caller_object(a)}" if a in self.caller_floats
                            else f"{self.decl_type(a)} {self.var(a)}" for a in self.fn.args)
+        if self.closure_per_call:
+            if in_place or self.fn.generator or self.fn.coroutine:
+                raise NotImplementedError("a nested function's code compiled for every function made from it is "
+                                          "a plain function's that does not call itself in place")
+            params = ", ".join([f"object {nested_functions.FUNCTION_PARAMETER}"] + ([params] if params else []))
         unboxed = {self.var(a): self.caller_object(a) for a in self.caller_floats}
         out = [PRELUDE]
         if self.class_dispatches:   # only then: moshjit_match is built only with the installed runtime
@@ -1327,6 +1352,12 @@ class Emitter:
                        f"    \"\"\"\n{method_sites.METHOD_SITES_DECLARATIONS}")
             out.extend(f"cdef mj_method_site _mj_ms{i}" for i in range(self.method_sites))
             out.append(method_sites.METHOD_SITES_INIT)
+        if self.nested_sites:
+            out.append(f"cdef extern from *:\n    \"\"\"{nested_functions.nested_functions_c(self.nested_sites)}"
+                       f"    \"\"\"\n{nested_functions.DECLARATIONS}")
+        if self.closure_per_call:
+            out.append(f"cdef extern from *:\n    \"\"\"{nested_functions.CLOSURE_OF_C}    \"\"\"\n"
+                       f"{nested_functions.CLOSURE_OF_DECLARATIONS}")
         if self.raise_sites:
             out.append(f"cdef extern from *:\n    \"\"\"{RAISE_SITES_C}    \"\"\"\n{RAISE_SITES_DECLARATIONS}")
             out.extend(f"cdef mj_raise_site _mj_rs{i}" for i in range(self.raise_sites))
@@ -1376,8 +1407,12 @@ class Emitter:
             decls["_mj_state"] = "int"
         decls["_mj_caught"] = "object"
         decls.update((name, "double") for name in unboxed)
+        if self.closure_per_call:
+            decls["_cl"] = "tuple"             # (the module's own ``_cl`` is the closure of a function's code)
         for name, ctype in sorted(decls.items()):
             out.append(f"    cdef {ctype} {name}")
+        if self.closure_per_call:
+            out.append(f"    _cl = mj_closure_of({nested_functions.FUNCTION_PARAMETER})")
         out.extend(f"    {name} = {boxed}" for name, boxed in sorted(unboxed.items()))
         if self.uses_jump:
             out.append("    _mj_jump = 0")
@@ -1398,7 +1433,7 @@ class Emitter:
                                          for b in self.fn.blocks for op in b.ops):
             out += ["    if False:", "        yield None     # every yield was unreachable: still a generator"]
         if in_place:
-            args = ", ".join(self.caller_object(a) for a in self.fn.args)
+            args = self.passed_arguments()
             if self.fn.coroutine:        # awaits in place run nothing that could change what the entry checked
                 in_place_guards = []
             else:
@@ -1548,14 +1583,19 @@ def _small_for_division(value) -> bool:
 
 def emit_module(fn: Function, plan: CopyPlan, body: list, entry_name: str, global_assumptions: dict,
                 fallback=None, own_lines=None, inlined_at=None, direct_methods=None, bindings=(),
-                on_rebound=None, method_assumptions=None, direct_entries=frozenset()) -> tuple[str, list]:
+                on_rebound=None, method_assumptions=None, direct_entries=frozenset(), nested_codes=None,
+                closure_per_call: bool = False) -> tuple[str, list]:
     """The .pyx text for ``fn`` and the constants its ``_mj_setup`` must receive. ``own_lines`` are the source
     lines of the function itself (lines of inlined helpers are attributed to the call that inlined them, from
     ``inlined_at``); ``bindings`` the names bound when compiling, checked on entry, and ``on_rebound`` what gets
     the call when one no longer holds; ``method_assumptions`` the method calls whose result type came from the
     method they find (checked on entry, ``fallback`` gets the call when one would not find it); ``direct_entries``
-    the ids of the compiled entries calls were bound to, called as a call through their dispatcher counts."""
+    the ids of the compiled entries calls were bound to, called as a call through their dispatcher counts;
+    ``nested_codes`` what compiles the code of each function made (``nested_functions.py``); ``closure_per_call``:
+    the entry takes the function of a nested code first and reads its closure from it."""
     emitter = Emitter(fn, plan, EmissionPlan(fn, plan), body, entry_name, global_assumptions, fallback)
+    emitter.nested_codes = nested_codes or {}
+    emitter.closure_per_call = closure_per_call
     emitter.own_lines = own_lines
     emitter.inlined_at = inlined_at or {}
     emitter.direct_methods = direct_methods or {}

@@ -9,7 +9,8 @@ from moshjit.ir.function import Function
 
 def generate_pyx(fn: Function, entry_name: str, global_assumptions: dict | None = None,
                  fallback=None, own_lines=None, inlined_at=None, direct_methods=None, bindings=(),
-                 on_rebound=None, method_assumptions=None, direct_entries=frozenset()) -> tuple[str, list]:
+                 on_rebound=None, method_assumptions=None, direct_entries=frozenset(), nested_codes=None,
+                 closure_per_call: bool = False) -> tuple[str, list]:
     """The Cython source of a typed function and the constants its module must be given at load time.
     ``fallback`` receives the call when an assumption checked on entry (a global's type, from
     ``global_assumptions``) does not hold; ``own_lines`` are the function's own source lines and ``inlined_at``
@@ -21,4 +22,5 @@ def generate_pyx(fn: Function, entry_name: str, global_assumptions: dict | None 
     plan = out_of_ssa(fn)
     body = structure(fn)
     return emit_module(fn, plan, body, entry_name, global_assumptions or {}, fallback, own_lines, inlined_at,
-                       direct_methods, bindings, on_rebound, method_assumptions, direct_entries)
+                       direct_methods, bindings, on_rebound, method_assumptions, direct_entries, nested_codes,
+                       closure_per_call)

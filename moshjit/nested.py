@@ -1,0 +1,106 @@
+"""Nested functions of jitted code run compiled: the ``def``s and ``lambda``s a jitted function makes.
+
+A function made by compiled code is CPython's own function object (its type, name, cells, ``__code__`` are what
+the interpreter would make), but its call path is the backend's (``backends/cython/nested_functions.py``): once
+the functions made from one code object have been called ``threshold`` times, the site asks this module's
+``NestedCode`` for a compiled entry. The code is compiled once for every function made from it in one namespace —
+the entry takes the function before the arguments and reads the cells from it — with every argument an object,
+on the background thread when tiered (the site asks again later), at that call when eager. A code that cannot be
+compiled stays interpreted, quietly (it was not the user's ``@jit`` that named it) and for good.
+"""
+from __future__ import annotations
+
+import inspect
+import logging
+import threading
+import types
+
+log = logging.getLogger("moshjit")
+
+MAX_ARGS = 8                        # as the call path passes them (``nested_functions.MAX_ARGS``)
+_UNSUPPORTED_FLAGS = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR | inspect.CO_COROUTINE
+                      | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)
+_lock = threading.Lock()
+_codes: dict = {}                   # (code, id(globals), eager, threshold, id(cache)) → NestedCode
+
+
+class NestedCode:
+    """What compiles one nested code object for one namespace, and the entry once it is compiled."""
+
+    def __init__(self, code: types.CodeType, globals_: dict, threshold: int, eager: bool, cache, make_dispatcher):
+        self.code = code
+        self.globals = globals_             # (kept: its id is part of the key this is found by)
+        self.threshold = threshold          # calls a site counts before it first asks ``hot``
+        self.eager = eager
+        self.cache = cache                  # the on-disk cache the compiled code goes to
+        self.make_dispatcher = make_dispatcher   # the dispatcher layer's factory for helpers compiled on their own
+        self.state = "interpreted"          # → "compiling" → "native" | "failed"
+        self.entry = None
+        self.reason = None                  # why it stays interpreted, once it failed
+        self._lock = threading.Lock()
+
+    def hot(self, function: types.FunctionType):
+        """The compiled entry, or None while there is none (the call runs interpreted). The first time: compile
+        (eager), or queue the compile (tiered)."""
+        with self._lock:
+            if self.state != "interpreted":
+                return self.entry
+            self.state = "compiling"
+        if self.eager:
+            self._compile(function)
+            return self.entry
+        from moshjit import background
+        background.submit(lambda: self._compile(function))
+        return None
+
+    def _compile(self, function: types.FunctionType) -> None:
+        from moshjit import compiler
+        try:
+            artifact = compiler.compile_specialization(
+                function, ("object",) * self.code.co_argcount, "cython", self.cache, fallback=interpreted,
+                make_dispatcher=self.make_dispatcher, on_rebound=self.rebound, nested_codes=self.nested_code,
+                closure_per_call=True)
+        except Exception as exc:           # an optimisation the user did not ask for by name: stay interpreted
+            log.info("moshjit: the nested function %s stays interpreted: %s", self.code.co_qualname, exc)
+            self.reason, self.state = exc, "failed"
+            return
+        self.entry, self.state = artifact.entry, "native"
+
+    def nested_code(self, code: types.CodeType, globals_: dict):
+        """What compiles the functions this code's compiled code makes, alike."""
+        return nested_code(code, globals_, self.eager, self.threshold, self.cache, self.make_dispatcher)
+
+    def describe(self) -> dict:
+        """Where the functions made from the code run (``stats``): interpreted, compiling, native or failed."""
+        described = {"state": self.state, "threshold": self.threshold}
+        if self.reason is not None:
+            described["reason"] = str(self.reason)
+        return described
+
+    def rebound(self, bindings, function, *args):
+        """A name the compiled code bound was rebound: it stays bound there, so this and later calls run the
+        function's bytecode."""
+        log.info("moshjit: the nested function %s found a name it bound rebound; running it interpreted",
+                 self.code.co_qualname)
+        return interpreted(function, *args)
+
+
+def interpreted(function: types.FunctionType, *args):
+    """One call of a nested function's bytecode: a plain copy of it (same code, globals, defaults and cells) called,
+    so the call does not come back through its compiled call path."""
+    return types.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__,
+                              function.__closure__)(*args)
+
+
+def nested_code(code: types.CodeType, globals_: dict, eager: bool, threshold: int, cache, make_dispatcher):
+    """The ``NestedCode`` of ``code`` made in ``globals_`` (compiled at once when ``eager``, else in the background
+    after ``threshold`` calls; into ``cache``), or None for a code the call path does not take (``*args``,
+    ``**kwargs``, keyword-only parameters, generators and coroutines, more than ``MAX_ARGS`` parameters)."""
+    if code.co_flags & _UNSUPPORTED_FLAGS or code.co_kwonlyargcount or code.co_argcount > MAX_ARGS:
+        return None
+    key = (code, id(globals_), eager, threshold, id(cache))
+    with _lock:
+        found = _codes.get(key)
+        if found is None:
+            found = _codes[key] = NestedCode(code, globals_, 1 if eager else threshold, eager, cache, make_dispatcher)
+    return found
