@@ -31,7 +31,7 @@ STRS = ["''", "'a'", "'ab'", "'Hello'", "'x y'", "'ß'", "'12'", "'-3'", "'  pad
 CONSTRUCTS = ("loop", "break", "continue", "try", "finally", "float_edge", "big_int", "mixed", "str", "raise",
               "mutation", "nested_loop", "closure", "nonlocal", "generator", "genexpr", "global", "attribute", "match",
               "match_sequence", "match_mapping", "match_class", "star_unpack", "class_attribute", "str_in_literals",
-              "char_list", "float_chain_end", "label_jump")
+              "char_list", "float_chain_end", "label_jump", "closure_call_shapes")
 # Scope constructs (general flavour only: they need Python objects): a nested function or lambda capturing a
 # variable, a nonlocal write, a nested generator function, a generator expression no consumer inlines, a global write,
 # an instance of a class the program defines whose attributes it reads and writes (and, for a plain class attribute,
@@ -43,6 +43,10 @@ CHAR_LIST_PROBABILITY = 0.35    # a str copied into a list only read (``ProgramW
 # A planned try's body starts with ``if cond: raise Label('planned label')`` and its first clause is ``except Label:
 # pass`` (an exception used as a goto, which ``passes/local_raises.py`` turns into a jump); its own stream too.
 LABEL_JUMP_PROBABILITY = 0.4
+# A planned closure may instead be a nested function with a default, called exactly, leaving its default, by keyword
+# and through ``*args`` (the compiled call path of ``moshjit/nested.py`` takes the first and hands the rest to
+# CPython's); its own stream too.
+CALL_SHAPES_PROBABILITY = 0.4
 LABELS = ["ValueError", "KeyError", "LookupError", "RuntimeError", "ArithmeticError"]
 # A match statement (general flavour: the LLVM backend refuses the MATCH_* opcodes) over the list, a tuple of an int
 # and a float, a dict or an int, its sequence, mapping and class patterns counted apart in the census. It draws from
@@ -90,6 +94,10 @@ class ProgramWriter:
         if flavour == "general" and "try" in self.plan and self.label_rng.random() < LABEL_JUMP_PROBABILITY:
             self.plan.add("label_jump")
         self.label_written = False
+        self.shapes_written = False
+        self.shapes_rng = random.Random(hash(rng.getstate()[1]) ^ 0xCA11)
+        if "closure" in self.plan and self.shapes_rng.random() < CALL_SHAPES_PROBABILITY:
+            self.plan.add("closure_call_shapes")
         self.lines: list[str] = []
         self.promised_loop = False
 
@@ -341,6 +349,18 @@ class ProgramWriter:
             self.emit(indent, f"{name} = lambda e: (e * {captured}) % 7")
             self.emit(indent, f"{captured} = ({captured} + {self.int_expr(0)}) % 1000003")
             self.emit(indent, f"{target} = sum(sorted(xs, key={name})[:2]) + {name}(3)")
+        if "closure_call_shapes" in self.plan and not self.shapes_written:
+            self.call_shapes(indent, captured, target, self.scope_name("c"))
+
+    def call_shapes(self, indent, captured, target, name):
+        """A nested function with a default (bound when it is made), called with every argument, leaving the
+        default, by keyword, through ``*args`` and from C (``map``)."""
+        self.shapes_written = True
+        self.emit(indent, f"def {name}(d, k={captured}):")
+        self.emit(indent + 1, f"return (d * k + {captured}) % 1000003")
+        self.emit(indent, f"{captured} = ({captured} + {self.int_expr(0)}) % 1000003")
+        self.emit(indent, f"{target} = ({name}({self.int_expr(1)}, 3) + {name}(2) + {name}(d=5, k=-1) "
+                          f"+ {name}(*[7, {captured}]) + sum(map({name}, xs))) % 1000003")
 
     def st_generator(self, indent):
         """A nested generator function capturing a variable, consumed by the compiled code."""
@@ -573,6 +593,8 @@ def census(body: list[str], flavour: str) -> set:
         elif isinstance(node, ast.Lambda) or isinstance(node, ast.FunctionDef) and node.name != "program":
             generator = any(isinstance(inner, ast.Yield) for inner in ast.walk(node))
             found.add("generator" if generator else "closure")
+            if isinstance(node, ast.FunctionDef) and node.args.defaults:
+                found.add("closure_call_shapes")
         elif isinstance(node, ast.Nonlocal):
             found.add("nonlocal")
         elif isinstance(node, ast.Global):
