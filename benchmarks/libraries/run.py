@@ -4,9 +4,10 @@
 
 Each library (a package, or a single module) is downloaded once from PyPI at a pinned version (``pip download``,
 into ``MOSHJIT_BENCH_CACHE`` or ``~/.cache/moshjit-bench``) and unpacked; the run imports two copies of it under two
-names, one plain and one with ``moshjit.jit(..., strict=True)`` on every function and class its modules define
-(names one module imported from another are rebound to the jitted objects too, and a function a decorator wraps is
-jitted under the decorator, in the wrapper's closure, as decorating the source would),
+names, one plain and one whose source carries ``@moshjit.jit(strict=True)`` where a user decorating every ``def``
+would write it (``decorate_with_jit``: module-level functions under their other decorators, classes outermost, also
+classes made inside functions; methods are jitted with their class, nested functions with their maker), so whatever
+the library builds while it is imported — tables of functions, bound methods, default instances — holds jitted code,
 compiles at the first call (``MOSHJIT_TIER=eager``, as ``benchmarks.steady_state`` explains), checks that both
 copies give the same output, and then times them in turn, round after round, by process CPU time, each running the
 workload as many times as plain CPython needs for about 0.3 s. The ratio is the median of the rounds' plain time
@@ -35,6 +36,7 @@ plain by both copies) parses and serialises an HTML document.
 from __future__ import annotations
 
 import argparse
+import ast
 import gc
 import importlib
 import math
@@ -47,7 +49,6 @@ import sys
 import tarfile
 import tempfile
 import time
-import types
 import warnings
 import zipfile
 
@@ -55,6 +56,8 @@ from moshjit.errors import MoshjitWarning
 
 os.environ.setdefault("MOSHJIT_TIER", "eager")
 
+JIT_DECORATOR = '__import__("moshjit").jit(strict=True)'      # written into the jitted copy's source
+FALLBACK_DECORATOR = '__import__("moshjit").jit(fallback=True)'
 ROUND_SECONDS = 0.3            # each engine's share of a round: the workload repeated to take about this long
 CACHE = os.environ.get("MOSHJIT_BENCH_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "moshjit-bench"))
 PYPERFORMANCE = "pyperformance==1.14.0"
@@ -94,9 +97,10 @@ def package_source(root: str, package: str) -> str:
     raise FileNotFoundError(f"no package {package} under {root}")
 
 
-def two_copies(root: str, package: str, workdir: str) -> tuple[str, str]:
-    """The package copied under its own name and as ``<package>_jit`` into ``workdir`` (on ``sys.path``); the
-    copy's absolute imports of its own package (``from ftfy.chardata import ...``) name the copy."""
+def two_copies(root: str, package: str, workdir: str, decorator: str = JIT_DECORATOR) -> tuple[str, str, int]:
+    """The package copied under its own name and as ``<package>_jit`` into ``workdir`` (on ``sys.path``): the copy's
+    absolute imports of its own package (``from ftfy.chardata import ...``) name the copy, and its source carries
+    ``@decorator`` where a user would write ``@jit`` (``decorate_with_jit``); and how many it carries."""
     source = package_source(root, package)
     for name in (package, package + "_jit"):
         if os.path.isdir(source):
@@ -106,77 +110,48 @@ def two_copies(root: str, package: str, workdir: str) -> tuple[str, str]:
     copy = os.path.join(workdir, package + "_jit")
     files = [os.path.join(where, f) for where, _, names in os.walk(copy) for f in names if f.endswith(".py")] \
         if os.path.isdir(copy) else [copy + ".py"]
+    decorated = 0
     for path in files:
         with open(path, encoding="utf-8") as file:
             text = file.read()
         text = re.sub(rf"^(\s*)import {package}$", rf"\1import {package}_jit as {package}", text, flags=re.M)
         text = re.sub(rf"^(\s*)from {package}([. ])", rf"\1from {package}_jit\2", text, flags=re.M)
+        text, count = decorate_with_jit(text, decorator)
+        decorated += count
         with open(path, "w", encoding="utf-8") as file:
             file.write(text)
-    return package, package + "_jit"
+    return package, package + "_jit", decorated
 
 
-def jit_package(name: str, fallback: bool = False) -> int:
-    """``jit(strict=True)`` on every function and class the package's modules define (``fallback=True`` instead:
-    what cannot be compiled runs as plain Python); how many. Module-level names and the values of module-level dicts
-    that held the plain functions hold the jitted ones, as decorating each ``def`` in the source would give. A
-    module-level name holding a decorator's wrapper (``@contextmanager``, ``@recurse()``: a function whose code is
-    not the module's own) stays the wrapper, and the module's function it closes over is jitted in its cell, as
-    ``@jit`` written under the decorator gives."""
-    import moshjit
-    options = {"fallback": True} if fallback else {"strict": True}
-    importlib.import_module(name)
-    modules = [m for n, m in list(sys.modules.items()) if n == name or n.startswith(name + ".")]
-    jitted = {}
-    for module in modules:
-        for attr, value in list(vars(module).items()):
-            if isinstance(value, types.FunctionType) and not _defined_in(value, module):
-                for cell, inner in _decorated_functions(value, module):
-                    if id(inner) not in jitted:
-                        jitted[id(inner)] = moshjit.jit(inner, **options)
-                    cell.cell_contents = jitted[id(inner)]
-                continue
-            if getattr(value, "__module__", None) != module.__name__:
-                continue
-            if isinstance(value, types.FunctionType):
-                if id(value) not in jitted:         # (a decorator's alias may have reached it first)
-                    jitted[id(value)] = moshjit.jit(value, **options)
-                setattr(module, attr, jitted[id(value)])
-            elif isinstance(value, type):
-                moshjit.jit(value, **options)
-    for module in modules:                  # ``from ._re import match_to_number`` took the plain function
-        for attr, value in list(vars(module).items()):
-            if isinstance(value, types.FunctionType) and id(value) in jitted:
-                setattr(module, attr, jitted[id(value)])
-            elif type(value) is dict:           # a table of functions built at import (ftfy's FIXERS)
-                for key, item in list(value.items()):
-                    if isinstance(item, types.FunctionType) and id(item) in jitted:
-                        value[key] = jitted[id(item)]
-    return len(jitted) + sum(isinstance(v, type) and v.__module__ == m.__name__
-                             for m in modules for v in vars(m).values())
+def decorate_with_jit(text: str, decorator: str) -> tuple[str, int]:
+    """``text`` (a module's source) with ``@decorator`` written as a user writing ``@jit`` everywhere would: on every
+    function defined outside functions and classes (module level, also under ``if``/``try``) as its innermost
+    decorator, so it is jitted under the others (``@contextmanager``, ``@recurse()``), and on every class not nested
+    in a class (at module level, or made inside a function) as its outermost one, after ``@dataclass`` and the
+    like made its methods; and how many it wrote. Methods are the class's to jit; functions nested in functions are
+    compiled with the function that makes them (``moshjit.nested``)."""
+    tree = ast.parse(text)
+    lines = text.splitlines(keepends=True)
+    inserts = []                                            # (line index, column)
 
+    def visit(node, scope: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if scope == "module":
+                    inserts.append((child.lineno - 1, child.col_offset))
+                visit(child, "function")
+            elif isinstance(child, ast.ClassDef):
+                if scope != "class":
+                    first = min([d.lineno for d in child.decorator_list] + [child.lineno])
+                    inserts.append((first - 1, child.col_offset))
+                visit(child, "class")
+            else:
+                visit(child, scope)
 
-def _defined_in(function: types.FunctionType, module) -> bool:
-    """Whether ``function``'s code is in ``module``'s source file (not a decorator's wrapper made elsewhere)."""
-    return function.__code__.co_filename == getattr(module, "__file__", None)
-
-
-def _decorated_functions(wrapper: types.FunctionType, module, depth: int = 3, seen: set | None = None):
-    """(cell, function) for each function of ``module``'s own source that ``wrapper`` closes over, through stacked
-    decorators' wrappers up to ``depth`` deep (a wrapper calling itself holds itself in a cell: visited once)."""
-    seen = seen if seen is not None else {id(wrapper)}
-    for cell in wrapper.__closure__ or ():
-        try:
-            inner = cell.cell_contents
-        except ValueError:                  # an empty cell
-            continue
-        if not isinstance(inner, types.FunctionType) or id(inner) in seen:
-            continue
-        seen.add(id(inner))
-        if _defined_in(inner, module) and inner.__module__ == module.__name__:
-            yield cell, inner
-        elif depth > 1:
-            yield from _decorated_functions(inner, module, depth - 1, seen)
+    visit(tree, "module")
+    for index, column in sorted(inserts, reverse=True):
+        lines.insert(index, " " * column + f"@{decorator}\n")
+    return "".join(lines), len(inserts)
 
 
 def pyaes_workload(package):
@@ -464,10 +439,10 @@ def measure(name: str, rounds: int, workdir: str, fallback: bool = False) -> dic
         root = os.path.dirname(package_source(fetched(dependency[0]), dependency[1]))
         if root not in sys.path:
             sys.path.append(root)
-    plain_name, jit_name = two_copies(fetched(requirement), package, workdir)
+    plain_name, jit_name, defs = two_copies(fetched(requirement), package, workdir,
+                                            FALLBACK_DECORATOR if fallback else JIT_DECORATOR)
     plain = workload(importlib.import_module(plain_name))
     start = time.perf_counter()
-    defs = jit_package(jit_name, fallback)
     jitted = workload(importlib.import_module(jit_name))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MoshjitWarning)       # --fallback: counted below instead
