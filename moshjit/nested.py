@@ -3,7 +3,7 @@
 A function made by compiled code is CPython's own function object (its type, name, cells, ``__code__`` are what
 the interpreter would make), but its call path is the backend's (``backends/cython/nested_functions.py``): once
 the functions made from one code object have been called ``threshold`` times, the site asks this module's
-``NestedCode`` for a compiled entry. The code is compiled once for every function made from it in one namespace —
+``NestedCode`` to compile it (the entry appears in ``NestedCode.slot``). The code is compiled once for every function made from it in one namespace —
 the entry takes the function before the arguments and reads the cells from it — with every argument an object,
 on the background thread when tiered (the site asks again later), at that call when eager. A code that cannot be
 compiled stays interpreted, quietly (it was not the user's ``@jit`` that named it) and for good.
@@ -35,36 +35,36 @@ class NestedCode:
         self.cache = cache                  # the on-disk cache the compiled code goes to
         self.make_dispatcher = make_dispatcher   # the dispatcher layer's factory for helpers compiled on their own
         self.state = "interpreted"          # → "compiling" → "native" | "failed"
-        self.entry = None
+        self.slot = [None]                  # the compiled entry, read by the sites at each call; None: none
         self.reason = None                  # why it stays interpreted, once it failed
+        self.volatile: frozenset = frozenset()   # names found rebound: the compiled code reads them at run time
         self._lock = threading.Lock()
 
-    def hot(self, function: types.FunctionType):
-        """The compiled entry, or None while there is none (the call runs interpreted). The first time: compile
-        (eager), or queue the compile (tiered)."""
+    def hot(self, function: types.FunctionType) -> None:
+        """A site's functions are hot: compile (eager: now, tiered: queued), unless it is compiling or done. The
+        site reads the entry from ``slot`` afterwards."""
         with self._lock:
             if self.state != "interpreted":
-                return self.entry
+                return
             self.state = "compiling"
         if self.eager:
             self._compile(function)
-            return self.entry
-        from moshjit import background
-        background.submit(lambda: self._compile(function))
-        return None
+        else:
+            from moshjit import background
+            background.submit(lambda: self._compile(function))
 
     def _compile(self, function: types.FunctionType) -> None:
         from moshjit import compiler
         try:
             artifact = compiler.compile_specialization(
                 function, ("object",) * self.code.co_argcount, "cython", self.cache, fallback=interpreted,
-                make_dispatcher=self.make_dispatcher, on_rebound=self.rebound, nested_codes=self.nested_code,
-                closure_per_call=True)
+                make_dispatcher=self.make_dispatcher, on_rebound=self.rebound, volatile_globals=self.volatile,
+                nested_codes=self.nested_code, closure_per_call=True)
         except Exception as exc:           # an optimisation the user did not ask for by name: stay interpreted
             log.info("moshjit: the nested function %s stays interpreted: %s", self.code.co_qualname, exc)
             self.reason, self.state = exc, "failed"
             return
-        self.entry, self.state = artifact.entry, "native"
+        self.slot[0], self.state = artifact.entry, "native"
 
     def nested_code(self, code: types.CodeType, globals_: dict):
         """What compiles the functions this code's compiled code makes, alike."""
@@ -78,10 +78,16 @@ class NestedCode:
         return described
 
     def rebound(self, bindings, function, *args):
-        """A name the compiled code bound was rebound: it stays bound there, so this and later calls run the
-        function's bytecode."""
-        log.info("moshjit: the nested function %s found a name it bound rebound; running it interpreted",
-                 self.code.co_qualname)
+        """A name the compiled code bound was rebound: the entry is withdrawn (the sites run the bytecode until
+        they ask again, and the code compiles anew reading that name at run time); this call runs the bytecode."""
+        from moshjit.bindings import first_rebound
+        label = first_rebound(bindings)
+        with self._lock:
+            if label is not None and self.state == "native":
+                log.info("moshjit: the nested function %s: %s was rebound; compiling it again without binding it",
+                         self.code.co_qualname, label)
+                self.volatile = self.volatile | {label}
+                self.slot[0], self.state = None, "interpreted"
         return interpreted(function, *args)
 
 

@@ -3,6 +3,7 @@ CPython's results: the call path takes exact positional calls of the code the fu
 everything else — keywords, defaults, a reassigned ``__code__`` — to CPython's own call."""
 from __future__ import annotations
 
+import logging
 import sys
 import traceback
 import warnings
@@ -208,3 +209,30 @@ def deepest(fn) -> tuple:
 
 def test_a_recursive_nested_function_stops_where_cpythons_does():
     assert deepest(jitted_nested(descend)) == deepest(descend)
+
+
+def rescale(value):
+    return value * 2
+
+
+def scaled(values):
+    """A lambda calling a module function the compiled lambda binds (a direct call, checked at its entry)."""
+    return list(map(lambda value: rescale(value) + 1, values))
+
+
+def test_a_name_the_nested_code_bound_rebound_withdraws_the_entry(caplog, monkeypatch):
+    caplog.set_level(logging.INFO, logger="moshjit")
+    jitted = jitted_nested(scaled)
+    assert jitted([1, 2]) == [3, 5]
+    (described,) = jitted.nested_functions.values()
+    assert described["state"] == "native"
+    module = sys.modules[__name__]
+    original = module.rescale
+    monkeypatch.setattr(module, "rescale", lambda value: value * 10)     # (no ``global`` statement: bindable)
+    assert jitted([1, 2]) == scaled([1, 2]) == [11, 21]
+    assert "rescale was rebound" in caplog.text
+    assert jitted([3]) == [31]                       # compiled again, reading ``rescale`` at run time
+    (described,) = jitted.nested_functions.values()
+    assert described["state"] == "native"
+    monkeypatch.setattr(module, "rescale", original)
+    assert jitted([1, 2]) == [3, 5]

@@ -7,9 +7,10 @@ lands there: when the function still runs the code it was made with, gets exactl
 keywords, and the nested code has a compiled entry, the entry runs with the function before the arguments (it reads
 the closure from it); anything else runs CPython's own vectorcall (``_PyFunction_Vectorcall``, read from the first
 function made: 3.13 does not export it), so a reassigned ``__code__``, defaults, keywords and a code that failed to
-compile behave as before. Until there is an entry, the site counts calls and asks its ``NestedCode``
-(``moshjit.nested``, received through the compile context) at its threshold, doubling the threshold each time the
-answer is "not yet". (CPython 3.11's interpreter calls a Python function by pushing its frame itself, without the
+compile behave as before. The entry is read at each call from the one-item list ``slot`` of the code's
+``NestedCode`` (``moshjit.nested``, received through the compile context), which can withdraw it (a name it bound
+was rebound); while it holds None, the site counts calls and asks ``hot`` at its threshold, doubling the threshold
+each time the answer is "not yet". (CPython 3.11's interpreter calls a Python function by pushing its frame itself, without the
 vectorcall slot: there, calls from interpreted code run the bytecode, as they would anyway; 3.12 and later push the
 frame only for functions whose slot is CPython's own.)
 """
@@ -28,7 +29,8 @@ def nested_functions_c(count: int) -> str:
     typedef struct {{
         PyObject *code;                 /* the code object functions made here run (until one's is reassigned) */
         PyObject *owner;                /* moshjit.nested.NestedCode: compiles it, says when */
-        PyObject *entry;                /* its compiled entry (the function, then the arguments), or NULL */
+        PyObject *slot;                 /* its one-item list: the compiled entry (the function, then the
+                                           arguments), or None while there is none (also after a withdrawal) */
         Py_ssize_t argcount, calls, threshold;
     }} mj_nested_site;
 
@@ -36,16 +38,11 @@ def nested_functions_c(count: int) -> str:
     static vectorcallfunc mj_function_vectorcall = NULL;   /* CPython's own */
 
     static int mj_nested_ask(mj_nested_site *s, PyObject *f) {{
-        PyObject *entry = PyObject_CallMethod(s->owner, "hot", "O", f);
+        PyObject *answer = PyObject_CallMethod(s->owner, "hot", "O", f);
         s->calls = 0;
-        if (entry == NULL) return -1;
-        if (entry == Py_None) {{
-            Py_DECREF(entry);
-            if (s->threshold < PY_SSIZE_T_MAX / 2) s->threshold *= 2;
-            return 0;
-        }}
-        if (s->entry == NULL) s->entry = entry;     /* (another thread's ask may have set it meanwhile) */
-        else Py_DECREF(entry);
+        if (answer == NULL) return -1;
+        Py_DECREF(answer);
+        if (PyList_GET_ITEM(s->slot, 0) == Py_None && s->threshold < PY_SSIZE_T_MAX / 2) s->threshold *= 2;
         return 0;
     }}
 
@@ -67,14 +64,19 @@ def nested_functions_c(count: int) -> str:
     static PyObject *mj_nested_call(mj_nested_site *s, PyObject *f, PyObject *const *args, size_t nargsf,
                                     PyObject *kwnames) {{
         Py_ssize_t n = PyVectorcall_NARGS(nargsf), i;
-        PyObject *stack[{MAX_ARGS} + 1];
+        PyObject *stack[{MAX_ARGS} + 1], *entry, *result;
         if (((PyFunctionObject *)f)->func_code == s->code && n == s->argcount && n <= {MAX_ARGS}
                 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {{
-            if (s->entry == NULL && ++s->calls >= s->threshold && mj_nested_ask(s, f) < 0) return NULL;
-            if (s->entry != NULL) {{
+            if (PyList_GET_ITEM(s->slot, 0) == Py_None && ++s->calls >= s->threshold && mj_nested_ask(s, f) < 0)
+                return NULL;
+            entry = PyList_GET_ITEM(s->slot, 0);
+            if (entry != Py_None) {{
                 stack[0] = f;
                 for (i = 0; i < n; i++) stack[i + 1] = args[i];
-                return mj_nested_entry_call(s->entry, stack, n + 1);
+                Py_INCREF(entry);                   /* (the slot may be emptied while it runs) */
+                result = mj_nested_entry_call(entry, stack, n + 1);
+                Py_DECREF(entry);
+                return result;
             }}
         }}
         return mj_function_vectorcall(f, args, nargsf, kwnames);
@@ -89,13 +91,20 @@ def nested_functions_c(count: int) -> str:
 
     static int mj_nested_install(PyObject *f, int i, PyObject *owner) {{
         mj_nested_site *s = &mj_nested_sites[i];
-        PyObject *threshold;
+        PyObject *threshold, *slot;
         if (mj_function_vectorcall == NULL) mj_function_vectorcall = ((PyFunctionObject *)f)->vectorcall;
         if (s->owner == NULL) {{
             if ((threshold = PyObject_GetAttrString(owner, "threshold")) == NULL) return -1;
             s->threshold = PyLong_AsSsize_t(threshold);
             Py_DECREF(threshold);
             if (s->threshold == -1 && PyErr_Occurred()) return -1;
+            if ((slot = PyObject_GetAttrString(owner, "slot")) == NULL) return -1;
+            if (!PyList_CheckExact(slot) || PyList_GET_SIZE(slot) != 1) {{
+                Py_DECREF(slot);
+                PyErr_SetString(PyExc_TypeError, "a nested code's slot is a list of one entry");
+                return -1;
+            }}
+            s->slot = slot;
             s->code = ((PyFunctionObject *)f)->func_code;
             Py_INCREF(s->code);
             s->argcount = ((PyCodeObject *)s->code)->co_argcount;
