@@ -100,8 +100,11 @@ def interpreted(function: types.FunctionType, *args):
 
 def nested_code(code: types.CodeType, globals_: dict, eager: bool, threshold: int, cache, make_dispatcher):
     """The ``NestedCode`` of ``code`` made in ``globals_`` (compiled at once when ``eager``, else in the background
-    after ``threshold`` calls; into ``cache``), or None for a code the call path does not take (``*args``,
-    ``**kwargs``, keyword-only parameters, generators and coroutines, more than ``MAX_ARGS`` parameters)."""
+    after ``threshold`` calls; into ``cache``), or None for a code the call path does not take (a class body,
+    ``*args``, ``**kwargs``, keyword-only parameters, generators and coroutines, more than ``MAX_ARGS``
+    parameters)."""
+    if not code.co_flags & inspect.CO_OPTIMIZED:     # a class body's code: ``__build_class__`` runs it, not calls
+        return None
     if code.co_flags & _UNSUPPORTED_FLAGS or code.co_kwonlyargcount or code.co_argcount > MAX_ARGS:
         return None
     key = (code, id(globals_), eager, threshold, id(cache))

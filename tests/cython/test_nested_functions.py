@@ -236,3 +236,17 @@ def test_a_name_the_nested_code_bound_rebound_withdraws_the_entry(caplog, monkey
     assert described["state"] == "native"
     monkeypatch.setattr(module, "rescale", original)
     assert jitted([1, 2]) == [3, 5]
+
+
+def test_a_class_body_made_by_compiled_code_gets_no_call_path():
+    def make(value):
+        class Made:
+            attribute = value
+
+            def method(self):
+                return self.attribute
+        return Made().method()
+
+    jitted = jitted_nested(make)
+    assert jitted(4) == make(4) == 4
+    assert list(jitted.nested_functions) == []
