@@ -3,10 +3,11 @@
 A function made by compiled code is CPython's own function object (its type, name, cells, ``__code__`` are what
 the interpreter would make), but its call path is the backend's (``backends/cython/nested_functions.py``): once
 the functions made from one code object have been called ``threshold`` times, the site asks this module's
-``NestedCode`` to compile it (the entry appears in ``NestedCode.slot``). The code is compiled once for every function made from it in one namespace —
-the entry takes the function before the arguments and reads the cells from it — with every argument an object,
-on the background thread when tiered (the site asks again later), at that call when eager. A code that cannot be
-compiled stays interpreted, quietly (it was not the user's ``@jit`` that named it) and for good.
+``NestedCode`` to compile the code, and reads the entry from ``NestedCode.slot``. The code is compiled once for
+every function made from it in one namespace — the entry takes the function before the arguments and reads the
+cells from it — with every argument an object, on the background thread when tiered (the site asks again later),
+at that call when eager. A code that cannot be compiled stays interpreted, quietly (it was not the user's ``@jit``
+that named it) and for good; one whose bound name is rebound compiles again, reading that name at run time.
 """
 from __future__ import annotations
 

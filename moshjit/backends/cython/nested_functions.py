@@ -10,9 +10,9 @@ function made: 3.13 does not export it), so a reassigned ``__code__``, defaults,
 compile behave as before. The entry is read at each call from the one-item list ``slot`` of the code's
 ``NestedCode`` (``moshjit.nested``, received through the compile context), which can withdraw it (a name it bound
 was rebound); while it holds None, the site counts calls and asks ``hot`` at its threshold, doubling the threshold
-each time the answer is "not yet". (CPython 3.11's interpreter calls a Python function by pushing its frame itself, without the
-vectorcall slot: there, calls from interpreted code run the bytecode, as they would anyway; 3.12 and later push the
-frame only for functions whose slot is CPython's own.)
+each time the answer is "not yet". (CPython 3.11's interpreter calls a Python function by pushing its frame itself,
+without the vectorcall slot: there, calls from interpreted code run the bytecode, as they would anyway; 3.12 and
+later push the frame only for functions whose slot is CPython's own.)
 """
 from __future__ import annotations
 
