@@ -24,6 +24,7 @@ import warnings
 
 from moshjit._version import __version__
 from moshjit.errors import MoshjitWarning
+from moshjit.functions import jitted_function
 
 log = logging.getLogger("moshjit")
 FORMAT_VERSION = 1
@@ -311,8 +312,8 @@ def value_fingerprint(value, names: set, seen: set) -> str:
         items = value if isinstance(value, tuple) else sorted(value, key=repr)
         return f"{type(value).__name__}:(" + ",".join(value_fingerprint(v, names, seen) for v in items) + ")"
     seen.add(id(value))                             # a reached object (see ``uncovered``)
-    py_func = getattr(value, "py_func", None)
-    if isinstance(py_func, types.FunctionType):           # a jitted function: its options choose its backend
+    py_func = jitted_function(value)
+    if py_func is not None:                               # a jitted function: its options choose its backend
         options = (getattr(value, "backend", None), getattr(value, "fallback", None))
         return f"jit{options}:{_function_fingerprint(py_func, seen)}"
     if isinstance(value, types.FunctionType):

@@ -15,6 +15,7 @@ import sys
 import traceback
 
 from moshjit._version import __version__
+from moshjit.functions import jitted_function
 
 EPILOG = """examples:
   moshjit ssa tokenizer.py:clean_text               the SSA moshjit builds from the bytecode
@@ -65,7 +66,7 @@ def load_target(target: str):
             stopped = getattr(module, "__moshjit_stopped__", None)
             raise UserError(f"{module_part} has no attribute {qualname!r}"
                             + (f" (loading it stopped early: {stopped})" if stopped else "")) from None
-    return getattr(obj, "py_func", obj)
+    return jitted_function(obj) or obj
 
 
 def load_file_module(path: str):

@@ -8,10 +8,23 @@ import types
 from moshjit.errors import UnsupportedError
 
 
+def jitted_function(value) -> types.FunctionType | None:
+    """The plain function ``value`` compiles when it is a ``@jit`` dispatcher, else None. Known by its class (which
+    defines ``compiled_entry``), never by a ``py_func`` attribute alone: ``functools.wraps`` copies a dispatcher's
+    into a decorator's wrapper (``lru_cache``, ``contextmanager``), and calling the wrapper is not calling it."""
+    if not any(callable(vars(klass).get("compiled_entry")) for klass in type(value).__mro__):
+        return None                        # (read from the class dicts: no descriptor or __getattr__ runs)
+    try:                                   # the instance's own attribute: no __getattr__ runs, and an instance
+        inner = object.__getattribute__(value, "py_func")   # dict CPython keeps as values is not materialised
+    except AttributeError:
+        return None
+    return inner if isinstance(inner, types.FunctionType) else None
+
+
 def python_function(fn) -> types.FunctionType:
     """The plain function behind ``fn`` (functions, lambdas, methods, jitted functions)."""
     fn = getattr(fn, "_moshjit_dispatcher", fn)      # a cold method's plain-function copy (moshjit.cold_copy)
-    fn = getattr(fn, "py_func", fn)
+    fn = jitted_function(fn) or fn
     if isinstance(fn, (types.MethodType, staticmethod, classmethod)):
         fn = fn.__func__
     if not isinstance(fn, types.FunctionType):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from moshjit.functions import jitted_function
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
@@ -55,7 +56,7 @@ def own_global_name(fn: Function, ctx: CompileContext, op: ops.Call, key: tuple)
     (also when the compilation bound it under another name or in another namespace too: a call in place whose
     check fails looks this one name up again)."""
     dispatcher = op.func.value
-    if (fn.suspends or getattr(dispatcher, "py_func", None) is not ctx.py_function or len(op.args) != len(fn.args)
+    if (fn.suspends or jitted_function(dispatcher) is not ctx.py_function or len(op.args) != len(fn.args)
             or key != tuple(ctx.key)):
         return None
     holders = [b for b in ctx.bindings if b.value is dispatcher]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from moshjit.functions import jitted_function
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
@@ -73,7 +74,7 @@ def self_awaits(fn: Function, ctx: CompileContext) -> list | None:
             if not (op.context is None and isinstance(call, ops.Call) and call.block is block and index > 0
                     and block.ops[index - 1] is call and users.get(call) == [op] and not call.kwnames
                     and isinstance(call.func, Constant)
-                    and getattr(call.func.value, "py_func", None) is ctx.py_function
+                    and jitted_function(call.func.value) is ctx.py_function
                     and getattr(call.func.value, "_positional_count", -1) == len(call.args) == len(fn.args)):
                 return None
             kinds = tuple(static_key(type_of_value(a.value) if isinstance(a, Constant) else a.type)

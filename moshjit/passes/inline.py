@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from moshjit.analysis.dominators import reverse_postorder
 from moshjit.bindings import FUNCTION_FIELDS, Binding, function_fields
-from moshjit.functions import jitted_method, own_signature
+from moshjit.functions import jitted_function, jitted_method, own_signature
 from moshjit.ir import ops
 from moshjit.ir.clone import clone_function
 from moshjit.ir.function import Block, Function
@@ -49,8 +49,8 @@ _BEING_BUILT = object()        # ``ctx.inlinable_bodies``' entry for a callee wh
 
 
 def _callee_function(value):
-    py_func = getattr(value, "py_func", None)
-    if isinstance(py_func, types.FunctionType):
+    py_func = jitted_function(value)
+    if py_func is not None:
         return py_func, True
     if isinstance(value, types.FunctionType):
         return value, False
@@ -355,8 +355,8 @@ def _inline_guarded(fn: Function, block: Block, position: int, op: ops.Op, name:
     guessed = cls is not None and cls is not _key_class(receiver, ctx)
     method = None if cls is None or after is not None and after not in cls.__mro__ else jitted_method(cls, name,
                                                                                                         after)
-    callee = getattr(method, "py_func", None)
-    if (not isinstance(callee, types.FunctionType) or callee.__code__ in stack or _size(fn) > MAX_TOTAL_SIZE
+    callee = jitted_function(method)
+    if (callee is None or callee.__code__ in stack or _size(fn) > MAX_TOTAL_SIZE
             or getattr(method, "_positional_count", -1) != 1 + len(args)):
         return None                 # (a call leaving parameters to defaults reads the dispatcher's: not inlined)
     label = f"{cls.__qualname__}.{name}"

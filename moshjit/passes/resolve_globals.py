@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from moshjit.analysis.reachable import reachable_from
 from moshjit.bindings import MISSING, Binding
-from moshjit.functions import builtins_of
+from moshjit.functions import builtins_of, jitted_function
 from moshjit.ir import ops
 from moshjit.ir.function import Block, Function
 from moshjit.ir.ops import Constant
@@ -38,7 +38,7 @@ def is_resolvable(value) -> bool:
     """Modules, functions (Python, builtin or jitted) and classes are bound when compiling, and objects whose class
     says its instances are fixed for good (``__moshjit_constant__ = True``: a rewritten match's ``ArgsSite``)."""
     return (isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))
-            or hasattr(value, "py_func") or getattr(type(value), "__moshjit_constant__", False) is True)
+            or jitted_function(value) is not None or getattr(type(value), "__moshjit_constant__", False) is True)
 
 
 def written_globals(fn: Function) -> set[str]:
@@ -68,15 +68,7 @@ def _plain(value):
         return value
     if isinstance(value, (staticmethod, classmethod)):
         return _plain(value.__func__)
-    if not callable(value):                # a jitted function is callable: no other object is looked into
-        return None
-    if any("py_func" in vars(klass) for klass in type(value).__mro__):
-        return None                        # a class attribute (a property would run code): not a jitted function
-    try:                                   # the instance's own attribute: no __getattr__ runs, and an instance
-        inner = object.__getattribute__(value, "py_func")   # dict CPython keeps as values is not materialised
-    except Exception:                      # noqa: BLE001 - anything without such an attribute is not jitted
-        return None
-    return inner if isinstance(inner, types.FunctionType) else None
+    return jitted_function(value)
 
 
 def _functions_of(value):

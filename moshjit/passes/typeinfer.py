@@ -11,7 +11,7 @@ from __future__ import annotations
 from moshjit.analysis.dominators import DominatorTree
 from moshjit.context import CompileContext
 from moshjit.cpython import BOOL_INVERT_WARNS
-from moshjit.functions import jitted_method
+from moshjit.functions import jitted_function, jitted_method
 from moshjit.ir import ops
 from moshjit.ir.conformance import checkable
 from moshjit.ir.function import Block, Function
@@ -491,8 +491,8 @@ class TypeInference:
             result = function_result(func.value, args, bool(op.kwnames))
             if result is not None:
                 return result
-            if not op.kwnames and hasattr(func.value, "py_func"):
-                returned = self.ctx.callee_return_type(func.value.py_func, args)
+            if not op.kwnames and jitted_function(func.value) is not None:
+                returned = self.ctx.callee_return_type(jitted_function(func.value), args)
                 return OBJECT if returned is None else returned
         return OBJECT
 

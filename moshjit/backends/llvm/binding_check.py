@@ -16,6 +16,7 @@ import sys
 import types
 
 from moshjit.bindings import MISSING, Binding
+from moshjit.functions import jitted_function
 
 # Where the items of a tuple ``self`` are (``engine.make_builtin`` builds it): the fallback, the globals dict, the
 # bindings, the rebound handler, then the names of the globals read.
@@ -34,8 +35,7 @@ def kind_of(binding) -> tuple:
 
 
 def _plain_function(value):
-    py_func = getattr(value, "py_func", None) if not isinstance(value, types.FunctionType) else value
-    return py_func if isinstance(py_func, types.FunctionType) else None
+    return value if isinstance(value, types.FunctionType) else jitted_function(value)
 
 
 def _naming(earlier, py_function, wanted) -> int | None:

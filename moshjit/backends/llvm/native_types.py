@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from moshjit.backends.llvm.cold_paths import error_paths, is_builtin_exception
+from moshjit.functions import jitted_function
 from moshjit.ir import ops
 from moshjit.ir.function import Function
 from moshjit.ir.ops import Constant
@@ -83,10 +84,7 @@ def _forget_item_ranges(t: MType) -> MType:
 
 def python_callee(value) -> types.FunctionType | None:
     """The Python function a call compiles natively: a jitted function's ``py_func`` or a plain function."""
-    py_func = getattr(value, "py_func", None)
-    if isinstance(py_func, types.FunctionType):
-        return py_func
-    return value if isinstance(value, types.FunctionType) else None
+    return value if isinstance(value, types.FunctionType) else jitted_function(value)
 
 
 def bind_arguments(callee: types.FunctionType, call: ops.Call) -> list | None:
