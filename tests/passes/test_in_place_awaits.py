@@ -21,10 +21,14 @@ async def _compiled(n):
 
 
 class _Dispatcher:
-    """Stands for a jitted dispatcher: the plain function it compiles and its positional parameter count."""
+    """Stands for a jitted dispatcher: the plain function it compiles and its positional parameter count (known
+    for one by its class's ``compiled_entry``, ``moshjit.functions.jitted_function``)."""
 
     def __init__(self, py_func, positional_count=1):
         self.py_func, self._positional_count = py_func, positional_count
+
+    def compiled_entry(self, key):
+        raise AssertionError("the pass does not compile")
 
     def __repr__(self):
         return f"<dispatcher {self.py_func.__name__}>"
