@@ -92,6 +92,16 @@ def test_the_decorator_goes_where_a_user_would_write_it():
     assert "@jit\n    def norm" not in text and "@jit\n    class Inner" not in text
 
 
+def test_tabs_form_feeds_and_line_separators_in_strings_keep_their_lines():
+    text = ('x = "a\x0cb\u2028c"\n\x0c\nclass C:\n\tdef f(self):\n\t\treturn 1\n\ndef g():\n\tpass\n'
+            'if x:\n\tdef h():\n\t\tpass\n')
+    decorated, count = decorate_with_jit(text, "jit")
+    assert count == 3
+    assert decorated == (text.replace("class C", "@jit\nclass C").replace("def g", "@jit\ndef g")
+                         .replace("\tdef h", "\t@jit\n\tdef h"))
+    compile(decorated, "<decorated>", "exec")
+
+
 def test_the_decorated_package_holds_jitted_code(tmp_path, monkeypatch):
     package = tmp_path / "decorated_pkg"
     package.mkdir()

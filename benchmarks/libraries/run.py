@@ -131,7 +131,7 @@ def decorate_with_jit(text: str, decorator: str) -> tuple[str, int]:
     like made its methods; and how many it wrote. Methods are the class's to jit; functions nested in functions are
     compiled with the function that makes them (``moshjit.nested``)."""
     tree = ast.parse(text)
-    lines = text.splitlines(keepends=True)
+    lines = text.split("\n")                # as ``ast`` numbers lines (``splitlines`` also splits at \f, \x1c, …)
     inserts = []                                            # (line index, column)
 
     def visit(node, scope: str) -> None:
@@ -150,8 +150,8 @@ def decorate_with_jit(text: str, decorator: str) -> tuple[str, int]:
 
     visit(tree, "module")
     for index, column in sorted(inserts, reverse=True):
-        lines.insert(index, " " * column + f"@{decorator}\n")
-    return "".join(lines), len(inserts)
+        lines.insert(index, lines[index][:column] + f"@{decorator}")      # the line's own indentation (tabs too)
+    return "\n".join(lines), len(inserts)
 
 
 def pyaes_workload(package):
