@@ -24,7 +24,8 @@ def can_copy(function) -> bool:
 
 def counting_copy(function: types.FunctionType, counter, dispatcher) -> types.FunctionType:
     """A copy of ``function`` whose every call tests ``bool(counter)`` first. It carries ``dispatcher`` (the
-    ``@jit`` object it stands for) as ``_moshjit_dispatcher`` and the dispatcher's inspection API."""
+    ``@jit`` object it stands for) as ``_moshjit_dispatcher`` (read through ``functions.cold_copy_dispatcher``) and
+    the dispatcher's inspection API."""
     from bytecode import Bytecode, Instr
     code = Bytecode.from_code(function.__code__)
     at = next(i for i, instr in enumerate(code) if isinstance(instr, Instr) and instr.name == "RESUME")
@@ -37,6 +38,8 @@ def counting_copy(function: types.FunctionType, counter, dispatcher) -> types.Fu
     copy.__dict__.update(function.__dict__)
     copy.__wrapped__ = function
     copy._moshjit_dispatcher = dispatcher
+    # ``functools.wraps`` copies this dict into a decorator's wrapper, not this code: the pair marks the copy itself
+    copy._moshjit_code = copy.__code__
     for name in ("compile", "compile_signature", "inspect_ssa", "inspect_types", "inspect_code"):
         setattr(copy, name, getattr(dispatcher, name))
     copy.stats = LiveStats(dispatcher)

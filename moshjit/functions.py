@@ -23,7 +23,7 @@ def jitted_function(value) -> types.FunctionType | None:
 
 def python_function(fn) -> types.FunctionType:
     """The plain function behind ``fn`` (functions, lambdas, methods, jitted functions)."""
-    fn = getattr(fn, "_moshjit_dispatcher", fn)      # a cold method's plain-function copy (moshjit.cold_copy)
+    fn = cold_copy_dispatcher(fn) or fn             # a cold method's plain-function copy (moshjit.cold_copy)
     fn = jitted_function(fn) or fn
     if isinstance(fn, (types.MethodType, staticmethod, classmethod)):
         fn = fn.__func__
@@ -51,10 +51,20 @@ def builtins_dict(py_function: types.FunctionType) -> dict:
     return builtins_of(py_function.__globals__)
 
 
+def cold_copy_dispatcher(value):
+    """The ``@jit`` dispatcher ``value`` stands for when it is a tiered method's plain-function copy
+    (``moshjit.cold_copy``: the class holds the copy while the method is cold), else None. The copy carries the
+    dispatcher and its own code in its ``__dict__``; a decorator's wrapper made with ``functools.wraps`` gets both
+    in its own dict but runs other code: it is not the copy."""
+    if not isinstance(value, types.FunctionType):
+        return None
+    own = value.__dict__
+    return own.get("_moshjit_dispatcher") if own.get("_moshjit_code") is value.__code__ else None
+
+
 def dispatcher_behind(value):
-    """``value``, or the ``@jit`` dispatcher it stands for when it is a tiered method's plain-function copy
-    (``moshjit.cold_copy``: the class holds the copy while the method is cold)."""
-    return getattr(value, "_moshjit_dispatcher", value) if isinstance(value, types.FunctionType) else value
+    """``value``, or the ``@jit`` dispatcher it stands for when it is a tiered method's plain-function copy."""
+    return cold_copy_dispatcher(value) or value
 
 
 def class_attribute(cls: type, name: str, after: type | None = None):

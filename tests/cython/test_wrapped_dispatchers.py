@@ -10,6 +10,7 @@ import pytest
 
 import moshjit
 from moshjit.errors import UnsupportedError
+import moshjit.functions
 from moshjit.functions import jitted_function, python_function
 
 
@@ -67,3 +68,37 @@ def test_only_a_dispatcher_is_a_jitted_function():
     assert jitted_function(dispatcher) is dispatcher.py_func and jitted_function(wrapper) is None
     with pytest.raises(UnsupportedError, match="Python functions only"):
         python_function(wrapper)
+
+
+def test_a_wrapper_of_a_cold_methods_copy_is_not_the_method():
+    """A tiered method's class holds a plain-function copy while it is cold; ``functools.wraps`` copies the copy's
+    dict (naming the dispatcher) into a wrapper put in its place: compiled callers must call the wrapper."""
+    log = []
+
+    class Counter:
+        @moshjit.jit(tier="tiered", backend="cython")
+        def step(self, x):
+            return x + 1
+
+    @moshjit.jit(tier="eager", backend="cython")
+    def run(n):
+        counter = Counter()                     # a known class: the call is direct, behind its guard
+        total = 0
+        for i in range(n):
+            total += counter.step(i)
+        return total
+
+    for i in range(40):                         # cold: the class now holds the copy
+        Counter().step(i)
+    copy = vars(Counter)["step"]
+    assert moshjit.functions.cold_copy_dispatcher(copy) is not None
+    assert run(5) == 15
+
+    @functools.wraps(copy)
+    def logged(self, x):
+        log.append(x)
+        return copy(self, x)
+
+    Counter.step = logged
+    assert moshjit.functions.cold_copy_dispatcher(logged) is None
+    assert run(3) == 6 and log == [0, 1, 2]

@@ -528,13 +528,15 @@ ATTRIBUTE_CACHE_C = r'''
         mj_shadow_memo shadow;
     } mj_method_guard;
     /* Whether a class attribute is ``method`` (a jitted method's dispatcher) or the plain-function copy that
-       stands in for it while it is cold (``moshjit.cold_copy``: it runs the same function). */
+       stands in for it while it is cold (``moshjit.cold_copy``: it runs the same function; its dict names the
+       dispatcher and its own code, which a ``functools.wraps`` wrapper's copied dict names too, but not its code). */
     static int mj_is_method_or_copy(PyObject *found, PyObject *method) {
         PyObject *dict;
         if (found == method) return 1;
         if (found == NULL || !PyFunction_Check(found)) return 0;
         dict = ((PyFunctionObject *)found)->func_dict;
-        return dict != NULL && PyDict_GetItemString(dict, "_moshjit_dispatcher") == method;
+        return dict != NULL && PyDict_GetItemString(dict, "_moshjit_dispatcher") == method
+            && PyDict_GetItemString(dict, "_moshjit_code") == ((PyFunctionObject *)found)->func_code;
     }
     /* 1 when obj.name(...) would call method (or its copy), found on cls, with obj as its first argument: obj's
        type is cls, whose lookup of name gives method, and obj has no attribute of that name of its own; else 0
