@@ -43,9 +43,9 @@ CHAR_LIST_PROBABILITY = 0.35    # a str copied into a list only read (``ProgramW
 # A planned try's body starts with ``if cond: raise Label('planned label')`` and its first clause is ``except Label:
 # pass`` (an exception used as a goto, which ``passes/local_raises.py`` turns into a jump); its own stream too.
 LABEL_JUMP_PROBABILITY = 0.4
-# A planned closure may instead be a nested function with a default, called exactly, leaving its default, by keyword
-# and through ``*args`` (the compiled call path of ``moshjit/nested.py`` takes the first and hands the rest to
-# CPython's); its own stream too.
+# A planned closure may be followed by a nested function with a default, called exactly, leaving its default, by
+# keyword, through ``*args`` and from ``map`` (the compiled call path of ``moshjit/nested.py`` takes exact calls and
+# hands the rest to CPython's); its own stream too.
 CALL_SHAPES_PROBABILITY = 0.4
 LABELS = ["ValueError", "KeyError", "LookupError", "RuntimeError", "ArithmeticError"]
 # A match statement (general flavour: the LLVM backend refuses the MATCH_* opcodes) over the list, a tuple of an int
