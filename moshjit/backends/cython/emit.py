@@ -1328,9 +1328,11 @@ class Emitter:
         params = ", ".join(f"object {self.caller_object(a)}" if a in self.caller_floats
                            else f"{self.decl_type(a)} {self.var(a)}" for a in self.fn.args)
         if self.closure_per_call:
+            # ``moshjit.nested`` takes no generator or coroutine, and a call in place needs a dispatcher whose
+            # function is the one compiled, which a nested code's function never has
             if in_place or self.fn.generator or self.fn.coroutine:
-                raise NotImplementedError("a nested function's code compiled for every function made from it is "
-                                          "a plain function's that does not call itself in place")
+                raise AssertionError("a nested code compiled for every function made from it is a plain function's "
+                                     "that does not call itself in place")
             params = ", ".join([f"object {nested_functions.FUNCTION_PARAMETER}"] + ([params] if params else []))
         unboxed = {self.var(a): self.caller_object(a) for a in self.caller_floats}
         out = [PRELUDE]
