@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as hs
 
 import moshjit
+from tests.cython import agree
 from tests.cython.agree import outcome
 
 
@@ -110,16 +111,7 @@ def test_nested_functions_compile_and_agree_with_cpython(fn, args):
 def test_nested_functions_on_random_inputs(tokens, divisor, wanted, steps, start, values):
     for fn, args in [(scan, (tokens, divisor, wanted)), (counter, (steps, start)), (shapes, (values, start)),
                      (divides, (tokens, divisor))]:
-        assert outcome(_jitted(fn), *args) == outcome(fn, *args)
-
-
-_dispatchers: dict = {}
-
-
-def _jitted(fn):
-    if fn not in _dispatchers:
-        _dispatchers[fn] = jitted_nested(fn)
-    return _dispatchers[fn]
+        assert outcome(agree.jitted(fn), *args) == outcome(fn, *args)
 
 
 def test_a_reassigned_code_runs_the_new_code():
