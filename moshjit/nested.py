@@ -7,7 +7,9 @@ the functions made from one code object have been called ``threshold`` times, th
 every function made from it in one namespace — the entry takes the function before the arguments and reads the
 cells from it — with every argument an object, on the background thread when tiered (the site asks again later),
 at that call when eager. A code that cannot be compiled stays interpreted, quietly (it was not the user's ``@jit``
-that named it) and for good; one whose bound name is rebound compiles again, reading that name at run time.
+that named it) and for good; one whose bound name is rebound compiles again, reading that name at run time; one
+whose entry finds a type it assumed of a global changed is compiled once more without assumptions, and the sites
+call that from then on (as a dispatcher's generic specialisation).
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ class NestedCode:
         self.make_dispatcher = make_dispatcher   # the dispatcher layer's factory for helpers compiled on their own
         self.state = "interpreted"          # → "compiling" → "native" | "failed"
         self.slot = [None]                  # the compiled entry, read by the sites at each call; None: none
+        self.generic = False                # is the entry the compilation without assumptions?
         self.reason = None                  # why it stays interpreted, once it failed
         self.volatile: frozenset = frozenset()   # names found rebound: the compiled code reads them at run time
         self._lock = threading.Lock()
@@ -55,17 +58,40 @@ class NestedCode:
             background.submit(lambda: self._compile(function))
 
     def _compile(self, function: types.FunctionType) -> None:
-        from moshjit import compiler
         try:
-            artifact = compiler.compile_specialization(
-                function, ("object",) * self.code.co_argcount, "cython", self.cache, fallback=interpreted,
-                make_dispatcher=self.make_dispatcher, on_rebound=self.rebound, volatile_globals=self.volatile,
-                nested_codes=self.nested_code, closure_per_call=True)
+            artifact = self._compiled(function, assume_globals=True)
         except Exception as exc:           # an optimisation the user did not ask for by name: stay interpreted
-            log.info("moshjit: the nested function %s stays interpreted: %s", self.code.co_qualname, exc)
-            self.reason, self.state = exc, "failed"
+            self._failed(exc)
             return
         self.slot[0], self.state = artifact.entry, "native"
+
+    def _compiled(self, function: types.FunctionType, assume_globals: bool):
+        from moshjit import compiler
+        return compiler.compile_specialization(
+            function, ("object",) * self.code.co_argcount, "cython", self.cache, fallback=self.deoptimised,
+            assume_globals=assume_globals, make_dispatcher=self.make_dispatcher, on_rebound=self.rebound,
+            volatile_globals=self.volatile, nested_codes=self.nested_code, closure_per_call=True)
+
+    def _failed(self, exc: Exception) -> None:
+        log.info("moshjit: the nested function %s stays interpreted: %s", self.code.co_qualname, exc)
+        self.reason, self.state, self.slot[0] = exc, "failed", None
+
+    def deoptimised(self, function: types.FunctionType, *args):
+        """The entry found a global's type (or a method) it assumed changed: the code is compiled now without
+        assumptions, the sites call that from now on, and so does this call (it stays interpreted, for good, if
+        that compile fails)."""
+        with self._lock:
+            if self.state == "native" and not self.generic:
+                try:
+                    artifact = self._compiled(function, assume_globals=False)
+                except Exception as exc:
+                    self._failed(exc)
+                else:
+                    log.info("moshjit: the nested function %s: an assumption failed; compiled without assumptions",
+                             self.code.co_qualname)
+                    self.slot[0], self.generic = artifact.entry, True
+            entry = self.slot[0] if self.generic else None
+        return entry(function, *args) if entry is not None else interpreted(function, *args)
 
     def nested_code(self, code: types.CodeType, globals_: dict):
         """What compiles the functions this code's compiled code makes, alike."""
@@ -74,6 +100,8 @@ class NestedCode:
     def describe(self) -> dict:
         """Where the functions made from the code run (``stats``): interpreted, compiling, native or failed."""
         described = {"state": self.state, "threshold": self.threshold}
+        if self.generic:
+            described["generic"] = True
         if self.reason is not None:
             described["reason"] = str(self.reason)
         return described
@@ -88,7 +116,7 @@ class NestedCode:
                 log.info("moshjit: the nested function %s: %s was rebound; compiling it again without binding it",
                          self.code.co_qualname, label)
                 self.volatile = self.volatile | {label}
-                self.slot[0], self.state = None, "interpreted"
+                self.slot[0], self.state, self.generic = None, "interpreted", False
         return interpreted(function, *args)
 
 

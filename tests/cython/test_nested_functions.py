@@ -242,3 +242,25 @@ def test_a_class_body_made_by_compiled_code_gets_no_call_path():
     jitted = jitted_nested(make)
     assert jitted(4) == make(4) == 4
     assert list(jitted.nested_functions) == []
+
+
+SHIFT = 3
+
+
+def shifted_all(values):
+    """A lambda reading a module global whose type its compiled code assumes (an int), checked at its entry."""
+    return list(map(lambda value: value + SHIFT, values))
+
+
+def test_a_global_of_another_type_switches_the_nested_code_to_its_compilation_without_assumptions(monkeypatch):
+    jitted = jitted_nested(shifted_all)
+    assert jitted([1, 2]) == [4, 5]
+    (described,) = jitted.nested_functions.values()
+    assert described["state"] == "native" and "generic" not in described
+    monkeypatch.setattr(sys.modules[__name__], "SHIFT", 0.5)
+    assert jitted([1, 2]) == shifted_all([1, 2]) == [1.5, 2.5]
+    (described,) = jitted.nested_functions.values()
+    assert described["state"] == "native" and described["generic"]
+    monkeypatch.setattr(sys.modules[__name__], "SHIFT", "!")
+    assert outcome(jitted, ["a"]) == outcome(shifted_all, ["a"])
+    assert outcome(jitted, [1]) == outcome(shifted_all, [1])           # CPython's TypeError, from the lambda
