@@ -10,8 +10,11 @@ classes made inside functions; methods are jitted with their class, nested funct
 the library builds while it is imported — tables of functions, bound methods, default instances — holds jitted code,
 compiles at the first call (``MOSHJIT_TIER=eager``, as ``benchmarks.steady_state`` explains), checks that both
 copies give the same output, and then times them in turn, round after round, by process CPU time, each running the
-workload as many times as plain CPython needs for about 0.3 s. The ratio is the median of the rounds' plain time
-over jitted time. The compile cache starts empty (a fresh ``MOSHJIT_CACHE_DIR``), so the first run includes
+workload as many times as plain CPython needs for about 0.3 s, the engines' order alternated from round to round.
+The ratio is the median of the rounds' plain time over jitted time; the time each engine spent in CPython's garbage
+collector is reported apart, as a share of its time. ``--tiers default`` measures what a user gets without
+``MOSHJIT_TIER``: the jitted copy runs under the default tiers until its compiles, trials and demotions have
+settled, and the row counts its signatures per tier. The compile cache starts empty (a fresh ``MOSHJIT_CACHE_DIR``), so the first run includes
 compiling; ``--warm`` keeps the environment's cache instead. Numba is not a row: it takes none of these (classes,
 bytes, dicts of strs). ``--fallback`` (not the default) jits with ``fallback=True``: what moshjit refuses runs as
 plain Python, and the row names those functions (Python-Markdown's stack-depth helper, say).
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import collections
 import gc
 import importlib
 import math
@@ -433,7 +437,61 @@ DEPENDENCIES = {  # name: what its modules import, as (pinned requirement, packa
 }
 
 
-def measure(name: str, rounds: int, workdir: str, fallback: bool = False) -> dict:
+class CollectorClock:
+    """Process CPU time spent in CPython's garbage collector, read through ``gc.callbacks`` (what a row's engine
+    spends collecting is reported apart: a compiled copy that allocates differently also collects differently)."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        self._began = 0.0
+
+    def __enter__(self):
+        gc.callbacks.append(self._observe)
+        return self
+
+    def __exit__(self, *exc):
+        gc.callbacks.remove(self._observe)
+
+    def _observe(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._began = time.process_time()
+        else:
+            self.seconds += time.process_time() - self._began
+
+
+def settle_tiers(jitted, name: str, least_s: float = 10.0, most_s: float = 120.0) -> dict[str, int]:
+    """Run the jitted workload under the default tiers for ``least_s`` (a long-running program's calls make
+    functions hot), then on until no compile is queued, no trial is open and no function's tier changed over a run
+    (promotions, trials, demotions), or ``most_s`` have passed; how many of the library's signatures end in each
+    tier."""
+    from moshjit import background
+    began, previous = time.perf_counter(), None
+    while True:
+        jitted()
+        running = time.perf_counter() - began
+        if running < least_s:
+            continue
+        background.wait()
+        now = tiers_of(name)
+        open_ = any(tier in ("compiling", "trial") for tier in now.values())
+        if (now == previous and not open_) or running > most_s:
+            return dict(sorted(collections.Counter(now.values()).items()))
+        previous = now
+
+
+def tiers_of(name: str) -> dict[tuple[str, str], str]:
+    """Per jitted function of package ``name`` and dispatch signature, its tier (``docs/tiers.md``)."""
+    return {(d.py_func.__qualname__, signature): row.get("tier", "native")
+            for d in dispatchers_of(name) for signature, row in d.stats.items()}
+
+
+def dispatchers_of(name: str) -> list:
+    from moshjit.dispatcher import DispatcherBase
+    return [d for d in gc.get_objects() if isinstance(d, DispatcherBase)
+            and (d.py_func.__module__ or "").split(".")[0] == name]
+
+
+def measure(name: str, rounds: int, workdir: str, fallback: bool = False, tiered: bool = False) -> dict:
     requirement, package, licence, workload = LIBRARIES[name]
     for dependency in DEPENDENCIES.get(name, ()):            # shared by both copies, plain
         root = os.path.dirname(package_source(fetched(dependency[0]), dependency[1]))
@@ -446,30 +504,35 @@ def measure(name: str, rounds: int, workdir: str, fallback: bool = False) -> dic
     jitted = workload(importlib.import_module(jit_name))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MoshjitWarning)       # --fallback: counted below instead
-        same = plain() == jitted()             # the jitted copy compiles here
+        same = plain() == jitted()             # eager: the jitted copy compiles here
+        tiers = settle_tiers(jitted, jit_name) if tiered else None
     first = time.perf_counter() - start
     begin = time.process_time()
     plain()
     repeat = max(1, math.ceil(ROUND_SECONDS / max(time.process_time() - begin, 1e-6)))
-    ratios = []
-    for _ in range(rounds):
-        times = []
-        for run in (plain, jitted):
+    ratios, total, collecting = [], [0.0, 0.0], [0.0, 0.0]
+    for round_ in range(rounds):
+        times = [0.0, 0.0]
+        order = (0, 1) if round_ % 2 == 0 else (1, 0)          # alternated: a drift of the machine hits both
+        for engine in order:
+            run = (plain, jitted)[engine]
             gc.collect()
-            begin = time.process_time()
-            for _ in range(repeat):
-                run()
-            times.append(time.process_time() - begin)
+            with CollectorClock() as collector:
+                begin = time.process_time()
+                for _ in range(repeat):
+                    run()
+                times[engine] = time.process_time() - begin
+            collecting[engine] += collector.seconds
+            total[engine] += times[engine]
         ratios.append(times[0] / times[1])
     return {"requirement": requirement, "licence": licence, "defs": defs, "same": same, "first_s": first,
-            "ratios": ratios, "repeat": repeat, "fell_back": fell_back(jit_name)}
+            "ratios": ratios, "repeat": repeat, "fell_back": fell_back(jit_name), "tiers": tiers,
+            "collector_share": [c / t for c, t in zip(collecting, total)]}
 
 
 def fell_back(name: str) -> list[str]:
     """The jitted functions of package ``name`` that run as plain Python (``--fallback``: refused)."""
-    from moshjit.dispatcher import DispatcherBase
-    return sorted(d.py_func.__qualname__ for d in gc.get_objects() if isinstance(d, DispatcherBase) and d._failed
-                  and (d.py_func.__module__ or "").split(".")[0] == name)
+    return sorted(d.py_func.__qualname__ for d in dispatchers_of(name) if d._failed)
 
 
 def main(argv=None) -> None:
@@ -480,30 +543,41 @@ def main(argv=None) -> None:
     parser.add_argument("--fallback", action="store_true",
                         help="jit(fallback=True), not strict: a function moshjit refuses runs as plain Python (a "
                              "non-default mode; the library's row then says how much of it compiled)")
+    parser.add_argument("--tiers", choices=("eager", "default"), default="eager",
+                        help="eager (the benchmark's mode: compiled at the first call) or the default tiers a user "
+                             "gets, timed once promotions and trials have settled")
     options = parser.parse_args(argv)
+    tiered = options.tiers == "default"
+    if tiered:
+        os.environ["MOSHJIT_TIER"] = "tiered"
     if not options.warm:
         os.environ["MOSHJIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="moshjit-libraries-cache-")
     print(f"# libraries, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, Python {sys.version.split()[0]}, "
-          f"load average {os.getloadavg()[0]:.1f}, {options.rounds} rounds (process CPU time)"
+          f"load average {os.getloadavg()[0]:.1f}, {options.rounds} rounds (process CPU time, the engines' order "
+          f"alternated), " + ("default tiers, timed once settled" if tiered else "MOSHJIT_TIER=eager")
           + (", jit(fallback=True): refused functions run as plain Python" if options.fallback else ""))
-    print("| library | defs and classes jitted | output | first run, compiling (s) | runs per round "
-          "| × CPython, median (rounds) |")
-    print("|---|---:|---|---:|---:|---|")
+    print("| library | defs and classes jitted | output | "
+          + ("settling, compiles included (s)" if tiered else "first run, compiling (s)") + " | runs per round "
+          "| collector's share, plain / jitted " + ("| signatures per tier " if tiered else "")
+          + "| × CPython, median (rounds) |")
+    print("|---|---:|---|---:|---:|---:|" + ("---|" if tiered else "") + "---|")
     with tempfile.TemporaryDirectory() as workdir:
         sys.path.insert(0, workdir)
         for name in options.only.split(","):
             try:
-                row = measure(name, options.rounds, workdir, options.fallback)
+                row = measure(name, options.rounds, workdir, options.fallback, tiered)
             except Exception as error:             # a refusal (strict) or a failure is this library's row
                 reason = str(error).splitlines()[0][:200]
                 print(f"| {LIBRARIES[name][0]} ({LIBRARIES[name][2]}) | — | {type(error).__name__}: {reason} "
-                      f"| — | — | — |", flush=True)
+                      f"| — | — | — |" + (" — |" if tiered else "") + " — |", flush=True)
                 continue
             rounds = ", ".join(f"{r:.2f}" for r in row["ratios"])
             refused = f" ({len(row['fell_back'])} plain: {', '.join(row['fell_back'])})" if row["fell_back"] else ""
+            collector = " / ".join(f"{share:.0%}" for share in row["collector_share"])
+            tiers = (" " + ", ".join(f"{tier} {count}" for tier, count in row["tiers"].items()) + " |") if tiered else ""
             print(f"| {row['requirement']} ({row['licence']}) | {row['defs']}{refused} | "
-                  f"{'equal' if row['same'] else 'DIFFERS'} | {row['first_s']:.1f} | {row['repeat']} | "
-                  f"**{statistics.median(row['ratios']):.2f}×** ({rounds}) |", flush=True)
+                  f"{'equal' if row['same'] else 'DIFFERS'} | {row['first_s']:.1f} | {row['repeat']} | {collector} |"
+                  f"{tiers} **{statistics.median(row['ratios']):.2f}×** ({rounds}) |", flush=True)
 
 
 if __name__ == "__main__":
