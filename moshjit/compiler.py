@@ -11,12 +11,14 @@ cached native code (``load_cached``) builds no IR.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import importlib
 import logging
 import threading
 import time
 import types
+import typing
 import weakref
 
 from moshjit import progress, switching
@@ -35,6 +37,15 @@ BACKEND_MODULES = {"cython": "moshjit.backends.cython", "llvm": "moshjit.backend
 def backend(name: str):
     """The backend package ``name`` ('cython' or 'llvm'): its ``compile`` and ``load_cached``."""
     return importlib.import_module(BACKEND_MODULES[name])
+
+
+class InlinableBody(typing.NamedTuple):
+    """A callee's inlinable SSA kept across compilations, with what its build recorded in its context."""
+    ir: object
+    resolved_globals: dict
+    bindings: list
+    dependencies: dict
+    inlined_at: dict
 
 
 class DriverContext(CompileContext):
@@ -59,6 +70,35 @@ class DriverContext(CompileContext):
         return self.nested_codes(code, self.py_function.__globals__)
 
     def inlinable_ssa(self, callee, stack):
+        """Built once per callee, dispatch key, names found rebound and helper factory, and kept across
+        compilations while the names the build bound hold and the callee's code is the same (the chains of small
+        methods class-heavy code inlines were built again for every method compiled: most of a library's compile
+        time). A body a call cycle cut depends on where the cycle was entered: it is not kept."""
+        from moshjit.bindings import first_rebound
+        memo_key = (callee, callee.__code__, self.key, self.volatile_globals, self.make_dispatcher)
+        with _lock:
+            kept = _inlinable_bodies.get(memo_key)
+            if kept is not None:
+                _inlinable_bodies.move_to_end(memo_key)
+        if kept is not None and first_rebound(kept.bindings) is None:
+            self.resolved_globals.update(kept.resolved_globals)
+            self.bindings.extend(kept.bindings)
+            self.dependencies.update(kept.dependencies)
+            self.inlined_at.update(kept.inlined_at)
+            return kept.ir
+        ir = self._build_inlinable(callee, stack)
+        if ir is not None and not self.cycle_cut:
+            inlined_at = {op: self.inlined_at[op] for block in ir.blocks for op in block.ops
+                          if op in self.inlined_at}
+            body = InlinableBody(ir, dict(self.resolved_globals), list(self.bindings), dict(self.dependencies),
+                                 inlined_at)
+            with _lock:
+                _inlinable_bodies[memo_key] = body
+                while len(_inlinable_bodies) > MAX_KEPT_BODIES:
+                    _inlinable_bodies.popitem(last=False)
+        return ir
+
+    def _build_inlinable(self, callee, stack):
         from moshjit.frontend import build_ssa
         from moshjit.passes.inline import inline_calls
         from moshjit.passes.pipeline import run_passes
@@ -172,6 +212,8 @@ class DriverContext(CompileContext):
 
 TYPED_ROUNDS = 3                           # rounds of the passes that read inferred types (passes/pipeline.py)
 _lock = threading.RLock()
+MAX_KEPT_BODIES = 1024                     # inlinable bodies kept across compilations, least recently used dropped
+_inlinable_bodies: collections.OrderedDict = collections.OrderedDict()
 _helper_dispatchers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _refused_by_frontend: set = set()          # code objects the frontend refused: such helpers run as plain Python
 _return_types: dict = {}

@@ -49,6 +49,8 @@ class CompileContext:
         self.inlined_at: dict = {}          # inline: an op of an inlined body → the line of the call it replaced
         self.inlinable_bodies: dict = {}    # inline: (callee, key) → (its inlinable SSA, its context), built once
                                             # per compilation and copied for each call site
+        self.cycle_cut = False              # inline: a call cycle kept a call of this body (or of one inlined
+                                            # into it) a call, which it would not be where the cycle is not open
         self.direct_entries: set[int] = set()  # direct_calls: ids of the compiled entries calls were bound to
         # typeinfer: a ``call_method`` on an argument of known class whose result was typed from the jitted method
         # it finds now → (class, dispatcher, type); the backend checks at entry that each call would still find it
@@ -57,8 +59,9 @@ class CompileContext:
         # exact strs, and the generic path's result is checked to be one): ``passes/str_lists.py`` reads through them
         self.exact_str_results: set = set()
         # Every object whose identity or contents the compiled code bakes in (functions, modules, classes resolved;
-        # callees inlined or bound directly). Callees' contexts share this record, so it is transitive; a
-        # backend that caches code across processes checks that its key covers all of it.
+        # callees inlined or bound directly). Callees' contexts share this record, so it is transitive (an inlined
+        # body's build keeps its own, which the caller takes on where it inlines the body); a backend that caches
+        # code across processes checks that its key covers all of it.
         self.dependencies: dict[int, object] = {}
 
     def record_dependency(self, obj) -> None:
@@ -73,12 +76,16 @@ class CompileContext:
         child.closure_per_call = False
         child.resolved_globals, child.global_assumptions, child.bindings = {}, {}, BindingList()
         child.method_assumptions, child.exact_str_results = {}, set()
+        child.cycle_cut = False
         return child            # ``dependencies``, ``volatile_globals``, ``inlined_at``, ``inlinable_bodies`` shared
 
     # ---- services: the driver's subclass answers these ------------------------------------------------------------
     def inlinable_ssa(self, callee: types.FunctionType, stack: tuple) -> Function | None:
         """The optimised, untyped SSA of ``callee`` with its own calls inlined (``stack``: the code objects being
-        inlined into, so recursion stops), or None when the frontend refuses it or nothing is known."""
+        inlined into, so recursion stops), or None when the frontend refuses it or nothing is known. What the
+        build found (globals resolved, bindings, dependencies, where inlined ops come from) is recorded in this
+        context; the SSA is only read and copied by the caller, so the driver may hand out one kept from an
+        earlier compilation while its bindings hold."""
         return None
 
     def callee_dispatcher(self, callee: types.FunctionType):

@@ -114,8 +114,8 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
     """(SSA, the callee's compile context) ready to splice into ``caller``, or None when it cannot be inlined.
     ``key``: what the call fixes of the callee's argument kinds (a method's receiver class), for its own inlining.
 
-    The callee's SSA, its own calls inlined, is built once per compilation (``ctx.inlinable_bodies``) and copied
-    for each call site: built anew at every site, a chain of small methods calling each other cost a build per
+    The callee's SSA, its own calls inlined, is built once per compilation (``ctx.inlinable_bodies``; the driver
+    may keep it across compilations, see ``CompileContext.inlinable_ssa``) and copied for each call site: built anew at every site, a chain of small methods calling each other cost a build per
     path through the call graph (a JavaScript parser's scanner: 12,700 builds of 79 functions in one method's
     compile). The one build inlines into the callee as if it were the outermost function (only its own recursion
     stops); a body that reaches a function of ``stack`` — one it is being inlined into — ends in a call to one of
@@ -125,10 +125,12 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
         return None
     built = ctx.inlinable_bodies.get((callee, key))
     if built is _BEING_BUILT:            # a call cycle through functions not on ``stack``: this call stays a call
+        ctx.cycle_cut = True
         return None
     if built is None:
         callee_ctx = ctx.for_callee(callee)
         callee_ctx.key = key
+        callee_ctx.dependencies = {}     # what the body bakes in: the caller takes it on where it inlines the body
         ctx.inlinable_bodies[(callee, key)] = _BEING_BUILT
         try:
             built = (callee_ctx.inlinable_ssa(callee, (callee.__code__,)), callee_ctx)
@@ -150,6 +152,15 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
         if original in ctx.inlined_at:
             ctx.inlined_at[copy] = ctx.inlined_at[original]
     return body, callee_ctx
+
+
+def _take_on(ctx: CompileContext, callee_ctx: CompileContext) -> None:
+    """What an inlined body's build found becomes the caller's: the globals it resolved, the names it bound (checked
+    on every call), the objects it bakes in, and whether a call cycle kept one of its calls a call."""
+    ctx.resolved_globals.update(callee_ctx.resolved_globals)
+    ctx.bindings.extend(callee_ctx.bindings)
+    ctx.dependencies.update(callee_ctx.dependencies)
+    ctx.cycle_cut = ctx.cycle_cut or callee_ctx.cycle_cut
 
 
 # Names of the built-in containers' and strs' methods: ``self.cells[i].remove(v)`` inside a method ``remove`` is
@@ -221,8 +232,7 @@ def inline_calls(fn: Function, ctx: CompileContext, stack: tuple) -> Function:
                     ctx.bindings.extend(fields)          # the defaults it took are checked on every call
                 continue
             body, callee_ctx = found
-            ctx.resolved_globals.update(callee_ctx.resolved_globals)
-            ctx.bindings.extend(callee_ctx.bindings)
+            _take_on(ctx, callee_ctx)
             ctx.bindings.extend(fields)              # its code and defaults are now part of the caller: checked
             ctx.record_dependency(callee)            # on every call, and part of the cache key
             work.extend((inner, block_stack + (callee.__code__,), False) for inner in body.blocks)
@@ -369,8 +379,7 @@ def _inline_guarded(fn: Function, block: Block, position: int, op: ops.Op, name:
         return None     # a loop is worth the call: its own specialisation is typed by the arguments' run-time kinds
     values, defaulted = bound
     body, callee_ctx = found
-    ctx.resolved_globals.update(callee_ctx.resolved_globals)
-    ctx.bindings.extend(callee_ctx.bindings)
+    _take_on(ctx, callee_ctx)
     ctx.bindings.extend(_default_bindings(callee, label, defaulted))
     ctx.record_dependency(method)
     check = ops.MethodIs(receiver, name, cls, method, line=op.line) if guard is None else guard(cls, method)

@@ -1,15 +1,19 @@
 """``inline._callee_ir`` builds a callee's inlinable SSA once per compilation and copies it for each call site. A
 scanner's small methods calling each other at many sites used to be built once per path through the call graph
-(a JavaScript parser's: 12,700 builds of 79 functions for one method, minutes of compiling and gigabytes)."""
+(a JavaScript parser's: 12,700 builds of 79 functions for one method, minutes of compiling and gigabytes). The
+driver keeps the bodies across compilations (``DriverContext.inlinable_ssa``) while the names they bound hold."""
 from __future__ import annotations
 
 import collections
+import sys
 
 import pytest
 
 import moshjit
 from moshjit import compiler
 from moshjit.compiler import DriverContext
+from moshjit.passes.inline import inline_calls
+from moshjit.passes.resolve_globals import resolve_globals
 
 
 def scanner_class():
@@ -83,3 +87,93 @@ def test_mutually_recursive_methods_stay_calls_and_compute_as_cpython():
     parity = Parity()
     assert [parity.even(n) for n in range(12)] == [n % 2 == 0 for n in range(12)]
     assert [parity.odd(n) for n in range(12)] == [n % 2 == 1 for n in range(12)]
+
+
+@pytest.fixture
+def fresh_builds(monkeypatch):
+    """Builds of inlinable bodies (not the ones handed out again), with nothing kept from earlier tests."""
+    monkeypatch.setattr(compiler, "_inlinable_bodies", collections.OrderedDict())
+    counted = collections.Counter()
+    build = DriverContext._build_inlinable
+
+    def counting(self, callee, stack):
+        counted[callee.__name__] += 1
+        return build(self, callee, stack)
+    monkeypatch.setattr(compiler.DriverContext, "_build_inlinable", counting)
+    return counted
+
+
+def test_each_callee_is_built_once_across_compilations(fresh_builds):
+    jitted = moshjit.jit(scanner_class(), cache=False)
+    scanner = jitted("  alpha\tbeta gamma ")
+    assert [scanner.word() for _ in range(4)] == ["alpha\t", "beta ", "gamma ", ""]
+    compilations = sum(len(method.stats) for method in vars(jitted).values() if hasattr(method, "stats"))
+    assert compilations >= 3 and fresh_builds["eof"] == 1 and fresh_builds["advance"] == 1, fresh_builds
+    assert max(fresh_builds.values()) == 1, fresh_builds
+
+
+def bonus(x):
+    return x + 1
+
+
+def scored(x):
+    return bonus(x) * 2
+
+
+def first_user(x):
+    return scored(x) + 100
+
+
+def second_user(x):
+    return scored(x) - 100
+
+
+def test_a_kept_body_is_built_again_once_a_name_it_bound_is_rebound(fresh_builds, monkeypatch):
+    first = moshjit.jit(first_user, cache=False, backend="cython")
+    assert first(1) == first_user(1) == 104
+    assert fresh_builds["scored"] == 1
+    monkeypatch.setattr(sys.modules[__name__], "bonus", lambda x: x + 10)
+    second = moshjit.jit(second_user, cache=False, backend="cython")
+    assert second(1) == second_user(1) == -78
+    assert fresh_builds["scored"] == 2                # ``bonus`` bound by the kept body no longer holds
+    assert first(1) == first_user(1) == 122          # (the first compilation's own check sees it too)
+
+
+def test_a_kept_body_brings_what_its_build_recorded(fresh_builds):
+    """A compilation handed a kept body records its dependencies, bindings and resolved globals as if it had built it."""
+    def context_of(fn):
+        ctx = DriverContext(fn, (), "cython")
+        ir = moshjit.to_ssa(fn)
+        resolve_globals(ir, ctx)
+        inline_calls(ir, ctx, (fn.__code__,))
+        return ctx
+
+    built, kept = context_of(first_user), context_of(second_user)
+    assert fresh_builds["scored"] == 1
+    for ctx in (built, kept):
+        assert scored in ctx.dependencies.values() and bonus in ctx.dependencies.values()
+        assert {binding.name for binding in ctx.bindings} >= {"scored", "bonus"}
+
+
+def ping(n):
+    return pong(n) + 1
+
+
+def pong(n):
+    return ping(n - 1) if n > 0 else 0
+
+
+def ping_user(n):
+    return ping(n) * 2
+
+
+def pong_user(n):
+    return pong(n) * 3
+
+
+def test_a_body_a_call_cycle_cut_is_not_kept(fresh_builds):
+    """``pong``'s call of ``ping`` stays a call only because ``ping``'s body was being built: built for another
+    entry into the cycle it would differ, so it is built again there."""
+    assert moshjit.jit(ping_user, cache=False, backend="cython")(5) == ping_user(5) == 12
+    assert moshjit.jit(pong_user, cache=False, backend="cython")(5) == pong_user(5) == 15
+    assert fresh_builds["pong"] == 2 and fresh_builds["ping"] <= 2
