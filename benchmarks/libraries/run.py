@@ -459,11 +459,10 @@ class CollectorClock:
             self.seconds += time.process_time() - self._began
 
 
-def settle_tiers(jitted, name: str, least_s: float = 10.0, most_s: float = 120.0) -> dict[str, int]:
-    """Run the jitted workload under the default tiers for ``least_s`` (a long-running program's calls make
-    functions hot), then on until no compile is queued, no trial is open and no function's tier changed over a run
-    (promotions, trials, demotions), or ``most_s`` have passed; how many of the library's signatures end in each
-    tier."""
+def settle_tiers(jitted, name: str, least_s: float = 10.0, most_s: float = 600.0) -> dict[str, int]:
+    """Run the jitted workload under the default tiers, as a long-running program would, for at least ``least_s``
+    and on until no compile is queued, no trial is open and no function's tier changed over a run (promotions,
+    trials, demotions), or for ``most_s``; how many of the library's signatures end in each tier."""
     from moshjit import background
     began, previous = time.perf_counter(), None
     while True:
@@ -471,10 +470,9 @@ def settle_tiers(jitted, name: str, least_s: float = 10.0, most_s: float = 120.0
         running = time.perf_counter() - began
         if running < least_s:
             continue
-        background.wait()
         now = tiers_of(name)
-        open_ = any(tier in ("compiling", "trial") for tier in now.values())
-        if (now == previous and not open_) or running > most_s:
+        settled = background.wait(0) and not any(tier in ("compiling", "trial") for tier in now.values())
+        if (settled and now == previous) or running > most_s:
             return dict(sorted(collections.Counter(now.values()).items()))
         previous = now
 
