@@ -212,7 +212,7 @@ class DriverContext(CompileContext):
 
 TYPED_ROUNDS = 3                           # rounds of the passes that read inferred types (passes/pipeline.py)
 _lock = threading.RLock()
-MAX_KEPT_BODIES = 1024                     # inlinable bodies kept across compilations, least recently used dropped
+MAX_KEPT_BODIES = 512      # inlinable bodies kept across compilations (~35 KB each), least recently used dropped
 _inlinable_bodies: collections.OrderedDict = collections.OrderedDict()
 _helper_dispatchers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _refused_by_frontend: set = set()          # code objects the frontend refused: such helpers run as plain Python
