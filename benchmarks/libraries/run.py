@@ -14,10 +14,10 @@ workload as many times as plain CPython needs for about 0.3 s, the engines' orde
 The ratio is the median of the rounds' plain time over jitted time; the time each engine spent in CPython's garbage
 collector is reported apart, as a share of its time. ``--tiers default`` measures what a user gets without
 ``MOSHJIT_TIER``: the jitted copy runs under the default tiers until its compiles, trials and demotions have
-settled, and the row counts its signatures per tier. The compile cache starts empty (a fresh ``MOSHJIT_CACHE_DIR``), so the first run includes
-compiling; ``--warm`` keeps the environment's cache instead. Numba is not a row: it takes none of these (classes,
-bytes, dicts of strs). ``--fallback`` (not the default) jits with ``fallback=True``: what moshjit refuses runs as
-plain Python, and the row names those functions (Python-Markdown's stack-depth helper, say).
+settled, and the row counts its signatures per tier. The compile cache starts empty (a fresh ``MOSHJIT_CACHE_DIR``),
+so the first run includes compiling; ``--warm`` keeps the environment's cache instead. Numba is not a row: it takes
+none of these (classes, bytes, dicts of strs). ``--fallback`` (not the default) jits with ``fallback=True``: what
+moshjit refuses runs as plain Python, and the row names those functions (Python-Markdown's stack-depth helper, say).
 
 Workloads: pyaes and tomli run pyperformance's (1.14.0, MIT): ``crypto_pyaes`` (AES in CTR mode over 23,000 bytes,
 encrypted and decrypted) and ``tomli_loads`` (its 1.1 MB TOML document, read from the pyperformance distribution,
@@ -552,7 +552,8 @@ def main(argv=None) -> None:
         os.environ["MOSHJIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="moshjit-libraries-cache-")
     print(f"# libraries, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, Python {sys.version.split()[0]}, "
           f"load average {os.getloadavg()[0]:.1f}, {options.rounds} rounds (process CPU time, the engines' order "
-          f"alternated), " + ("default tiers, timed once settled" if tiered else "MOSHJIT_TIER=eager")
+          f"alternated), " + ("default tiers, timed once settled" if tiered
+                               else f"MOSHJIT_TIER={os.environ['MOSHJIT_TIER']}")
           + (", jit(fallback=True): refused functions run as plain Python" if options.fallback else ""))
     print("| library | defs and classes jitted | output | "
           + ("settling, compiles included (s)" if tiered else "first run, compiling (s)") + " | runs per round "
@@ -572,7 +573,9 @@ def main(argv=None) -> None:
             rounds = ", ".join(f"{r:.2f}" for r in row["ratios"])
             refused = f" ({len(row['fell_back'])} plain: {', '.join(row['fell_back'])})" if row["fell_back"] else ""
             collector = " / ".join(f"{share:.0%}" for share in row["collector_share"])
-            tiers = (" " + ", ".join(f"{tier} {count}" for tier, count in row["tiers"].items()) + " |") if tiered else ""
+            tiers = ""
+            if tiered:
+                tiers = " " + ", ".join(f"{tier} {count}" for tier, count in row["tiers"].items()) + " |"
             print(f"| {row['requirement']} ({row['licence']}) | {row['defs']}{refused} | "
                   f"{'equal' if row['same'] else 'DIFFERS'} | {row['first_s']:.1f} | {row['repeat']} | {collector} |"
                   f"{tiers} **{statistics.median(row['ratios']):.2f}×** ({rounds}) |", flush=True)

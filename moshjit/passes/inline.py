@@ -114,13 +114,14 @@ def _callee_ir(callee: types.FunctionType, caller: Function, ctx: CompileContext
     """(SSA, the callee's compile context) ready to splice into ``caller``, or None when it cannot be inlined.
     ``key``: what the call fixes of the callee's argument kinds (a method's receiver class), for its own inlining.
 
-    The callee's SSA, its own calls inlined, is built once per compilation (``ctx.inlinable_bodies``; the driver
-    may keep it across compilations, see ``CompileContext.inlinable_ssa``) and copied for each call site: built
-    anew at every site, a chain of small methods calling each other cost a build per path through the call graph
-    (a JavaScript parser's scanner: 12,700 builds of 79 functions in one method's compile). The one build inlines into the callee as if it were the outermost function (only its own recursion
-    stops); a body that reaches a function of ``stack`` — one it is being inlined into — ends in a call to one of
-    them, which ``_calls_back`` refuses here, exactly as when recursion into ``stack`` stopped while building it. A
-    callee met again while its own body is being built (a call cycle) is not inlined there."""
+    The callee's SSA, its own calls inlined, is built once per compilation (``ctx.inlinable_bodies``; the driver may
+    keep it across compilations, see ``CompileContext.inlinable_ssa``) and copied for each call site: built anew at
+    every site, a chain of small methods calling each other cost a build per path through the call graph (a
+    JavaScript parser's scanner: 12,700 builds of 79 functions in one method's compile). The one build inlines into
+    the callee as if it were the outermost function (only its own recursion stops); a body that reaches a function
+    of ``stack`` — one it is being inlined into — ends in a call to one of them, which ``_calls_back`` refuses here,
+    exactly as when recursion into ``stack`` stopped while building it. A callee met again while its own body is
+    being built (a call cycle) is not inlined there."""
     if callee.__closure__ or callee.__code__.co_flags & SUSPENDING_FLAGS:    # its call returns a generator/coroutine
         return None
     built = ctx.inlinable_bodies.get((callee, key))

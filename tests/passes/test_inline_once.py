@@ -140,7 +140,8 @@ def test_a_kept_body_is_built_again_once_a_name_it_bound_is_rebound(fresh_builds
 
 
 def test_a_kept_body_brings_what_its_build_recorded(fresh_builds):
-    """A compilation handed a kept body records its dependencies, bindings and resolved globals as if it had built it."""
+    """A compilation handed a kept body records its dependencies, bindings and resolved globals as if it had built
+    it."""
     def context_of(fn):
         ctx = DriverContext(fn, (), "cython")
         ir = moshjit.to_ssa(fn)
