@@ -52,16 +52,22 @@ def scanner_class():
     return Scanner
 
 
-@pytest.fixture
-def builds(monkeypatch):
+def counted_by_callee(monkeypatch, method: str) -> collections.Counter:
+    """Calls of ``DriverContext.<method>`` (``inlinable_ssa`` or ``_build_inlinable``), per callee name."""
     counted = collections.Counter()
-    build = DriverContext.inlinable_ssa
+    original = getattr(DriverContext, method)
 
     def counting(self, callee, stack):
         counted[callee.__name__] += 1
-        return build(self, callee, stack)
-    monkeypatch.setattr(compiler.DriverContext, "inlinable_ssa", counting)
+        return original(self, callee, stack)
+    monkeypatch.setattr(compiler.DriverContext, method, counting)
     return counted
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """Bodies asked for (built, or handed out again)."""
+    return counted_by_callee(monkeypatch, "inlinable_ssa")
 
 
 def test_each_callee_is_built_once_per_compilation(builds):
@@ -93,14 +99,7 @@ def test_mutually_recursive_methods_stay_calls_and_compute_as_cpython():
 def fresh_builds(monkeypatch):
     """Builds of inlinable bodies (not the ones handed out again), with nothing kept from earlier tests."""
     monkeypatch.setattr(compiler, "_inlinable_bodies", collections.OrderedDict())
-    counted = collections.Counter()
-    build = DriverContext._build_inlinable
-
-    def counting(self, callee, stack):
-        counted[callee.__name__] += 1
-        return build(self, callee, stack)
-    monkeypatch.setattr(compiler.DriverContext, "_build_inlinable", counting)
-    return counted
+    return counted_by_callee(monkeypatch, "_build_inlinable")
 
 
 def test_each_callee_is_built_once_across_compilations(fresh_builds):
