@@ -2,7 +2,8 @@
 # Both create .venv if missing and install the package with its extras from the package registry.
 # `make test` also runs the suite on the other supported CPythons this machine has (SUPPORTED_PYTHONS in
 # moshjit/_version.py; found by .ci/pythons.py), each in its own venv .venv-X.Y, one version after the other so
-# that the two cores stay busy without being oversubscribed. `make demo` stays on the default interpreter.
+# that the two cores stay busy without being oversubscribed; the versions share the tests out (below). `make demo`
+# stays on the default interpreter.
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
@@ -34,16 +35,17 @@ $(STAMP): setup.py pyproject.toml $(RUNTIME_SOURCES)
 	.venv-$*/bin/python -m pip install --quiet -e '.[test,bench]'
 	@touch $@
 
-# The first CPython draws every hypothesis test's full number of examples; each further one runs every test again
-# with this share of them (tests/conftest.py), which keeps three versions inside CI's time. `make test
-# OTHER_PYTHONS_EXAMPLES=1` runs every version at full depth.
-OTHER_PYTHONS_EXAMPLES ?= 0.25
+# Each CPython runs the tests that read version-specific bytecode, AST or positions, and one part of the rest
+# (tests/conftest.py, MOSHJIT_TEST_SHARD): every test runs once in all, the version-specific ones on every version,
+# which keeps a cold run on three versions inside CI's time. `make test SPREAD=0` runs every test on every version.
+SPREAD ?= 1
+VERSION_VENVS := $(VENV) $(OTHER_VENVS)
 
 test: venvs wheel-smoke
-	@status=0; for venv in $(VENV) $(OTHER_VENVS); do \
-	    share=1; [ "$$venv" = "$(VENV)" ] || share=$(OTHER_PYTHONS_EXAMPLES); \
-	    echo "== $$($$venv/bin/python -c 'import sys; print("CPython", sys.version.split()[0])') ($$venv, examples x$$share)"; \
-	    MOSHJIT_TEST_EXAMPLES=$$share $$venv/bin/python -m pytest -n 2 -q || status=1; \
+	@status=0; part=0; parts=$(words $(VERSION_VENVS)); for venv in $(VERSION_VENVS); do \
+	    part=$$((part + 1)); shard=; [ "$(SPREAD)" = 0 ] || [ $$parts = 1 ] || shard=$$part/$$parts; \
+	    echo "== $$($$venv/bin/python -c 'import sys; print("CPython", sys.version.split()[0])') ($$venv, tests: $${shard:-all})"; \
+	    MOSHJIT_TEST_SHARD=$$shard $$venv/bin/python -m pytest -n 2 -q || status=1; \
 	done; exit $$status
 
 demo: $(STAMP)

@@ -1,8 +1,10 @@
 """The suite tests compiled code: eager tiering by default (tests of the tiers themselves ask for them).
 
-``MOSHJIT_TEST_EXAMPLES`` (a share, default 1) scales the number of examples every hypothesis test draws: `make
-test` runs the whole suite at full depth on the first CPython and every test again, with a share of the random
-examples, on each further version (see docs/architecture.md, "Every version runs everything")."""
+``MOSHJIT_TEST_SHARD`` (``i/n``) runs the tests that read version-specific bytecode, AST or positions
+(``EVERY_VERSION``) and the i-th of n parts of the rest: `make test` gives each CPython of the machine one part, so
+every test runs, the version-specific ones on every version (see docs/architecture.md, "Every version runs its
+share"). ``MOSHJIT_TEST_EXAMPLES`` (a share, default 1) scales the number of examples every hypothesis test draws."""
+import hashlib
 import os
 
 os.environ.setdefault("MOSHJIT_TIER", "eager")
@@ -19,8 +21,41 @@ def example_share() -> float:
     return share
 
 
+# What differs between versions: the bytecode the frontend decodes (and the SSA, passes and golden IR built from it),
+# the AST the source rewrites see, the positions errors point at; the explicit samples compile and run each construct.
+EVERY_VERSION = ("tests/frontend/", "tests/golden/", "tests/ir/", "tests/analysis/", "tests/passes/",
+                 "tests/extensions/", "tests/usability/", "tests/test_layering.py",
+                 "tests/cython/test_frontend_samples.py::test_explicit_examples")
+
+
+def shard() -> tuple[int, int] | None:
+    """``MOSHJIT_TEST_SHARD`` as (i, n), or None: every test."""
+    value = os.environ.get("MOSHJIT_TEST_SHARD", "")
+    if not value:
+        return None
+    index, _, count = value.partition("/")
+    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise ValueError(f"MOSHJIT_TEST_SHARD must be i/n with 1 <= i <= n, not {value!r}")
+    return int(index), int(count)
+
+
+def in_shard(nodeid: str, index: int, count: int) -> bool:
+    """Whether a test runs in part ``index`` of ``count``: always for ``EVERY_VERSION``, else by a stable hash of
+    its id (parameters included, so a parametrised test's cases spread over the parts)."""
+    if nodeid.startswith(EVERY_VERSION):
+        return True
+    return int(hashlib.sha256(nodeid.encode()).hexdigest(), 16) % count == index - 1
+
+
 def pytest_collection_modifyitems(config, items):
-    """Scale each hypothesis test's ``max_examples`` (once per test function, however many parameters it has)."""
+    """Keep this shard's tests; scale each hypothesis test's ``max_examples`` (once per test function, however many
+    parameters it has)."""
+    part = shard()
+    if part is not None:
+        kept = [item for item in items if in_shard(item.nodeid, *part)]
+        kept_ids = {id(item) for item in kept}
+        config.hook.pytest_deselected(items=[item for item in items if id(item) not in kept_ids])
+        items[:] = kept
     share = example_share()
     if share == 1:
         return
