@@ -1,0 +1,34 @@
+"""`make test` shares the suite out among the CPythons (tests/conftest.py): every test runs in exactly one part, the
+version-specific ones in every part."""
+import pytest
+
+from tests.conftest import EVERY_VERSION, in_shard, shard
+
+IDS = [f"tests/cython/test_{name}.py::test_case[{i}]" for name in ("a", "b", "c") for i in range(40)]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4])
+def test_every_test_runs_in_exactly_one_part(count):
+    for nodeid in IDS:
+        assert sum(in_shard(nodeid, index, count) for index in range(1, count + 1)) == 1
+    sizes = [sum(in_shard(nodeid, index, count) for nodeid in IDS) for index in range(1, count + 1)]
+    assert min(sizes) > len(IDS) / count / 2          # spread, not all in one part
+
+
+def test_version_specific_tests_run_in_every_part():
+    for prefix in EVERY_VERSION:
+        nodeid = prefix + ("" if "::" in prefix else "x.py::test_y" if prefix.endswith("/") else "::test_y")
+        assert all(in_shard(nodeid, index, 3) for index in (1, 2, 3))
+    assert all(in_shard("tests/cython/test_frontend_samples.py::test_explicit_examples[loop]", index, 3)
+               for index in (1, 2, 3))
+
+
+def test_the_part_comes_from_the_environment(monkeypatch):
+    monkeypatch.delenv("MOSHJIT_TEST_SHARD", raising=False)
+    assert shard() is None
+    monkeypatch.setenv("MOSHJIT_TEST_SHARD", "2/3")
+    assert shard() == (2, 3)
+    for bad in ("0/3", "4/3", "2", "a/b", "2/-3"):
+        monkeypatch.setenv("MOSHJIT_TEST_SHARD", bad)
+        with pytest.raises(ValueError, match="MOSHJIT_TEST_SHARD"):
+            shard()
