@@ -64,6 +64,32 @@ FRAME_COUNT_C = r'''
     #endif
 '''
 
+ENTRY_CALL_C = FRAME_COUNT_C + r'''
+    /* Calling a compiled entry (defined once per module: method sites and nested functions' call paths use it). */
+    #ifndef MJ_ENTRY_CALL
+    #define MJ_ENTRY_CALL
+    /* A compiled entry called with its arguments (the site counted the frame it stands for): a Cython def through
+       its C function, as CPython's specialised call of a builtin does (no second C-level call, no second
+       recursion level), anything else through vectorcall. */
+    static inline PyObject *mj_site_call_entry(PyObject *entry, PyObject **argv, Py_ssize_t n) {
+        if (PyCFunction_CheckExact(entry) && PyCFunction_GET_FLAGS(entry) == (METH_FASTCALL | METH_KEYWORDS))
+            return ((PyObject *(*)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *))(void (*)(void))
+                    PyCFunction_GET_FUNCTION(entry))(PyCFunction_GET_SELF(entry), argv, n, NULL);
+        return PyObject_Vectorcall(entry, argv, n, NULL);
+    }
+
+    /* A compiled entry the caller holds, called with its arguments as a call of the function would be: counted as
+       one Python frame (``method_calls.py``'s direct calls, a nested function's call path). */
+    static inline PyObject *mj_entry_call(PyObject *entry, PyObject **argv, Py_ssize_t n) {
+        PyObject *result;
+        if (mj_site_enter()) return NULL;
+        result = mj_site_call_entry(entry, argv, n);
+        mj_site_leave();
+        return result;
+    }
+    #endif
+'''
+
 METHOD_SITES_C = r'''
     #define MJ_SITE_ARGS 8
     enum { MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR, MJ_KIND_ANY };
@@ -132,7 +158,7 @@ METHOD_SITES_C = r'''
         return 0;
     }
 
-''' + FRAME_COUNT_C + r'''
+''' + ENTRY_CALL_C + r'''
     /* A jitted method: an instance of the compiled call path that calls and binds as the core does. */
     static int mj_site_is_jitted(PyObject *descr) {
         PyTypeObject *kind = Py_TYPE(descr);
@@ -374,25 +400,6 @@ METHOD_SITES_C = r'''
         return 1;
     }
 
-    /* A compiled entry called with its arguments (the site counted the frame it stands for): a Cython def through
-       its C function, as CPython's specialised call of a builtin does (no second C-level call, no second
-       recursion level), anything else through vectorcall. */
-    static inline PyObject *mj_site_call_entry(PyObject *entry, PyObject **argv, Py_ssize_t n) {
-        if (PyCFunction_CheckExact(entry) && PyCFunction_GET_FLAGS(entry) == (METH_FASTCALL | METH_KEYWORDS))
-            return ((PyObject *(*)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *))(void (*)(void))
-                    PyCFunction_GET_FUNCTION(entry))(PyCFunction_GET_SELF(entry), argv, n, NULL);
-        return PyObject_Vectorcall(entry, argv, n, NULL);
-    }
-
-    /* A compiled entry the caller holds, called with its arguments as a call through the dispatcher would be:
-       counted as one Python frame (``method_calls.py``'s direct calls). */
-    static inline PyObject *mj_entry_call(PyObject *entry, PyObject **argv, Py_ssize_t n) {
-        PyObject *result;
-        if (mj_site_enter()) return NULL;
-        result = mj_site_call_entry(entry, argv, n);
-        mj_site_leave();
-        return result;
-    }
 
     /* argv[0].name(*argv[1:n], **dict(zip(kwnames, argv[n:]))) (a new reference, or NULL with the exception
        set), as CPython calls it; kwnames is NULL for positional calls. A positional call leaving parameters to

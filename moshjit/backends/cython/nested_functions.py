@@ -16,7 +16,7 @@ later push the frame only for functions whose slot is CPython's own.)
 """
 from __future__ import annotations
 
-from moshjit.backends.cython.method_sites import FRAME_COUNT_C
+from moshjit.backends.cython.method_sites import ENTRY_CALL_C
 
 MAX_ARGS = 8                    # positional parameters a site passes on the C stack; more stay interpreted
 
@@ -25,7 +25,7 @@ def nested_functions_c(count: int) -> str:
     """The sites, their trampolines (one per site: a trampoline knows its site) and the call path."""
     trampolines = "".join(f"    MJ_NESTED_TRAMPOLINE({i})\n" for i in range(count))
     table = ", ".join(f"mj_nested_vc{i}" for i in range(count))
-    return FRAME_COUNT_C + rf'''
+    return ENTRY_CALL_C + rf'''
     typedef struct {{
         PyObject *code;                 /* the code object functions made here run (until one's is reassigned) */
         PyObject *owner;                /* moshjit.nested.NestedCode: compiles it, says when */
@@ -46,21 +46,6 @@ def nested_functions_c(count: int) -> str:
         return 0;
     }}
 
-    /* The entry called as the function's own call would run: one Python frame counted against the recursion limit
-       (with CPython's message), the entry's C function called directly (a C function's vectorcall would count
-       it again, as a C call). */
-    static PyObject *mj_nested_entry_call(PyObject *entry, PyObject **argv, Py_ssize_t n) {{
-        PyObject *result;
-        if (mj_frame_enter("")) return NULL;
-        if (PyCFunction_CheckExact(entry) && PyCFunction_GET_FLAGS(entry) == (METH_FASTCALL | METH_KEYWORDS))
-            result = ((PyObject *(*)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *))(void (*)(void))
-                      PyCFunction_GET_FUNCTION(entry))(PyCFunction_GET_SELF(entry), argv, n, NULL);
-        else
-            result = PyObject_Vectorcall(entry, argv, n, NULL);
-        mj_frame_leave();
-        return result;
-    }}
-
     static PyObject *mj_nested_call(mj_nested_site *s, PyObject *f, PyObject *const *args, size_t nargsf,
                                     PyObject *kwnames) {{
         Py_ssize_t n = PyVectorcall_NARGS(nargsf), i;
@@ -74,7 +59,7 @@ def nested_functions_c(count: int) -> str:
                 stack[0] = f;
                 for (i = 0; i < n; i++) stack[i + 1] = args[i];
                 Py_INCREF(entry);                   /* (the slot may be emptied while it runs) */
-                result = mj_nested_entry_call(entry, stack, n + 1);
+                result = mj_entry_call(entry, stack, n + 1);   /* one Python frame, CPython's message */
                 Py_DECREF(entry);
                 return result;
             }}
