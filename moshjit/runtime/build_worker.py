@@ -104,10 +104,11 @@ class BuildWorker:
             process.stdin.close()
             process.stdout.close()
 
-    def build(self, pyx_path: str, module_name: str, c_path: str, so_path: str, optimize: str) -> dict:
+    def build(self, pyx_path: str, module_name: str, c_path: str, so_path: str, optimize: str,
+              headers_root: str | None = None) -> dict:
         """Cythonize ``pyx_path`` to ``c_path`` and compile it to ``so_path``; returns the worker's timings."""
         return self._request({"pyx": pyx_path, "module": module_name, "c": c_path, "so": so_path,
-                              "optimize": optimize}, module_name)
+                              "optimize": optimize, "headers": headers_root}, module_name)
 
     def warm(self, pyx_path: str, module_name: str, c_path: str) -> dict:
         """Cythonize ``pyx_path`` only, for what it leaves warm in the worker: Cython imported, its compile context
@@ -172,11 +173,12 @@ _worker = BuildWorker(background=True)
 _eager_worker = BuildWorker(background=False)
 
 
-def build(pyx_path: str, module_name: str, c_path: str, so_path: str, optimize: str) -> dict:
+def build(pyx_path: str, module_name: str, c_path: str, so_path: str, optimize: str,
+          headers_root: str | None = None) -> dict:
     """Build one generated module in a worker process (see ``BuildWorker.build``): the background one for the
     compile thread's jobs, the eager one for compiles the program waits for."""
     worker = _worker if in_background() else _eager_worker
-    return worker.build(pyx_path, module_name, c_path, so_path, optimize)
+    return worker.build(pyx_path, module_name, c_path, so_path, optimize, headers_root)
 
 
 def warm(pyx_path: str, module_name: str, c_path: str) -> dict:
@@ -184,8 +186,10 @@ def warm(pyx_path: str, module_name: str, c_path: str) -> dict:
     return _worker.warm(pyx_path, module_name, c_path)
 
 
-def build_here(pyx_path: str, module_name: str, c_path: str, so_path: str, optimize: str) -> dict:
-    """What the worker does for one request (also what an in-process build does): Cython, then gcc."""
+def build_here(pyx_path: str, module_name: str, c_path: str, so_path: str, optimize: str,
+               headers_root: str | None = None) -> dict:
+    """What the worker does for one request (also what an in-process build does): Cython, then gcc (with the
+    precompiled Python.h kept under ``headers_root``, when given)."""
     from moshjit.runtime.toolchain import (compile_c, cythonize_file, rewrite_c, with_coroutine_messages,
                                            with_handled_exceptions_kept, with_native_coroutines_sent,
                                            with_owned_scopes, with_private_abi, with_run_once_code_unoptimised,
@@ -195,7 +199,7 @@ def build_here(pyx_path: str, module_name: str, c_path: str, so_path: str, optim
     rewrite_c(c_path, lambda c: with_run_once_code_unoptimised(with_native_coroutines_sent(with_owned_scopes(
         with_private_abi(with_handled_exceptions_kept(with_coroutine_messages(with_user_frames(c, module_name))))))))
     middle = time.perf_counter()
-    compile_c(c_path, so_path, optimize)
+    compile_c(c_path, so_path, optimize, headers_root)
     return {"cython_s": round(middle - start, 4), "cc_s": round(time.perf_counter() - middle, 4)}
 
 
@@ -242,7 +246,7 @@ def serve(background: bool) -> None:
                 timings = warm_here(request["pyx"], request["module"], request["c"])
             else:
                 timings = build_here(request["pyx"], request["module"], request["c"], request["so"],
-                                     request["optimize"])
+                                     request["optimize"], request.get("headers"))
             reply = {"timings": timings}
         except Exception as exc:          # BuildError, or a Cython crash: the client raises it as a BuildError
             reply = {"error": str(exc)}

@@ -12,9 +12,11 @@ import importlib.util
 import logging
 import os
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import threading
 
 from moshjit.cache import versions
@@ -429,10 +431,69 @@ def rewrite_c(c_path: str, rewrite) -> None:
         f.write(rewrite(text))
 
 
-def compile_c(c_path: str, so_path: str, optimize: str) -> None:
-    include = sysconfig.get_paths()["include"]
-    command = compiler_command() + [optimize] + CFLAGS + ["-shared", f"-I{include}", f"-I{os.path.dirname(c_path)}",
-                                                          c_path, "-o", so_path]
+# Every generated module starts with the same lines up to ``#include "Python.h"`` (about 16,000 lines once
+# preprocessed): compiled once into a precompiled header per cache directory, compiler and flags, which gcc then
+# loads instead of parsing them again (~0.06 s of a module's ~0.7 s). A compiler that cannot use the .gch (or a
+# stale one) reads the header itself, so the module is the same either way.
+PYTHON_INCLUDE = '#include "Python.h"\n'
+PYTHON_HEADER = "mj_python.h"
+
+
+def _base_command(optimize: str) -> list[str]:
+    return compiler_command() + [optimize] + CFLAGS + [f"-I{sysconfig.get_paths()['include']}"]
+
+
+def precompiled_python_header(prefix: str, optimize: str, headers_root: str) -> str | None:
+    """The directory holding ``prefix`` (a module's C up to and including Python.h) as ``mj_python.h`` with its
+    precompiled ``.gch``, built on first use; None when it cannot be built (the module then compiles as is)."""
+    command = _base_command(optimize)
+    key = hashlib.sha256("\0".join([prefix, versions()] + command).encode()).hexdigest()[:24]
+    directory = os.path.join(headers_root, key)
+    if os.path.exists(os.path.join(directory, PYTHON_HEADER + ".gch")):
+        return directory
+    os.makedirs(headers_root, mode=0o700, exist_ok=True)
+    building = tempfile.mkdtemp(prefix=f".{key}-", dir=headers_root)
+    try:
+        header = os.path.join(building, PYTHON_HEADER)
+        with open(header, "w", encoding="utf-8") as f:
+            f.write(prefix)
+        proc = subprocess.run(command + ["-x", "c-header", header, "-o", header + ".gch"], capture_output=True,
+                              text=True)
+        if proc.returncode != 0:
+            log.debug("moshjit: no precompiled Python.h (%s): %s", command[0], proc.stderr[-2000:])
+            return None
+        try:
+            os.rename(building, directory)          # whole or not at all; another process may have won the race
+        except OSError:
+            pass
+        return directory if os.path.isdir(directory) else None
+    except OSError as exc:
+        log.debug("moshjit: no precompiled Python.h: %s", exc)
+        return None
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+
+
+def with_precompiled_python_header(c_path: str, optimize: str, headers_root: str) -> list[str]:
+    """Point the module at the precompiled Python.h (rewriting its head to include it); the -I it needs."""
+    with open(c_path, encoding="utf-8") as f:
+        text = f.read()
+    prefix, found, rest = text.partition(PYTHON_INCLUDE)
+    module_name = os.path.splitext(os.path.basename(c_path))[0]
+    if not found or module_name in prefix:         # (a head naming the module would need a header per module)
+        return []
+    directory = precompiled_python_header(prefix + found, optimize, headers_root)
+    if directory is None:
+        return []
+    with open(c_path, "w", encoding="utf-8") as f:
+        f.write(f'#include "{PYTHON_HEADER}"\n' + rest)
+    return [f"-I{directory}"]
+
+
+def compile_c(c_path: str, so_path: str, optimize: str, headers_root: str | None = None) -> None:
+    """gcc on one module; ``headers_root``: where precompiled headers are kept (generated modules only)."""
+    headers = with_precompiled_python_header(c_path, optimize, headers_root) if headers_root else []
+    command = _base_command(optimize) + ["-shared"] + headers + [f"-I{os.path.dirname(c_path)}", c_path, "-o", so_path]
     try:
         proc = subprocess.run(command, capture_output=True, text=True)
     except OSError as exc:                    # no such program, or not executable

@@ -18,6 +18,7 @@ from moshjit.runtime.toolchain import EXT_SUFFIX, GENERATED_OPT
 
 log = logging.getLogger("moshjit")
 _lock = threading.RLock()
+HEADERS = "headers"                       # the cache's namespace for precompiled headers (toolchain.compile_c)
 WARM_MODULE = "_mj_warm"                  # the module ``warm`` cythonizes (never compiled or loaded)
 WARM_BODY = "\n\ncdef int _mj_set_constants(tuple constants) except -1:\n    return 0\n"     # what the prelude's _mj_setup calls
 
@@ -72,7 +73,7 @@ class CythonToolchain:
             start = time.perf_counter()
             in_worker = build_worker.enabled()
             build = build_worker.build if in_worker else build_worker.build_here
-            timings = build(pyx_path, module_name, c_path, so_path, GENERATED_OPT)
+            timings = build(pyx_path, module_name, c_path, so_path, GENERATED_OPT, self.cache.directory(HEADERS))
             if in_worker:
                 timings["build_worker_s"] = round(time.perf_counter() - start, 4)
             with open(so_path, "rb") as f:
