@@ -6,6 +6,7 @@ No setuptools, pyximport or cython.inline (importing those alone costs about a s
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -439,18 +440,32 @@ PYTHON_INCLUDE = '#include "Python.h"\n'
 PYTHON_HEADER = "mj_python.h"
 
 
+_unbuildable_headers: set[str] = set()     # keys whose header gcc refused in this process: not tried again
+
+
 def _base_command(optimize: str) -> list[str]:
     return compiler_command() + [optimize] + CFLAGS + [f"-I{sysconfig.get_paths()['include']}"]
+
+
+@functools.cache
+def _compiler_identity() -> str:
+    """What the compiler says of its version (a .gch is only good for the compiler that wrote it)."""
+    try:
+        return subprocess.run(compiler_command() + ["--version"], capture_output=True, text=True).stdout
+    except OSError:
+        return ""
 
 
 def precompiled_python_header(prefix: str, optimize: str, headers_root: str) -> str | None:
     """The directory holding ``prefix`` (a module's C up to and including Python.h) as ``mj_python.h`` with its
     precompiled ``.gch``, built on first use; None when it cannot be built (the module then compiles as is)."""
     command = _base_command(optimize)
-    key = hashlib.sha256("\0".join([prefix, versions()] + command).encode()).hexdigest()[:24]
+    key = hashlib.sha256("\0".join([prefix, versions(), _compiler_identity()] + command).encode()).hexdigest()[:24]
     directory = os.path.join(headers_root, key)
     if os.path.exists(os.path.join(directory, PYTHON_HEADER + ".gch")):
         return directory
+    if key in _unbuildable_headers:
+        return None
     os.makedirs(headers_root, mode=0o700, exist_ok=True)
     building = tempfile.mkdtemp(prefix=f".{key}-", dir=headers_root)
     try:
@@ -461,6 +476,7 @@ def precompiled_python_header(prefix: str, optimize: str, headers_root: str) -> 
                               text=True)
         if proc.returncode != 0:
             log.debug("moshjit: no precompiled Python.h (%s): %s", command[0], proc.stderr[-2000:])
+            _unbuildable_headers.add(key)
             return None
         try:
             os.rename(building, directory)          # whole or not at all; another process may have won the race

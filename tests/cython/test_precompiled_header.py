@@ -72,5 +72,9 @@ def test_a_header_that_cannot_be_built_leaves_the_module_as_it_is(tmp_path, monk
     headers = str(tmp_path / "headers")
     assert toolchain.with_precompiled_python_header(c_path, toolchain.GENERATED_OPT, headers) == []
     assert os.listdir(headers) == []                             # the failed attempt left nothing behind
-    monkeypatch.setattr(toolchain, "_base_command", real)
+    calls = []
+    monkeypatch.setattr(toolchain.subprocess, "run", lambda *args, **kw: calls.append(args))
+    assert toolchain.with_precompiled_python_header(c_path, toolchain.GENERATED_OPT, headers) == []
+    assert calls == []                                           # remembered: not tried again for each module
+    monkeypatch.undo()
     assert built_answer(c_path, name, None) == 42
