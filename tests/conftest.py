@@ -1,9 +1,10 @@
 """The suite tests compiled code: eager tiering by default (tests of the tiers themselves ask for them).
 
-``MOSHJIT_TEST_SHARD`` (``i/n``) runs the tests that read version-specific bytecode, AST or positions
-(``EVERY_VERSION``) and the i-th of n parts of the rest: `make test` gives each CPython of the machine one part, so
-every test runs, the version-specific ones on every version (see docs/architecture.md, "Every version runs its
-share"). ``MOSHJIT_TEST_EXAMPLES`` (a share, default 1) scales the number of examples every hypothesis test draws."""
+``MOSHJIT_TEST_SHARD`` (``i/n``) runs the tests of version-specific bytecode, AST or positions that compile
+little (``EVERY_VERSION``) and the i-th of n parts of the rest: `make test` gives each CPython of the machine one
+part, so every test runs, the version-specific ones on every version (docs/architecture.md, "Every version runs
+its share"). ``MOSHJIT_TEST_EXAMPLES`` (a share, default 1) scales the number of examples each hypothesis test
+draws."""
 import hashlib
 import os
 
@@ -21,11 +22,15 @@ def example_share() -> float:
     return share
 
 
-# What differs between versions: the bytecode the frontend decodes (and the SSA, passes and golden IR built from it),
-# the AST the source rewrites see, the positions errors point at; the explicit samples compile and run each construct.
+# What differs between versions and costs little to test: the bytecode the frontend decodes, the SSA, passes and
+# golden IR built from it (each frontend sample's SSA is run by the reference interpreter), the AST the source
+# rewrites see, the positions errors point at. Compiled code (one C build per function and signature, most of a
+# cold run) is tested once, on one version each test.
 EVERY_VERSION = ("tests/frontend/", "tests/golden/", "tests/ir/", "tests/analysis/", "tests/passes/",
-                 "tests/extensions/", "tests/usability/", "tests/test_layering.py",
-                 "tests/cython/test_frontend_samples.py::test_explicit_examples")
+                 "tests/test_layering.py", "tests/usability/test_tracebacks.py",
+                 *(f"tests/extensions/test_{name}.py" for name in (
+                     "hook", "pragma", "pattern_matching", "pattern_differential", "pipeline_quick_lambda",
+                     "runner_cli", "pickling", "match_trees", "match_programs", "match_nested_guards")))
 
 
 def shard() -> tuple[int, int] | None:
