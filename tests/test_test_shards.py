@@ -4,25 +4,39 @@ import os
 
 import pytest
 
-from tests.conftest import EVERY_VERSION, in_shard, shard
+from tests.conftest import EVERY_VERSION, RUN_OF_TESTS, in_shard, positions_in_files, shard
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-IDS = [f"tests/cython/test_{name}.py::test_case[{i}]" for name in ("a", "b", "c") for i in range(40)]
+IDS = [f"tests/cython/test_{name}.py::test_case[{i}]" for name in "abcdefghij" for i in range(3 * RUN_OF_TESTS)]
+POSITIONS = positions_in_files(IDS)
+
+
+def parts_of(count):
+    return [[nodeid for nodeid, position in zip(IDS, POSITIONS) if in_shard(nodeid, position, index, count)]
+            for index in range(1, count + 1)]
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 4])
 def test_every_test_runs_in_exactly_one_part(count):
-    for nodeid in IDS:
-        assert sum(in_shard(nodeid, index, count) for index in range(1, count + 1)) == 1
-    sizes = [sum(in_shard(nodeid, index, count) for nodeid in IDS) for index in range(1, count + 1)]
-    assert min(sizes) > len(IDS) / count / 2          # spread, not all in one part
+    parts = parts_of(count)
+    assert sorted(sum(parts, [])) == sorted(IDS)
+    assert min(len(part) for part in parts) > len(IDS) / count / 2          # spread, not all in one part
+
+
+def test_neighbours_in_a_file_run_in_the_same_part():
+    assert POSITIONS[:3] == [0, 1, 2] and POSITIONS[3 * RUN_OF_TESTS] == 0         # counted per file
+    for part in parts_of(3):
+        for nodeid in part:
+            position = POSITIONS[IDS.index(nodeid)]
+            start = IDS.index(nodeid) - position % RUN_OF_TESTS
+            assert set(IDS[start:start + RUN_OF_TESTS]) <= set(part)
 
 
 def test_version_specific_tests_run_in_every_part():
     for prefix in EVERY_VERSION:
         nodeid = prefix + ("" if "::" in prefix else "x.py::test_y" if prefix.endswith("/") else "::test_y")
-        assert all(in_shard(nodeid, index, 3) for index in (1, 2, 3))
+        assert all(in_shard(nodeid, 7, index, 3) for index in (1, 2, 3))
 
 
 def test_every_version_names_what_is_there():
