@@ -400,7 +400,6 @@ METHOD_SITES_C = r'''
         return 1;
     }
 
-
     /* argv[0].name(*argv[1:n], **dict(zip(kwnames, argv[n:]))) (a new reference, or NULL with the exception
        set), as CPython calls it; kwnames is NULL for positional calls. A positional call leaving parameters to
        their defaults gets them here, from the ones the dispatcher binds, and takes the entries as any other; a
