@@ -35,7 +35,7 @@ def test_neighbours_in_a_file_run_in_the_same_part():
 
 def test_version_specific_tests_run_in_every_part():
     for prefix in EVERY_VERSION:
-        nodeid = prefix + ("" if "::" in prefix else "x.py::test_y" if prefix.endswith("/") else "::test_y")
+        nodeid = prefix + ("test_x.py::test_y" if prefix.endswith("/") else "::test_y")
         assert all(in_shard(nodeid, 7, index, 3) for index in (1, 2, 3))
 
 
