@@ -490,34 +490,48 @@ def precompiled_python_header(prefix: str, optimize: str, headers_root: str) -> 
         shutil.rmtree(building, ignore_errors=True)
 
 
-def with_precompiled_python_header(c_path: str, optimize: str, headers_root: str) -> list[str]:
-    """Point the module at the precompiled Python.h (rewriting its head to include it); the -I it needs."""
+def with_precompiled_python_header(c_path: str, optimize: str, headers_root: str) -> tuple[list[str], str]:
+    """Point the module at the precompiled Python.h (rewriting its head to include it): the -I it needs (none if
+    it stays as it was) and the module's text before the rewrite."""
     with open(c_path, encoding="utf-8") as f:
         text = f.read()
     prefix, found, rest = text.partition(PYTHON_INCLUDE)
     module_name = os.path.splitext(os.path.basename(c_path))[0]
     if not found or module_name in prefix:         # (a head naming the module would need a header per module)
-        return []
+        return [], text
     directory = precompiled_python_header(prefix + found, optimize, headers_root)
     if directory is None:
-        return []
+        return [], text
     with open(c_path, "w", encoding="utf-8") as f:
         f.write(f'#include "{PYTHON_HEADER}"\n' + rest)
-    return [f"-I{directory}"]
+    return [f"-I{directory}"], text
 
 
 def compile_c(c_path: str, so_path: str, optimize: str, headers_root: str | None = None) -> None:
-    """gcc on one module; ``headers_root``: where precompiled headers are kept (generated modules only)."""
-    headers = with_precompiled_python_header(c_path, optimize, headers_root) if headers_root else []
-    command = _base_command(optimize) + ["-shared"] + headers + [f"-I{os.path.dirname(c_path)}", c_path, "-o", so_path]
+    """gcc on one module; ``headers_root``: where precompiled headers are kept (generated modules only). gcc stops
+    at a damaged .gch rather than reading the header: then the header is dropped (the next module builds it anew)
+    and the module compiled from its own text."""
+    headers, text = with_precompiled_python_header(c_path, optimize, headers_root) if headers_root else ([], "")
+    proc = _run_compiler(_base_command(optimize) + ["-shared"] + headers
+                         + [f"-I{os.path.dirname(c_path)}", c_path, "-o", so_path])
+    if proc.returncode != 0 and headers and "precompiled header" in proc.stderr:
+        log.warning("moshjit: the precompiled Python.h in %s is unusable; building it again", headers[0][2:])
+        shutil.rmtree(headers[0][2:], ignore_errors=True)
+        with open(c_path, "w", encoding="utf-8") as f:
+            f.write(text)
+        proc = _run_compiler(_base_command(optimize) + ["-shared", f"-I{os.path.dirname(c_path)}", c_path, "-o",
+                                                        so_path])
+    if proc.returncode != 0:
+        raise BuildError(f"C compiler failed on {c_path}:\n{proc.stderr[-4000:]}")
+
+
+def _run_compiler(command: list[str]) -> subprocess.CompletedProcess:
     try:
-        proc = subprocess.run(command, capture_output=True, text=True)
+        return subprocess.run(command, capture_output=True, text=True)
     except OSError as exc:                    # no such program, or not executable
         source = "MOSHJIT_CC" if os.environ.get("MOSHJIT_CC") else "the compiler Python was built with"
         raise BuildError(f"no usable C compiler: {command[0]!r} ({source}) cannot be run ({exc.strerror}); "
                          f"install gcc, or set MOSHJIT_CC to a C compiler") from None
-    if proc.returncode != 0:
-        raise BuildError(f"C compiler failed on {c_path}:\n{proc.stderr[-4000:]}")
 
 
 def compile_to_bytes(c_path: str, workdir: str, name: str, optimize: str) -> bytes:

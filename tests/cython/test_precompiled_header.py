@@ -58,7 +58,7 @@ def test_a_head_naming_the_module_is_left_as_it_is(tmp_path):
         text = f"/* {name} */\n" + f.read()
     with open(c_path, "w", encoding="utf-8") as f:
         f.write(text)
-    assert toolchain.with_precompiled_python_header(c_path, toolchain.GENERATED_OPT, str(tmp_path / "h")) == []
+    assert toolchain.with_precompiled_python_header(c_path, toolchain.GENERATED_OPT, str(tmp_path / "h"))[0] == []
     assert not os.path.exists(tmp_path / "h")
     assert built_answer(c_path, name, str(tmp_path / "h")) == 42
 
@@ -70,11 +70,40 @@ def test_a_header_that_cannot_be_built_leaves_the_module_as_it_is(tmp_path, monk
     missing = str(tmp_path / "missing.h")                       # gcc stops: no such file
     monkeypatch.setattr(toolchain, "_base_command", lambda optimize: real(optimize) + ["-include", missing])
     headers = str(tmp_path / "headers")
-    assert toolchain.with_precompiled_python_header(c_path, toolchain.GENERATED_OPT, headers) == []
+    assert toolchain.with_precompiled_python_header(c_path, toolchain.GENERATED_OPT, headers)[0] == []
     assert os.listdir(headers) == []                             # the failed attempt left nothing behind
     calls = []
     monkeypatch.setattr(toolchain.subprocess, "run", lambda *args, **kw: calls.append(args))
-    assert toolchain.with_precompiled_python_header(c_path, toolchain.GENERATED_OPT, headers) == []
+    assert toolchain.with_precompiled_python_header(c_path, toolchain.GENERATED_OPT, headers)[0] == []
     assert calls == []                                           # remembered: not tried again for each module
     monkeypatch.undo()
     assert built_answer(c_path, name, None) == 42
+
+
+@pytest.mark.skipif(shutil.which(toolchain.compiler_command()[0]) is None, reason="no C compiler")
+def test_a_damaged_header_is_built_again_and_the_module_still_compiles(tmp_path):
+    headers = str(tmp_path / "headers")
+    assert built_answer(write_module(tmp_path, f"_mj_pch_whole_{os.getpid()}"), f"_mj_pch_whole_{os.getpid()}",
+                        headers) == 42
+    (built,) = os.listdir(headers)
+    gch = os.path.join(headers, built, toolchain.PYTHON_HEADER + ".gch")
+    with open(gch, "r+b") as f:
+        f.truncate(100_000)                                     # gcc stops at it instead of reading the header
+    name = f"_mj_pch_damaged_{os.getpid()}"
+    assert built_answer(write_module(tmp_path, name), name, headers) == 42
+    assert not os.path.exists(gch)                              # dropped, so the next module builds it anew
+    name = f"_mj_pch_after_{os.getpid()}"
+    assert built_answer(write_module(tmp_path, name), name, headers) == 42
+    assert os.path.getsize(gch) > 100_000
+
+
+def test_an_error_in_the_module_is_reported_not_blamed_on_the_header(tmp_path):
+    headers = str(tmp_path / "headers")
+    name = f"_mj_pch_broken_{os.getpid()}"
+    c_path = write_module(tmp_path, name)
+    with open(c_path, "a", encoding="utf-8") as f:
+        f.write("this is not C;\n")
+    with pytest.raises(toolchain.BuildError, match="C compiler failed"):
+        built_answer(c_path, name, headers)
+    (built,) = os.listdir(headers)                              # the header stays
+    assert os.path.exists(os.path.join(headers, built, toolchain.PYTHON_HEADER + ".gch"))
