@@ -435,11 +435,10 @@ def rewrite_c(c_path: str, rewrite) -> None:
 # Every generated module starts with the same lines up to ``#include "Python.h"`` (about 16,000 lines once
 # preprocessed): compiled once into a precompiled header per cache directory, compiler and flags, which gcc then
 # loads instead of parsing them again (~0.06 s of a module's ~0.7 s). A compiler that cannot use the .gch (or a
-# stale one) reads the header itself, so the module is the same either way.
+# stale one) reads the header itself, so the module is the same either way; a damaged one, which gcc stops at, is
+# dropped by ``compile_c``.
 PYTHON_INCLUDE = '#include "Python.h"\n'
 PYTHON_HEADER = "mj_python.h"
-
-
 _unbuildable_headers: set[str] = set()     # keys whose header gcc refused in this process: not tried again
 
 
