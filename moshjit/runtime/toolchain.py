@@ -6,6 +6,7 @@ No setuptools, pyximport or cython.inline (importing those alone costs about a s
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.machinery
@@ -477,10 +478,8 @@ def precompiled_python_header(prefix: str, optimize: str, headers_root: str) -> 
             log.debug("moshjit: no precompiled Python.h (%s): %s", command[0], proc.stderr[-2000:])
             _unbuildable_headers.add(key)
             return None
-        try:
-            os.rename(building, directory)          # whole or not at all; another process may have won the race
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):          # the directory exists: another process won the race
+            os.rename(building, directory)          # whole or not at all
         return directory if os.path.isdir(directory) else None
     except OSError as exc:
         log.debug("moshjit: no precompiled Python.h: %s", exc)
