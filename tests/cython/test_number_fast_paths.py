@@ -1,7 +1,8 @@
 """Object arithmetic with the float and small-int specialisations inlined (``backends/cython/number_fast_paths.py``)
 against CPython: operands read from a list are typed ``object``, so every operator below runs the fast path when
-both are exact floats or one-digit ints, and the generic protocol otherwise (big ints, bools, int subclasses, zero
-divisors, strs) — same results, same result types, same errors."""
+both are exact floats or one-digit ints (and ``==``, ``!=``, ``+``, ``+=`` when both are exact strs), and the generic
+protocol otherwise (big ints, bools, int subclasses, zero divisors, str subclasses, a str with a number) — same
+results, same result types, same errors."""
 from __future__ import annotations
 
 import math
@@ -14,6 +15,20 @@ from tests.cython.agree import jitted
 class Int(int):
     def __add__(self, other):
         return "Int.__add__"
+
+
+class Text(str):
+    """A str subclass whose operators are its own: never the exact-str fast paths."""
+    def __eq__(self, other):
+        return "Text.__eq__"
+
+    __hash__ = str.__hash__
+
+    def __add__(self, other):
+        return "Text.__add__"
+
+    def __radd__(self, other):
+        return "Text.__radd__"
 
 
 def number_ops(pair):
@@ -58,6 +73,7 @@ def number_ops(pair):
 
 BOUNDARIES = [0, 1, -1, 2 ** 30 - 1, -(2 ** 30 - 1), 2 ** 30, -(2 ** 30), 2 ** 62, 2 ** 64, -(2 ** 70), True, False,
               0.0, -0.0, 1.5, -2.25, math.inf, -math.inf, math.nan, 1e308, 5e-324, Int(3), None]
+STRS = ["", "a", "ab", "é", "€uro", "\U0001F600", Text("a"), Text("")]
 numbers = hs.one_of(hs.integers(-2 ** 31, 2 ** 31), hs.integers(), hs.floats(allow_nan=True), hs.booleans(),
                     hs.sampled_from(BOUNDARIES))
 
@@ -72,4 +88,19 @@ def test_boundary_operands_behave_as_cpython():
 @settings(max_examples=300, deadline=None)
 @given(numbers, numbers)
 def test_random_operands_behave_as_cpython(a, b):
+    assert jitted(number_ops)([a, b]) == number_ops([a, b])
+
+
+def test_str_operands_behave_as_cpython():
+    """Every pair of exact strs of each kind (equal but distinct objects too), str subclasses and non-strs."""
+    fast = jitted(number_ops)
+    operands = STRS + ["".join(["a", "b"]), 1, 1.5, None]
+    for a in operands:
+        for b in operands:
+            assert fast([a, b]) == number_ops([a, b]), (a, b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.one_of(hs.text(max_size=4), hs.sampled_from(STRS)), hs.one_of(hs.text(max_size=4), hs.sampled_from(STRS)))
+def test_random_str_operands_behave_as_cpython(a, b):
     assert jitted(number_ops)([a, b]) == number_ops([a, b])

@@ -1,7 +1,9 @@
 """Object arithmetic and comparisons with CPython's own specialisations inlined (``BINARY_OP_ADD_FLOAT``,
-``BINARY_OP_ADD_INT``, ``COMPARE_OP_FLOAT_JUMP``, …): a value read from an attribute or a list is typed ``object``,
-and when both operands are exact floats, or ints of one machine digit, the result is computed in C as
-``float_add``/``long_add``/``float_richcompare``/… would compute it; any other operands (subclasses, big ints, a
+``BINARY_OP_ADD_INT``, ``COMPARE_OP_FLOAT_JUMP``, ``COMPARE_OP_STR_JUMP``, ``BINARY_OP_ADD_UNICODE``, …): a
+value read from an attribute or a list is typed ``object``, and when both operands are exact floats, or ints of one
+machine digit, the result is computed in C as ``float_add``/``long_add``/``float_richcompare``/… would compute it,
+and two exact strs are compared for (in)equality or concatenated as ``unicode_compare_eq``/``PyUnicode_Concat``
+would; any other operands (subclasses, big ints, a
 zero divisor, other types) go through ``PyNumber_*``/``PyObject_RichCompare``, so errors and overloads are
 CPython's.
 
@@ -49,10 +51,21 @@ NUMBER_FAST_PATHS_C = r'''
         if (mj_float_operands(a, b, &x, &y)) return PyFloat_FromDouble(x op y);              \
         return generic(a, b);                                                                \
     }
-    MJ_ARITH(mj_fast_add, +, PyNumber_Add)
+    /* + also as BINARY_OP_ADD_UNICODE: two exact strs concatenate directly (what PyNumber_Add and
+       PyNumber_InPlaceAdd reach through str's sq_concat after trying the number slots it lacks). */
+    #define MJ_ADD(name, generic)                                                            \
+    static PyObject *name(PyObject *a, PyObject *b) {                                        \
+        long long i, j;                                                                      \
+        double x, y;                                                                         \
+        if (mj_small_int(a, &i) && mj_small_int(b, &j)) return PyLong_FromLongLong(i + j);  \
+        if (mj_float_operands(a, b, &x, &y)) return PyFloat_FromDouble(x + y);               \
+        if (PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) return PyUnicode_Concat(a, b); \
+        return generic(a, b);                                                                \
+    }
+    MJ_ADD(mj_fast_add, PyNumber_Add)
     MJ_ARITH(mj_fast_subtract, -, PyNumber_Subtract)
     MJ_ARITH(mj_fast_multiply, *, PyNumber_Multiply)
-    MJ_ARITH(mj_fast_inplace_add, +, PyNumber_InPlaceAdd)
+    MJ_ADD(mj_fast_inplace_add, PyNumber_InPlaceAdd)
     MJ_ARITH(mj_fast_inplace_subtract, -, PyNumber_InPlaceSubtract)
     MJ_ARITH(mj_fast_inplace_multiply, *, PyNumber_InPlaceMultiply)
     #define MJ_DIVIDE(name, generic)                                                         \
@@ -86,6 +99,8 @@ NUMBER_FAST_PATHS_C = r'''
                 case Py_EQ: truth = x == y; break;  case Py_NE: truth = x != y; break;
                 case Py_GT: truth = x > y; break;   default: truth = x >= y;
             }
+        } else if ((op == Py_EQ || op == Py_NE) && PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) {
+            truth = (a == b || MJ_UNICODE_EQUAL(a, b)) == (op == Py_EQ);      /* COMPARE_OP_STR_JUMP */
         } else {
             return PyObject_RichCompare(a, b, op);
         }
