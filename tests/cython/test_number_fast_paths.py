@@ -104,3 +104,39 @@ def test_str_operands_behave_as_cpython():
 @given(hs.one_of(hs.text(max_size=4), hs.sampled_from(STRS)), hs.one_of(hs.text(max_size=4), hs.sampled_from(STRS)))
 def test_random_str_operands_behave_as_cpython(a, b):
     assert jitted(number_ops)([a, b]) == number_ops([a, b])
+
+
+class Items(list):
+    def __getitem__(self, index):
+        return ("Items.__getitem__", index)
+
+
+def subscript(pair):
+    container = pair[0]
+    index = pair[1]
+    try:
+        r = container[index]
+    except Exception as exc:
+        r = (type(exc).__name__, str(exc))
+    return type(r).__name__, repr(r)
+
+
+CONTAINERS = [[10, 20, 30], (1.5, "b"), "abc", "é€\U0001F600", "", [], (), Text("xyz"), Items([1, 2]),
+              {0: "zero", -1: "minus one"}, range(3), b"ab", None]
+INDICES = [0, 1, 2, 3, -1, -3, -4, 2 ** 40, -(2 ** 70), True, Int(1), 1.0, "a", None]
+
+
+def test_object_subscripts_behave_as_cpython():
+    """An exact list, tuple or str indexed by a small int reads its item directly (negative indexes from the end);
+    out-of-range indexes, subclasses, dicts, other containers and other keys keep CPython's own results and errors."""
+    fast = jitted(subscript)
+    for container in CONTAINERS:
+        for index in INDICES:
+            assert fast([container, index]) == subscript([container, index]), (container, index)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.one_of(hs.text(max_size=5), hs.lists(hs.integers(), max_size=5), hs.tuples(hs.integers(), hs.text())),
+       hs.integers(-8, 8))
+def test_random_object_subscripts_behave_as_cpython(container, index):
+    assert jitted(subscript)([container, index]) == subscript([container, index])

@@ -1408,6 +1408,8 @@ class Emitter:
         if self.uses_state:
             decls["_mj_state"] = "int"
         decls["_mj_caught"] = "object"
+        if any(text.INDEX_SLOT in line for line in body_lines):
+            decls[text.INDEX_SLOT] = "Py_ssize_t"
         decls.update((name, "double") for name in unboxed)
         if self.closure_per_call:
             decls["_cl"] = "tuple"             # (the module's own ``_cl`` is the closure of a function's code)

@@ -2,8 +2,8 @@
 ``BINARY_OP_ADD_INT``, ``COMPARE_OP_FLOAT_JUMP``, ``COMPARE_OP_STR_JUMP``, ``BINARY_OP_ADD_UNICODE``, …): a
 value read from an attribute or a list is typed ``object``, and when both operands are exact floats, or ints of one
 machine digit, the result is computed in C as ``float_add``/``long_add``/``float_richcompare``/… would compute it,
-and two exact strs are compared for (in)equality or concatenated as ``unicode_compare_eq``/``PyUnicode_Concat``
-would; any other operands (subclasses, big ints, a
+two exact strs are compared for (in)equality or concatenated as ``unicode_compare_eq``/``PyUnicode_Concat`` would,
+and an exact list, tuple or str indexed by such an int is read directly; any other operands (subclasses, big ints, a
 zero divisor, other types) go through ``PyNumber_*``/``PyObject_RichCompare``, so errors and overloads are
 CPython's.
 
@@ -106,5 +106,27 @@ NUMBER_FAST_PATHS_C = r'''
         }
         if (truth) Py_RETURN_TRUE;
         Py_RETURN_FALSE;
+    }
+    /* d[key] as BINARY_SUBSCR_LIST_INT, BINARY_SUBSCR_TUPLE_INT and 3.12's BINARY_SUBSCR_STR_INT read it: an exact
+       list, tuple or str and a one-digit int index in range (negative ones counted from the end, as list_subscript
+       and unicode_subscript count them). mj_indexes_fast says whether they apply; mj_index_item then reads the item
+       (a new reference; a str's character as unicode_getitem makes it, through the same cache of 1-char strs). */
+    static inline int mj_indexes_fast(PyObject *d, PyObject *key, Py_ssize_t *at) {
+        long long i;
+        Py_ssize_t n;
+        if (!mj_small_int(key, &i)) return 0;
+        if (PyList_CheckExact(d)) n = PyList_GET_SIZE(d);
+        else if (PyTuple_CheckExact(d)) n = PyTuple_GET_SIZE(d);
+        else if (PyUnicode_CheckExact(d)) n = PyUnicode_GET_LENGTH(d);
+        else return 0;
+        if (i < 0) i += n;
+        if (i < 0 || i >= n) return 0;                       /* the generic path raises IndexError */
+        *at = (Py_ssize_t)i;
+        return 1;
+    }
+    static inline PyObject *mj_index_item(PyObject *d, Py_ssize_t i) {
+        if (PyList_CheckExact(d)) return Py_NewRef(PyList_GET_ITEM(d, i));
+        if (PyTuple_CheckExact(d)) return Py_NewRef(PyTuple_GET_ITEM(d, i));
+        return PyUnicode_FromOrdinal(PyUnicode_READ_CHAR(d, i));
     }
 '''

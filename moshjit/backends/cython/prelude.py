@@ -247,6 +247,8 @@ MJ_NUMBER_FAST_PATHS
     int mj_loop_tick(int *, int (*)() except -1) except -1
     int mj_zero_division(const char *) except -1
     object mj_richcompare "mj_fast_richcompare"(object, object, int)
+    bint mj_indexes_fast(object, object, Py_ssize_t *)
+    object mj_index_item(object, Py_ssize_t)
     # Python-object arithmetic exactly as CPython's BINARY_OP (see ``emit.python_number_op``); + - * / and
     # comparisons with the float and small-int specialisations inlined (``number_fast_paths.py``)
     object mj_number_add "mj_fast_add"(object, object)

@@ -183,6 +183,8 @@ class StrViews:
 
 StrViews.NONE = StrViews()
 
+INDEX_SLOT = "_mj_at"     # the local an object subscript's fast path leaves its index in (``mj_indexes_fast``)
+
 
 # ---- emission ---------------------------------------------------------------------------------------------------
 def expression(emitter, op) -> str | None:
@@ -211,7 +213,9 @@ def expression(emitter, op) -> str | None:
         return f"mj_dict_getitem_str({emitter.ref(op.obj)}, {emitter.ref(op.key)})"
     if isinstance(op, ops.GetItem) and _dict_or_object(ctype, op.obj) and ctype(op.key) == "object" \
             and not isinstance(op.key, Constant) and op.key not in emitter.inline_slices:
-        return f"mj_getitem_any({emitter.ref(op.obj)}, {emitter.ref(op.key)})"
+        obj, key = emitter.ref(op.obj), emitter.ref(op.key)    # an exact list, tuple or str by a small int first
+        return (f"(mj_index_item({obj}, {INDEX_SLOT}) if mj_indexes_fast({obj}, {key}, &{INDEX_SLOT}) "
+                f"else mj_getitem_any({obj}, {key}))")
     return None
 
 
