@@ -182,10 +182,12 @@ ATTRIBUTE_CACHE_C = r'''
         return -1;
     }
     /* 1 when obj has no attribute name of its own (in its inline values or its dict); 0 when it has, or keeps its
-       dict where this does not look (a negative dict offset); -1 when the dict lookup raised. */
+       dict where this does not look (a negative dict offset); -1 when the dict lookup raised. mj_instance_lacks
+       answers the common cases inline (inline values under unchanged shared keys, no dict at all: what CPython's
+       LOAD_METHOD_WITH_VALUES and LOAD_METHOD_NO_DICT check), the rest here. */
     #pragma GCC diagnostic push
     #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    static int mj_instance_lacks(PyObject *obj, PyObject *name, mj_shadow_memo *m) {
+    static MJ_NOINLINE int mj_instance_lacks_slow(PyObject *obj, PyObject *name, mj_shadow_memo *m) {
         PyTypeObject *tp = Py_TYPE(obj);
         PyObject **values, *dict = NULL, *found;
         mj_dict_keys *keys;
@@ -216,6 +218,20 @@ ATTRIBUTE_CACHE_C = r'''
         return 1;
     }
     #pragma GCC diagnostic pop
+    static inline int mj_instance_lacks(PyObject *obj, PyObject *name, mj_shadow_memo *m) {
+        PyTypeObject *tp = Py_TYPE(obj);
+        PyObject **values;
+        mj_dict_keys *keys;
+        if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
+            values = mj_values_of(obj);
+            keys = (mj_dict_keys *)((PyHeapTypeObject *)tp)->ht_cached_keys;
+            if (values != NULL && keys != NULL && keys->dk_nentries == m->nentries)
+                return m->index < 0 || values[m->index] == NULL;
+        } else if (tp->tp_dictoffset == 0) {
+            return 1;
+        }
+        return mj_instance_lacks_slow(obj, name, m);
+    }
     /* How tp keeps attribute name, for a load (store == 0) or a store; fills entry e. An MJ_GENERIC entry is
        right whatever the type's version; the others hold for the (unique, non-zero) version they were made at. */
     static void mj_attr_classify(mj_attr_entry *e, PyTypeObject *tp, PyObject *name, int store) {

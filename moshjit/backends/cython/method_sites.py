@@ -290,19 +290,26 @@ METHOD_SITES_C = r'''
         site->guard.type = NULL;
     }
 
-    /* The site's record of tp at its current version tag (*found 1), or the oldest record emptied and given to tp
-       (*found 0: the caller fills it in). on_class: the record of tp as the receiver itself (``cls.name()``), not
+    /* The site's record of tp at its current version tag (mj_site_known: NULL when there is none), or
+       (mj_site_record_of) that record (*found 1) or the oldest record emptied and given to tp (*found 0: the caller
+       fills it in). on_class: the record of tp as the receiver itself (``cls.name()``), not
        of its instances. Method and operator sites share it. */
-    static mj_site_receiver *mj_site_record_of(mj_method_site *sites, PyTypeObject *tp, int on_class, int *found) {
+    static inline mj_site_receiver *mj_site_known(mj_method_site *sites, PyTypeObject *tp, int on_class) {
         mj_site_receiver *site;
         int i;
         for (i = 0; i < 4; i++) {
             site = &sites->receivers[i];
             if (site->type == tp && site->version == tp->tp_version_tag && site->version != 0
-                    && site->on_class == on_class) {
-                *found = 1;
+                    && site->on_class == on_class)
                 return site;
-            }
+        }
+        return NULL;
+    }
+    static mj_site_receiver *mj_site_record_of(mj_method_site *sites, PyTypeObject *tp, int on_class, int *found) {
+        mj_site_receiver *site = mj_site_known(sites, tp, on_class);
+        if (site != NULL) {
+            *found = 1;
+            return site;
         }
         site = &sites->receivers[sites->next++ & 3];
         if (site->type != NULL && ++sites->refills >= MJ_SITE_MEGAMORPHIC_REFILLS
@@ -417,7 +424,8 @@ METHOD_SITES_C = r'''
             if (site->method == NULL && site->plain == NULL) goto generic;
             if (site->drops_receiver) { argv++; n--; }
         } else {
-            site = mj_site_receiver_for(sites, tp, name);
+            site = mj_site_known(sites, tp, 0);              /* the common case inline: a receiver seen before */
+            if (site == NULL) site = mj_site_receiver_for(sites, tp, name);
             if (site->method == NULL && site->plain == NULL) goto generic;
             is = mj_method_is(argv[0], name, &site->guard, (PyObject *)tp,
                               site->method != NULL ? site->method : site->plain);
