@@ -508,14 +508,24 @@ ATTRIBUTE_CACHE_C = r'''
                 || (e->shadow.index >= 0 && values[e->shadow.index] != NULL)) return NULL;
         return Py_TYPE(e->value)->tp_descr_get == NULL ? e->value : NULL;
     }
-    static inline PyObject *mj_attr_load(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
-        PyObject **where = mj_attr_first_hit(obj, cache), *value;
-        if ((where != NULL && (value = *where) != NULL) || (value = mj_attr_hinted(obj, name, cache)) != NULL
-                || (value = mj_attr_class_value(obj, cache)) != NULL) {
+    /* obj.name: a hit in the first entry's slot or inline values inline, where the load is (what CPython's
+       LOAD_ATTR_SLOT and LOAD_ATTR_INSTANCE_VALUE do); a dict hint, a class value or a miss out of line. */
+    static MJ_NOINLINE PyObject *mj_attr_load_rest(PyObject *obj, PyObject *name, mj_attr_cache *cache) {
+        PyObject *value;
+        if ((value = mj_attr_hinted(obj, name, cache)) != NULL || (value = mj_attr_class_value(obj, cache)) != NULL) {
             Py_INCREF(value);
             return value;
         }
         return mj_attr_load_slow(obj, name, cache);
+    }
+    static inline Py_ALWAYS_INLINE PyObject *mj_attr_load(PyObject *obj, PyObject *name,
+                                                           mj_attr_cache *cache) {
+        PyObject **where = mj_attr_first_hit(obj, cache), *value;
+        if (where != NULL && (value = *where) != NULL) {
+            Py_INCREF(value);
+            return value;
+        }
+        return mj_attr_load_rest(obj, name, cache);
     }
     static inline int mj_attr_store(PyObject *obj, PyObject *name, PyObject *value, mj_attr_cache *cache) {
         PyObject **where = mj_attr_first_hit(obj, cache), *old;
