@@ -39,13 +39,11 @@ GLOBAL_CACHE_C = r'''
         }
         return NULL;
     }
-    /* globals[name], else builtins[name], else NameError — a new reference, or NULL with the exception set. */
-    static PyObject *mj_global_load(PyObject *globals, PyObject *builtins, PyObject *name, mj_global_cache *c) {
-        PyObject *value = mj_global_cached(globals, name, c), *exc_type, *exc_value, *exc_tb;
-        if (value != NULL) {
-            Py_INCREF(value);
-            return value;
-        }
+    /* globals[name], else builtins[name], else NameError — a new reference, or NULL with the exception set. A hit
+       at the cached entry is read where the load is (as LOAD_GLOBAL_MODULE reads it), the rest out of line. */
+    static MJ_NOINLINE PyObject *mj_global_load_rest(PyObject *globals, PyObject *builtins, PyObject *name,
+                                                     mj_global_cache *c) {
+        PyObject *value, *exc_type, *exc_value, *exc_tb;
         if (c->builtin != NULL && c->globals_tag == mj_dict_tag(globals)
                 && c->builtins_tag == mj_dict_tag(builtins)) {
             Py_INCREF(c->builtin);                     /* the builtins hold it: their tag has not changed */
@@ -74,6 +72,15 @@ GLOBAL_CACHE_C = r'''
         if (exc_value != NULL && PyObject_SetAttrString(exc_value, "name", name) < 0) PyErr_Clear();
         PyErr_Restore(exc_type, exc_value, exc_tb);
         return NULL;
+    }
+    static inline Py_ALWAYS_INLINE PyObject *mj_global_load(PyObject *globals, PyObject *builtins, PyObject *name,
+                                                           mj_global_cache *c) {
+        PyObject *value = mj_global_cached(globals, name, c);
+        if (value != NULL) {
+            Py_INCREF(value);
+            return value;
+        }
+        return mj_global_load_rest(globals, builtins, name, c);
     }
     /* globals.get(name) (a new reference; None when absent): the entry checks of the global types a function
        was compiled for read it on every call, at the cached entry like mj_global_load. */

@@ -93,32 +93,39 @@ ENTRY_CALL_C = FRAME_COUNT_C + r'''
 METHOD_SITES_C = r'''
     #define MJ_SITE_ARGS 8
     enum { MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR, MJ_KIND_ANY };
+    /* Laid out for the call that finds its receiver and signature: the site's counters beside its first record's
+       type, then that record's guard and method, its first signature's entry and C function, the kinds and types
+       last (a monomorphic call reads three cache lines of the site, none of the entry's method table). */
+    typedef PyObject *(*mj_site_cfunc)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
     typedef struct {
         PyObject *entry;                           /* strong; NULL: empty */
+        mj_site_cfunc cfunc;                       /* the entry's C function when it is a Cython def (the fast
+                                                      call of mj_site_call_entry), else NULL */
+        PyObject *cself;                           /* its self (kept alive by entry) */
         Py_ssize_t n;
-        PyTypeObject *types[MJ_SITE_ARGS];
         char kinds[MJ_SITE_ARGS];
+        PyTypeObject *types[MJ_SITE_ARGS];
     } mj_site_signature;
     typedef struct {
-        mj_method_guard guard;
         PyTypeObject *type;                        /* a receiver type the site saw */
         unsigned int version;                      /* its version tag then (0: empty) */
+        char on_class;                             /* a record of the receiver type itself, not its instances */
+        char drops_receiver;                       /* on_class: the callable is called without the class */
+        mj_method_guard guard;
         PyObject *method;                          /* strong: the jitted method found on it, or NULL */
         PyObject *plain;                           /* strong: else the method descriptor found (a function, a
                                                       builtin's method), called with the receiver first, or NULL */
         Py_ssize_t arity;                          /* its _positional_count: other calls go to its dispatcher */
         PyObject *defaults_of;                     /* strong: the function whose __defaults__ it binds, or NULL */
-        char on_class;                             /* a record of the receiver type itself, not its instances */
-        char drops_receiver;                       /* on_class: the callable is called without the class */
-        mj_site_signature signatures[2];
         unsigned int next;
+        mj_site_signature signatures[2];
     } mj_site_receiver;
     typedef struct {
-        mj_site_receiver receivers[4];             /* polymorphic sites: up to four receiver types */
-        unsigned int next;
         unsigned int calls, refills;               /* in the current window of MJ_SITE_WINDOW calls: calls, and
                                                       records replaced by another receiver type's */
+        unsigned int next;
         char megamorphic;                          /* 1: too many receiver types, every call is generic */
+        mj_site_receiver receivers[4];             /* polymorphic sites: up to four receiver types */
     } mj_method_site;
     /* A site that replaces at least MJ_SITE_MEGAMORPHIC_REFILLS records within a window of calls, on at least half
        of the window's calls so far, sees more receiver types than it keeps: refilling a record (a type lookup, the
@@ -276,6 +283,12 @@ METHOD_SITES_C = r'''
         s = &site->signatures[site->next++ & 1];
         Py_INCREF(entry);
         Py_XSETREF(s->entry, entry);
+        s->cfunc = NULL;
+        s->cself = NULL;
+        if (PyCFunction_CheckExact(entry) && PyCFunction_GET_FLAGS(entry) == (METH_FASTCALL | METH_KEYWORDS)) {
+            s->cfunc = (mj_site_cfunc)(void (*)(void))PyCFunction_GET_FUNCTION(entry);
+            s->cself = PyCFunction_GET_SELF(entry);
+        }
         s->n = n;
         for (i = 0; i < n; i++) { s->types[i] = Py_TYPE(argv[i]); s->kinds[i] = kinds[i]; }
         return entry;
@@ -415,7 +428,9 @@ METHOD_SITES_C = r'''
                                      PyObject *kwnames) {
         PyTypeObject *tp = Py_TYPE(argv[0]);
         mj_site_receiver *site;
-        PyObject *entry = NULL, *result, *defaults = NULL, *given, *bound[MJ_SITE_ARGS];
+        PyObject *entry, *cself, *result, *defaults = NULL, *given, *bound[MJ_SITE_ARGS];
+        mj_site_signature *signature;
+        mj_site_cfunc cfunc;
         Py_ssize_t i, first;
         int is;
         if (mj_site_counts_call(sites)) goto generic;
@@ -448,17 +463,22 @@ METHOD_SITES_C = r'''
             n = site->arity;
         }
         if (kwnames != NULL || n != site->arity) return PyObject_Vectorcall(site->method, argv, n, kwnames);
-        if (mj_site_matches(&site->signatures[0], argv, n)) entry = site->signatures[0].entry;
-        else if (mj_site_matches(&site->signatures[1], argv, n)) entry = site->signatures[1].entry;
-        else if ((entry = mj_site_fill(site, site->method, argv, n)) == NULL) {
+        if (mj_site_matches(&site->signatures[0], argv, n)) signature = &site->signatures[0];
+        else if (mj_site_matches(&site->signatures[1], argv, n)) signature = &site->signatures[1];
+        else if (mj_site_fill(site, site->method, argv, n) != NULL)
+            signature = &site->signatures[(site->next - 1) & 1];          /* the slot it just filled */
+        else {
             result = PyErr_Occurred() ? NULL : PyObject_Vectorcall(site->method, argv, n, NULL);  /* the dispatcher
                                                                                     picks or compiles */
             Py_XDECREF(defaults);
             return result;
         }
         if (mj_site_enter()) { Py_XDECREF(defaults); return NULL; }
-        Py_INCREF(entry);                                /* the site may be refilled while the call runs */
-        result = mj_site_call_entry(entry, argv, n);
+        entry = signature->entry;                        /* read before the call: it may refill the site */
+        cfunc = signature->cfunc;
+        cself = signature->cself;
+        Py_INCREF(entry);                                /* (and keeps cself alive) */
+        result = cfunc != NULL ? cfunc(cself, argv, n, NULL) : PyObject_Vectorcall(entry, argv, n, NULL);
         Py_DECREF(entry);
         mj_site_leave();
         Py_XDECREF(defaults);
