@@ -157,16 +157,16 @@ cdef extern from *:
     enum { MJ_LAST_ARGS = 8, MJ_LAST_SLOTS = 4, MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR,
            MJ_KIND_SHAPE, MJ_KIND_NONE, MJ_KIND_ANY };
     typedef PyObject *(*mj_fastcall_kw)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
-    typedef struct {
+    typedef struct {                       /* what a match reads first, in the slot's first cache line */
+        char bound;                        /* matched against bound parameters only, never a call's own vector */
+        char kinds[MJ_LAST_ARGS];
         PyObject *entry;
+        Py_ssize_t n;
         vectorcallfunc call;
         mj_fastcall_kw cfunc;
         PyObject *cself;
-        Py_ssize_t n;
         PyObject *types[MJ_LAST_ARGS];
         PyObject *shapes[MJ_LAST_ARGS];    /* MJ_KIND_SHAPE: the key's item (borrowed, as ``entry``) */
-        char kinds[MJ_LAST_ARGS];
-        char bound;                        /* matched against bound parameters only, never a call's own vector */
     } mj_last_call;
     static Py_ssize_t mj_last_offset;      /* where ``_last[0]`` sits in a dispatcher (set by mj_install) */
     /* How a function with *args or **kwargs and no keyword-only parameters binds a positional call of at least
