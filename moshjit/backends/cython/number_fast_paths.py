@@ -43,31 +43,23 @@ NUMBER_FAST_PATHS_C = r'''
         else return 0;
         return floats > 0;
     }
-    #define MJ_ARITH(name, op, generic)                                                      \
+    /* strs: 1 for + (BINARY_OP_ADD_UNICODE: two exact strs concatenate directly, what PyNumber_Add and
+       PyNumber_InPlaceAdd reach through str's sq_concat after trying the number slots it lacks), 0 otherwise. */
+    #define MJ_ARITH(name, op, generic, strs)                                                \
     static PyObject *name(PyObject *a, PyObject *b) {                                        \
         long long i, j;                                                                      \
         double x, y;                                                                         \
         if (mj_small_int(a, &i) && mj_small_int(b, &j)) return PyLong_FromLongLong(i op j); \
         if (mj_float_operands(a, b, &x, &y)) return PyFloat_FromDouble(x op y);              \
+        if (strs && PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) return PyUnicode_Concat(a, b); \
         return generic(a, b);                                                                \
     }
-    /* + also as BINARY_OP_ADD_UNICODE: two exact strs concatenate directly (what PyNumber_Add and
-       PyNumber_InPlaceAdd reach through str's sq_concat after trying the number slots it lacks). */
-    #define MJ_ADD(name, generic)                                                            \
-    static PyObject *name(PyObject *a, PyObject *b) {                                        \
-        long long i, j;                                                                      \
-        double x, y;                                                                         \
-        if (mj_small_int(a, &i) && mj_small_int(b, &j)) return PyLong_FromLongLong(i + j);  \
-        if (mj_float_operands(a, b, &x, &y)) return PyFloat_FromDouble(x + y);               \
-        if (PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) return PyUnicode_Concat(a, b); \
-        return generic(a, b);                                                                \
-    }
-    MJ_ADD(mj_fast_add, PyNumber_Add)
-    MJ_ARITH(mj_fast_subtract, -, PyNumber_Subtract)
-    MJ_ARITH(mj_fast_multiply, *, PyNumber_Multiply)
-    MJ_ADD(mj_fast_inplace_add, PyNumber_InPlaceAdd)
-    MJ_ARITH(mj_fast_inplace_subtract, -, PyNumber_InPlaceSubtract)
-    MJ_ARITH(mj_fast_inplace_multiply, *, PyNumber_InPlaceMultiply)
+    MJ_ARITH(mj_fast_add, +, PyNumber_Add, 1)
+    MJ_ARITH(mj_fast_subtract, -, PyNumber_Subtract, 0)
+    MJ_ARITH(mj_fast_multiply, *, PyNumber_Multiply, 0)
+    MJ_ARITH(mj_fast_inplace_add, +, PyNumber_InPlaceAdd, 1)
+    MJ_ARITH(mj_fast_inplace_subtract, -, PyNumber_InPlaceSubtract, 0)
+    MJ_ARITH(mj_fast_inplace_multiply, *, PyNumber_InPlaceMultiply, 0)
     #define MJ_DIVIDE(name, generic)                                                         \
     static PyObject *name(PyObject *a, PyObject *b) {                                        \
         long long i, j;                                                                      \
@@ -100,7 +92,7 @@ NUMBER_FAST_PATHS_C = r'''
                 case Py_GT: truth = x > y; break;   default: truth = x >= y;
             }
         } else if ((op == Py_EQ || op == Py_NE) && PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) {
-            truth = (a == b || MJ_UNICODE_EQUAL(a, b)) == (op == Py_EQ);      /* COMPARE_OP_STR_JUMP */
+            truth = mj_str_cmp(a, b, op);                                     /* COMPARE_OP_STR_JUMP */
         } else {
             return PyObject_RichCompare(a, b, op);
         }

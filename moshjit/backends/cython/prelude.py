@@ -303,11 +303,11 @@ def _mj_setup(tuple state):
     _mj_set_constants(state[3])
     mj_set_source(state[4], state[5], state[6])
 '''
-PRELUDE = PRELUDE.replace("MJ_NUMBER_FAST_PATHS\n", NUMBER_FAST_PATHS_C.lstrip("\n"))
 # The str equality function this CPython exports (3.13 exports it without declaring it in Python.h).
 _DECLARATION = "" if UNICODE_EQUAL == "_PyUnicode_EQ" else f"int {UNICODE_EQUAL}(PyObject *, PyObject *);"
 PRELUDE = PRELUDE.replace("MJ_UNICODE_EQUAL", UNICODE_EQUAL).replace("MJ_DECLARE_UNICODE_EQUAL", _DECLARATION)
 _ASCII_CATEGORY_CODES = ",".join(str(CATEGORY_CODES[unicodedata.category(chr(cp))]) for cp in range(128))
 PRELUDE = PRELUDE.replace("MJ_ASCII_CATEGORY_CODES", _ASCII_CATEGORY_CODES)
 PRELUDE = PRELUDE.replace("MJ_TICK_EVERY", str(TICK_EVERY))
+PRELUDE = PRELUDE.replace("MJ_NUMBER_FAST_PATHS\n", NUMBER_FAST_PATHS_C.lstrip("\n"))
 PRELUDE = PRELUDE.replace("    MJ_REFERENCE_COUNTS\n", REFERENCE_COUNTS_C.lstrip("\n"))
