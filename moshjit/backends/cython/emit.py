@@ -156,6 +156,7 @@ class Emitter:
         self.jump_ids: dict = {}
         self.uses_jump = False
         self.uses_state = False
+        self.uses_index_slot = False        # an object subscript's fast path needs its local (``text.expression``)
         self.unpacked_items = False         # whether an item of an unpacking is read with ``mj_unpacked_item``
         self.async_for = False              # whether ``mj_aiter``/``mj_anext`` are used (``ASYNC_FOR_C``)
         self.state_ids: dict = {}
@@ -1408,7 +1409,7 @@ class Emitter:
         if self.uses_state:
             decls["_mj_state"] = "int"
         decls["_mj_caught"] = "object"
-        if any(text.INDEX_SLOT in line for line in body_lines):
+        if self.uses_index_slot:
             decls[text.INDEX_SLOT] = "Py_ssize_t"
         decls.update((name, "double") for name in unboxed)
         if self.closure_per_call:

@@ -249,10 +249,11 @@ METHOD_SITES_C = r'''
             && PyTuple_GET_ITEM(any_positions, i) == Py_True;
     }
 
-    /* The compiled entry of method for these arguments' signature, remembered in a free or the older slot; NULL
-       without an exception when there is none to remember (new signature, tier 0, uncheckable arguments). A
-       parameter the dispatcher keys "any" is keyed so here too, and never checked. */
-    static PyObject *mj_site_fill(mj_site_receiver *site, PyObject *method, PyObject **argv, Py_ssize_t n) {
+    /* The compiled entry of method for these arguments' signature, remembered in a free or the older slot (the
+       slot it filled); NULL without an exception when there is none to remember (new signature, tier 0,
+       uncheckable arguments). A parameter the dispatcher keys "any" is keyed so here too, and never checked. */
+    static mj_site_signature *mj_site_fill_signature(mj_site_receiver *site, PyObject *method, PyObject **argv,
+                                                     Py_ssize_t n) {
         PyObject *key, *entries, *entry, *any_positions;
         mj_site_signature *s;
         char kinds[MJ_SITE_ARGS];
@@ -291,7 +292,12 @@ METHOD_SITES_C = r'''
         }
         s->n = n;
         for (i = 0; i < n; i++) { s->types[i] = Py_TYPE(argv[i]); s->kinds[i] = kinds[i]; }
-        return entry;
+        return s;
+    }
+    /* The same, giving the entry (constructor and operator sites call it themselves). */
+    static PyObject *mj_site_fill(mj_site_receiver *site, PyObject *method, PyObject **argv, Py_ssize_t n) {
+        mj_site_signature *s = mj_site_fill_signature(site, method, argv, n);
+        return s != NULL ? s->entry : NULL;
     }
 
     static void mj_site_forget(mj_site_receiver *site) {
@@ -465,9 +471,7 @@ METHOD_SITES_C = r'''
         if (kwnames != NULL || n != site->arity) return PyObject_Vectorcall(site->method, argv, n, kwnames);
         if (mj_site_matches(&site->signatures[0], argv, n)) signature = &site->signatures[0];
         else if (mj_site_matches(&site->signatures[1], argv, n)) signature = &site->signatures[1];
-        else if (mj_site_fill(site, site->method, argv, n) != NULL)
-            signature = &site->signatures[(site->next - 1) & 1];          /* the slot it just filled */
-        else {
+        else if ((signature = mj_site_fill_signature(site, site->method, argv, n)) == NULL) {
             result = PyErr_Occurred() ? NULL : PyObject_Vectorcall(site->method, argv, n, NULL);  /* the dispatcher
                                                                                     picks or compiles */
             Py_XDECREF(defaults);

@@ -214,6 +214,7 @@ def expression(emitter, op) -> str | None:
     if isinstance(op, ops.GetItem) and _dict_or_object(ctype, op.obj) and ctype(op.key) == "object" \
             and not isinstance(op.key, Constant) and op.key not in emitter.inline_slices:
         obj, key = emitter.ref(op.obj), emitter.ref(op.key)    # an exact list, tuple or str by a small int first
+        emitter.uses_index_slot = True
         return (f"(mj_index_item({obj}, {INDEX_SLOT}) if mj_indexes_fast({obj}, {key}, &{INDEX_SLOT}) "
                 f"else mj_getitem_any({obj}, {key}))")
     return None
