@@ -241,7 +241,10 @@ class Emitter:
         """Reference as a Python object (so arithmetic and attribute access follow Python rules)."""
         text = self.ref(value)
         if isinstance(value, Constant):
-            return text
+            # Cython types a bool, int or float literal as a C value: ``True[0]`` and ``7.bit_length()`` would not
+            # compile, and ``-1 .__abs__()`` would negate the call's result
+            return f"(<object>({text}))" if type(value.value) in (bool, int, float) and text == literal(value.value) \
+                else text
         return f"(<object>{text})" if self.decl_type(value) != "object" else text
 
     def constant(self, value) -> str:
@@ -504,8 +507,10 @@ class Emitter:
 
     def container(self, value) -> str:
         """A value used as a container: chars become 1-character str objects (Cython treats Py_UCS4 as a
-        number when subscripted) and native numbers Python objects (so subscripting raises CPython's TypeError)."""
-        return self.obj(value) if self.ctype(value) in ("Py_UCS4",) + _NATIVE_NUMBER else self.ref(value)
+        number when subscripted), native numbers and number constants Python objects (so subscripting raises
+        CPython's TypeError)."""
+        native = self.ctype(value) in ("Py_UCS4",) + _NATIVE_NUMBER
+        return self.obj(value) if native or isinstance(value, Constant) else self.ref(value)
 
     def op_GetItem(self, op, depth):
         if isinstance(op.obj, Constant) and ClassDispatch is not None and type(op.obj.value) is ClassDispatch:
