@@ -114,6 +114,12 @@ def _mark_coroutine_function(dispatcher) -> None:
     dispatcher._is_coroutine = asyncio.coroutines._is_coroutine
 
 
+def _plain_function_field(name: str) -> property:
+    """The plain function's field ``name``, read, assigned and deleted through it."""
+    return property(lambda self: getattr(self.py_func, name), lambda self, value: setattr(self.py_func, name, value),
+                    lambda self: delattr(self.py_func, name))
+
+
 class DispatcherBase:
     """The object ``@jit`` returns: call it like the function; inspect what was compiled."""
 
@@ -180,14 +186,17 @@ class DispatcherBase:
             binder.__kwdefaults__ = function.__kwdefaults__
         return tuple(binder(*args, **kwargs))
 
-    # A jitted function's defaults are the plain function's: reading and assigning them works as on a function,
-    # and calls take the values assigned (compiled code that bound them checks them: ``moshjit.bindings``).
-    __defaults__ = property(lambda self: self.py_func.__defaults__,
-                            lambda self, value: setattr(self.py_func, "__defaults__", value),
-                            lambda self: delattr(self.py_func, "__defaults__"))
-    __kwdefaults__ = property(lambda self: self.py_func.__kwdefaults__,
-                              lambda self, value: setattr(self.py_func, "__kwdefaults__", value),
-                              lambda self: delattr(self.py_func, "__kwdefaults__"))
+    # A jitted function's call-time fields are the plain function's: reading, assigning and deleting them works as
+    # on a function, with CPython's checks and errors (``__globals__``, ``__closure__`` and ``__builtins__`` are
+    # read-only there), and calls take the values assigned (compiled code that bound the code or the defaults
+    # checks them: ``moshjit.bindings``). Introspection sees the function the user wrote: PLY orders a lexer's
+    # rules by each one's ``__code__.co_firstlineno``.
+    __defaults__ = _plain_function_field("__defaults__")
+    __kwdefaults__ = _plain_function_field("__kwdefaults__")
+    __code__ = _plain_function_field("__code__")
+    __globals__ = _plain_function_field("__globals__")
+    __closure__ = _plain_function_field("__closure__")
+    __builtins__ = _plain_function_field("__builtins__")
 
     def _specialize(self, key: tuple, compile=None, sample: tuple | None = None):
         """The entry for a call whose signature ``key`` has none yet (the call path asks on a miss): tiered, the

@@ -190,3 +190,44 @@ def test_llvm_code_sees_a_changed_default_and_code_of_what_it_inlined():
     ns["helper"].__code__ = (lambda x, k=3: x - k).__code__
     assert caller(4) == 0 and typed(3) == -4
     assert "binding.holds" in caller.inspect_code()
+
+
+@pytest.mark.parametrize("backend", ["cython", "llvm"])
+def test_the_jitted_functions_code_globals_and_closure_are_the_plain_functions(backend):
+    """Read through the dispatcher, assigned through it (the code, with CPython's checks: the others are
+    read-only, as on a function), and a compiled signature runs the code assigned."""
+    def f(x):
+        return x * 3
+
+    jitted = moshjit.jit(f, backend=backend)
+    assert jitted.__code__ is f.__code__ and jitted.__globals__ is f.__globals__
+    assert jitted.__closure__ is f.__closure__ and jitted.__builtins__ is f.__builtins__
+    assert jitted(2) == 6
+    jitted.__code__ = (lambda x: x * 3 + 1).__code__
+    assert f(2) == jitted(2) == 7
+    for field, value in (("__code__", 5), ("__globals__", {}), ("__closure__", None)):
+        with pytest.raises((TypeError, AttributeError)) as plain_error:
+            setattr(f, field, value)
+        with pytest.raises(type(plain_error.value), match=str(plain_error.value)):
+            setattr(jitted, field, value)
+
+
+def test_rules_ordered_by_their_code_lines_as_ply_orders_a_lexers():
+    """PLY's lexer sorts a class's ``t_*`` rule methods by ``rule.__code__.co_firstlineno`` (through bound
+    methods); ``jit(cls)`` keeps that order."""
+    class Lexer:
+        def t_NUMBER(self, token):
+            return token
+
+        def t_NAME(self, token):
+            return token
+
+        def t_STRING(self, token):
+            return token
+
+    def rule_order(cls):
+        lexer = cls()
+        rules = [(name, getattr(lexer, name)) for name in dir(lexer) if name.startswith("t_")]
+        return [name for name, rule in sorted(rules, key=lambda pair: pair[1].__code__.co_firstlineno)]
+
+    assert rule_order(moshjit.jit(Lexer)) == rule_order(Lexer) == ["t_NUMBER", "t_NAME", "t_STRING"]
