@@ -871,3 +871,46 @@ def _mj_read_eval_flags():
 
 
 _mj_read_eval_flags()
+
+
+cdef extern from *:
+    """
+    #include <structmember.h>
+    /* Where Cython keeps a generator's or coroutine's resume label (0: not started, -1: finished, else the yield it
+       stopped at) and its running flag: the last two fields of its object, after ``gi_code`` and ``gi_frame``. The
+       offset of the label, from the type's member table, or -1 when the type is not laid out so (another Cython,
+       or a build with monitoring fields between them), checked by the object's size. */
+    static Py_ssize_t mj_resume_label_offset(PyObject *kind) {
+        PyTypeObject *tp = (PyTypeObject *)kind;
+        PyMemberDef *member;
+        Py_ssize_t label = -1, align = (Py_ssize_t)sizeof(void *);
+        for (member = tp->tp_members; member != NULL && member->name != NULL; member++)
+            if (strcmp(member->name, "gi_code") == 0 || strcmp(member->name, "cr_code") == 0)
+                label = member->offset + 2 * (Py_ssize_t)sizeof(PyObject *);
+        if (label < 0 || tp->tp_basicsize != (label + (Py_ssize_t)sizeof(int) + 1 + align - 1) / align * align)
+            return -1;
+        return label;
+    }
+    /* 1 when obj (of a type whose label offset is ``label``) has started, is not finished and is not running. */
+    static int mj_coroutine_suspended(PyObject *obj, Py_ssize_t label) {
+        return *(int *)((char *)obj + label) > 0 && !*((char *)obj + label + sizeof(int));
+    }
+    """
+    Py_ssize_t mj_resume_label_offset(object)
+    bint mj_coroutine_suspended(object, Py_ssize_t)
+
+
+def suspended_getter(object kind):
+    """``gi_suspended`` / ``cr_suspended`` for the objects of ``kind``, Cython's generator or coroutine type, as
+    CPython's generators answer it (``inspect.getgeneratorstate`` reads it); None when ``kind`` is not laid out
+    as this Cython lays them out."""
+    cdef Py_ssize_t label = mj_resume_label_offset(kind) if isinstance(kind, type) else -1
+    if label < 0:
+        return None
+
+    def suspended(coroutine):
+        if type(coroutine) is not kind:
+            raise TypeError(f"descriptor for '{kind.__name__}' objects doesn't apply to a "
+                            f"'{type(coroutine).__name__}' object")
+        return mj_coroutine_suspended(coroutine, label)
+    return suspended

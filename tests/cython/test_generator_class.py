@@ -76,3 +76,68 @@ def test_a_visitor_driving_generators_by_their_type_gives_cpythons_result():
     jitted = moshjit.jit(type("Visitor", (), {name: value for name, value in vars(Visitor).items()
                                                if name in ("visit", "visit_node")}))
     assert jitted().visit(tree) == Visitor().visit(tree) == ["a", "b", "c", "d"]
+
+
+def generator_states(make):
+    """``inspect.getgeneratorstate`` through a generator's life: created, suspended, running (asked from inside),
+    closed by exhaustion, by ``close()`` after a step, by ``close()`` before one, by an exception."""
+    seen = []
+
+    def inside(n):
+        while n > 0:
+            seen.append(inspect.getgeneratorstate(generators[-1]))
+            yield n
+            n -= 1
+        raise_at_zero = n
+        if raise_at_zero < 0:
+            raise ValueError("below zero")
+
+    generators = []
+    generator = make(inside)(2)
+    generators.append(generator)
+    seen.append(inspect.getgeneratorstate(generator))
+    seen.append((next(generator), inspect.getgeneratorstate(generator), generator.gi_suspended))
+    seen.append((list(generator), inspect.getgeneratorstate(generator), generator.gi_suspended))
+    for steps in (0, 1):
+        generator = make(inside)(3)
+        generators.append(generator)
+        for _ in range(steps):
+            next(generator)
+        generator.close()
+        seen.append(inspect.getgeneratorstate(generator))
+    generator = make(inside)(-1)
+    generators.append(generator)
+    with pytest.raises(ValueError):
+        next(generator)
+    seen.append(inspect.getgeneratorstate(generator))
+    return seen
+
+
+def test_generator_states_are_cpythons():
+    """CPython's generators have ``gi_suspended``, which ``inspect.getgeneratorstate`` reads; Cython's had not."""
+    plain = generator_states(lambda function: function)
+    assert plain[:3] == ["GEN_CREATED", "GEN_RUNNING", (2, "GEN_SUSPENDED", True)]
+    assert generator_states(moshjit.jit) == plain
+
+
+def test_coroutine_states_are_cpythons():
+    async def answer(k):
+        return k
+
+    def states(make):
+        coroutine = make(answer)(3)
+        seen = [inspect.getcoroutinestate(coroutine), coroutine.cr_suspended]
+        with pytest.raises(StopIteration) as done:
+            coroutine.send(None)
+        return seen + [done.value.value, inspect.getcoroutinestate(coroutine), coroutine.cr_suspended]
+
+    assert states(moshjit.jit) == states(lambda function: function) == ["CORO_CREATED", False, 3, "CORO_CLOSED",
+                                                                          False]
+
+
+def test_suspended_refuses_other_objects_as_a_descriptor_does():
+    generator = moshjit.jit(countdown)(1)
+    getter = type(generator).__dict__["gi_suspended"].fget
+    with pytest.raises(TypeError, match="doesn't apply to a 'list' object"):
+        getter([])
+    assert getter(generator) is False

@@ -7,6 +7,11 @@ another generator, and looped until memory ran out. ``isinstance`` also consults
 itself does not match, as ``inspect.isgenerator`` does through it; so Cython's generator type (one type, shared by
 every generated module under moshjit's ABI name) gets a ``__class__`` that answers CPython's generator type and
 refuses assignment with CPython's message. ``type(g)`` stays Cython's.
+
+CPython's generators and coroutines also say whether they are suspended at a ``yield`` (``gi_suspended``,
+``cr_suspended``), which ``inspect.getgeneratorstate`` and ``inspect.getcoroutinestate`` read; Cython's do not, so
+those raised ``AttributeError`` on a jitted generator. The two types get the attribute too, read from the resume
+label Cython keeps (``moshjit_rt.suspended_getter``, which checks the layout first).
 """
 from __future__ import annotations
 
@@ -28,9 +33,9 @@ def present_cython_generators() -> None:
     global _tried
     if _tried:
         return
-    generators = [getattr(module, "generator", None) for name, module in list(sys.modules.items())
-                  if name.startswith(ABI_MODULE_PREFIX)]
-    generators = [generator for generator in generators if isinstance(generator, type)]
+    modules = [module for name, module in list(sys.modules.items()) if name.startswith(ABI_MODULE_PREFIX)]
+    generators = [kind for kind in (getattr(module, "generator", None) for module in modules) if isinstance(kind, type)]
+    coroutines = [kind for kind in (getattr(module, "coroutine", None) for module in modules) if isinstance(kind, type)]
     if not generators:
         return
     with _lock:
@@ -39,9 +44,27 @@ def present_cython_generators() -> None:
         _tried = True
         for generator in generators:
             try:
-                _set_class_attribute(generator)
+                _put_into_type(generator, "__class__", property(_generator_class, _refuse_class_assignment))
             except Exception as error:            # noqa: BLE001 - only ever an improvement
                 log.warning("moshjit: generators of compiled code keep Cython's __class__: %s", error)
+        for kinds, name in ((generators, "gi_suspended"), (coroutines, "cr_suspended")):
+            for kind in kinds:
+                _set_suspended_attribute(kind, name)
+
+
+def _set_suspended_attribute(kind: type, name: str) -> None:
+    """``name`` (``gi_suspended`` or ``cr_suspended``) on Cython's generator or coroutine type ``kind``, unless
+    this Cython lays them out otherwise (then it stays missing, and that is logged)."""
+    from moshjit.runtime.moshjit_rt import suspended_getter
+    getter = suspended_getter(kind)
+    if getter is None:
+        log.warning("moshjit: %s objects of compiled code have no %s: Cython's layout is not the known one",
+                    kind.__name__, name)
+        return
+    try:
+        _put_into_type(kind, name, property(getter))
+    except Exception as error:                    # noqa: BLE001 - only ever an improvement
+        log.warning("moshjit: %s objects of compiled code have no %s: %s", kind.__name__, name, error)
 
 
 def _class_assignment_message() -> str:
@@ -65,10 +88,10 @@ def _refuse_class_assignment(generator, value) -> None:
     raise TypeError(_MESSAGE)
 
 
-def _set_class_attribute(generator_type: type) -> None:
-    """Put the property into the type's dict and tell CPython's caches (the type is immutable to Python code)."""
+def _put_into_type(kind: type, name: str, value) -> None:
+    """Put ``value`` into the type's dict and tell CPython's caches (the type is immutable to Python code)."""
     import ctypes
     import gc
-    (namespace,) = [d for d in gc.get_referents(generator_type.__dict__) if type(d) is dict]
-    namespace["__class__"] = property(_generator_class, _refuse_class_assignment)
-    ctypes.pythonapi.PyType_Modified(ctypes.py_object(generator_type))
+    (namespace,) = [d for d in gc.get_referents(kind.__dict__) if type(d) is dict]
+    namespace[name] = value
+    ctypes.pythonapi.PyType_Modified(ctypes.py_object(kind))
