@@ -34,7 +34,12 @@ pyspellchecker (MIT) corrects eight misspelt words — three steps of text-clean
 lark (MIT) parses a JSON document with its LALR parser; snowballstemmer (BSD-3-Clause) stems 2,000 words in English
 and Porter, esprima (BSD-2-Clause) parses JavaScript into a tree of dicts, sqlparse (BSD-3-Clause) reformats SQL,
 pyparsing (MIT) parses arithmetic with an ``infix_notation`` grammar and html5lib (MIT; six and webencodings imported
-plain by both copies) parses and serialises an HTML document.
+plain by both copies) parses and serialises an HTML document. PyYAML (MIT) loads and dumps 40 configuration
+documents with its pure-Python ``SafeLoader``/``SafeDumper``, python-dateutil parses 15 date formats fuzzily,
+markdown-it-py (MIT; mdurl imported plain) renders CommonMark with tables, more-itertools (MIT) runs a dozen of its
+generator functions, ecdsa (MIT) signs and verifies on NIST P-256 with Python's big ints, Pygments (BSD-2-Clause)
+highlights the standard library's ``textwrap.py`` as HTML and pycparser (BSD-3-Clause) parses C with PLY and writes
+it back.
 """
 from __future__ import annotations
 
@@ -406,6 +411,165 @@ def lark_workload(package):
     return lambda: parser.parse(text).pretty()
 
 
+YAML_DOCUMENT = """\
+# a service's configuration
+service: {name}
+version: 3.{i}
+enabled: true
+ratio: 0.{i}5
+owners: [alice, bob, "carol d."]
+limits:
+  cpu: 2
+  memory: 512Mi
+  burst: ~
+routes:
+  - path: /api/v{i}/items
+    methods: [GET, POST]
+    timeout: 1.5e1
+  - path: '/static/*'
+    cache: {{max_age: 3600, public: yes}}
+description: >
+  Folded text that spans
+  several lines, with "quotes" and ünïcödé.
+notes: |
+  literal block
+    keeps its indentation
+anchors:
+  base: &base {{retries: 3, backoff: 0.25}}
+  derived: {{<<: *base, retries: 5}}
+"""
+
+
+def pyyaml_workload(package):
+    """PyYAML's pure-Python loader and dumper (scanner, parser, composer, constructor, emitter: all classes): 40
+    small configuration documents loaded with ``SafeLoader`` and dumped back with ``SafeDumper``."""
+    text = "---\n".join(YAML_DOCUMENT.format(name=f"svc-{i}", i=i) for i in range(40))
+
+    def run():
+        documents = list(package.load_all(text, Loader=package.SafeLoader))
+        return documents, package.dump_all(documents, Dumper=package.SafeDumper, sort_keys=True)
+    return run
+
+
+DATES = ["2003-09-25T10:49:41", "Thu Sep 25 10:36:28 BRST 2003", "Sep 25 2003", "25 Sep 2003 10:49:41.5",
+         "10:36:28 PM", "2003.Sep.25", "Thursday, 25-Sep-03 10:49:41", "09/25/2003 10h36m28s",
+         "20030925T104941-0300", "1996.07.10 AD at 15:08:56 PDT", "Tuesday, April 12, 1952 AD 3:30:42pm PST",
+         "November 5, 1994, 8:15:30 am EST", "3rd of May 2001", "5:50 AM on June 13, 1990", "12h 01m02s am"]
+
+
+def dateutil_workload(package):
+    """python-dateutil's parser (the ``_timelex`` tokenizer and ``parser`` class) on 15 date formats of its
+    documentation (fuzzy: they carry words; their zone names given offsets), ×20."""
+    import importlib
+    from datetime import datetime
+    default = datetime(2003, 9, 25)
+    parse = importlib.import_module(package.__name__ + ".parser").parse
+    zones = {"BRST": -10800, "PDT": -25200, "PST": -28800, "EST": -18000}
+    return lambda: [parse(text, default=default, fuzzy=True, tzinfos=zones) for text in DATES * 20]
+
+
+MARKDOWN_DOCUMENT = """\
+# Title {i}
+
+Some *emphasis*, **strong** text, `code spans` and a [link](https://example.com/{i} "title").
+A line with an autolink <https://example.org> and an escaped \\*star\\*.
+
+> A quote with a list:
+> - item one
+> - item *two*
+
+1. first
+2. second
+   - nested `code`
+
+```python
+def f(x):
+    return x * {i}
+```
+
+| a | b |
+|---|---|
+| {i} | ~~gone~~ |
+
+---
+"""
+
+
+def markdown_it_workload(package):
+    """markdown-it-py: CommonMark and tables to HTML — its block and inline rules, a state machine over the text
+    and a token stream (classes, generators of rules), 30 sections."""
+    text = "\n".join(MARKDOWN_DOCUMENT.format(i=i) for i in range(30))
+    parser = package.MarkdownIt("commonmark").enable("table").enable("strikethrough")
+    return lambda: parser.render(text)
+
+
+def more_itertools_workload(package):
+    """more-itertools: its generator functions and closures over ranges and words (windows, chunks, distinct
+    permutations, set partitions, run lengths, grouping), ×3."""
+    data = list(range(300))
+    words = ("alpha beta gamma delta epsilon beta alpha zeta " * 30).split()
+
+    def run():
+        return [(list(package.windowed(data, 4, step=3)), list(package.chunked(data, 7)),
+                 list(package.distinct_permutations([1, 1, 2, 3, 3, 3])), list(package.unique_everseen(words)),
+                 list(package.set_partitions(range(6))), list(package.run_length.encode(sorted(words))),
+                 [list(group) for group in package.consecutive_groups([1, 2, 3, 7, 8, 10, 11, 12] * 10)],
+                 list(package.interleave_longest(data[:50], words[:20], "xyz")),
+                 list(package.split_at(words, lambda w: w == "gamma")),
+                 list(package.locate(words, lambda w: w.startswith("e"))),
+                 list(package.powerset(range(8))), package.bucket(words, key=len)[5].__next__())
+                for _ in range(3)]
+    return run
+
+
+def ecdsa_workload(package):
+    """ecdsa: deterministic (RFC 6979) signatures on NIST P-256 and their verification: elliptic-curve point
+    arithmetic in Jacobian coordinates on Python's big ints (classes ``PointJacobi``, ``CurveFp``), 3 messages."""
+    key = package.SigningKey.from_secret_exponent(0x1234567890ABCDEF1234567890ABCDEF, curve=package.NIST256p)
+    verifying = key.get_verifying_key()
+    messages = [b"message %d" % i for i in range(3)]
+
+    def run():
+        signatures = [key.sign_deterministic(message) for message in messages]
+        return signatures, [verifying.verify(s, m) for s, m in zip(signatures, messages)]
+    return run
+
+
+def pygments_workload(package):
+    """Pygments: a Python module (the standard library's ``textwrap``) lexed by ``PythonLexer`` — a ``RegexLexer``
+    whose token generator runs its state machine over the text — and formatted to HTML."""
+    import importlib
+    import textwrap
+    lexers = importlib.import_module(package.__name__ + ".lexers.python")
+    formatters = importlib.import_module(package.__name__ + ".formatters.html")
+    with open(textwrap.__file__, encoding="utf-8") as source:
+        text = source.read()
+    return lambda: package.highlight(text, lexers.PythonLexer(), formatters.HtmlFormatter())
+
+
+C_SOURCE = """\
+typedef struct node { int value; struct node *next; } node_t;
+static int sum(node_t *head, int limit) {
+    int total = 0;
+    for (node_t *n = head; n != 0 && limit-- > 0; n = n->next) {
+        if (n->value % 2 == 0) total += n->value << 1; else total -= (n->value * 3 + 1) / 2;
+    }
+    switch (total & 3) { case 0: return total; case 1: total ^= 0x55; break; default: total = ~total; }
+    return total > 0 ? total : -total;
+}
+"""
+
+
+def pycparser_workload(package):
+    """pycparser: C declarations and a function parsed by its PLY lexer and LALR parser (the table-driven parse
+    loop, one AST class per node) and written back as C by its generator, 20 translation units."""
+    import importlib
+    generator = importlib.import_module(package.__name__ + ".c_generator").CGenerator()
+    parser = package.CParser()
+    units = [C_SOURCE.replace("sum", f"sum{i}") for i in range(20)]
+    return lambda: [generator.visit(parser.parse(unit)) for unit in units]
+
+
 LIBRARIES = {   # name: (pinned requirement, package or module, licence, workload)
     "pyaes": ("pyaes==1.6.1", "pyaes", "MIT", pyaes_workload),
     "tomli": ("tomli==2.0.1", "tomli", "MIT", tomli_workload),
@@ -428,12 +592,22 @@ LIBRARIES = {   # name: (pinned requirement, package or module, licence, workloa
     "sqlparse": ("sqlparse==0.5.0", "sqlparse", "BSD-3-Clause", sqlparse_workload),
     "pyparsing": ("pyparsing==3.1.2", "pyparsing", "MIT", pyparsing_workload),
     "html5lib": ("html5lib==1.1", "html5lib", "MIT", html5lib_workload),
+    "pyyaml": ("PyYAML==6.0.1", "yaml", "MIT", pyyaml_workload),
+    "dateutil": ("python-dateutil==2.9.0.post0", "dateutil", "Apache-2.0 OR BSD-3-Clause", dateutil_workload),
+    "markdown_it": ("markdown-it-py==3.0.0", "markdown_it", "MIT", markdown_it_workload),
+    "more_itertools": ("more-itertools==10.2.0", "more_itertools", "MIT", more_itertools_workload),
+    "ecdsa": ("ecdsa==0.19.0", "ecdsa", "MIT", ecdsa_workload),
+    "pygments": ("Pygments==2.17.2", "pygments", "BSD-2-Clause", pygments_workload),
+    "pycparser": ("pycparser==2.21", "pycparser", "BSD-3-Clause", pycparser_workload),
 }
 
 DEPENDENCIES = {  # name: what its modules import, as (pinned requirement, package): imported plain by both copies
     "ftfy": [("wcwidth==0.2.13", "wcwidth")],
     "langdetect": [("six==1.16.0", "six")],
     "html5lib": [("six==1.16.0", "six"), ("webencodings==0.5.1", "webencodings")],
+    "dateutil": [("six==1.16.0", "six")],
+    "markdown_it": [("mdurl==0.1.2", "mdurl")],
+    "ecdsa": [("six==1.16.0", "six")],
 }
 
 
