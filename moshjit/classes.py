@@ -12,10 +12,12 @@ def jit_methods(cls: type, decorate: Callable) -> type:
     ``decorate(function)``; inherited methods and nested classes are left alone (jit those classes themselves), and
     so are functions another package's code put there (``typing.Protocol``'s ``__subclasshook__``, which counts its
     callers' frames; the ``__new__``, ``_make`` and ``_replace`` of a named tuple, which ``collections`` names as the
-    class's own): they are that library's machinery, not the class's code."""
+    class's own): they are that library's machinery, not the class's code. A member whose name the metaclass
+    handles on assignment stays as it is: ``cls.__name__ = ...`` renames the class rather than replacing toolz's
+    ``Compose.__name__`` property in the class's dict (a property of instances that no hot loop reads)."""
     for name, member in list(vars(cls).items()):
         replacement = _decorated_member(member, decorate, cls)
-        if replacement is not None:
+        if replacement is not None and not _assigned_by_metaclass(cls, name):
             setattr(cls, name, replacement)
             if replacement is not member and hasattr(type(replacement), "__set_name__"):
                 replacement.__set_name__(cls, name)      # as a class body would have (a tiered method's copy)
@@ -47,3 +49,12 @@ def _same_package(function: types.FunctionType, cls: type) -> bool:
     if not isinstance(home, str) or not isinstance(module, str):
         return True
     return home.partition(".")[0] == module.partition(".")[0]
+
+
+def _assigned_by_metaclass(cls: type, name: str) -> bool:
+    """Whether ``setattr(cls, name, ...)`` goes to a data descriptor of ``cls``'s metaclass (``type``'s
+    ``__name__``, ``__qualname__``, ``__module__``, ``__doc__``, …) instead of into ``cls``'s own dict."""
+    for klass in type(cls).__mro__:
+        if name in vars(klass):
+            return hasattr(type(vars(klass)[name]), "__set__")
+    return False

@@ -358,3 +358,31 @@ def test_direct_method_calls_count_python_frames():
         assert walker.down(limit / 2) == limit // 2
         with pytest.raises(RecursionError):
             walker.down(limit + 10.0)
+
+
+def test_a_property_named_like_a_class_field_stays_the_classs():
+    """toolz's ``Compose`` has a ``__name__`` property for its instances: ``setattr(cls, "__name__", ...)`` would
+    rename the class (``TypeError``, a property is not a str), so ``jit(cls)`` leaves that member as it is and
+    compiles the rest."""
+    class Compose:
+        __slots__ = ("funcs",)
+
+        def __init__(self, *funcs):
+            self.funcs = funcs
+
+        def __call__(self, value):
+            for func in reversed(self.funcs):
+                value = func(value)
+            return value
+
+        @property
+        def __name__(self):
+            return "_of_".join(f.__name__ for f in self.funcs)
+
+    plain = Compose(str, len)
+    jitted_class = moshjit.jit(Compose)
+    assert jitted_class is Compose and Compose.__name__ == "Compose"
+    assert type(vars(Compose)["__name__"]) is property and vars(Compose)["__name__"].fget.__qualname__.endswith(
+        "Compose.__name__")
+    assert hasattr(vars(Compose)["__call__"], "inspect_code")
+    assert Compose(str, len)("abc") == plain("abc") == "3" and Compose(str, len).__name__ == "str_of_len"
