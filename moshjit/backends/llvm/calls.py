@@ -77,6 +77,11 @@ def native_call(low, op, callee) -> ir.Value:
     low.deopt.table.add_call(low.deopt.function, low.index[op], index)
     args = [conversions.coerce(low, low.get(v), low.repr(v), repr_of(t)) if not isinstance(v, Constant)
             else low.constant(v.value, repr_of(t)) for v, t in zip(bound, arg_types)]
+    reads = len(function.args) - len(args) - (1 if sig.recursive else 0)
+    if reads:                       # the module globals the compiled function reads come after its arguments
+        if sig is not low.sig:      # only the root reads them, read once by its entry: a call of itself has them
+            low.not_native(f"a call of {callee.__qualname__}, which reads module globals, from another function")
+        args.extend(low.function.args[len(args):len(args) + reads])
     if sig.recursive:               # the count the caller holds, or the running thread's
         args.append(low.recursion_count if low.recursion_count is not None
                     else low.rt.call(low.b, "mj_recursion_count"))
