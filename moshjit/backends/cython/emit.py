@@ -243,8 +243,8 @@ class Emitter:
         if isinstance(value, Constant):
             # Cython types a bool, int or float literal as a C value: ``True[0]`` and ``7.bit_length()`` would not
             # compile, and ``-1 .__abs__()`` would negate the call's result
-            return f"(<object>({text}))" if type(value.value) in (bool, int, float) and text == literal(value.value) \
-                else text
+            typed_by_cython = type(value.value) in (bool, int, float) and literal(value.value) is not None
+            return f"(<object>({text}))" if typed_by_cython else text
         return f"(<object>{text})" if self.decl_type(value) != "object" else text
 
     def constant(self, value) -> str:
