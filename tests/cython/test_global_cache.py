@@ -119,7 +119,34 @@ def test_generated_code_reads_globals_through_a_cache():
     module.read()
     assert "mj_global_load(_g, _b, 'target', &_mj_gc" in str(module.read.inspect_code())
     module.scaled()
-    # the entry check of the type assumed for ``target`` reads it through a cache too
-    assert "if not _mj_is_int64(mj_global_peek(_g, 'target', &_mj_gc0)):" in str(module.scaled.inspect_code())
+    # the entry check of the type assumed for ``target`` reads it through a cache too, and runs only when the
+    # globals changed since it last passed
+    code = str(module.scaled.inspect_code())
+    assert "if not mj_globals_held(_g, &_mj_globals_held):" in code
+    assert "if not _mj_is_int64(mj_global_peek(_g, 'target', &_mj_gc0)):" in code
     module.measured()
     assert "mj_global_load(_g, _b, 'len', &_mj_gc" in str(module.measured.inspect_code())
+
+
+def test_a_type_check_held_at_one_state_of_the_globals_sees_every_later_write():
+    """After the entry's check of ``target``'s type passed, writes to the module's globals — of another name, of
+    ``target`` through the module, its dict or ``globals()`` in a function, back and forth between types — are each
+    seen at the next call (the dict's version tag moved)."""
+    outcomes = []
+    for jitted in (False, True):
+        module = namespace(jitted)
+        exec("def rebind(name, value):\n    globals()[name] = value", vars(module))
+        seen = [module.scaled() for _ in range(3)]
+        for how, value in [("attr", 2 ** 70), ("attr", 4), ("other", 0), ("dict", 2.5), ("dict", 5),
+                           ("globals", "x"), ("other", 1), ("globals", 6), ("attr", -2 ** 63 - 1)]:
+            if how == "attr":
+                module.target = value
+            elif how == "dict":
+                vars(module)["target"] = value
+            elif how == "globals":
+                module.rebind("target", value)
+            else:
+                module.unrelated = value
+            seen.append((module.scaled(), module.scaled()))
+        outcomes.append(seen)
+    assert outcomes[1] == outcomes[0]

@@ -171,6 +171,7 @@ class Emitter:
         self.constructor_sites = 0          # ... and of constructor calls of jitted classes: _mj_ns0, …
         self.operator_sites = 0             # ... and of binary operators on objects (method sites too): _mj_os0, …
         self.global_caches = 0              # inline caches of module-global reads: _mj_gc0, …
+        self.holds_globals = False          # whether the entry's global type checks remember the tag they held at
         self.raise_sites = 0                # guards of raises turned into jumps: _mj_rs0, …
         self.nested_codes: dict = {}        # make_function/make_closure op → what compiles its code (``nested``)
         self.nested_sites = 0               # the call paths installed on the functions they make
@@ -1277,7 +1278,10 @@ class Emitter:
             else:
                 checks.append(f"not _mj_is_int64({value})")
         args = self.passed_arguments()
-        return [f"    if {' or '.join(checks)}:", f"        return {self.constant(self.fallback)}({args})"]
+        self.holds_globals = True         # the checks run again only when the globals dict changed since they passed
+        return ["    if not mj_globals_held(_g, &_mj_globals_held):",
+                f"        if {' or '.join(checks)}:", f"            return {self.constant(self.fallback)}({args})",
+                "        mj_globals_hold(_g, &_mj_globals_held)"]
 
     def method_guards_on_entry(self) -> list[str]:
         """Entry checks that each call whose result type came from the jitted method it finds would find it now
@@ -1355,6 +1359,8 @@ class Emitter:
         if self.global_caches:
             out.append(f"cdef extern from *:\n    \"\"\"{GLOBAL_CACHE_C}    \"\"\"\n{GLOBAL_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_global_cache _mj_gc{i}" for i in range(self.global_caches))
+            if self.holds_globals:
+                out.append("cdef unsigned long long _mj_globals_held = 0")
         if sites:
             out.append(f"cdef extern from *:\n    \"\"\"{method_sites.METHOD_SITES_C}{method_sites.site_call_macros()}"
                        f"    \"\"\"\n{method_sites.METHOD_SITES_DECLARATIONS}")

@@ -14,7 +14,9 @@ A name found in the builtins (``ord``, ``len`` in a function whose globals are r
 version tags (PEP 509) of both dicts, as CPython's ``LOAD_GLOBAL_BUILTIN`` keeps their keys' versions: while
 neither dict changed, the name is still missing from the globals and the builtins still hold that value. Tags come
 from one interpreter-wide counter and change at every write (``cpython.py``), so equal tags mean the same dicts,
-unchanged; any write to the module's globals sends the next read through both lookups again.
+unchanged; any write to the module's globals sends the next read through both lookups again. The same tags let an
+entry skip its checks of the global types it was compiled for (``mj_globals_held``): checked once per state of the
+module's globals rather than once per call — chess's bitboard helpers read a dozen int globals each.
 """
 from __future__ import annotations
 
@@ -97,6 +99,16 @@ GLOBAL_CACHE_C = r'''
         Py_INCREF(value);
         return value;
     }
+    /* Whether the module globals are the very dict contents the entry's checks of its global types last passed on:
+       the dict's version tag is the one they were held at (any write to the globals gives a new one). Never
+       without tags (3.14+): the checks then run at every call. */
+    static inline int mj_globals_held(PyObject *globals, unsigned long long *held) {
+        uint64_t tag = mj_dict_tag(globals);
+        return tag != 0 && (unsigned long long)tag == *held;
+    }
+    static inline void mj_globals_hold(PyObject *globals, unsigned long long *held) {
+        *held = (unsigned long long)mj_dict_tag(globals);
+    }
 '''
 
 GLOBAL_CACHE_DECLARATIONS = '''\
@@ -104,4 +116,6 @@ GLOBAL_CACHE_DECLARATIONS = '''\
         pass
     object mj_global_load(object, object, object, mj_global_cache *)
     object mj_global_peek(object, object, mj_global_cache *)
+    bint mj_globals_held(object, unsigned long long *)
+    void mj_globals_hold(object, unsigned long long *)
 '''
