@@ -39,7 +39,11 @@ documents with its pure-Python ``SafeLoader``/``SafeDumper``, python-dateutil pa
 markdown-it-py (MIT; mdurl imported plain) renders CommonMark with tables, more-itertools (MIT) runs a dozen of its
 generator functions, ecdsa (MIT) signs and verifies on NIST P-256 with Python's big ints, Pygments (BSD-2-Clause)
 highlights the standard library's ``textwrap.py`` as HTML and pycparser (BSD-3-Clause) parses C with PLY and writes
-it back.
+it back; Jinja2 (BSD-3-Clause; MarkupSafe imported plain) compiles and renders a template with macros and filters,
+tabulate (MIT) formats a mixed table five ways, toolz (BSD-3-Clause) groups, pipes and merges 2,000 records,
+mpmath (BSD-3-Clause) computes constants and elementary functions at 60 digits, python-chess (GPL-3.0-or-later)
+generates legal moves on 64-bit bitboards (a depth-2 perft of three positions) and h11 (MIT) runs 40 HTTP/1.1
+requests through its server state machine.
 """
 from __future__ import annotations
 
@@ -108,8 +112,9 @@ def package_source(root: str, package: str) -> str:
 
 def two_copies(root: str, package: str, workdir: str, decorator: str = JIT_DECORATOR) -> tuple[str, str, int]:
     """The package copied under its own name and as ``<package>_jit`` into ``workdir`` (on ``sys.path``): the copy's
-    absolute imports of its own package (``from ftfy.chardata import ...``) name the copy, and its source carries
-    ``@decorator`` where a user would write ``@jit`` (``decorate_with_jit``); and how many it carries."""
+    absolute imports of its own package (``from ftfy.chardata import ...``, also in code it generates) name the copy,
+    and its source carries ``@decorator`` where a user would write ``@jit`` (``decorate_with_jit``); and how many it
+    carries."""
     source = package_source(root, package)
     for name in (package, package + "_jit"):
         if os.path.isdir(source):
@@ -125,6 +130,8 @@ def two_copies(root: str, package: str, workdir: str, decorator: str = JIT_DECOR
             text = file.read()
         text = re.sub(rf"^(\s*)import {package}$", rf"\1import {package}_jit as {package}", text, flags=re.M)
         text = re.sub(rf"^(\s*)from {package}([. ])", rf"\1from {package}_jit\2", text, flags=re.M)
+        # and the code a library generates and runs (Jinja2's compiled templates: "from jinja2.runtime import")
+        text = re.sub(rf"([\"'])from {package}([. ])", rf"\1from {package}_jit\2", text)
         text, count = decorate_with_jit(text, decorator)
         decorated += count
         with open(path, "w", encoding="utf-8") as file:
@@ -570,6 +577,133 @@ def pycparser_workload(package):
     return lambda: [generator.visit(parser.parse(unit)) for unit in units]
 
 
+TEMPLATE = """\
+{% macro row(item, loop) -%}
+<tr class="{{ loop.cycle('odd', 'even') }}"><td>{{ item.name | title }}</td><td>{{ "%.2f" | format(item.price) }}</td>
+{%- if item.tags %}<td>{{ item.tags | join(", ") | e }}</td>{% else %}<td>-</td>{% endif %}</tr>
+{%- endmacro %}
+<h1>{{ title | upper }} ({{ items | length }} items, {{ items | sum(attribute="price") | round(2) }} in all)</h1>
+<table>{% for item in items | sort(attribute="price") if item.price > 1 %}
+{{ row(item, loop) }}{% endfor %}</table>
+{% set names = items | map(attribute="name") | list %}{{ names[:3] | join("; ") }} {{ "&<>" }} {{ undefined_name | default("none") }}
+"""
+
+
+def jinja2_workload(package):
+    """Jinja2: a template with a macro, filters, loops and tests compiled ×8 (its lexer, a token stream of
+    generators, its parser and code generator; the compiled template's own code is Jinja's) and rendered ×30."""
+    items = [{"name": f"item {i}", "price": i * 1.25, "tags": ["<new>", "sale"] if i % 3 == 0 else []}
+             for i in range(40)]
+
+    def run():
+        environment = package.Environment(autoescape=True)
+        templates = [environment.from_string(TEMPLATE + "{# %d #}" % i) for i in range(8)]
+        return [template.render(title="price list", items=items) for template in templates for _ in range(4)]
+    return run
+
+
+def tabulate_workload(package):
+    """tabulate: a 60-row table of strs, ints, floats and None in five formats (column types inferred, numbers
+    aligned on their decimal points, widths measured) ×2."""
+    rows = [[f"name {i}", i * 37 % 101, i / 7, None if i % 5 == 0 else f"{i:x}", -i * 1.5e3] for i in range(60)]
+
+    def run():
+        return [package.tabulate(rows, headers=["name", "n", "ratio", "hex", "big"], tablefmt=style, floatfmt=".4f")
+                for style in ("plain", "grid", "pipe", "html", "rst") for _ in range(2)]
+    return run
+
+
+def toolz_workload(package):
+    """toolz: curried functions, pipes, composition, dict and sequence utilities over 2,000 records (closures,
+    generators, ``curry`` objects), ×2."""
+    records = [{"id": i, "group": "abcde"[i % 5], "value": (i * 7919) % 1000} for i in range(2000)]
+    curried = package.curried
+
+    def run():
+        out = []
+        for _ in range(2):
+            grouped = package.groupby("group", records)
+            totals = package.valmap(lambda rows: sum(package.pluck("value", rows)), grouped)
+            top = package.pipe(records, curried.filter(lambda r: r["value"] > 900), curried.map(curried.get("id")),
+                               curried.take(25), list)
+            windows = list(package.sliding_window(3, package.pluck("value", records[:300])))
+            merged = package.merge_with(sum, *({r["group"]: r["value"]} for r in records[:500]))
+            counts = package.frequencies(package.concat([r["group"]] * 2 for r in records))
+            out.append((totals, top, windows[-3:], merged, counts, package.compose(str, len, set)(records[0]),
+                        list(package.partition_all(7, range(50))), list(package.interleave([range(5), "xyz"])),
+                        package.reduceby("group", lambda acc, r: acc + r["value"], records, 0),
+                        list(package.unique(r["value"] % 37 for r in records))))
+        return out
+    return run
+
+
+def mpmath_workload(package):
+    """mpmath: arbitrary-precision floats on Python's big ints — pi, e, square roots, exp, log, trigonometry and
+    zeta(3) at 60 digits of 12 values, as strs (its ``libmp`` functions and ``mpf`` class)."""
+    def run():
+        context = package.mp.clone()
+        context.dps = 60
+        values = []
+        for k in range(12):
+            x = context.mpf(k + 2) / 3
+            values.append([str(v) for v in (context.pi, context.e, context.sqrt(x), context.exp(x), context.log(x),
+                                            context.sin(x), context.atan(x), context.zeta(3), x ** 17 - x / 7)])
+        return values
+    return run
+
+
+CHESS_POSITIONS = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                   "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                   "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"]
+
+
+def chess_workload(package):
+    """python-chess: legal-move generation on 64-bit bitboards (Python ints up to 2**64 - 1: past int64) — a
+    depth-2 perft of three positions, each move's SAN, and the positions' FEN after a move."""
+    def perft(board, depth):
+        if depth == 0:
+            return 1
+        total = 0
+        for move in board.legal_moves:
+            board.push(move)
+            total += perft(board, depth - 1)
+            board.pop()
+        return total
+
+    def run():
+        out = []
+        for fen in CHESS_POSITIONS:
+            board = package.Board(fen)
+            moves = list(board.legal_moves)
+            out.append((perft(board, 2), [board.san(move) for move in moves], int(board.occupied),
+                        board.is_check(), (board.push(moves[0]), board.fen())[1]))
+        return out
+    return run
+
+
+def h11_workload(package):
+    """h11: an HTTP/1.1 exchange through its server connection state machine, 40 requests (headers, a chunked body)
+    parsed and responses serialised on one keep-alive connection."""
+    request = (b"POST /items/%d HTTP/1.1\r\nHost: example.com\r\nUser-Agent: bench\r\nAccept: */*\r\n"
+               b"Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
+
+    def run():
+        connection = package.Connection(package.SERVER)
+        out = []
+        for i in range(40):
+            connection.receive_data(request % i)
+            while True:
+                event = connection.next_event()
+                if event is package.NEED_DATA or isinstance(event, package.EndOfMessage):
+                    break
+                out.append(repr(event))
+            out.append(connection.send(package.Response(status_code=200, headers=[("Content-Length", "2")])))
+            out.append(connection.send(package.Data(data=b"ok")) + connection.send(package.EndOfMessage()))
+            connection.start_next_cycle()
+        return out
+    return run
+
+
 LIBRARIES = {   # name: (pinned requirement, package or module, licence, workload)
     "pyaes": ("pyaes==1.6.1", "pyaes", "MIT", pyaes_workload),
     "tomli": ("tomli==2.0.1", "tomli", "MIT", tomli_workload),
@@ -599,6 +733,12 @@ LIBRARIES = {   # name: (pinned requirement, package or module, licence, workloa
     "ecdsa": ("ecdsa==0.19.0", "ecdsa", "MIT", ecdsa_workload),
     "pygments": ("Pygments==2.17.2", "pygments", "BSD-2-Clause", pygments_workload),
     "pycparser": ("pycparser==2.21", "pycparser", "BSD-3-Clause", pycparser_workload),
+    "jinja2": ("Jinja2==3.1.4", "jinja2", "BSD-3-Clause", jinja2_workload),
+    "tabulate": ("tabulate==0.9.0", "tabulate", "MIT", tabulate_workload),
+    "toolz": ("toolz==0.12.1", "toolz", "BSD-3-Clause", toolz_workload),
+    "mpmath": ("mpmath==1.3.0", "mpmath", "BSD-3-Clause", mpmath_workload),
+    "chess": ("chess==1.10.0", "chess", "GPL-3.0-or-later", chess_workload),
+    "h11": ("h11==0.14.0", "h11", "MIT", h11_workload),
 }
 
 DEPENDENCIES = {  # name: what its modules import, as (pinned requirement, package): imported plain by both copies
@@ -608,6 +748,7 @@ DEPENDENCIES = {  # name: what its modules import, as (pinned requirement, packa
     "dateutil": [("six==1.16.0", "six")],
     "markdown_it": [("mdurl==0.1.2", "mdurl")],
     "ecdsa": [("six==1.16.0", "six")],
+    "jinja2": [("MarkupSafe==2.1.5", "markupsafe")],
 }
 
 
