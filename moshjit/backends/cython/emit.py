@@ -1278,10 +1278,13 @@ class Emitter:
             else:
                 checks.append(f"not _mj_is_int64({value})")
         args = self.passed_arguments()
-        self.holds_globals = True         # the checks run again only when the globals dict changed since they passed
-        return ["    if not mj_globals_held(_g, &_mj_globals_held):",
+        # run again only when the globals changed since they last passed: the tag read before the checks is the
+        # one held (a write while they run leaves a tag that never comes back, so the next call checks again)
+        self.holds_globals = True
+        return ["    global _mj_globals_held", "    cdef unsigned long long _mj_tag = mj_globals_tag(_g)",
+                "    if _mj_tag == 0 or _mj_tag != _mj_globals_held:",
                 f"        if {' or '.join(checks)}:", f"            return {self.constant(self.fallback)}({args})",
-                "        mj_globals_hold(_g, &_mj_globals_held)"]
+                "        _mj_globals_held = _mj_tag"]
 
     def method_guards_on_entry(self) -> list[str]:
         """Entry checks that each call whose result type came from the jitted method it finds would find it now

@@ -15,7 +15,7 @@ version tags (PEP 509) of both dicts, as CPython's ``LOAD_GLOBAL_BUILTIN`` keeps
 neither dict changed, the name is still missing from the globals and the builtins still hold that value. Tags come
 from one interpreter-wide counter and change at every write (``cpython.py``), so equal tags mean the same dicts,
 unchanged; any write to the module's globals sends the next read through both lookups again. The same tags let an
-entry skip its checks of the global types it was compiled for (``mj_globals_held``): checked once per state of the
+entry skip its checks of the global types it was compiled for (``mj_globals_tag``): checked once per state of the
 module's globals rather than once per call — chess's bitboard helpers read a dozen int globals each.
 """
 from __future__ import annotations
@@ -99,15 +99,10 @@ GLOBAL_CACHE_C = r'''
         Py_INCREF(value);
         return value;
     }
-    /* Whether the module globals are the very dict contents the entry's checks of its global types last passed on:
-       the dict's version tag is the one they were held at (any write to the globals gives a new one). Never
-       without tags (3.14+): the checks then run at every call. */
-    static inline int mj_globals_held(PyObject *globals, unsigned long long *held) {
-        uint64_t tag = mj_dict_tag(globals);
-        return tag != 0 && (unsigned long long)tag == *held;
-    }
-    static inline void mj_globals_hold(PyObject *globals, unsigned long long *held) {
-        *held = (unsigned long long)mj_dict_tag(globals);
+    /* The module globals dict's version tag (0: none, on 3.14+), which the entry's checks of its global types
+       remember once they passed on it: any write to the globals gives the dict a new one. */
+    static inline unsigned long long mj_globals_tag(PyObject *globals) {
+        return (unsigned long long)mj_dict_tag(globals);
     }
 '''
 
@@ -116,6 +111,5 @@ GLOBAL_CACHE_DECLARATIONS = '''\
         pass
     object mj_global_load(object, object, object, mj_global_cache *)
     object mj_global_peek(object, object, mj_global_cache *)
-    bint mj_globals_held(object, unsigned long long *)
-    void mj_globals_hold(object, unsigned long long *)
+    unsigned long long mj_globals_tag(object)
 '''
