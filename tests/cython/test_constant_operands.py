@@ -71,7 +71,7 @@ def bool_method(k):
 
 def bool_int_methods(k):
     x = False
-    return x.__invert__(), x.conjugate(), k
+    return x.__index__(), x.conjugate(), k
 
 
 class Scalar:
