@@ -171,7 +171,6 @@ class Emitter:
         self.constructor_sites = 0          # ... and of constructor calls of jitted classes: _mj_ns0, …
         self.operator_sites = 0             # ... and of binary operators on objects (method sites too): _mj_os0, …
         self.global_caches = 0              # inline caches of module-global reads: _mj_gc0, …
-        self.holds_globals = False          # whether the entry's global type checks remember the tag they held at
         self.raise_sites = 0                # guards of raises turned into jumps: _mj_rs0, …
         self.nested_codes: dict = {}        # make_function/make_closure op → what compiles its code (``nested``)
         self.nested_sites = 0               # the call paths installed on the functions they make
@@ -1280,8 +1279,7 @@ class Emitter:
         args = self.passed_arguments()
         # run again only when the globals changed since they last passed: the tag read before the checks is the
         # one held (a write while they run leaves a tag that never comes back, so the next call checks again)
-        self.holds_globals = True
-        return ["    global _mj_globals_held", "    cdef unsigned long long _mj_tag = mj_globals_tag(_g)",
+        return ["    global _mj_globals_held", "    cdef unsigned long long _mj_tag = mj_dict_tag(_g)",
                 "    if _mj_tag == 0 or _mj_tag != _mj_globals_held:",
                 f"        if {' or '.join(checks)}:", f"            return {self.constant(self.fallback)}({args})",
                 "        _mj_globals_held = _mj_tag"]
@@ -1362,7 +1360,7 @@ class Emitter:
         if self.global_caches:
             out.append(f"cdef extern from *:\n    \"\"\"{GLOBAL_CACHE_C}    \"\"\"\n{GLOBAL_CACHE_DECLARATIONS}")
             out.extend(f"cdef mj_global_cache _mj_gc{i}" for i in range(self.global_caches))
-            if self.holds_globals:
+            if self.global_assumptions:     # the tag their entry check last passed on (``assumption_guards``)
                 out.append("cdef unsigned long long _mj_globals_held = 0")
         if sites:
             out.append(f"cdef extern from *:\n    \"\"\"{method_sites.METHOD_SITES_C}{method_sites.site_call_macros()}"

@@ -14,8 +14,8 @@ A name found in the builtins (``ord``, ``len`` in a function whose globals are r
 version tags (PEP 509) of both dicts, as CPython's ``LOAD_GLOBAL_BUILTIN`` keeps their keys' versions: while
 neither dict changed, the name is still missing from the globals and the builtins still hold that value. Tags come
 from one interpreter-wide counter and change at every write (``cpython.py``), so equal tags mean the same dicts,
-unchanged; any write to the module's globals sends the next read through both lookups again. The same tags let an
-entry skip its checks of the global types it was compiled for (``mj_globals_tag``): checked once per state of the
+unchanged; any write to the module's globals sends the next read through both lookups again. The same tag of the
+globals lets an entry skip its checks of the global types it was compiled for: checked once per state of the
 module's globals rather than once per call — chess's bitboard helpers read a dozen int globals each.
 """
 from __future__ import annotations
@@ -99,11 +99,6 @@ GLOBAL_CACHE_C = r'''
         Py_INCREF(value);
         return value;
     }
-    /* The module globals dict's version tag (0: none, on 3.14+), which the entry's checks of its global types
-       remember once they passed on it: any write to the globals gives the dict a new one. */
-    static inline unsigned long long mj_globals_tag(PyObject *globals) {
-        return (unsigned long long)mj_dict_tag(globals);
-    }
 '''
 
 GLOBAL_CACHE_DECLARATIONS = '''\
@@ -111,5 +106,5 @@ GLOBAL_CACHE_DECLARATIONS = '''\
         pass
     object mj_global_load(object, object, object, mj_global_cache *)
     object mj_global_peek(object, object, mj_global_cache *)
-    unsigned long long mj_globals_tag(object)
+    unsigned long long mj_dict_tag(object)      # attribute_cache.py's: 0 where dicts have none (3.14+)
 '''
