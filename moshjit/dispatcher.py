@@ -36,8 +36,9 @@ class PyDispatcherCore:
         self._positional_count = -1
         self._any_positions = None
 
-    def _pack_positional_calls(self, arity):
-        """Nothing to set up: this call path binds every call with ``_bind``."""
+    def _take_parameters(self, code):
+        """Which calls come as the full parameter list (the others this call path binds with ``_bind``)."""
+        self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
 
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != self._positional_count:
@@ -149,16 +150,9 @@ class DispatcherBase:
         self._native_used = False
         self._nested: set = set()       # ``moshjit.nested.NestedCode`` of the functions its compiled code makes
         code = self.py_func.__code__
-        self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
         # the compiled call path binds keywords, defaults, *args and **kwargs in C
-        self._parameter_names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        self._take_parameters(code)
         self._defaults_of = self.py_func    # its __defaults__ and __kwdefaults__ are read at each call, as CPython
-        self._positional_only = code.co_posonlyargcount
-        self._keyword_only = code.co_kwonlyargcount
-        self._var_positional = bool(code.co_flags & 0x04)
-        self._var_keyword = bool(code.co_flags & 0x08)
-        if code.co_flags & 0x0C and not code.co_kwonlyargcount:
-            self._pack_positional_calls(code.co_argcount)
         functools.update_wrapper(self, self.py_func)
         if code.co_flags & CO_COROUTINE:
             _mark_coroutine_function(self)

@@ -174,6 +174,12 @@ cdef extern from *:
        the *args tuple (``star``), then an empty **kwargs dict (``keywords``). */
     typedef struct { Py_ssize_t arity; int star, keywords; } mj_packing;
     static Py_ssize_t mj_packing_offset;   /* where ``_packing`` sits in a dispatcher (mj_install) */
+    /* How the vectorcall slot binds a call with keywords, or one leaving keyword-only parameters to their defaults:
+       the parameters' names (borrowed from ``_parameter_names``; NULL when the function has *args or **kwargs, or
+       more parameters than a last signature keeps: the Cython half binds those), how many are positional-only and
+       how many (the last) keyword-only. */
+    typedef struct { PyObject *names; Py_ssize_t positional_only, keyword_only; } mj_keyword_binding;
+    static Py_ssize_t mj_keyword_binding_offset;   /* where ``_keyword_binding`` sits in a dispatcher (mj_install) */
     static Py_ssize_t mj_arity_offset;     /* where ``_positional_count`` and ``_defaults_function`` sit (mj_install) */
     static Py_ssize_t mj_defaults_offset;
 
@@ -367,6 +373,65 @@ cdef extern from *:
         return result;
     }
 
+    /* A call with keywords, or one leaving keyword-only parameters to their defaults, bound in C as CPython binds
+       it — each keyword matched with a parameter's name by identity (call sites pass the interned names the code
+       object has), the parameters left out taken from ``__defaults__`` and ``__kwdefaults__`` as they are now,
+       held for the call — and matched with the last signatures. NULL without an exception when a keyword is not
+       matched so (an equal str, a name that is no parameter, one given twice, a positional-only one), a parameter
+       has no value, or no last signature has the bound list: the Cython half binds it then, and raises CPython's
+       TypeError for a call CPython rejects. */
+    Py_NO_INLINE static PyObject *mj_call_keywords(PyObject *self, mj_last_call *last, PyObject *const *argv,
+                                                   Py_ssize_t n, PyObject *kwnames, int *done) {
+        mj_keyword_binding *binding = (mj_keyword_binding *)((char *)self + mj_keyword_binding_offset);
+        PyObject *function = *(PyObject **)((char *)self + mj_defaults_offset);
+        PyObject *names = binding->names, *name, *defaults, *kwdefaults, *result = NULL;
+        PyObject *full[MJ_LAST_ARGS], *held[MJ_LAST_ARGS];
+        Py_ssize_t count, positional, given = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames), i, k, first;
+        Py_ssize_t taken = 0;
+        int slot;
+        *done = 0;
+        if (names == NULL || (given == 0 && binding->keyword_only == 0) || function == NULL ||
+            !PyFunction_Check(function))
+            return NULL;
+        count = PyTuple_GET_SIZE(names);
+        positional = count - binding->keyword_only;
+        if (n > positional) return NULL;
+        for (i = 0; i < count; i++) full[i] = i < n ? argv[i] : NULL;
+        for (k = 0; k < given; k++) {
+            name = PyTuple_GET_ITEM(kwnames, k);
+            for (i = binding->positional_only; i < count && PyTuple_GET_ITEM(names, i) != name; i++) {}
+            if (i == count || full[i] != NULL) return NULL;
+            full[i] = argv[n + k];
+        }
+        defaults = PyFunction_GET_DEFAULTS(function);
+        first = positional - (defaults == NULL ? 0 : PyTuple_GET_SIZE(defaults));
+        for (i = n; i < positional; i++) {
+            if (full[i] != NULL) continue;
+            if (i < first) return NULL;
+            full[i] = PyTuple_GET_ITEM(defaults, i - first);
+        }
+        Py_XINCREF(defaults);              /* a lookup below may run Python code that assigns __defaults__ */
+        kwdefaults = PyFunction_GET_KW_DEFAULTS(function);
+        for (i = positional; i < count; i++) {
+            if (full[i] != NULL) continue;
+            full[i] = kwdefaults == NULL ? NULL : PyDict_GetItemWithError(kwdefaults, PyTuple_GET_ITEM(names, i));
+            if (full[i] == NULL) {
+                PyErr_Clear();             /* the Cython half looks it up again and says what CPython says */
+                goto release;
+            }
+            Py_INCREF(full[i]);
+            held[taken++] = full[i];
+        }
+        if ((slot = mj_slot_of(last, full, count, binding->keyword_only > 0)) >= 0) {
+            *done = 1;
+            result = mj_call_last(&last[slot], full, count, (size_t)count);
+        }
+    release:
+        while (taken > 0) Py_DECREF(held[--taken]);
+        Py_XDECREF(defaults);
+        return result;
+    }
+
     /* The instances' vectorcall. A positional call with the last signature goes straight to its entry (the
        entry's C function for a Cython def: no argument binding, no key, no Cython frame of the call path), also
        when it leaves parameters to their defaults; any other call to the call path in Cython. Counts towards the
@@ -384,7 +449,10 @@ cdef extern from *:
             if (done) return result;
             result = mj_call_packed(self, last, argv, n, &done);
             if (done) return result;
+            kwnames = NULL;
         }
+        result = mj_call_keywords(self, last, argv, n, kwnames, &done);
+        if (done) return result;
         if (mj_enter_call()) return NULL;
         result = mj_dispatch_impl(self, (PyObject **)argv, nargsf, kwnames == NULL ? Py_None : kwnames);
         mj_leave_call();
@@ -441,10 +509,12 @@ cdef extern from *:
     }
 
     static void mj_install(PyTypeObject *core, Py_ssize_t offset, Py_ssize_t last_offset, Py_ssize_t arity_offset,
-                           Py_ssize_t defaults_offset, Py_ssize_t packing_offset, void *impl) {
+                           Py_ssize_t defaults_offset, Py_ssize_t packing_offset, Py_ssize_t keyword_binding_offset,
+                           void *impl) {
         mj_dispatch_impl = (PyObject *(*)(PyObject *, PyObject **, size_t, PyObject *))impl;
         mj_last_offset = last_offset;
         mj_packing_offset = packing_offset;
+        mj_keyword_binding_offset = keyword_binding_offset;
         mj_arity_offset = arity_offset;
         mj_defaults_offset = defaults_offset;
         mj_core_tp_call = core->tp_call;
@@ -489,8 +559,13 @@ cdef extern from *:
         Py_ssize_t arity
         int star
         int keywords
+    ctypedef struct mj_keyword_binding:
+        PyObject *names
+        Py_ssize_t positional_only
+        Py_ssize_t keyword_only
     void mj_install(type core, Py_ssize_t offset, Py_ssize_t last_offset, Py_ssize_t arity_offset,
-                    Py_ssize_t defaults_offset, Py_ssize_t packing_offset, void *impl)
+                    Py_ssize_t defaults_offset, Py_ssize_t packing_offset, Py_ssize_t keyword_binding_offset,
+                    void *impl)
     enum:
         MJ_LAST_ARGS
         MJ_LAST_SLOTS
@@ -682,6 +757,7 @@ cdef class DispatcherCore:
     cdef public tuple _any_positions       # None, or per parameter whether it is keyed ANY (megamorphic)
     cdef PyObject *_defaults_function      # _defaults_held (borrowed), or NULL: what the vectorcall slot reads
     cdef mj_packing _packing               # how the vectorcall slot binds positional calls of *args/**kwargs
+    cdef mj_keyword_binding _keyword_binding   # ... and calls with keywords or keyword-only defaults
 
     @property
     def _defaults_of(self):
@@ -737,13 +813,26 @@ cdef class DispatcherCore:
         entry.hot = True
         return entry
 
-    def _pack_positional_calls(self, Py_ssize_t arity):
-        """Let the vectorcall slot bind positional calls of at least ``arity`` arguments in C: the function has
-        ``arity`` positional parameters, *args or **kwargs (as ``_var_positional``, ``_var_keyword`` say) and no
-        keyword-only ones."""
-        self._packing.arity = arity
-        self._packing.star = self._var_positional
-        self._packing.keywords = self._var_keyword
+    def _take_parameters(self, code):
+        """Bind calls as the parameter list of ``code`` (the plain function's) says: which calls the vectorcall slot
+        binds in C, and what ``_bind_vector`` needs."""
+        cdef Py_ssize_t count = code.co_argcount + code.co_kwonlyargcount
+        self._positional_count = code.co_argcount if not (code.co_kwonlyargcount or code.co_flags & 0x0C) else -1
+        self._parameter_names = code.co_varnames[:count]
+        self._positional_only = code.co_posonlyargcount
+        self._keyword_only = code.co_kwonlyargcount
+        self._var_positional = bool(code.co_flags & 0x04)
+        self._var_keyword = bool(code.co_flags & 0x08)
+        if self._var_positional or self._var_keyword:
+            self._keyword_binding.names = NULL
+            if not self._keyword_only:     # positional calls of at least co_argcount arguments are packed in C
+                self._packing.arity = code.co_argcount
+                self._packing.star = self._var_positional
+                self._packing.keywords = self._var_keyword
+        else:
+            self._keyword_binding.names = <PyObject *>self._parameter_names if count <= LAST_ARGS else NULL
+        self._keyword_binding.positional_only = self._positional_only
+        self._keyword_binding.keyword_only = self._keyword_only
 
     def _use_native(self, native):
         """Make ``native`` (an entry that checks its own argument types and hands misses back to ``__call__``)
@@ -1100,7 +1189,8 @@ cdef int install_core() except -1:
     mj_install(DispatcherCore, vectorcall_offset(probe), last_offset(probe),
                <char *>&probe._positional_count - <char *><PyObject *>probe,
                <char *>&probe._defaults_function - <char *><PyObject *>probe,
-               <char *>&probe._packing - <char *><PyObject *>probe, <void *>dispatch_vectorcall)
+               <char *>&probe._packing - <char *><PyObject *>probe,
+               <char *>&probe._keyword_binding - <char *><PyObject *>probe, <void *>dispatch_vectorcall)
     mj_set_kinds(<PyObject *>INT64, <PyObject *>CHAR, MAX_TYPED_TUPLE)
     return 0
 

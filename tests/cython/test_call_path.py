@@ -308,6 +308,41 @@ def test_a_keyword_only_default_replaced_during_the_call_stays_the_calls():
         takes_its_default = plain
 
 
+def replaces_its_defaults(a, b=["old"], /, c=["old"], *, d=["old"]):
+    replaces_its_defaults.__defaults__ = (["new"], ["new"])      # the defaults the call took lose their holders
+    replaces_its_defaults.__kwdefaults__ = {"d": ["new"]}
+    return (a, b[0], c[0], d[0])
+
+
+@pytest.mark.parametrize("shape", [((1,), {}), ((1,), {"c": ["given"]}), ((1, ["given"]), {"d": ["given"]}),
+                                   ((), {"a": 1}), ((1,), {"b": 2}), ((1,), {"c": 2, "x": 3}),
+                                   ((1, 2, 3), {"c": 3}), ((), {"c": 1}), ((1,), {fresh_name("c"): ["fresh"]})])
+def test_warm_keyword_calls_bound_in_c_take_the_defaults_of_their_call(shape):
+    """Once a signature is warm, the vectorcall slot binds keyword calls and keyword-only defaults itself: what
+    a call takes is what CPython takes (defaults as they are when the call starts, held through it even when the
+    call replaces them), and every call CPython rejects gets CPython's TypeError."""
+    global replaces_its_defaults
+    plain = replaces_its_defaults
+    jitted = moshjit.jit(plain, backend="cython")
+    args, kwargs = shape
+
+    def fresh_defaults(fn):
+        fn.__defaults__ = (["old", object()], ["old", object()])
+        fn.__kwdefaults__ = {"d": ["old", object()]}
+    try:
+        for round in range(4):               # the first calls fill the C slots, the later ones take them
+            replaces_its_defaults = plain
+            fresh_defaults(plain)
+            expected = outcome(plain, *args, **kwargs)
+            replaces_its_defaults = jitted
+            fresh_defaults(jitted)
+            assert outcome(jitted, *args, **kwargs) == expected, round
+            if expected[0] == "ok":
+                assert outcome(jitted, 5, c=["warm"]) == ("ok", (5, "new", "warm", "new"))
+    finally:
+        replaces_its_defaults = plain
+
+
 jitted_binding = {fn.__name__: moshjit.jit(fn, backend="cython") for fn in BINDING_FUNCTIONS}
 JitSized = moshjit.jit(sized_class(), backend="cython")
 
