@@ -155,6 +155,7 @@ _ADD_TRACEBACK = re.compile(r'__Pyx_AddTraceback\("([^"]*)", ([^;]*)\);')
 _ERROR_POSITION = re.compile(r"\b(__PYX_ERR|__PYX_MARK_ERR_POS)\(0, (\d+)\b")
 _FILE_TABLE = re.compile(r"static const char\* const (__pyx_f\[\] = \{[^}]*\};)")
 LINENO_LOCAL = "__pyx_lineno"           # a local of every function that records traceback entries
+CALL_SERIAL_LOCAL = "__mj_tb_serial"    # added beside it: which call of the function this is (0: not known yet)
 
 # Generated modules learn where their code came from after loading (``_mj_setup``), so their compiled form,
 # and its cache entry, does not depend on the file or the lines of the function: the same function typed into
@@ -162,6 +163,10 @@ LINENO_LOCAL = "__pyx_lineno"           # a local of every function that records
 # each time an exception passes an error label of the function (a try, an except clause, the exit): an entry is
 # added only when the exception's newest one is not already this call's. The call is told apart by the address
 # of its C frame's ``__pyx_lineno``, the entry by its frame object (kept alive, so its address is not reused).
+# Cython makes a new frame object for each entry (a temporary function too, on 3.11), where CPython has one per
+# call: a call that raises again from the line of its last entry (``try: d[k] except KeyError:`` in a loop) puts
+# the entry on that same frame. The address alone would not tell a call from the next one at the same depth, so
+# each call that adds an entry draws a serial number into a local that is 0 at every call's start.
 _USER_FRAMES = r"""
 /* moshjit: traceback entries at the user's file, function and lines (see moshjit/runtime/toolchain.py) */
 static PyObject *mj_source = NULL;
@@ -210,14 +215,51 @@ static PyObject *mj_tb_newest_frame(void) {
 static int mj_tb_fresh(void *call) {
     return call != mj_tb_call || mj_tb_frame == NULL || mj_tb_newest_frame() != mj_tb_frame;
 }
-static void mj_tb_added(void *call) {
-    PyObject *frame = mj_tb_newest_frame();
+/* The frames the call with serial mj_tb_serial made, by line (the last MJ_TB_LINES lines it raised from). */
+enum { MJ_TB_LINES = 4 };
+static struct { int line; PyObject *frame; } mj_tb_lines[MJ_TB_LINES];
+static unsigned long long mj_tb_serial = 0, mj_tb_serials = 0;       /* their call's serial; the last drawn */
+static int mj_tb_next_line = 0;
+static void mj_tb_hold(PyObject *frame) {
     Py_XINCREF(frame);
     Py_XSETREF(mj_tb_frame, frame);
-    mj_tb_call = call;
 }
-#define MJ_ADD_TRACEBACK(call, name, c_line, py_line, filename) do { if (mj_tb_fresh(call)) { \
-    __Pyx_AddTraceback(name, c_line, py_line, filename); mj_tb_added(call); } } while (0)
+static void mj_tb_added(void *call, unsigned long long *serial, int line) {
+    PyObject *frame = mj_tb_newest_frame();
+    int i;
+    mj_tb_hold(frame);
+    mj_tb_call = call;
+    if (*serial == 0) *serial = ++mj_tb_serials;
+    if (*serial != mj_tb_serial) {                 /* another call's frames: let go of them */
+        mj_tb_serial = *serial;
+        for (i = 0; i < MJ_TB_LINES; i++) { mj_tb_lines[i].line = 0; Py_CLEAR(mj_tb_lines[i].frame); }
+    }
+    if (frame == NULL) return;
+    i = mj_tb_next_line;
+    mj_tb_next_line = (i + 1) % MJ_TB_LINES;
+    Py_INCREF(frame);
+    Py_XSETREF(mj_tb_lines[i].frame, frame);
+    mj_tb_lines[i].line = line;
+}
+/* A new entry on the frame this call made for the same line before, if it is still held; 0 when there is none. */
+static int mj_tb_again(void *call, unsigned long long *serial, int line) {
+    PyObject *frame;
+    int i;
+    if (*serial == 0 || *serial != mj_tb_serial || call != mj_tb_call) return 0;
+    for (i = 0; i < MJ_TB_LINES; i++) {
+        frame = mj_tb_lines[i].frame;
+        if (frame == NULL || mj_tb_lines[i].line != line) continue;
+        Py_INCREF(frame);              /* the traceback's allocation may run code that lets go of the held ones */
+        PyTraceBack_Here((PyFrameObject *)frame);
+        mj_tb_hold(frame);
+        Py_DECREF(frame);
+        return 1;
+    }
+    return 0;
+}
+#define MJ_ADD_TRACEBACK(call, serial, name, c_line, py_line, filename) do { if (mj_tb_fresh(call) && \
+    !mj_tb_again(call, serial, py_line)) { \
+    __Pyx_AddTraceback(name, c_line, py_line, filename); mj_tb_added(call, serial, py_line); } } while (0)
 """
 
 
@@ -260,8 +302,9 @@ def with_user_frames(c_text: str, module_name: str) -> str:
         internal = qualified.startswith("init ") or qualified.startswith(module_name + "._mj")
         shown = qualified.rpartition(".")[2]
         name = c_string(shown) if internal else f"MJ_FUNCTION({c_string(shown)})"
-        return f"MJ_ADD_TRACEBACK((void *)&{LINENO_LOCAL}, {name}, {m.group(2)});"
+        return f"MJ_ADD_TRACEBACK((void *)&{LINENO_LOCAL}, &{CALL_SERIAL_LOCAL}, {name}, {m.group(2)});"
     tail = _ADD_TRACEBACK.sub(entry, tail)
+    tail = tail.replace(f"int {LINENO_LOCAL} = 0;", f"int {LINENO_LOCAL} = 0; unsigned long long {CALL_SERIAL_LOCAL} = 0;")
     return f"{head}static const char* {table.group(1)}\n{_USER_FRAMES}{tail}"
 
 

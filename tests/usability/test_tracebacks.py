@@ -43,6 +43,39 @@ def test_frames_are_cpythons(fn, args, backend):
     assert all(not name.endswith((".pyx", ".c")) for name, *_ in got[2])
 
 
+def caught_key_errors(table, keys):
+    caught = []
+    for key in keys:
+        try:
+            table[key]
+        except KeyError as exc:
+            caught.append(exc)
+        try:
+            table[key, key]
+        except KeyError as exc:
+            caught.append(exc)
+    return caught
+
+
+@pytest.mark.parametrize("backend", ("cython", "auto"))
+def test_exceptions_caught_in_a_loop_get_cpythons_entries_on_one_frame_per_line(backend):
+    """An exception raised and caught again and again in one call (``try: d[k] except KeyError:`` in a loop) gets
+    the entry CPython gives it, on the frame object the call made for that line the first time (CPython has one
+    per call; Cython would make a new one for each exception); another call never shares it."""
+    def entries(caught):
+        return [[(f.filename, f.lineno, f.name, f.line) for f in traceback.extract_tb(exc.__traceback__)]
+                for exc in caught]
+    jitted = moshjit.jit(caught_key_errors, backend=backend)
+    plain = caught_key_errors({}, [1, 2, 3])
+    first, second = jitted({}, [1, 2, 3]), jitted({}, [4, 5])
+    assert entries(first) == entries(plain) and entries(second) == entries(caught_key_errors({}, [4, 5]))
+    assert [exc.args for exc in first] == [exc.args for exc in plain]
+    frames = [exc.__traceback__.tb_frame for exc in first]
+    assert frames[0] is frames[2] is frames[4] and frames[1] is frames[3] is frames[5]
+    assert plain[0].__traceback__.tb_frame is plain[2].__traceback__.tb_frame           # as CPython's
+    assert not {id(frame) for frame in frames} & {id(exc.__traceback__.tb_frame) for exc in second}
+
+
 @pytest.mark.parametrize("fn, args, call_line, backend", [
     pytest.param(raising_samples.calls_helper, (["ab", ""],), "out.append(first_letter(w))", backend,
                  id=f"str-{backend}") for backend in ("cython", "auto")] + [
