@@ -419,25 +419,45 @@ cdef object _mj_merge(dict target, object other, object func, bint merge_kwargs)
         target[key] = value
 
 
+cdef extern from *:
+    """
+    /* CPython's _PyObject_LookupSpecial: the attribute found on the type's MRO (not the instance), bound by its
+       type's tp_descr_get if it has one; a new reference, ``missing`` (itself, held) when the MRO has none. */
+    static PyObject *mj_lookup_special(PyObject *obj, PyObject *name, PyObject *missing) {
+        PyObject *found = _PyType_Lookup(Py_TYPE(obj), name);
+        descrgetfunc bind;
+        if (found == NULL) {
+            Py_INCREF(missing);
+            return missing;
+        }
+        bind = Py_TYPE(found)->tp_descr_get;
+        if (bind == NULL) {
+            Py_INCREF(found);
+            return found;
+        }
+        Py_INCREF(found);              /* binding may run code that takes it off the type */
+        obj = bind(found, obj, (PyObject *)Py_TYPE(obj));
+        Py_DECREF(found);
+        return obj;
+    }
+    """
+    object mj_lookup_special(object obj, object name, object missing)
+
+
 cdef object _mj_lookup_special(object obj, str name):
-    kind = type(obj)
-    for klass in kind.__mro__:
-        attr = klass.__dict__.get(name, _mj_missing)
-        if attr is not _mj_missing:
-            getter = getattr(type(attr), "__get__", None)
-            return getter(attr, obj, kind) if getter is not None else attr
-    return _mj_missing
+    return mj_lookup_special(obj, name, _mj_missing)
 
 
 cdef tuple _mj_before_with(object manager, bint asynchronous):
     """BEFORE_WITH / BEFORE_ASYNC_WITH: (bound ``__exit__``, what ``__enter__()`` returned), or ``__aexit__`` and
     ``__aenter__()``, with CPython's messages (the type named as ``%.200s`` of its ``tp_name`` prints it)."""
-    prefix, protocol = ("a", "asynchronous context manager") if asynchronous else ("", "context manager")
-    enter = _mj_lookup_special(manager, f"__{prefix}enter__")
+    enter = mj_lookup_special(manager, "__aenter__" if asynchronous else "__enter__", _mj_missing)
     if enter is _mj_missing:
+        protocol = "asynchronous context manager" if asynchronous else "context manager"
         raise TypeError(f"'{_mj_tp_name(type(manager))[:200]}' object does not support the {protocol} protocol")
-    exit_ = _mj_lookup_special(manager, f"__{prefix}exit__")
+    exit_ = mj_lookup_special(manager, "__aexit__" if asynchronous else "__exit__", _mj_missing)
     if exit_ is _mj_missing:
+        prefix, protocol = ("a", "asynchronous context manager") if asynchronous else ("", "context manager")
         raise TypeError(f"'{_mj_tp_name(type(manager))[:200]}' object does not support the {protocol} protocol "
                         f"(missed __{prefix}exit__ method)")
     return (exit_, enter())
@@ -450,11 +470,18 @@ cdef extern from "Python.h":
 
 cdef bint _mj_exc_match(object exc, object match) except -1:
     """CHECK_EXC_MATCH: the MRO decides (PyType_IsSubtype), not isinstance or a metaclass's __instancecheck__."""
-    classes = match if type(match) is tuple else (match,)
-    for klass in classes:
-        if not (isinstance(klass, type) and PyType_IsSubtype(<type>klass, BaseException)):
-            raise TypeError("catching classes that do not inherit from BaseException is not allowed")
+    if type(match) is tuple:
+        for klass in <tuple>match:
+            _mj_check_catchable(klass)
+    else:
+        _mj_check_catchable(match)
     return PyErr_GivenExceptionMatches(exc, match) != 0
+
+
+cdef inline int _mj_check_catchable(object klass) except -1:
+    if not (isinstance(klass, type) and PyType_IsSubtype(<type>klass, BaseException)):
+        raise TypeError("catching classes that do not inherit from BaseException is not allowed")
+    return 0
 
 
 cdef object _mj_push_exc(object exc):
