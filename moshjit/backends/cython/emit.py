@@ -27,7 +27,7 @@ from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
 from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
 from moshjit.backends.cython.plan import EmissionPlan
-from moshjit.backends.cython.prelude import PRELUDE
+from moshjit.backends.cython.prelude import MAX_JOINED_PARTS, PRELUDE
 from moshjit.cpython import zero_division_message
 from moshjit.ir import ops
 from moshjit.ir.conformance import checked_result
@@ -799,9 +799,18 @@ class Emitter:
         self.assign(op, "{" + pairs + "}", depth)
 
     def op_BuildString(self, op, depth):
-        self.assign(op, "''.join([" + ", ".join(self.ref(v) for v in op.parts) + "])", depth)
+        parts = [self.ref(v) for v in op.parts]
+        if 1 < len(parts) <= MAX_JOINED_PARTS:        # CPython's own BUILD_STRING join, without a list
+            self.assign(op, f"mj_join_strs{len(parts)}(" + ", ".join(parts) + ")", depth)
+            return
+        self.assign(op, "''.join([" + ", ".join(parts) + "])", depth)
 
     def op_FormatValue(self, op, depth):
+        no_spec = isinstance(op.spec, Constant) and op.spec.value is None
+        if no_spec and not op.conversion and not isinstance(op.value, Constant) and \
+                self.decl_type(op.value) == "Py_ssize_t":     # a machine int's digits, as int.__format__ gives them,
+            self.assign(op, f'f"{{{self.ref(op.value)}}}"', depth)   # formatted by Cython without an int object
+            return
         value = self.obj(op.value)
         value = {"s": f"str({value})", "r": f"repr({value})", "a": f"ascii({value})"}.get(op.conversion, value)
         spec = "''" if isinstance(op.spec, Constant) and op.spec.value is None else self.ref(op.spec)

@@ -216,6 +216,15 @@ cdef extern from *:
         return -1;
     }
 MJ_NUMBER_FAST_PATHS
+    /* BUILD_STRING: the n strs joined as CPython's own instruction joins them, with no list to hold them
+       (``mj_join_strs<n>(a0, ...)``, n up to emit.MAX_JOINED_PARTS). */
+    PyAPI_FUNC(PyObject *) _PyUnicode_JoinArray(PyObject *separator, PyObject *const *items, Py_ssize_t seqlen);
+    static PyObject *mj_join_array(PyObject *const *items, Py_ssize_t n) {
+        static PyObject *empty = NULL;
+        if (empty == NULL && (empty = PyUnicode_FromStringAndSize(NULL, 0)) == NULL) return NULL;
+        return _PyUnicode_JoinArray(empty, items, n);
+    }
+MJ_JOIN_MACROS
     /* The truth of a comparison's result (Cython owns and releases the result object itself). */
     static int mj_truth(PyObject *result) { return PyObject_IsTrue(result); }
     /* RERAISE: make exc the raised exception again, unchanged. Cython's `raise exc` (PyErr_SetObject) would
@@ -242,6 +251,7 @@ MJ_NUMBER_FAST_PATHS
     bint mj_cmp_int_float(Py_ssize_t, double, int)
     bint mj_cmp_float_int(double, Py_ssize_t, int)
     int mj_truth(object) except -1
+MJ_JOIN_DECLARATIONS
     object mj_reraised(object)
     int mj_stack_check() except -1
     int mj_loop_tick(int *, int (*)() except -1) except -1
@@ -309,5 +319,12 @@ PRELUDE = PRELUDE.replace("MJ_UNICODE_EQUAL", UNICODE_EQUAL).replace("MJ_DECLARE
 _ASCII_CATEGORY_CODES = ",".join(str(CATEGORY_CODES[unicodedata.category(chr(cp))]) for cp in range(128))
 PRELUDE = PRELUDE.replace("MJ_ASCII_CATEGORY_CODES", _ASCII_CATEGORY_CODES)
 PRELUDE = PRELUDE.replace("MJ_TICK_EVERY", str(TICK_EVERY))
+MAX_JOINED_PARTS = 16          # f-strings of at most this many parts are joined by ``mj_join_strs<n>``
+_JOINED = range(2, MAX_JOINED_PARTS + 1)
+PRELUDE = PRELUDE.replace("MJ_JOIN_MACROS\n", "".join(
+    f"    #define mj_join_strs{n}({', '.join(f'a{i}' for i in range(n))}) "
+    f"mj_join_array((PyObject *const []){{{', '.join(f'a{i}' for i in range(n))}}}, {n})\n" for n in _JOINED))
+PRELUDE = PRELUDE.replace("MJ_JOIN_DECLARATIONS\n", "".join(
+    f"    str mj_join_strs{n}({', '.join(['object'] * n)})\n" for n in _JOINED))
 PRELUDE = PRELUDE.replace("MJ_NUMBER_FAST_PATHS\n", NUMBER_FAST_PATHS_C.lstrip("\n"))
 PRELUDE = PRELUDE.replace("    MJ_REFERENCE_COUNTS\n", REFERENCE_COUNTS_C.lstrip("\n"))
