@@ -510,21 +510,35 @@ cdef object _mj_import_from(object module, str name):
                       path=getattr(module, "__file__", None))
 
 
+cdef extern from *:
+    """
+    /* MAKE_FUNCTION as CPython's instruction does it: PyFunction_New (name and qualified name from the code,
+       __module__ from the globals), then the defaults, keyword-only defaults and closure cells set as given
+       (None: none). */
+    static PyObject *mj_make_function(PyObject *code, PyObject *globals, PyObject *defaults, PyObject *kwdefaults,
+                                      PyObject *closure) {
+        PyObject *function = PyFunction_New(code, globals);
+        if (function == NULL) return NULL;
+        if ((defaults != Py_None && PyFunction_SetDefaults(function, defaults) < 0) ||
+                (kwdefaults != Py_None && PyFunction_SetKwDefaults(function, kwdefaults) < 0) ||
+                (closure != Py_None && PyFunction_SetClosure(function, closure) < 0)) {
+            Py_DECREF(function);
+            return NULL;
+        }
+        return function;
+    }
+    """
+    object mj_make_function(object code, object globals_, object defaults, object kwdefaults, object closure)
+
+
 cdef object _mj_make_function(object code, dict globals_, object defaults, object kwdefaults):
-    import types
-    function = types.FunctionType(code, globals_, code.co_name, defaults)
-    function.__kwdefaults__ = kwdefaults
-    function.__qualname__ = code.co_qualname
-    return function
+    """MAKE_FUNCTION: a plain Python function of ``code``, as CPython makes it."""
+    return mj_make_function(code, globals_, defaults, kwdefaults, None)
 
 
 cdef object _mj_make_closure(object code, dict globals_, object defaults, object kwdefaults, tuple closure):
     """MAKE_FUNCTION with a closure: a plain Python function sharing ``closure``'s cells, as CPython makes it."""
-    import types
-    function = types.FunctionType(code, globals_, code.co_name, defaults, closure)
-    function.__kwdefaults__ = kwdefaults
-    function.__qualname__ = code.co_qualname
-    return function
+    return mj_make_function(code, globals_, defaults, kwdefaults, closure)
 
 
 cdef object _mj_exception(object value, bint is_cause):

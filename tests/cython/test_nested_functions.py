@@ -133,14 +133,20 @@ def test_a_made_function_is_cpythons_function_object():
     def made(step):
         def add(value):
             return value + step
-        return add
 
-    add = jitted_nested(made)(3)
-    plain = made(3)
-    assert type(add) is type(plain)
-    assert (add.__name__, add.__qualname__, add.__defaults__) == (plain.__name__, plain.__qualname__, None)
-    assert [cell.cell_contents for cell in add.__closure__] == [3]
-    assert add(4) == 7 and list(map(add, [1, 2])) == [4, 5]
+        def scaled(value, by=2, *, shift=step):
+            return value * by + shift
+        return add, scaled, lambda: step
+
+    def fields(function):
+        return (type(function), function.__name__, function.__qualname__, function.__module__, function.__defaults__,
+                function.__kwdefaults__, [cell.cell_contents for cell in function.__closure__ or ()],
+                function.__globals__ is globals(), function.__doc__, function.__dict__)
+
+    made_jitted, made_plain = jitted_nested(made)(3), made(3)
+    assert [fields(f) for f in made_jitted] == [fields(f) for f in made_plain]
+    add, scaled, _ = made_jitted
+    assert add(4) == 7 and list(map(add, [1, 2])) == [4, 5] and scaled(1) == 5 and scaled(1, 3, shift=0) == 3
 
 
 def test_an_error_in_a_compiled_nested_function_points_at_its_line():
