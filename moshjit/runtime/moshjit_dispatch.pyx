@@ -410,8 +410,9 @@ cdef extern from *:
             if (i < first) return NULL;
             full[i] = PyTuple_GET_ITEM(defaults, i - first);
         }
-        Py_XINCREF(defaults);              /* a lookup below may run Python code that assigns __defaults__ */
         kwdefaults = PyFunction_GET_KW_DEFAULTS(function);
+        Py_XINCREF(defaults);              /* a lookup below may run Python code that assigns __defaults__ */
+        Py_XINCREF(kwdefaults);            /* ... or __kwdefaults__ */
         for (i = positional; i < count; i++) {
             if (full[i] != NULL) continue;
             full[i] = kwdefaults == NULL ? NULL : PyDict_GetItemWithError(kwdefaults, PyTuple_GET_ITEM(names, i));
@@ -428,6 +429,7 @@ cdef extern from *:
         }
     release:
         while (taken > 0) Py_DECREF(held[--taken]);
+        Py_XDECREF(kwdefaults);
         Py_XDECREF(defaults);
         return result;
     }
@@ -748,12 +750,13 @@ cdef class DispatcherCore:
     cdef list _last_held                   # per slot of _last: (entry, key) of a native entry, holding what it borrows
     cdef Py_ssize_t _last_next             # the slot of _last the next kept signature goes to
     cdef mj_last_call _last[LAST_SLOTS]    # the last signatures in C, which the vectorcall slot checks first
-    cdef public tuple _parameter_names     # the parameters' names when keywords and defaults can be bound in C
+    cdef readonly tuple _parameter_names   # the parameters' names when keywords and defaults can be bound in C
     cdef object _defaults_held             # (else None), the function whose __defaults__ and __kwdefaults__
-    cdef public Py_ssize_t _positional_only  # complete a call (read at each call), how many cannot be passed by
-    cdef public Py_ssize_t _keyword_only   # keyword, and how many (the last ones) can only be passed by keyword;
-    cdef public bint _var_positional       # whether it has *args (after the positional parameters in the bound
-    cdef public bint _var_keyword          # vector) and **kwargs (last), which _bind_vector makes for the call
+    cdef readonly Py_ssize_t _positional_only  # complete a call (read at each call), how many cannot be passed
+    cdef readonly Py_ssize_t _keyword_only # by keyword, and how many (the last ones) can only be passed by keyword;
+    cdef readonly bint _var_positional     # whether it has *args (after the positional parameters in the bound
+    cdef readonly bint _var_keyword        # vector) and **kwargs (last), which _bind_vector makes for the call
+                                           # (all set by _take_parameters; _keyword_binding borrows the names)
     cdef public tuple _any_positions       # None, or per parameter whether it is keyed ANY (megamorphic)
     cdef PyObject *_defaults_function      # _defaults_held (borrowed), or NULL: what the vectorcall slot reads
     cdef mj_packing _packing               # how the vectorcall slot binds positional calls of *args/**kwargs

@@ -164,9 +164,10 @@ CALL_SERIAL_LOCAL = "__mj_tb_serial"    # added beside it: which call of the fun
 # added only when the exception's newest one is not already this call's. The call is told apart by the address
 # of its C frame's ``__pyx_lineno``, the entry by its frame object (kept alive, so its address is not reused).
 # Cython makes a new frame object for each entry (a temporary function too, on 3.11), where CPython has one per
-# call: a call that raises again from the line of its last entry (``try: d[k] except KeyError:`` in a loop) puts
-# the entry on that same frame. The address alone would not tell a call from the next one at the same depth, so
-# each call that adds an entry draws a serial number into a local that is 0 at every call's start.
+# call: a call that raises again from a line it raised from before (``try: d[k] except KeyError:`` in a loop) puts
+# the entry on the frame made then (the module holds the frames of the last call's last four lines). The address
+# alone would not tell a call from the next one at the same depth, so each call that adds an entry draws a serial
+# number into a local that is 0 at every call's start.
 _USER_FRAMES = r"""
 /* moshjit: traceback entries at the user's file, function and lines (see moshjit/runtime/toolchain.py) */
 static PyObject *mj_source = NULL;
@@ -304,7 +305,8 @@ def with_user_frames(c_text: str, module_name: str) -> str:
         name = c_string(shown) if internal else f"MJ_FUNCTION({c_string(shown)})"
         return f"MJ_ADD_TRACEBACK((void *)&{LINENO_LOCAL}, &{CALL_SERIAL_LOCAL}, {name}, {m.group(2)});"
     tail = _ADD_TRACEBACK.sub(entry, tail)
-    tail = tail.replace(f"int {LINENO_LOCAL} = 0;", f"int {LINENO_LOCAL} = 0; unsigned long long {CALL_SERIAL_LOCAL} = 0;")
+    tail = tail.replace(f"int {LINENO_LOCAL} = 0;",
+                        f"int {LINENO_LOCAL} = 0; unsigned long long {CALL_SERIAL_LOCAL} = 0;")
     return f"{head}static const char* {table.group(1)}\n{_USER_FRAMES}{tail}"
 
 
