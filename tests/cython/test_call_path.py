@@ -330,13 +330,13 @@ def test_warm_keyword_calls_bound_in_c_take_the_defaults_of_their_call(shape):
         fn.__defaults__ = (["old", object()], ["old", object()])
         fn.__kwdefaults__ = {"d": ["old", object()]}
     try:
-        for round in range(4):               # the first calls fill the C slots, the later ones take them
+        for attempt in range(4):             # the first calls fill the C slots, the later ones take them
             replaces_its_defaults = plain
             fresh_defaults(plain)
             expected = outcome(plain, *args, **kwargs)
             replaces_its_defaults = jitted
             fresh_defaults(jitted)
-            assert outcome(jitted, *args, **kwargs) == expected, round
+            assert outcome(jitted, *args, **kwargs) == expected, attempt
             if expected[0] == "ok":
                 assert outcome(jitted, 5, c=["warm"]) == ("ok", (5, "new", "warm", "new"))
     finally:
