@@ -450,17 +450,21 @@ cdef object _mj_lookup_special(object obj, str name):
 
 cdef tuple _mj_before_with(object manager, bint asynchronous):
     """BEFORE_WITH / BEFORE_ASYNC_WITH: (bound ``__exit__``, what ``__enter__()`` returned), or ``__aexit__`` and
-    ``__aenter__()``, with CPython's messages (the type named as ``%.200s`` of its ``tp_name`` prints it)."""
-    enter = mj_lookup_special(manager, "__aenter__" if asynchronous else "__enter__", _mj_missing)
+    ``__aenter__()``, with CPython's messages."""
+    enter = _mj_lookup_special(manager, "__aenter__" if asynchronous else "__enter__")
     if enter is _mj_missing:
-        protocol = "asynchronous context manager" if asynchronous else "context manager"
-        raise TypeError(f"'{_mj_tp_name(type(manager))[:200]}' object does not support the {protocol} protocol")
-    exit_ = mj_lookup_special(manager, "__aexit__" if asynchronous else "__exit__", _mj_missing)
+        _mj_not_a_manager(manager, asynchronous, "")
+    exit_ = _mj_lookup_special(manager, "__aexit__" if asynchronous else "__exit__")
     if exit_ is _mj_missing:
-        prefix, protocol = ("a", "asynchronous context manager") if asynchronous else ("", "context manager")
-        raise TypeError(f"'{_mj_tp_name(type(manager))[:200]}' object does not support the {protocol} protocol "
-                        f"(missed __{prefix}exit__ method)")
+        _mj_not_a_manager(manager, asynchronous, f" (missed __{'a' if asynchronous else ''}exit__ method)")
     return (exit_, enter())
+
+
+cdef int _mj_not_a_manager(object manager, bint asynchronous, str missed) except -1:
+    """CPython's TypeError for a ``with`` object lacking a method of the protocol (the type named as ``%.200s`` of
+    its ``tp_name`` prints it)."""
+    protocol = "asynchronous context manager" if asynchronous else "context manager"
+    raise TypeError(f"'{_mj_tp_name(type(manager))[:200]}' object does not support the {protocol} protocol{missed}")
 
 
 cdef extern from "Python.h":
