@@ -118,7 +118,7 @@ BINDINGS_C = r'''
     }
 
     /* Look every binding (namespace, name, value, then, label) up; 1 when all hold (and where they are noted). */
-    static int mj_bindings_refresh(mj_bindings *b, PyObject *bindings) {
+    static int __attribute__((noinline, cold)) mj_bindings_refresh(mj_bindings *b, PyObject *bindings) {
         Py_ssize_t i;
         int tagged = MJ_HAVE_DICT_TAGS;
         b->valid = 0;

@@ -167,7 +167,7 @@ cdef extern from *:
     static __thread char *mj_stack_floor = NULL;
     static __thread char *mj_stack_top = NULL;
     static char *mj_stack_usable_low = NULL, *mj_stack_usable_high = NULL;
-    static int mj_stack_check_slow(char *here) {
+    static int __attribute__((noinline, cold)) mj_stack_check_slow(char *here) {
         if (mj_stack_floor == NULL) {
             pthread_attr_t attr;
             void *low;
