@@ -220,7 +220,9 @@ class DispatcherBase:
         """``key`` with ``ANY`` at each parameter now called with more than ``max_classes()`` of the program's
         classes. Such a parameter is megamorphic (a pattern object of twenty classes, say): one specialisation
         taking any object serves every class, where one per class would make each call a full key computation
-        and lookup, and a compile per class. The call path keys that parameter ``ANY`` from then on."""
+        and lookup, and a compile per class. The call path keys that parameter ``ANY`` from then on. So is the
+        parameter of the most classes once their combinations (two roles times five events) would make more
+        signatures than the call path checks in C (``SIGNATURES_IN_C``): past those, a call in turn refills them."""
         limit = self._max_classes
         with self._lock:
             widen = set()
@@ -231,6 +233,8 @@ class DispatcherBase:
                     if len(seen) > limit:
                         widen.add(position)
             if not widen:
+                widen = self._widened_for_combinations(key)
+            if not widen:
                 return key
             current = self._any_positions or ()
             self._any_positions = tuple(position in widen or (position < len(current) and current[position])
@@ -239,6 +243,21 @@ class DispatcherBase:
             log.info("moshjit: %s: parameter %s called with more than %d classes; one specialisation takes any "
                      "object there", self.py_func.__qualname__, ", ".join(map(str, sorted(widen))), limit)
             return tuple(ANY if self._any_positions[position] else kind for position, kind in enumerate(key))
+
+    def _widened_for_combinations(self, key: tuple) -> set:
+        """The parameter to key ``ANY`` when ``key`` would be one signature more than the C check holds, among
+        the signatures still called (the entries' keys as now widened): the one called with the most classes, if
+        any was called with two or more; else none."""
+        def as_called(kinds: tuple) -> tuple:
+            wide = self._any_positions or ()
+            return tuple(ANY if position < len(wide) and wide[position] else kind
+                         for position, kind in enumerate(kinds))
+        called = {as_called(k) for k in self._entries if len(k) == len(key)} | {as_called(key)}
+        if len(called) <= SIGNATURES_IN_C:
+            return set()
+        polymorphic = [(len(self._classes_seen[position]), position) for position, kind in enumerate(as_called(key))
+                       if is_class_kind(kind) and len(self._classes_seen.get(position, ())) > 1]
+        return {max(polymorphic)[1]} if polymorphic else set()
 
     def _compile_entry(self, key: tuple, compile=None):
         with self._lock:
@@ -637,7 +656,8 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-DEFAULT_MAX_CLASSES = 4      # as many signatures as the call path checks in C before anything else
+DEFAULT_MAX_CLASSES = 4      # classes per parameter: each is a compile
+SIGNATURES_IN_C = 8          # signatures the vectorcall slot checks (MJ_LAST_SLOTS in runtime/moshjit_dispatch.pyx)
 
 
 def max_classes() -> int:

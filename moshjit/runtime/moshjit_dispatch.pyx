@@ -150,11 +150,13 @@ cdef extern from *:
 
     /* The last signatures a dispatcher called, in C (its ``_last`` array of MJ_LAST_SLOTS): what the vectorcall
        slot compares a positional call's arguments with before anything else, and the entry it then calls; several,
-       so that polymorphic calls (a recursive evaluator over node classes) stay on this path. ``entry`` is borrowed
-       (the dispatcher's ``_last_held`` holds it and the key with the types); NULL: nothing remembered. A builtin
-       taking METH_FASTCALL|METH_KEYWORDS (a Cython ``def``) is called through its C function, as CPython's own
-       specialised CALL of a builtin does; anything else through its vectorcall slot. */
-    enum { MJ_LAST_ARGS = 8, MJ_LAST_SLOTS = 4, MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR,
+       so that polymorphic calls (a recursive evaluator over node classes; a method whose parameters combine a few
+       classes each, as h11's state machine calls its methods with two roles and four event classes) stay on
+       this path: a call that misses them refills a slot, which costs more than the interpreter's whole call.
+       ``entry`` is borrowed (the dispatcher's ``_last_held`` holds it and the key with the types); NULL: nothing
+       remembered. A builtin taking METH_FASTCALL|METH_KEYWORDS (a Cython ``def``) is called through its C
+       function, as CPython's own specialised CALL of a builtin does; anything else through its vectorcall slot. */
+    enum { MJ_LAST_ARGS = 8, MJ_LAST_SLOTS = 8, MJ_KIND_EXACT = 0, MJ_KIND_INT64, MJ_KIND_BIGINT, MJ_KIND_CHAR, MJ_KIND_STR,
            MJ_KIND_SHAPE, MJ_KIND_NONE, MJ_KIND_ANY };
     typedef PyObject *(*mj_fastcall_kw)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
     typedef struct {                       /* what a match reads first, in the slot's first cache line */
@@ -611,7 +613,7 @@ from moshjit.typeof import ANY as _ANY, MAX_TYPED_TUPLE as _MAX_TYPED_TUPLE, STD
 cdef str ANY = _ANY                                    # a megamorphic parameter's kind: every value has it
 cdef Py_ssize_t MAX_TYPED_TUPLE = _MAX_TYPED_TUPLE     # the one definition lives in moshjit.typeof
 cdef enum:
-    RECENT = 8                            # signatures remembered per dispatcher for the allocation-free check (a
+    RECENT = 16                           # signatures remembered per dispatcher for the allocation-free check (a
                                           # match over tuples of 0..6 items sees 7 signatures in turn)
     LAST_ARGS = MJ_LAST_ARGS              # the last signatures' C copies hold at most this many arguments
     LAST_SLOTS = MJ_LAST_SLOTS            # how many of the last signatures the vectorcall slot checks
@@ -627,6 +629,7 @@ cdef enum:
     KWDEFAULTS_TAKEN = 2                  # or bound taking keyword-only defaults from __kwdefaults__
     BIND_ARGS = 40                        # keywords and defaults are bound in C for at most this many parameters
                                           # (a NamedTuple's __new__ takes one per field)
+SIGNATURES_IN_C = LAST_SLOTS              # read by the tests: moshjit.dispatcher widens past as many signatures
 
 cdef object array_key(object value, type kind):
     """``moshjit.typeof.array_key``: the one definition of how NumPy arrays and ``array.array``s are keyed."""

@@ -631,7 +631,8 @@ def test_fast_path_follows_changing_kinds(values):
 
 
 def test_more_signatures_in_turn_than_the_recent_slots_hold():
-    signatures = [1, "a", "ab", 1.5, [1], {}, (1,), (1, "a"), None, Int(1), 2 ** 70]     # more than RECENT = 8
+    signatures = [1, "a", "ab", 1.5, [1], {}, (1,), (1, "a"), None, Int(1), 2 ** 70, b"x", bytearray(b"x"),
+                  frozenset(), {1}, 1j, range(2), True, ("a", 1.5)]                      # more than RECENT = 16
     calls = _positional(signatures * 3 + signatures[::-2] * 2 + [v for v in signatures for _ in range(3)])
     _check_call_sequence(_identity, calls)
 

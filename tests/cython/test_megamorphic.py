@@ -97,6 +97,30 @@ def test_each_parameter_is_counted_on_its_own(core, monkeypatch):
     assert {kinds for kinds in jitted.signatures if ANY in kinds} == {(ANY, "Pattern0"), (ANY, "Pattern1")}
 
 
+@pytest.mark.parametrize("core", CORES)
+def test_combinations_past_the_c_check_key_the_parameter_of_most_classes_any(core):
+    """Three roles times four events, each parameter under ``max_classes()``: the ninth combination would be one
+    signature more than the vectorcall slot checks, so the events' parameter (four classes) takes any object."""
+    jitted = CORES[core](identity_pair)
+    roles = [cls() for cls in PATTERNS[:3]]
+    events = [cls() for cls in PATTERNS[3:7]]
+    pairs = [(role, event) for role in roles for event in events]
+    assert dispatch.SIGNATURES_IN_C == 8 and len(pairs) > dispatch.SIGNATURES_IN_C
+    for role, event in pairs[:dispatch.SIGNATURES_IN_C]:
+        assert outcome(jitted, role, event) == outcome(identity_pair, role, event)
+    assert not any(ANY in kinds for kinds in jitted.signatures)
+    for role, event in pairs * 2 + [(roles[0], None), (roles[1], 3)]:
+        assert outcome(jitted, role, event) == outcome(identity_pair, role, event)
+    widened = {kinds for kinds in jitted.signatures if ANY in kinds}
+    assert widened == {(type(role).__qualname__, ANY) for role in roles}
+    assert len(jitted.signatures) == dispatch.SIGNATURES_IN_C + len(widened)
+
+
+def test_the_c_check_holds_as_many_signatures_as_the_dispatcher_counts():
+    runtime = pytest.importorskip("moshjit.runtime.moshjit_dispatch")
+    assert runtime.SIGNATURES_IN_C == dispatch.SIGNATURES_IN_C
+
+
 def test_the_limit_comes_from_the_environment(monkeypatch, caplog):
     monkeypatch.setenv("MOSHJIT_MAX_CLASSES", "3")
     assert dispatch.max_classes() == 3

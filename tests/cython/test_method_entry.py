@@ -283,7 +283,7 @@ def show(value):
 ARGUMENTS = st.one_of(                        # more kinds than the dispatcher's C slots (LAST_SLOTS)
     st.integers(-5, 5), st.integers(2 ** 63, 2 ** 70), st.booleans(), st.floats(allow_nan=False), st.none(),
     st.text(max_size=1), st.text(min_size=2, max_size=3), st.tuples(st.integers(0, 3)),
-    st.integers(-3, 3).map(Leaf))
+    st.integers(-3, 3).map(Leaf), st.binary(max_size=2), st.lists(st.integers(0, 3), max_size=2))
 
 
 def trees():
