@@ -4,8 +4,9 @@ at entry and boxing again at each use. That is also what CPython does: the store
 (``o.x is x``, and a NaN found by identity in a list), which unboxing would have broken. An argument used in
 arithmetic stays a double. An int64 argument also stays the caller's int where it is compared or combined with a
 value held as an object (``self.mark != mark``): unboxed, it was boxed again at that use, a new int per call.
-A float argument used both ways is unboxed once for its arithmetic, and its other uses (returned, stored, put in a
-display or a list, tested with ``is``/``in``) still read the caller's object (``plan.py``'s ``caller_floats``).
+A float or int64 argument used both ways is unboxed once for its arithmetic, and its other uses (returned, stored,
+put in a display, a list or a dict, tested with ``is``/``in``) still read the caller's object (``plan.py``'s
+``caller_objects``).
 A computed float is boxed once per definition however many uses need it as an object (``boxed_once``), and a
 number compared with ``is`` stays the object it was (``identity_compared``)."""
 from __future__ import annotations
@@ -116,7 +117,8 @@ def test_int_arguments_meeting_objects_stay_objects_and_counters_stay_native():
     node.stale(6), node.keep(10 ** 6), node.total(3)
     assert "object a_self, object a_mark):" in str(Node.stale.inspect_code())
     assert "object a_self, object a_v):" in str(Node.keep.inspect_code())
-    assert "object a_self, Py_ssize_t a_n):" in str(Node.total.inspect_code())
+    total = str(Node.total.inspect_code())          # the loop's bound is the C value (the header takes the object
+    assert "cdef Py_ssize_t a_n" in total and "mj_range_len(0, a_n, 1)" in total     # the fallback hands on)
 
 
 def mixed_uses(x, k, out):
@@ -145,11 +147,48 @@ def test_the_plan_reads_the_callers_object_only_where_a_float_is_used_as_an_obje
     plan = EmissionPlan(ir, out_of_ssa(ir))
     x = ir.args[0]
     assert not plan.boxed_arguments and plan.decl_type(x) == "double"
-    kinds = sorted(type(op).__name__ for op in plan.caller_floats[x])
+    kinds = sorted(type(op).__name__ for op in plan.caller_objects[x])
     # the unfolded (x, 1), (x,) for ``in [x]`` (CPython builds a tuple), the returned tuple; append; ==, in, is
     assert kinds == ["BuildTuple"] * 3 + ["CallMethod"] + ["Compare"] * 3, kinds
-    assert {op.op for op in plan.caller_floats[x] if type(op).__name__ == "Compare"} == {"==", "in", "is"}
-    assert ir.args[1] not in plan.caller_floats          # ``k`` only multiplies
+    assert {op.op for op in plan.caller_objects[x] if type(op).__name__ == "Compare"} == {"==", "in", "is"}
+    assert ir.args[1] not in plan.caller_objects          # ``k`` only multiplies
+
+
+def int_mixed_uses(n, out, seen):
+    """``n`` in int arithmetic and, as the object the caller passed, appended, a dict key and value, in a display, a
+    membership test, an identity test and the return value."""
+    out.append(n)
+    seen[n] = n
+    return n + 1, (n, 2), n in out, out[0] is n, n
+
+
+@settings(deadline=None)          # the first example compiles
+@given(n=st.integers(-2 ** 63, 2 ** 63 - 1))
+def test_an_int64_argument_used_natively_is_still_the_callers_object_elsewhere(n):
+    jitted = agree.jitted(int_mixed_uses)
+    expected, got = int_mixed_uses(n, [], {}), None
+    out, seen = [], {}
+    got = jitted(n, out, seen)
+    assert got == expected and got[3] is True
+    assert got[4] is n and got[1][0] is n and out[0] is n
+    assert next(iter(seen)) is n and seen[n] is n
+
+
+def test_the_plan_reads_the_callers_int_only_where_it_is_used_as_an_object():
+    ir = typed_ssa(int_mixed_uses, [type_of_key(k) for k in ("int64", list, dict)], assume_globals=False)
+    plan = EmissionPlan(ir, out_of_ssa(ir))
+    n = ir.args[0]
+    assert not plan.boxed_arguments and plan.decl_type(n) == "Py_ssize_t"
+    assert not any(type(op).__name__ == "BinaryOp" for op in plan.caller_objects[n])
+    assert {type(op).__name__ for op in plan.caller_objects[n]} >= {"CallMethod", "SetItem", "BuildTuple", "Compare"}
+
+
+def test_the_entry_takes_the_int_object_and_unboxes_it_once():
+    jitted = moshjit.jit(int_mixed_uses, backend="cython")
+    jitted(10 ** 6, [], {})
+    code = str(jitted.inspect_code())
+    assert "(object o_n, list a_out, dict a_seen):" in code, code
+    assert "    a_n = o_n\n" in code and "cdef Py_ssize_t a_n" in code
 
 
 def test_the_entry_takes_the_float_object_and_unboxes_it_once():

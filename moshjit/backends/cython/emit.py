@@ -127,7 +127,7 @@ class Emitter:
         self.views = decided.views
         self.list_builds = decided.list_builds
         self.tuple_compares = decided.tuple_compares
-        self.caller_floats = decided.caller_floats
+        self.caller_objects = decided.caller_objects
         self.known_hashes = decided.known_hashes
         self.boxed_once = decided.boxed_once
         self.kept_unused = decided.kept_unused
@@ -209,7 +209,7 @@ class Emitter:
             return "_MJ_UNBOUND"
         if value in self.views:                  # where a view escapes, the str is built
             return f"mj_view_str({self.var(value)})"
-        if self.current in self.caller_floats.get(value, ()):
+        if self.current in self.caller_objects.get(value, ()):
             return self.caller_object(value)
         if self.current in self.boxed_once.get(value, ()):
             return self.box_name(value)
@@ -234,8 +234,8 @@ class Emitter:
         return ", ".join([nested_functions.FUNCTION_PARAMETER] + passed if self.closure_per_call else passed)
 
     def caller_object(self, argument) -> str:
-        """The parameter holding the object the caller passed for a float argument unboxed into ``var``."""
-        return "o" + self.var(argument)[1:] if argument in self.caller_floats else self.var(argument)
+        """The parameter holding the object the caller passed for a number argument unboxed into ``var``."""
+        return "o" + self.var(argument)[1:] if argument in self.caller_objects else self.var(argument)
 
     def obj(self, value) -> str:
         """Reference as a Python object (so arithmetic and attribute access follow Python rules)."""
@@ -745,7 +745,7 @@ class Emitter:
     def op_AwaitSelf(self, op, depth):
         """The function's own body (a coroutine's: no check; a plain function's: after the entry's checks), called
         in place (``in_place_calls.py``), parameters as the entry takes them."""
-        args = ", ".join(self.obj(a) if param in self.caller_floats else self.ref(a)
+        args = ", ".join(self.obj(a) if param in self.caller_objects else self.ref(a)
                          for param, a in zip(self.fn.args, op.args))
         self.assign(op, f"{in_place_calls.CALL}({args})", depth)
 
@@ -1345,7 +1345,7 @@ class Emitter:
         else:
             body_lines = guards + self.lines
             sources = [self.fn.firstlineno] * len(guards) + self.source_lines
-        params = ", ".join(f"object {self.caller_object(a)}" if a in self.caller_floats
+        params = ", ".join(f"object {self.caller_object(a)}" if a in self.caller_objects
                            else f"{self.decl_type(a)} {self.var(a)}" for a in self.fn.args)
         if self.closure_per_call:
             # ``moshjit.nested`` takes no generator or coroutine, and a call in place needs a dispatcher whose
@@ -1354,7 +1354,7 @@ class Emitter:
                 raise AssertionError("a nested code compiled for every function made from it is a plain function's "
                                      "that does not call itself in place")
             params = ", ".join([f"object {nested_functions.FUNCTION_PARAMETER}"] + ([params] if params else []))
-        unboxed = {self.var(a): self.caller_object(a) for a in self.caller_floats}
+        unboxed = {self.var(a): (self.caller_object(a), self.decl_type(a)) for a in self.caller_objects}
         out = [PRELUDE]
         if self.class_dispatches:   # only then: moshjit_match is built only with the installed runtime
             out.append("from moshjit.runtime.moshjit_match cimport ClassDispatch as _MjClassDispatch")
@@ -1432,14 +1432,14 @@ class Emitter:
         decls["_mj_caught"] = "object"
         if self.uses_index_slot:
             decls[text.INDEX_SLOT] = "Py_ssize_t"
-        decls.update((name, "double") for name in unboxed)
+        decls.update((name, ctype) for name, (_, ctype) in unboxed.items())
         if self.closure_per_call:
             decls["_cl"] = "tuple"             # (the module's own ``_cl`` is the closure of a function's code)
         for name, ctype in sorted(decls.items()):
             out.append(f"    cdef {ctype} {name}")
         if self.closure_per_call:
             out.append(f"    _cl = mj_closure_of({nested_functions.FUNCTION_PARAMETER})")
-        out.extend(f"    {name} = {boxed}" for name, boxed in sorted(unboxed.items()))
+        out.extend(f"    {name} = {boxed}" for name, (boxed, _) in sorted(unboxed.items()))
         if self.uses_jump:
             out.append("    _mj_jump = 0")
         if "_mj_ticks" in decls:

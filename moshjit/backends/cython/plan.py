@@ -16,7 +16,7 @@
   a float or int64 argument that is only stored into attributes, returned or passed on to method and
   constructor sites (an int64 one also: put in a tuple or list, compared or combined with values held as
   objects) stays the object the caller passed (``def f(self, double x)`` would unbox it and box it again); a
-  float argument also used natively is unboxed once, and its other uses still read the caller's object; a
+  float or int64 argument also used natively is unboxed once, and its other uses still read the caller's object; a
   computed float is boxed at most once per definition; a number compared with ``is`` stays an object.
 
 Per-op emission (``emit.py``) reads these decisions and decides nothing of this kind itself.
@@ -51,6 +51,14 @@ class IterationPlan:
         self.getiter = getiter
         self.index = index
         self.extra = extra
+
+
+# Ops that hand an operand on as the object itself (returned, yielded, passed, stored, put in a container, tested
+# for identity or membership): where an int64 argument meets one, CPython hands on the caller's int. Its other
+# uses (an index, a range's bound, a slice, a format field) read the C value.
+_HANDS_ON = (ops.Return, ops.Yield, ops.Call, ops.CallMethod, ops.CallSelf, ops.AwaitSelf, ops.StoreAttr,
+             ops.StoreGlobal, ops.CellSet, ops.SetItem, ops.BuildTuple, ops.BuildList, ops.BuildSet, ops.BuildMap,
+             ops.ListAppend, ops.SetAdd, ops.MapAdd, ops.Compare)
 
 
 def _uses_natively(user) -> bool:
@@ -93,7 +101,7 @@ class EmissionPlan:
         self.folded |= {display for display, _, _ in self.tuple_compares.values()}
         self.folding_compare = {display: compare for compare, (display, _, _) in self.tuple_compares.items()}
         self.known_hashes = plan_known_hashes(fn, self.ctype, self.folded | self.inline_slices)   # op -> its key
-        self.caller_floats = self._caller_floats()     # float argument -> ops that read the caller's object
+        self.caller_objects = self._caller_objects()   # number argument -> ops that read the caller's object
         self.boxed_once = self._boxed_once()           # computed float -> ops that read its one box
         self.kept_unused = self._kept_unused()         # objects a local holds that nothing reads: still assigned
         self.representative = self._share_variables()   # value -> the value whose variable it shares
@@ -115,26 +123,30 @@ class EmissionPlan:
 
     def _identity_compared(self) -> set:
         """Number values an ``is``/``is not`` compares stay objects: two C numbers boxed for the test are never
-        the same object, where CPython compares the objects it has (``v is out[0]`` over a list of floats). A float
-        argument is left to ``caller_floats`` (the test reads the caller's object)."""
+        the same object, where CPython compares the objects it has (``v is out[0]`` over a list of floats). A number
+        argument is left to ``caller_objects`` (the test reads the caller's object)."""
         found = set()
         for block in self.fn.blocks:
             for op in block.ops:
                 if isinstance(op, ops.Compare) and op.op in ("is", "is not") and op.left is not op.right:
                     found |= {v for v in (op.left, op.right) if not isinstance(v, Constant)
                               and cython_type(getattr(v, "type", None)) in ("double", "Py_ssize_t")
-                              and not (v in self.fn.args and v.type == FLOAT)}
+                              and v not in self.fn.args}
         return found
 
-    def _caller_floats(self) -> dict:
-        """A float argument unboxed for arithmetic is still the caller's object where an op uses it as an object
-        (returns it, stores it, puts it in a container, passes it on, tests identity or membership): CPython
-        hands on that very object, and ``is`` and a NaN's identity (``x in [x]``, ``(x, 1) == (x, 1)``) would see
-        a float boxed again. A folded tuple display's items count as used by the compare that folds it."""
+    def _caller_objects(self) -> dict:
+        """A float or int64 argument unboxed for arithmetic is still the caller's object where an op uses it as an
+        object (returns it, stores it, puts it in a container, passes it on, tests identity or membership):
+        CPython hands on that very object, and ``is`` and a NaN's identity (``x in [x]``, ``(x, 1) == (x, 1)``)
+        would see a number boxed again (``out.append(n); return n + 1``: ``out[0] is n`` for ``n = 10 ** 6``), and
+        each boxing of an int past the small ones allocates. A folded tuple display's items count as used by the
+        compare that folds it."""
         found = {}
         for argument in self.fn.args:
-            if argument.type == FLOAT and argument not in self.boxed_arguments:
+            if self.decl_type(argument) in ("double", "Py_ssize_t"):
                 users = set(self._object_uses(argument))
+                if argument.type != FLOAT:
+                    users = {user for user in users if isinstance(user, _HANDS_ON)}
                 if users:
                     found[argument] = users
         return found
