@@ -232,16 +232,18 @@ class DispatcherBase:
                     seen.add(kind)
                     if len(seen) > limit:
                         widen.add(position)
+            reason = f"called with more than {limit} classes"
             if not widen:
                 widen = self._widened_for_combinations(key)
+                reason = f"of the most classes, which combine into more than {SIGNATURES_IN_C} signatures"
             if not widen:
                 return key
             current = self._any_positions or ()
             self._any_positions = tuple(position in widen or (position < len(current) and current[position])
                                         for position in range(len(key)))
             self._forget_recent()
-            log.info("moshjit: %s: parameter %s called with more than %d classes; one specialisation takes any "
-                     "object there", self.py_func.__qualname__, ", ".join(map(str, sorted(widen))), limit)
+            log.info("moshjit: %s: parameter %s %s; one specialisation takes any object there",
+                     self.py_func.__qualname__, ", ".join(map(str, sorted(widen))), reason)
             return tuple(ANY if self._any_positions[position] else kind for position, kind in enumerate(key))
 
     def _widened_for_combinations(self, key: tuple) -> set:

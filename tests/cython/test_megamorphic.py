@@ -98,9 +98,10 @@ def test_each_parameter_is_counted_on_its_own(core, monkeypatch):
 
 
 @pytest.mark.parametrize("core", CORES)
-def test_combinations_past_the_c_check_key_the_parameter_of_most_classes_any(core):
+def test_combinations_past_the_c_check_key_the_parameter_of_most_classes_any(core, caplog):
     """Three roles times four events, each parameter under ``max_classes()``: the ninth combination would be one
     signature more than the vectorcall slot checks, so the events' parameter (four classes) takes any object."""
+    caplog.set_level(logging.INFO, logger="moshjit")
     jitted = CORES[core](identity_pair)
     roles = [cls() for cls in PATTERNS[:3]]
     events = [cls() for cls in PATTERNS[3:7]]
@@ -114,6 +115,7 @@ def test_combinations_past_the_c_check_key_the_parameter_of_most_classes_any(cor
     widened = {kinds for kinds in jitted.signatures if ANY in kinds}
     assert widened == {(type(role).__qualname__, ANY) for role in roles}
     assert len(jitted.signatures) == dispatch.SIGNATURES_IN_C + len(widened)
+    assert "parameter 1 of the most classes, which combine into more than 8 signatures" in caplog.text
 
 
 def test_the_c_check_holds_as_many_signatures_as_the_dispatcher_counts():
