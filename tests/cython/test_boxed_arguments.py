@@ -117,8 +117,9 @@ def test_int_arguments_meeting_objects_stay_objects_and_counters_stay_native():
     node.stale(6), node.keep(10 ** 6), node.total(3)
     assert "object a_self, object a_mark):" in str(Node.stale.inspect_code())
     assert "object a_self, object a_v):" in str(Node.keep.inspect_code())
-    total = str(Node.total.inspect_code())          # the loop's bound is the C value (the header takes the object
-    assert "cdef Py_ssize_t a_n" in total and "mj_range_len(0, a_n, 1)" in total     # the fallback hands on)
+    # the loop's bound is the C value (the header takes the object, which a fallback hands on)
+    total = str(Node.total.inspect_code())
+    assert "cdef Py_ssize_t a_n" in total and "mj_range_len(0, a_n, 1)" in total
 
 
 def mixed_uses(x, k, out):
@@ -166,7 +167,7 @@ def int_mixed_uses(n, out, seen):
 @given(n=st.integers(-2 ** 63, 2 ** 63 - 1))
 def test_an_int64_argument_used_natively_is_still_the_callers_object_elsewhere(n):
     jitted = agree.jitted(int_mixed_uses)
-    expected, got = int_mixed_uses(n, [], {}), None
+    expected = int_mixed_uses(n, [], {})
     out, seen = [], {}
     got = jitted(n, out, seen)
     assert got == expected and got[3] is True
