@@ -221,7 +221,7 @@ class DispatcherBase:
         classes. Such a parameter is megamorphic (a pattern object of twenty classes, say): one specialisation
         taking any object serves every class, where one per class would make each call a full key computation
         and lookup, and a compile per class. The call path keys that parameter ``ANY`` from then on. So is the
-        parameter of the most classes once their combinations (two roles times five events) would make more
+        parameter of the most classes once their combinations (three roles times four events) would make more
         signatures than the call path checks in C (``SIGNATURES_IN_C``): past those, a call in turn refills them."""
         limit = self._max_classes
         with self._lock:
