@@ -8,7 +8,8 @@ A float or int64 argument used both ways is unboxed once for its arithmetic, and
 put in a display, a list or a dict, tested with ``is``/``in``) still read the caller's object (``plan.py``'s
 ``caller_objects``).
 A computed float is boxed once per definition however many uses need it as an object (``boxed_once``), and a
-number compared with ``is`` stays the object it was (``identity_compared``)."""
+computed number compared with ``is`` stays the object it was (``identity_compared``); an argument's test reads the
+caller's object."""
 from __future__ import annotations
 
 import math

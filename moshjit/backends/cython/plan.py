@@ -17,7 +17,8 @@
   constructor sites (an int64 one also: put in a tuple or list, compared or combined with values held as
   objects) stays the object the caller passed (``def f(self, double x)`` would unbox it and box it again); a
   float or int64 argument also used natively is unboxed once, and its other uses still read the caller's object; a
-  computed float is boxed at most once per definition; a number compared with ``is`` stays an object.
+  computed float is boxed at most once per definition; a computed number compared with ``is`` stays an object
+  (an argument's test reads the caller's object).
 
 Per-op emission (``emit.py``) reads these decisions and decides nothing of this kind itself.
 """
