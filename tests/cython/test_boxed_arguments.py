@@ -185,6 +185,30 @@ def test_the_plan_reads_the_callers_int_only_where_it_is_used_as_an_object():
     assert {type(op).__name__ for op in plan.caller_objects[n]} >= {"CallMethod", "SetItem", "BuildTuple", "Compare"}
 
 
+def store_at(buf, i, seen):
+    """``i`` indexes a list (its C value), keys a dict (the caller's object) and is counted on."""
+    buf[i] = 7
+    seen[i] = 0
+    return i + 1
+
+
+@settings(deadline=None)          # the first example compiles
+@given(i=st.integers(-5, 5) | st.integers(2 ** 40, 2 ** 41))
+def test_an_int64_argument_indexes_a_list_natively_and_keys_a_dict_as_the_callers_int(i):
+    agree.same(store_at, [0, 1, 2], i, {})            # IndexError's type and message outside the list
+    if -3 <= i < 3:
+        seen = {}
+        agree.jitted(store_at)([0, 1, 2], i, seen)
+        assert next(iter(seen)) is i
+
+
+def test_a_list_index_from_an_int64_argument_reads_the_c_value():
+    ir = typed_ssa(store_at, [type_of_key(k) for k in (list, "int64", dict)], assume_globals=False)
+    plan = EmissionPlan(ir, out_of_ssa(ir))
+    stores = [type(op.obj.type).__name__ for op in plan.caller_objects[ir.args[1]] if type(op).__name__ == "SetItem"]
+    assert stores == ["DictType"], stores
+
+
 def test_the_entry_takes_the_int_object_and_unboxes_it_once():
     jitted = moshjit.jit(int_mixed_uses, backend="cython")
     jitted(10 ** 6, [], {})

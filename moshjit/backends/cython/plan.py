@@ -62,6 +62,14 @@ _HANDS_ON = (ops.Return, ops.Yield, ops.Call, ops.CallMethod, ops.CallSelf, ops.
              ops.ListAppend, ops.SetAdd, ops.MapAdd, ops.Compare)
 
 
+def _hands_on_int(user, argument) -> bool:
+    """Whether ``user`` hands the int64 ``argument`` on as an object; a list store's index is not (Cython indexes
+    the list with the C value, as CPython's list takes it)."""
+    if isinstance(user, ops.SetItem) and user.value is not argument:
+        return not isinstance(getattr(user.obj, "type", None), ListType)
+    return isinstance(user, _HANDS_ON)
+
+
 def _uses_natively(user) -> bool:
     """``user`` reads a float operand as a C double: arithmetic, ordering and equality, a truth test, a φ."""
     if isinstance(user, ops.Compare):
@@ -147,7 +155,7 @@ class EmissionPlan:
             if self.decl_type(argument) in ("double", "Py_ssize_t"):
                 users = set(self._object_uses(argument))
                 if argument.type != FLOAT:
-                    users = {user for user in users if isinstance(user, _HANDS_ON)}
+                    users = {user for user in users if _hands_on_int(user, argument)}
                 if users:
                     found[argument] = users
         return found
