@@ -62,11 +62,17 @@ _HANDS_ON = (ops.Return, ops.Yield, ops.Call, ops.CallMethod, ops.CallSelf, ops.
              ops.ListAppend, ops.SetAdd, ops.MapAdd, ops.Compare)
 
 
+# Builtins Cython computes on a C integer itself: an int64 argument passed to one stays the C value there.
+_NATIVE_INT_BUILTINS = (chr, abs, range, min, max, int, float, bool, hash)
+
+
 def _hands_on_int(user, argument) -> bool:
     """Whether ``user`` hands the int64 ``argument`` on as an object; a list store's index is not (Cython indexes
-    the list with the C value, as CPython's list takes it)."""
+    the list with the C value, as CPython's list takes it), nor a call of a builtin Cython computes on C ints."""
     if isinstance(user, ops.SetItem) and user.value is not argument:
         return not isinstance(getattr(user.obj, "type", None), ListType)
+    if isinstance(user, ops.Call) and isinstance(user.func, Constant):
+        return not any(user.func.value is builtin for builtin in _NATIVE_INT_BUILTINS)
     return isinstance(user, _HANDS_ON)
 
 
