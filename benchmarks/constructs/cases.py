@@ -356,9 +356,33 @@ def deque_queue(n):
     return t
 
 
+class Bitboards:
+    """python-chess's board: one int per piece kind, bit 63 set (a long long cannot hold them)."""
+
+    def __init__(self):
+        self.occupied = (1 << 64) - 1 - (0xFFFF << 16)
+        self.pawns = (0xFF << 8) | (0xFF << 48)
+
+    def toggle(self, square):
+        mask = 1 << square
+        if self.occupied & mask:
+            self.pawns ^= mask
+            self.occupied &= ~mask
+        else:
+            self.occupied |= mask
+        return self.occupied & self.pawns
+
+
+def bitboard_masks(n):
+    board, t = Bitboards(), 0
+    for i in range(n):
+        t ^= board.toggle(i % 64)
+    return t
+
+
 CASES = [super_init, construct_positional, method_call, property_read, attribute_update, slots_update,
          class_constant, isinstance_chain, type_is, getattr_default, hasattr_check, getattr_fallback, custom_eq,
          dict_get_in, dict_items, key_error_caught, with_statement, fstring, percent_format, str_format, str_methods,
          str_startswith, string_scan, in_tuple, bytes_find, regex_match, list_build, listcomp_filter,
          tuple_unpack_return, keyword_call, sorted_key_lambda, sum_generator, any_generator, tree_walk,
-         enumerate_zip, deque_queue]
+         enumerate_zip, deque_queue, bitboard_masks]

@@ -24,14 +24,18 @@ cdef extern from *:
     #include <time.h>
 
     /* One machine integer? The same test as key_of's range check; small ints answer from their size alone (at most
-       two digits of at most 30 bits), others by conversion (exact ints cannot make it fail). */
+       two digits of at most 30 bits), others from their bit count (read from the top digit), and a negative int of
+       64 bits (only -2**63 fits) by conversion (exact ints cannot make it fail). */
     static int mj_fits_int64(PyObject *value) {
         int overflow;
+        size_t bits;
     #if PY_VERSION_HEX < 0x030C0000
         if (-2 <= Py_SIZE(value) && Py_SIZE(value) <= 2) return 1;
     #else
         if (PyUnstable_Long_IsCompact((PyLongObject *)value)) return 1;
     #endif
+        bits = _PyLong_NumBits(value);
+        if (bits != 64 || _PyLong_Sign(value) > 0) return bits < 64;
         PyLong_AsLongLongAndOverflow(value, &overflow);
         return overflow == 0;
     }

@@ -97,6 +97,25 @@ def bitwise(values):
     return (a & b) | (c ^ a), (a >> c) ^ (b << 3), ((a << c) >> 1) & b, a % (b | 1), c // (a & 5 or 1)
 
 
+def bitboard(values):
+    """python-chess's shape on values of unknown type: masks tested, then set, cleared and inverted in place (``&``,
+    ``|``, ``^`` and ``~`` computed on 65 bits past a long long, ``mj_wide``); tested links share their variables
+    with links that leave the chain."""
+    occupied, pawns, mask = values
+    out = []
+    if occupied & mask:
+        out.append("and")
+    if pawns | mask:
+        out.append("or")
+    if occupied ^ pawns:
+        out.append("xor")
+    pawns ^= mask
+    occupied &= ~mask
+    if pawns & occupied:
+        out.append("both")
+    return out, occupied, pawns, ~occupied, occupied | ~pawns, mask & -mask
+
+
 class Bits:
     """An operand with its own bitwise operators: the generic path calls them."""
 
@@ -191,6 +210,34 @@ def test_bitwise_chains_on_values_of_unknown_type(a, b, c):
     """Shift counts past 63 and negative ones (CPython's ValueError), results that leave int64, bools, floats,
     strs, big ints and an operand with its own operators all take CPython's way."""
     same(bitwise, [a, b, c])
+
+
+WIDE = 1 << 64
+wide_ints = hs.one_of(ints, near(WIDE, -WIDE, WIDE // 2, -WIDE // 2), hs.integers(-WIDE, WIDE),
+                      hs.integers(0, WIDE - 1).map(lambda bits: bits | EDGE))
+
+
+@settings(max_examples=300, deadline=None)
+@given(hs.lists(hs.one_of(wide_ints, hs.sampled_from([True, 2.5, Bits(1)])), min_size=3, max_size=3))
+def test_bitwise_operators_past_int64_as_cpython(values):
+    """Ints of magnitude up to and past 2**64 (``-2**64``, whose 65-bit form is all zeros but the sign; ``2**64``,
+    which has none), results past int64 on either side, bools, floats and an operand with its own operators."""
+    same(bitboard, values)
+
+
+def test_bitwise_tests_past_int64_after_tests_within_it():
+    """A tested link held natively by one call's test must not answer the next test's: its variable is shared."""
+    for values in ([1, 2, 3], [EDGE, EDGE | 1, 1], [-EDGE - 1, 0, EDGE], [3, EDGE, EDGE], [-WIDE, -WIDE, -1],
+                   [WIDE - 1, 0, WIDE - 1], [EDGE, 1, 2]):
+        same(bitboard, values)
+
+
+def test_bitwise_links_only_tested_are_not_boxed():
+    chains = chains_of(bitboard, (list,))
+    assert sorted(op.op for op in chains.truth_tested) == ["&", "&", "^", "|"]
+    assert chains.truth_tested <= chains.unboxed
+    code = str(jitted(bitboard).inspect_code())
+    assert "mj_wide_pair(" in code and "mj_wide_invert(" in code
 
 
 @settings(max_examples=150, deadline=None)

@@ -371,6 +371,10 @@ class Emitter:
         operand = self.ref(op.operand) if native or op.op == "not" else self.obj(op.operand)
         if op.op == "invert" and not native and isinstance(op.operand, Constant) and type(op.operand.value) is bool:
             operand = self.constant(op.operand.value)   # Cython would fold ~True, without CPython 3.12's warning
+        elif op.op == "invert" and not native:          # an int past a long long still inverted in C
+            self.int_chains.used = True
+            self.assign(op, f"mj_wide_invert({operand})", depth)
+            return
         self.assign(op, f"{_PY_OPERATORS[op.op]}{operand}", depth)
 
     def op_Compare(self, op, depth):
@@ -994,6 +998,13 @@ class Emitter:
             if term.cond in self.char_buffers:
                 self.decls[self.cond_name(term)] = "bint"
                 self.emit(f"{self.cond_name(term)} = {self.ref(term.cond)}.length != 0", depth)
+            elif term.cond in self.int_chains.truth_tested:       # its int64, or whether its wide value is 0
+                name = self.var(term.cond)
+                self.decls[self.cond_name(term)] = "bint"
+                self.emit(f"if {name}_u:", depth)
+                self.emit(f"{self.cond_name(term)} = {name}_i != 0", depth + 1)
+                self.emit("else:", depth)
+                self.emit(f"{self.cond_name(term)} = {name}", depth + 1)
             elif self.ctype(term.cond) != "bint":
                 self.decls[self.cond_name(term)] = "bint"
                 self.emit(f"{self.cond_name(term)} = {self.truth(term.cond)}", depth)

@@ -28,6 +28,10 @@ INT_OPERATORS = {"+": "mj_int_add", "-": "mj_int_sub", "*": "mj_int_mul", "//": 
 # checked at run time: the bitwise ones, and ``//``/``%`` beside an operand known to be an int. ``+ - *`` of unknown
 # values are the float chains' (``float_chains.py``).
 BITWISE = ("&", "|", "^", ">>", "<<")
+# Bitwise operators whose operands past a long long may still be computed in C on 65 bits (``mj_wide``).
+WIDE_OPERATORS = {"&": "mj_wide_and", "|": "mj_wide_or", "^": "mj_wide_xor"}
+WIDE_TRUTH = {operator: f"((_mj_wx.low {operator} _mj_wy.low) != 0) | (_mj_wx.negative {operator} _mj_wy.negative)"
+              for operator in WIDE_OPERATORS}
 UNKNOWN_BESIDE_INT = ("//", "%")
 
 INT_CHAINS_C = r'''
@@ -54,14 +58,56 @@ INT_CHAINS_C = r'''
         return 1;
     }
     #endif
-    /* An exact int that fits a long long, as one (0: anything else). */
+    /* Python's &, |, ^ and ~ act on an int's infinite two's complement. An exact int of magnitude below 2**64 is
+       its low 64 bits and its sign (every higher bit equals the sign), so those operators on such ints are C
+       operations on 65 bits: bitboards and 64-bit masks past a long long stay out of CPython's long_bitwise. */
+    typedef struct { unsigned long long low; int negative; } mj_wide;
+    /* An exact int of magnitude below 2**64 as a wide value (0: anything else). */
+    static inline int mj_wide_int(PyObject *o, mj_wide *w) {
+        const digit *d;
+        Py_ssize_t n;
+        int negative;
+        unsigned long long m;
+        if (!PyLong_CheckExact(o) || PyLong_SHIFT != 30) return 0;
+    #if PY_VERSION_HEX >= 0x030C0000
+        n = (Py_ssize_t)(((PyLongObject *)o)->long_value.lv_tag >> 3);      /* digits << 3 | sign (2: -) */
+        negative = (((PyLongObject *)o)->long_value.lv_tag & 3) == 2;
+        d = ((PyLongObject *)o)->long_value.ob_digit;
+    #else
+        n = Py_SIZE(o);
+        negative = n < 0;
+        if (negative) n = -n;
+        d = ((PyLongObject *)o)->ob_digit;
+    #endif
+        switch (n) {
+        case 0: m = 0; break;
+        case 1: m = d[0]; break;
+        case 2: m = (unsigned long long)d[0] | (unsigned long long)d[1] << 30; break;
+        case 3:
+            if (d[2] >> 4) return 0;
+            m = (unsigned long long)d[0] | (unsigned long long)d[1] << 30 | (unsigned long long)d[2] << 60;
+            break;
+        default: return 0;
+        }
+        w->low = negative ? 0ULL - m : m;
+        w->negative = negative;
+        return 1;
+    }
+    /* An exact int that fits a long long, as one (0: anything else): read in place up to three digits, so an int
+       past a long long fails without PyLong_AsLongLongAndOverflow's walk and its overflow check. */
     static inline int mj_int_value(PyObject *o, long long *x) {
         int overflow;
+        mj_wide w;
         if (mj_small_int(o, x)) return 1;
         if (!PyLong_CheckExact(o)) return 0;
         if (mj_two_digit_int(o, x)) return 1;
-        *x = PyLong_AsLongLongAndOverflow(o, &overflow);
-        return !overflow;
+        if (PyLong_SHIFT != 30) {
+            *x = PyLong_AsLongLongAndOverflow(o, &overflow);
+            return !overflow;
+        }
+        if (!mj_wide_int(o, &w) || (int)(w.low >> 63) != w.negative) return 0;
+        *x = (long long)w.low;          /* -2**63 <= value < 2**63: its 64 bits are the long long */
+        return 1;
     }
     /* An exact list's or tuple's item at i (Python's negative indexes counted from the end), borrowed; NULL for
        anything else or an index out of range. */
@@ -137,6 +183,29 @@ INT_CHAINS_C = r'''
         *r = shifted;
         return 1;
     }
+    static inline int mj_wide_pair(PyObject *a, PyObject *b, mj_wide *x, mj_wide *y) {
+        return mj_wide_int(a, x) && mj_wide_int(b, y);
+    }
+    /* The int of a wide value (-2**64 <= value < 2**64): a new reference. */
+    static PyObject *mj_wide_box(unsigned long long low, int negative) {
+        unsigned char bytes[9];
+        int i;
+        if (!negative) return PyLong_FromUnsignedLongLong(low);
+        if (low >> 63) return PyLong_FromLongLong((long long)low);
+        for (i = 0; i < 8; i++) bytes[i] = (unsigned char)(low >> (8 * i));
+        bytes[8] = 0xFF;                                     /* little-endian two's complement of 72 bits */
+        return _PyLong_FromByteArray(bytes, 9, 1, 1);
+    }
+    static PyObject *mj_wide_and(mj_wide x, mj_wide y) { return mj_wide_box(x.low & y.low, x.negative & y.negative); }
+    static PyObject *mj_wide_or(mj_wide x, mj_wide y) { return mj_wide_box(x.low | y.low, x.negative | y.negative); }
+    static PyObject *mj_wide_xor(mj_wide x, mj_wide y) { return mj_wide_box(x.low ^ y.low, x.negative ^ y.negative); }
+    /* ~o: an exact int's on its 65 bits, anything else's by the protocol (a bool's warning on 3.12+, a class's
+       __invert__, CPython's TypeError). A new reference. */
+    static PyObject *mj_wide_invert(PyObject *o) {
+        mj_wide w;
+        if (mj_wide_int(o, &w)) return mj_wide_box(~w.low, !w.negative);
+        return PyNumber_Invert(o);
+    }
     /* An unboxed chain value as an object (a new reference): a new int while its flag is set. */
     static inline PyObject *mj_int_box(int unboxed, long long i, PyObject *o) {
         if (unboxed) return PyLong_FromLongLong(i);
@@ -158,6 +227,14 @@ INT_CHAINS_DECLARATIONS = '''\
     bint mj_int_rshift(long long, long long, long long *)
     bint mj_int_lshift(long long, long long, long long *)
     object mj_int_box(bint, long long, object)
+    ctypedef struct mj_wide:
+        unsigned long long low
+        int negative
+    bint mj_wide_pair(object, object, mj_wide *, mj_wide *)
+    object mj_wide_and(mj_wide, mj_wide)
+    object mj_wide_or(mj_wide, mj_wide)
+    object mj_wide_xor(mj_wide, mj_wide)
+    object mj_wide_invert(object)
     object mj_int_subscript(object, long long)
     bint mj_int_item(object, long long, long long *)
 '''
@@ -200,6 +277,11 @@ class IntChains:
                            if op not in excluded and self._item_read(op) and users.get(op)
                            and all(user in self.links for user in users[op])}
         self.unboxed |= self.item_reads
+        # a bitwise link only branched on (``if board & mask:``) is never boxed: its int64 in its C variable, and
+        # past a long long on 65 bits only whether it is zero (``mj_wide``)
+        self.truth_tested = {op for op in self.links if op.op in WIDE_OPERATORS and users.get(op) and all(
+            isinstance(user, ops.Branch) and user.cond is op for user in users[op])}
+        self.unboxed |= self.truth_tested
         self.used = False
         self.bound_at_entry: set = set()     # object variables of unboxed values: bound to None on entry, since
         # the native path leaves them unassigned and Cython checks an object variable read while maybe unbound
@@ -327,21 +409,41 @@ class IntChains:
         target = f"{name}_i" if op in self.unboxed else "_mj_ir"
         helper, right = _strength_reduced(op)
         tests.append(f"{helper}({values[0]}, {values[1] if right is None else right}, &{target})")
-        generic_text = generic(self._boxed(emitter, op.left), self._boxed(emitter, op.right))
+        left, right = self._boxed(emitter, op.left), self._boxed(emitter, op.right)
+        generic_text = generic(left, right)
         emitter.emit(f"if {' and '.join(tests)}:", depth)
         if op in self.unboxed:
             self.bound_at_entry.add(name)
             emitter.decls[f"{name}_i"] = "long long"
             emitter.decls[f"{name}_u"] = "bint"
             emitter.emit(f"{name}_u = True", depth + 1)
+            if self._emit_wide_test(emitter, op, left, right, depth) and op in self.truth_tested:
+                emitter.emit(f"{name}_i = {WIDE_TRUTH[op.op]}", depth + 1)    # only whether it is zero
+                emitter.emit(f"{name}_u = True", depth + 1)
+            elif op.op in WIDE_OPERATORS:
+                emitter.emit(f"{name} = {WIDE_OPERATORS[op.op]}(_mj_wx, _mj_wy)", depth + 1)
+                emitter.emit(f"{name}_u = False", depth + 1)
             emitter.emit("else:", depth)
             emitter.emit(f"{name} = {generic_text}", depth + 1)
             emitter.emit(f"{name}_u = False", depth + 1)
         else:
             emitter.decls["_mj_ir"] = "long long"
             emitter.assign(op, "_mj_ir", depth + 1)
+            if self._emit_wide_test(emitter, op, left, right, depth):
+                emitter.assign(op, f"{WIDE_OPERATORS[op.op]}(_mj_wx, _mj_wy)", depth + 1)
             emitter.emit("else:", depth)
             emitter.assign(op, generic_text, depth + 1)
+
+    @staticmethod
+    def _emit_wide_test(emitter, op, left: str, right: str, depth: int) -> bool:
+        """For ``&``, ``|`` and ``^``: the ``elif`` whose branch computes the operator on 65 bits (``_mj_wx`` and
+        ``_mj_wy``, ``mj_wide``) when both operands are exact ints of magnitude below 2**64 that the native test
+        did not take; whether it was written."""
+        if op.op not in WIDE_OPERATORS:
+            return False
+        emitter.decls["_mj_wx"] = emitter.decls["_mj_wy"] = "mj_wide"
+        emitter.emit(f"elif mj_wide_pair({left}, {right}, &_mj_wx, &_mj_wy):", depth)
+        return True
 
     def _emit_float_division(self, emitter, op, depth: int, generic) -> None:
         """The doubles divided while the link is native and the divisor is not zero (the generic division raises
