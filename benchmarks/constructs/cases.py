@@ -380,9 +380,31 @@ def bitboard_masks(n):
     return t
 
 
+MASK64 = (1 << 64) - 1
+
+
+def fnv1a_64(n):
+    """64-bit FNV-1a over bytes: each product past 64 bits, masked back."""
+    data, h = bytes(range(256)) * (n // 256 + 1), 0xCBF29CE484222325
+    for b in data[:n]:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def xorshift_64(n):
+    """Marsaglia's xorshift64: shifts masked to 64 bits by a module constant."""
+    x, t = 88172645463325252, 0
+    for _ in range(n):
+        x ^= (x << 13) & MASK64
+        x ^= x >> 7
+        x ^= (x << 17) & MASK64
+        t ^= x
+    return t
+
+
 CASES = [super_init, construct_positional, method_call, property_read, attribute_update, slots_update,
          class_constant, isinstance_chain, type_is, getattr_default, hasattr_check, getattr_fallback, custom_eq,
          dict_get_in, dict_items, key_error_caught, with_statement, fstring, percent_format, str_format, str_methods,
          str_startswith, string_scan, in_tuple, bytes_find, regex_match, list_build, listcomp_filter,
          tuple_unpack_return, keyword_call, sorted_key_lambda, sum_generator, any_generator, tree_walk,
-         enumerate_zip, deque_queue, bitboard_masks]
+         enumerate_zip, deque_queue, bitboard_masks, fnv1a_64, xorshift_64]

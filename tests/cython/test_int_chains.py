@@ -98,9 +98,9 @@ def bitwise(values):
 
 
 def bitboard(values):
-    """python-chess's shape on values of unknown type: masks tested, then set, cleared and inverted in place (``&``,
-    ``|``, ``^`` and ``~`` computed on 65 bits past a long long, ``mj_wide``); tested links share their variables
-    with links that leave the chain."""
+    """python-chess's shape on values of unknown type: masks tested, then set, cleared and inverted in place, shifted
+    right by counts up to 67 and negative ones (``&``, ``|``, ``^``, ``~`` and ``>>`` computed on 65 bits past a long
+    long, ``mj_wide``); tested links share their variables with links that leave the chain."""
     occupied, pawns, mask = values
     out = []
     if occupied & mask:
@@ -113,7 +113,28 @@ def bitboard(values):
     occupied &= ~mask
     if pawns & occupied:
         out.append("both")
-    return out, occupied, pawns, ~occupied, occupied | ~pawns, mask & -mask
+    if occupied >> 60:
+        out.append("top")
+    return out, occupied, pawns, ~occupied, occupied | ~pawns, mask & -mask, pawns >> (mask % 70 - 2)
+
+
+def masked(values):
+    """64-bit hashing's shape: products, sums, differences and shifts only masked (kept in 128 bits past a long
+    long, ``mj_wide128``), a masked shift tested, a mask of any sign, size or type; ``%`` and ``//`` by a power of
+    two past a long long (no C mask or shift for them)."""
+    a, b, m = values
+    out = []
+    if (a << 5) & m:
+        out.append("tested")
+    return (out, (a * b) & m, (a + b) & m, (a - b) & m, m & (a << 3), (a * 3) & m & b, (a << (b & 127)) & m,
+            (a ^ b) % 18446744073709551616, (a | b) // 18446744073709551616)
+
+
+def fnv1a(data):
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
 
 
 class Bits:
@@ -232,9 +253,33 @@ def test_bitwise_tests_past_int64_after_tests_within_it():
         same(bitboard, values)
 
 
+masks = hs.one_of(hs.sampled_from([WIDE - 1, (1 << 32) - 1, -1, WIDE, EDGE, 0, 2.5, -WIDE, Bits(2)]), wide_ints)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hs.one_of(wide_ints, hs.sampled_from([True, 2.5])), hs.one_of(wide_ints, hs.sampled_from([True, 1.5])), masks)
+def test_masked_arithmetic_past_int64_as_cpython(a, b, m):
+    """Products up to 2**128 (one past it: -2**64 * -2**64), shift counts at 64 and past it, masks negative, past
+    2**64 or not ints take CPython's way and give its results."""
+    same(masked, [a, b, m])
+
+
+@settings(max_examples=100, deadline=None)
+@given(hs.binary(max_size=40))
+def test_a_64_bit_hash_as_cpython(data):
+    same(fnv1a, data)
+
+
+def test_links_only_masked_are_kept_in_128_bits():
+    assert [op.op for op in chains_of(fnv1a, (bytes,)).masked] == ["*"]
+    chains = chains_of(masked, (list,))
+    assert sorted(op.op for op in chains.masked) == ["*", "*", "+", "-", "<<", "<<", "<<"]
+    assert "mj_wide128(" in str(jitted(masked).inspect_code())
+
+
 def test_bitwise_links_only_tested_are_not_boxed():
     chains = chains_of(bitboard, (list,))
-    assert sorted(op.op for op in chains.truth_tested) == ["&", "&", "^", "|"]
+    assert sorted(op.op for op in chains.truth_tested) == ["&", "&", ">>", "^", "|"]
     assert chains.truth_tested <= chains.unboxed
     code = str(jitted(bitboard).inspect_code())
     assert "mj_wide_pair(" in code and "mj_wide_invert(" in code

@@ -29,9 +29,12 @@ INT_OPERATORS = {"+": "mj_int_add", "-": "mj_int_sub", "*": "mj_int_mul", "//": 
 # values are the float chains' (``float_chains.py``).
 BITWISE = ("&", "|", "^", ">>", "<<")
 # Bitwise operators whose operands past a long long may still be computed in C on 65 bits (``mj_wide``).
-WIDE_OPERATORS = {"&": "mj_wide_and", "|": "mj_wide_or", "^": "mj_wide_xor"}
+WIDE_OPERATORS = {"&": "mj_wide_and", "|": "mj_wide_or", "^": "mj_wide_xor", ">>": "mj_wide_rshift"}
+# Links whose users are all ``&`` keep their value in 128 bits past a long long (``mj_wide128``): the C codes.
+MASKED_OPERATORS = {"+": 0, "-": 1, "*": 2, "<<": 3}
 WIDE_TRUTH = {operator: f"((_mj_wx.low {operator} _mj_wy.low) != 0) | (_mj_wx.negative {operator} _mj_wy.negative)"
-              for operator in WIDE_OPERATORS}
+              for operator in ("&", "|", "^")}
+WIDE_TRUTH[">>"] = "_mj_wx.negative | ((_mj_wy.low < 64) & ((_mj_wx.low >> (_mj_wy.low & 63)) != 0))"
 UNKNOWN_BESIDE_INT = ("//", "%")
 
 INT_CHAINS_C = r'''
@@ -58,8 +61,8 @@ INT_CHAINS_C = r'''
         return 1;
     }
     #endif
-    /* Python's &, |, ^ and ~ act on an int's infinite two's complement. An exact int of magnitude below 2**64 is
-       its low 64 bits and its sign (every higher bit equals the sign), so those operators on such ints are C
+    /* Python's &, |, ^, ~ and >> act on an int's infinite two's complement. An exact int of magnitude below 2**64
+       is its low 64 bits and its sign (every higher bit equals the sign), so those operators on such ints are C
        operations on 65 bits: bitboards and 64-bit masks past a long long stay out of CPython's long_bitwise. */
     typedef struct { unsigned long long low; int negative; } mj_wide;
     /* An exact int of magnitude below 2**64 as a wide value (0: anything else). */
@@ -199,6 +202,56 @@ INT_CHAINS_C = r'''
     static PyObject *mj_wide_and(mj_wide x, mj_wide y) { return mj_wide_box(x.low & y.low, x.negative & y.negative); }
     static PyObject *mj_wide_or(mj_wide x, mj_wide y) { return mj_wide_box(x.low | y.low, x.negative | y.negative); }
     static PyObject *mj_wide_xor(mj_wide x, mj_wide y) { return mj_wide_box(x.low ^ y.low, x.negative ^ y.negative); }
+    /* x >> y for a count y that is not negative: an arithmetic shift of the 65 bits (-1 or 0 past 63). */
+    static PyObject *mj_wide_rshift(mj_wide x, mj_wide y) {
+        unsigned long long low;
+        if (y.negative || y.low >= 64) low = x.negative ? ~0ULL : 0;
+        else low = x.negative ? ~(~x.low >> y.low) : x.low >> y.low;
+        return mj_wide_box(low, x.negative);
+    }
+    /* A link whose users are all & (``(h * PRIME) & MASK``, ``(bb << 8) & BB_ALL``) keeps x op y of wide operands
+       exactly in 128 bits, no int made: the & then needs only its low 64 bits when the mask is a wide value that
+       is not negative; otherwise the value is made as the int it is. */
+    typedef __int128 mj_i128;
+    enum { MJ_MASKED_ADD, MJ_MASKED_SUB, MJ_MASKED_MUL, MJ_MASKED_LSHIFT };
+    static inline mj_i128 mj_wide_value(mj_wide w) {
+        return (mj_i128)w.low - (w.negative ? (mj_i128)1 << 64 : 0);
+    }
+    /* x op y in 128 bits; 0 when the product does not fit or the shift count is not in [0, 64). */
+    static inline int mj_wide128(mj_wide x, mj_wide y, int op, mj_i128 *r) {
+        mj_i128 a = mj_wide_value(x), b = mj_wide_value(y), shifted;
+        switch (op) {
+        case MJ_MASKED_ADD: *r = a + b; return 1;          /* |a|, |b| <= 2**64 */
+        case MJ_MASKED_SUB: *r = a - b; return 1;
+        case MJ_MASKED_MUL: return !__builtin_mul_overflow(a, b, r);
+        default:
+            if (b < 0 || b >= 64) return 0;
+            shifted = (mj_i128)((unsigned __int128)a << (int)b);
+            if ((shifted >> (int)b) != a) return 0;
+            *r = shifted;
+            return 1;
+        }
+    }
+    /* The int of a 128-bit value: a new reference. */
+    static PyObject *mj_int128_box(mj_i128 v) {
+        unsigned char bytes[16];
+        unsigned __int128 u = (unsigned __int128)v;
+        int i;
+        if (v >= LLONG_MIN && v <= LLONG_MAX) return PyLong_FromLongLong((long long)v);
+        for (i = 0; i < 16; i++) bytes[i] = (unsigned char)(u >> (8 * i));
+        return _PyLong_FromByteArray(bytes, 16, 1, 1);
+    }
+    /* A masked link as an object (a new reference): its long long, its 128-bit value, or its object. */
+    static inline PyObject *mj_masked_box(int unboxed, long long i, int wide, mj_i128 w, PyObject *o) {
+        if (unboxed) return PyLong_FromLongLong(i);
+        if (wide) return mj_int128_box(w);
+        Py_INCREF(o);
+        return o;
+    }
+    /* v & mask for a mask that is a wide value and not negative: only v's low 64 bits count. */
+    static inline unsigned long long mj_masked_low(mj_i128 v, mj_wide mask) {
+        return (unsigned long long)v & mask.low;
+    }
     /* ~o: an exact int's on its 65 bits, anything else's by the protocol (a bool's warning on 3.12+, a class's
        __invert__, CPython's TypeError). A new reference. */
     static PyObject *mj_wide_invert(PyObject *o) {
@@ -234,7 +287,13 @@ INT_CHAINS_DECLARATIONS = '''\
     object mj_wide_and(mj_wide, mj_wide)
     object mj_wide_or(mj_wide, mj_wide)
     object mj_wide_xor(mj_wide, mj_wide)
+    object mj_wide_rshift(mj_wide, mj_wide)
     object mj_wide_invert(object)
+    bint mj_wide_int(object, mj_wide *)
+    ctypedef long long mj_i128
+    bint mj_wide128(mj_wide, mj_wide, int, mj_i128 *)
+    object mj_masked_box(bint, long long, bint, mj_i128, object)
+    unsigned long long mj_masked_low(mj_i128, mj_wide)
     object mj_int_subscript(object, long long)
     bint mj_int_item(object, long long, long long *)
 '''
@@ -245,7 +304,7 @@ def _strength_reduced(op) -> tuple[str, str | None]:
     or shift that gives Python's result for every ``x`` (its modulo takes the divisor's sign, its floor division
     rounds toward minus infinity: an ``&`` and an arithmetic shift) without a C division."""
     divisor = op.right.value if isinstance(op.right, Constant) and type(op.right.value) is int else 0
-    if op.op in ("%", "//") and divisor > 1 and divisor & (divisor - 1) == 0:
+    if op.op in ("%", "//") and 1 < divisor < 1 << 63 and divisor & (divisor - 1) == 0:
         if op.op == "%":
             return "mj_int_and", f"<long long>{divisor - 1}"
         return "mj_int_rshift", f"<long long>{divisor.bit_length() - 1}"
@@ -261,6 +320,10 @@ class IntChains:
         for block in fn.blocks:                 # operands before their users in a block: a link may read a link
             for op in block.ops:
                 if op not in excluded and self._link(op):
+                    self.links.add(op)
+        for block in fn.blocks:     # + - * of values of unknown type that only & reads: int operations (masked)
+            for op in block.ops:
+                if op not in excluded and op not in self.links and self._only_masked(op, users):
                     self.links.add(op)
         self.float_divisions = {op for block in fn.blocks for op in block.ops
                                 if op not in excluded and self._float_division(op)}
@@ -282,6 +345,8 @@ class IntChains:
         self.truth_tested = {op for op in self.links if op.op in WIDE_OPERATORS and users.get(op) and all(
             isinstance(user, ops.Branch) and user.cond is op for user in users[op])}
         self.unboxed |= self.truth_tested
+        # a link only masked (``(h * PRIME) & MASK``): past a long long its exact value in 128 bits, no int made
+        self.masked = {op for op in self.links if self._only_masked(op, users)}
         self.used = False
         self.bound_at_entry: set = set()     # object variables of unboxed values: bound to None on entry, since
         # the native path leaves them unassigned and Cython checks an object variable read while maybe unbound
@@ -290,7 +355,9 @@ class IntChains:
         """'c' (a C integer or an int constant), 'link', 'object' (an int held as an object), 'unknown' (a value
         of unknown type, held as an object), or None."""
         if isinstance(value, Constant):
-            return "c" if type(value.value) is int and self.ctype(value) == "Py_ssize_t" else None
+            if type(value.value) is not int:
+                return None
+            return "c" if self.ctype(value) == "Py_ssize_t" else "object"      # past a long long: an int object
         if value in self.links:
             return "link"
         kind = self.ctype(value)
@@ -312,6 +379,13 @@ class IntChains:
         if all(known) and isinstance(op.type, IntType):
             return True
         return op.op in BITWISE or op.op in UNKNOWN_BESIDE_INT and any(known)
+
+    def _only_masked(self, op, users) -> bool:
+        """``+``, ``-`` or ``*`` giving an object, of operands a link may read, whose users are all ``&`` links:
+        whatever its operands are, only an int result can be masked (a float's ``&`` raises, as generically)."""
+        return (isinstance(op, ops.BinaryOp) and op.op in MASKED_OPERATORS and self.ctype(op) == "object"
+                and None not in (self._operand_kind(op.left), self._operand_kind(op.right)) and bool(users.get(op))
+                and all(user in self.links and user.op == "&" for user in users[op]))
 
     def _native_end(self, op) -> bool:
         """An int operation on a link whose result inference proved fits a C integer (its variable is one): the
@@ -411,38 +485,65 @@ class IntChains:
         tests.append(f"{helper}({values[0]}, {values[1] if right is None else right}, &{target})")
         left, right = self._boxed(emitter, op.left), self._boxed(emitter, op.right)
         generic_text = generic(left, right)
+        unboxed = op in self.unboxed
+
+        def held(text):                         # the result as an object
+            if unboxed:
+                emitter.emit(f"{name} = {text}", depth + 1)
+                emitter.emit(f"{name}_u = False", depth + 1)
+            else:
+                emitter.assign(op, text, depth + 1)
+
+        def held_as(text):                      # the result as an object, or only whether it is zero if tested
+            if op in self.truth_tested:
+                emitter.emit(f"{name}_i = {text[1]}", depth + 1)
+                emitter.emit(f"{name}_u = True", depth + 1)
+            else:
+                held(text[0])
+
         emitter.emit(f"if {' and '.join(tests)}:", depth)
-        if op in self.unboxed:
+        if unboxed:
             self.bound_at_entry.add(name)
             emitter.decls[f"{name}_i"] = "long long"
             emitter.decls[f"{name}_u"] = "bint"
             emitter.emit(f"{name}_u = True", depth + 1)
-            if self._emit_wide_test(emitter, op, left, right, depth) and op in self.truth_tested:
-                emitter.emit(f"{name}_i = {WIDE_TRUTH[op.op]}", depth + 1)    # only whether it is zero
-                emitter.emit(f"{name}_u = True", depth + 1)
-            elif op.op in WIDE_OPERATORS:
-                emitter.emit(f"{name} = {WIDE_OPERATORS[op.op]}(_mj_wx, _mj_wy)", depth + 1)
-                emitter.emit(f"{name}_u = False", depth + 1)
-            emitter.emit("else:", depth)
-            emitter.emit(f"{name} = {generic_text}", depth + 1)
-            emitter.emit(f"{name}_u = False", depth + 1)
         else:
             emitter.decls["_mj_ir"] = "long long"
             emitter.assign(op, "_mj_ir", depth + 1)
-            if self._emit_wide_test(emitter, op, left, right, depth):
-                emitter.assign(op, f"{WIDE_OPERATORS[op.op]}(_mj_wx, _mj_wy)", depth + 1)
-            emitter.emit("else:", depth)
-            emitter.assign(op, generic_text, depth + 1)
+        if op in self.masked:
+            emitter.decls[f"{name}_w"] = "mj_i128"
+            emitter.decls[f"{name}_wu"] = "bint"
+            emitter.decls["_mj_wx"] = emitter.decls["_mj_wy"] = "mj_wide"
+            emitter.emit(f"{name}_wu = False", depth + 1)
+            emitter.emit(f"elif mj_wide_pair({left}, {right}, &_mj_wx, &_mj_wy) and "
+                         f"mj_wide128(_mj_wx, _mj_wy, {MASKED_OPERATORS[op.op]}, &{name}_w):", depth)
+            emitter.emit(f"{name}_u = False", depth + 1)
+            emitter.emit(f"{name}_wu = True", depth + 1)
+        masked = [value for value in (op.left, op.right) if value in self.masked] if op.op == "&" else []
+        if masked:                              # a masked operand held in 128 bits, a mask not negative
+            kept = emitter.var(masked[0])
+            emitter.decls["_mj_wy"] = "mj_wide"
+            emitter.emit(f"elif {kept}_wu and mj_wide_int({right if masked[0] is op.left else left}, &_mj_wy) "
+                         f"and not _mj_wy.negative:", depth)
+            low = f"mj_masked_low({kept}_w, _mj_wy)"
+            held_as((low, f"{low} != 0"))
+        if self._emit_wide_test(emitter, op, left, right, depth):
+            held_as((f"{WIDE_OPERATORS[op.op]}(_mj_wx, _mj_wy)", WIDE_TRUTH[op.op]))
+        emitter.emit("else:", depth)
+        held(generic_text)
+        if op in self.masked:
+            emitter.emit(f"{name}_wu = False", depth + 1)
 
     @staticmethod
     def _emit_wide_test(emitter, op, left: str, right: str, depth: int) -> bool:
-        """For ``&``, ``|`` and ``^``: the ``elif`` whose branch computes the operator on 65 bits (``_mj_wx`` and
+        """For ``&``, ``|``, ``^`` and ``>>``: the ``elif`` whose branch computes the operator on 65 bits (``_mj_wx`` and
         ``_mj_wy``, ``mj_wide``) when both operands are exact ints of magnitude below 2**64 that the native test
         did not take; whether it was written."""
         if op.op not in WIDE_OPERATORS:
             return False
         emitter.decls["_mj_wx"] = emitter.decls["_mj_wy"] = "mj_wide"
-        emitter.emit(f"elif mj_wide_pair({left}, {right}, &_mj_wx, &_mj_wy):", depth)
+        count = " and not _mj_wy.negative" if op.op == ">>" else ""      # a negative count: CPython's ValueError
+        emitter.emit(f"elif mj_wide_pair({left}, {right}, &_mj_wx, &_mj_wy){count}:", depth)
         return True
 
     def _emit_float_division(self, emitter, op, depth: int, generic) -> None:
@@ -463,6 +564,9 @@ class IntChains:
         emitter.assign(op, generic(self._boxed(emitter, op.left), self._boxed(emitter, op.right)), depth + 1)
 
     def _boxed(self, emitter, value) -> str:
+        if value in self.masked:
+            name = emitter.var(value)
+            return f"mj_masked_box({name}_u, {name}_i, {name}_wu, {name}_w, {name})"
         if value in self.unboxed:
             name = emitter.var(value)
             return f"mj_int_box({name}_u, {name}_i, {name})"
