@@ -274,6 +274,7 @@ def test_links_only_masked_are_kept_in_128_bits():
     assert [op.op for op in chains_of(fnv1a, (bytes,)).masked] == ["*"]
     chains = chains_of(masked, (list,))
     assert sorted(op.op for op in chains.masked) == ["*", "*", "+", "-", "<<", "<<", "<<"]
+    same(masked, [EDGE, 3, WIDE - 1])
     assert "mj_wide128(" in str(jitted(masked).inspect_code())
 
 
@@ -281,6 +282,7 @@ def test_bitwise_links_only_tested_are_not_boxed():
     chains = chains_of(bitboard, (list,))
     assert sorted(op.op for op in chains.truth_tested) == ["&", "&", ">>", "^", "|"]
     assert chains.truth_tested <= chains.unboxed
+    same(bitboard, [EDGE, 3, EDGE | 1])
     code = str(jitted(bitboard).inspect_code())
     assert "mj_wide_pair(" in code and "mj_wide_invert(" in code
 
