@@ -402,9 +402,18 @@ def xorshift_64(n):
     return t
 
 
+def lcg_64(n):
+    """Knuth's MMIX 64-bit LCG (PCG's state step): a product and a sum, masked."""
+    state, t = 42, 0
+    for _ in range(n):
+        state = (state * 6364136223846793005 + 1442695040888963407) & MASK64
+        t ^= state >> 33
+    return t
+
+
 CASES = [super_init, construct_positional, method_call, property_read, attribute_update, slots_update,
          class_constant, isinstance_chain, type_is, getattr_default, hasattr_check, getattr_fallback, custom_eq,
          dict_get_in, dict_items, key_error_caught, with_statement, fstring, percent_format, str_format, str_methods,
          str_startswith, string_scan, in_tuple, bytes_find, regex_match, list_build, listcomp_filter,
          tuple_unpack_return, keyword_call, sorted_key_lambda, sum_generator, any_generator, tree_walk,
-         enumerate_zip, deque_queue, bitboard_masks, fnv1a_64, xorshift_64]
+         enumerate_zip, deque_queue, bitboard_masks, fnv1a_64, xorshift_64, lcg_64]

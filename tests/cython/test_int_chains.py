@@ -130,6 +130,15 @@ def masked(values):
             (a ^ b) % 18446744073709551616, (a | b) // 18446744073709551616)
 
 
+def generators(values):
+    """A 64-bit LCG step, PCG's, and mixes of several masked steps: ``(state * MULT + INC) & MASK`` keeps the
+    product and the sum in 128 bits; a value of unknown type anywhere in the chain takes CPython's way."""
+    state, inc, m = values
+    step = (state * 6364136223846793005 + inc) & m
+    mixed = ((state << 7) - (inc * state) + 3) * 5 & m
+    return step, mixed, (((state + 1) * (inc - 1)) << 2) & m
+
+
 def fnv1a(data):
     h = 0xCBF29CE484222325
     for byte in data:
@@ -264,6 +273,13 @@ def test_masked_arithmetic_past_int64_as_cpython(a, b, m):
     same(masked, [a, b, m])
 
 
+@settings(max_examples=300, deadline=None)
+@given(hs.one_of(wide_ints, hs.sampled_from([True, 2.5])), hs.one_of(wide_ints, hs.sampled_from([True, 1.5])), masks)
+def test_chains_of_masked_arithmetic_as_cpython(state, inc, m):
+    """128 bits overflowing (products of products, shifts of sums), operands past 2**64, masks of every kind."""
+    same(generators, [state, inc, m])
+
+
 @settings(max_examples=100, deadline=None)
 @given(hs.binary(max_size=40))
 def test_a_64_bit_hash_as_cpython(data):
@@ -274,8 +290,10 @@ def test_links_only_masked_are_kept_in_128_bits():
     assert [op.op for op in chains_of(fnv1a, (bytes,)).masked] == ["*"]
     chains = chains_of(masked, (list,))
     assert sorted(op.op for op in chains.masked) == ["*", "*", "+", "-", "<<", "<<", "<<"]
+    assert sorted(op.op for op in chains_of(generators, (list,)).masked) == ["*", "*", "*", "*", "+", "+", "+",
+                                                                              "-", "-", "<<", "<<"]
     same(masked, [EDGE, 3, WIDE - 1])
-    assert "mj_wide128(" in str(jitted(masked).inspect_code())
+    assert "mj_i128_op(" in str(jitted(masked).inspect_code())
 
 
 def test_bitwise_links_only_tested_are_not_boxed():

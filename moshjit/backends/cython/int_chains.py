@@ -30,7 +30,8 @@ INT_OPERATORS = {"+": "mj_int_add", "-": "mj_int_sub", "*": "mj_int_mul", "//": 
 BITWISE = ("&", "|", "^", ">>", "<<")
 # Bitwise operators whose operands past a long long may still be computed in C on 65 bits (``mj_wide``).
 WIDE_OPERATORS = {"&": "mj_wide_and", "|": "mj_wide_or", "^": "mj_wide_xor", ">>": "mj_wide_rshift"}
-# Links whose users are all ``&`` keep their value in 128 bits past a long long (``mj_wide128``): the C codes.
+# Links whose users are all ``&`` or such links keep their value in 128 bits past a long long
+# (``mj_i128_op``): the C codes.
 MASKED_OPERATORS = {"+": 0, "-": 1, "*": 2, "<<": 3}
 WIDE_TRUTH = {operator: f"((_mj_wx.low {operator} _mj_wy.low) != 0) | (_mj_wx.negative {operator} _mj_wy.negative)"
               for operator in ("&", "|", "^")}
@@ -209,20 +210,30 @@ INT_CHAINS_C = r'''
         else low = x.negative ? ~(~x.low >> y.low) : x.low >> y.low;
         return mj_wide_box(low, x.negative);
     }
-    /* A link whose users are all & (``(h * PRIME) & MASK``, ``(bb << 8) & BB_ALL``) keeps x op y of wide operands
-       exactly in 128 bits, no int made: the & then needs only its low 64 bits when the mask is a wide value that
-       is not negative; otherwise the value is made as the int it is. */
+    /* A link whose users are all & or such links (``(h * PRIME) & MASK``, ``(state * MULT + INC) & MASK``) keeps its
+       exact value in 128 bits while it fits, no int made: the & then needs only its low 64 bits when the mask is a
+       wide value that is not negative; otherwise the value is made as the int it is. */
     typedef __int128 mj_i128;
     enum { MJ_MASKED_ADD, MJ_MASKED_SUB, MJ_MASKED_MUL, MJ_MASKED_LSHIFT };
     static inline mj_i128 mj_wide_value(mj_wide w) {
         return (mj_i128)w.low - (w.negative ? (mj_i128)1 << 64 : 0);
     }
-    /* x op y in 128 bits; 0 when the product does not fit or the shift count is not in [0, 64). */
-    static inline int mj_wide128(mj_wide x, mj_wide y, int op, mj_i128 *r) {
-        mj_i128 a = mj_wide_value(x), b = mj_wide_value(y), shifted;
+    /* An operand of a masked link in 128 bits: a long long held natively, a masked link's 128 bits, or an exact int
+       below 2**64 in magnitude (0: anything else). */
+    static inline int mj_i128_operand(int unboxed, long long i, int wide, mj_i128 w, PyObject *o, mj_i128 *out) {
+        mj_wide v;
+        if (unboxed) { *out = i; return 1; }
+        if (wide) { *out = w; return 1; }
+        if (!mj_wide_int(o, &v)) return 0;
+        *out = mj_wide_value(v);
+        return 1;
+    }
+    /* a op b in 128 bits; 0 when the result does not fit or the shift count is not in [0, 64). */
+    static inline int mj_i128_op(mj_i128 a, mj_i128 b, int op, mj_i128 *r) {
+        mj_i128 shifted;
         switch (op) {
-        case MJ_MASKED_ADD: *r = a + b; return 1;          /* |a|, |b| <= 2**64 */
-        case MJ_MASKED_SUB: *r = a - b; return 1;
+        case MJ_MASKED_ADD: return !__builtin_add_overflow(a, b, r);
+        case MJ_MASKED_SUB: return !__builtin_sub_overflow(a, b, r);
         case MJ_MASKED_MUL: return !__builtin_mul_overflow(a, b, r);
         default:
             if (b < 0 || b >= 64) return 0;
@@ -291,7 +302,8 @@ INT_CHAINS_DECLARATIONS = '''\
     object mj_wide_invert(object)
     bint mj_wide_int(object, mj_wide *)
     ctypedef long long mj_i128
-    bint mj_wide128(mj_wide, mj_wide, int, mj_i128 *)
+    bint mj_i128_operand(bint, long long, bint, mj_i128, object, mj_i128 *)
+    bint mj_i128_op(mj_i128, mj_i128, int, mj_i128 *)
     object mj_masked_box(bint, long long, bint, mj_i128, object)
     unsigned long long mj_masked_low(mj_i128, mj_wide)
     object mj_int_subscript(object, long long)
@@ -321,10 +333,8 @@ class IntChains:
             for op in block.ops:
                 if op not in excluded and self._link(op):
                     self.links.add(op)
-        for block in fn.blocks:     # + - * of values of unknown type that only & reads: int operations (masked)
-            for op in block.ops:
-                if op not in excluded and op not in self.links and self._only_masked(op, users):
-                    self.links.add(op)
+        self.masked = self._masked(fn, users, excluded)
+        self.links |= self.masked
         self.float_divisions = {op for block in fn.blocks for op in block.ops
                                 if op not in excluded and self._float_division(op)}
         self.native_ends = {op for block in fn.blocks for op in block.ops
@@ -346,7 +356,6 @@ class IntChains:
             isinstance(user, ops.Branch) and user.cond is op for user in users[op])}
         self.unboxed |= self.truth_tested
         # a link only masked (``(h * PRIME) & MASK``): past a long long its exact value in 128 bits, no int made
-        self.masked = {op for op in self.links if self._only_masked(op, users)}
         self.used = False
         self.bound_at_entry: set = set()     # object variables of unboxed values: bound to None on entry, since
         # the native path leaves them unassigned and Cython checks an object variable read while maybe unbound
@@ -380,12 +389,20 @@ class IntChains:
             return True
         return op.op in BITWISE or op.op in UNKNOWN_BESIDE_INT and any(known)
 
-    def _only_masked(self, op, users) -> bool:
-        """``+``, ``-`` or ``*`` giving an object, of operands a link may read, whose users are all ``&`` links:
-        whatever its operands are, only an int result can be masked (a float's ``&`` raises, as generically)."""
-        return (isinstance(op, ops.BinaryOp) and op.op in MASKED_OPERATORS and self.ctype(op) == "object"
-                and None not in (self._operand_kind(op.left), self._operand_kind(op.right)) and bool(users.get(op))
-                and all(user in self.links and user.op == "&" for user in users[op]))
+    def _masked(self, fn, users, excluded) -> set:
+        """``+``, ``-``, ``*`` and ``<<`` giving an object, of operands a link may read, whose users are all ``&``
+        links or such operations themselves: only an int result can end in the ``&`` (a float's raises there, as
+        generically), so values of unknown type are int links here too."""
+        found = {op for block in fn.blocks for op in block.ops
+                 if op not in excluded and isinstance(op, ops.BinaryOp) and op.op in MASKED_OPERATORS
+                 and self.ctype(op) == "object" and users.get(op)
+                 and None not in (self._operand_kind(op.left), self._operand_kind(op.right))}
+        while True:
+            kept = {op for op in found if all(user in found or user in self.links and user.op == "&"
+                                              for user in users[op])}
+            if kept == found:
+                return found
+            found = kept
 
     def _native_end(self, op) -> bool:
         """An int operation on a link whose result inference proved fits a C integer (its variable is one): the
@@ -513,10 +530,11 @@ class IntChains:
         if op in self.masked:
             emitter.decls[f"{name}_w"] = "mj_i128"
             emitter.decls[f"{name}_wu"] = "bint"
-            emitter.decls["_mj_wx"] = emitter.decls["_mj_wy"] = "mj_wide"
+            emitter.decls["_mj_qa"] = emitter.decls["_mj_qb"] = "mj_i128"
             emitter.emit(f"{name}_wu = False", depth + 1)
-            emitter.emit(f"elif mj_wide_pair({left}, {right}, &_mj_wx, &_mj_wy) and "
-                         f"mj_wide128(_mj_wx, _mj_wy, {MASKED_OPERATORS[op.op]}, &{name}_w):", depth)
+            emitter.emit(f"elif {self._i128_operand(emitter, op.left, '_mj_qa')} and "
+                         f"{self._i128_operand(emitter, op.right, '_mj_qb')} and "
+                         f"mj_i128_op(_mj_qa, _mj_qb, {MASKED_OPERATORS[op.op]}, &{name}_w):", depth)
             emitter.emit(f"{name}_u = False", depth + 1)
             emitter.emit(f"{name}_wu = True", depth + 1)
         masked = [value for value in (op.left, op.right) if value in self.masked] if op.op == "&" else []
@@ -562,6 +580,17 @@ class IntChains:
         emitter.assign(op, f"{native[0]} / {native[1]}", depth + 1)
         emitter.emit("else:", depth)
         emitter.assign(op, generic(self._boxed(emitter, op.left), self._boxed(emitter, op.right)), depth + 1)
+
+    def _i128_operand(self, emitter, value, slot: str) -> str:
+        """The test reading ``value`` into ``slot`` in 128 bits (``mj_i128_operand``): from its long long, its own 128
+        bits if it is masked, or its object."""
+        if self._operand_kind(value) == "c":
+            return f"mj_i128_operand(True, <long long>{emitter.ref(value)}, False, 0, None, &{slot})"
+        if value in self.unboxed:
+            name = emitter.var(value)
+            wide = f"{name}_wu, {name}_w" if value in self.masked else "False, 0"
+            return f"mj_i128_operand({name}_u, {name}_i, {wide}, {name}, &{slot})"
+        return f"mj_i128_operand(False, 0, False, 0, {emitter.ref(value)}, &{slot})"
 
     def _boxed(self, emitter, value) -> str:
         if value in self.masked:
