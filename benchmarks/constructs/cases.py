@@ -411,9 +411,19 @@ def lcg_64(n):
     return t
 
 
+def rolling_hash(n):
+    """A Rabin-Karp rolling hash modulo the Mersenne prime 2**61 - 1: each product past int64, reduced."""
+    text, h, t = "the quick brown fox " * (n // 20 + 1), 0, 0
+    for ch in text[:n]:
+        h = (h * 1000003 + ord(ch)) % 2305843009213693951
+        t ^= h
+    return t
+
+
 CASES = [super_init, construct_positional, method_call, property_read, attribute_update, slots_update,
          class_constant, isinstance_chain, type_is, getattr_default, hasattr_check, getattr_fallback, custom_eq,
          dict_get_in, dict_items, key_error_caught, with_statement, fstring, percent_format, str_format, str_methods,
          str_startswith, string_scan, in_tuple, bytes_find, regex_match, list_build, listcomp_filter,
          tuple_unpack_return, keyword_call, sorted_key_lambda, sum_generator, any_generator, tree_walk,
-         enumerate_zip, deque_queue, bitboard_masks, fnv1a_64, xorshift_64, lcg_64]
+         enumerate_zip, deque_queue, bitboard_masks, fnv1a_64, xorshift_64, lcg_64,
+         rolling_hash]

@@ -136,7 +136,13 @@ def generators(values):
     state, inc, m = values
     step = (state * 6364136223846793005 + inc) & m
     mixed = ((state << 7) - (inc * state) + 3) * 5 & m
-    return step, mixed, (((state + 1) * (inc - 1)) << 2) & m
+    return step, mixed, (((state + 1) * (inc - 1)) << 2) & m, rolling(state, inc, m)
+
+
+def rolling(h, c, m):
+    """A polynomial rolling hash step on ints (typed ``int``): the product and the sum kept, then ``% m`` of every
+    sign, zero included; a float modulus; a modulus past 2**64."""
+    return (h * 1000003 + c) % m, (h * 31 - c) % 2305843009213693951, (h << 3) % m
 
 
 def fnv1a(data):
@@ -286,12 +292,20 @@ def test_a_64_bit_hash_as_cpython(data):
     same(fnv1a, data)
 
 
+@settings(max_examples=300, deadline=None)
+@given(wide_ints, wide_ints, hs.one_of(masks, hs.integers(-3, 3)))
+def test_remainders_of_masked_arithmetic_on_ints_as_cpython(h, c, m):
+    same(rolling, h, c, m)
+
+
 def test_links_only_masked_are_kept_in_128_bits():
     assert [op.op for op in chains_of(fnv1a, (bytes,)).masked] == ["*"]
     chains = chains_of(masked, (list,))
     assert sorted(op.op for op in chains.masked) == ["*", "*", "+", "-", "<<", "<<", "<<"]
     assert sorted(op.op for op in chains_of(generators, (list,)).masked) == ["*", "*", "*", "*", "+", "+", "+",
                                                                               "-", "-", "<<", "<<"]
+    assert sorted(op.op for op in chains_of(rolling, (int, int, int)).masked) == ["*", "*", "+", "-", "<<"]
+    assert not chains_of(rolling, (float, float, float)).masked
     same(masked, [EDGE, 3, WIDE - 1])
     assert "mj_i128_op(" in str(jitted(masked).inspect_code())
 

@@ -210,9 +210,10 @@ INT_CHAINS_C = r'''
         else low = x.negative ? ~(~x.low >> y.low) : x.low >> y.low;
         return mj_wide_box(low, x.negative);
     }
-    /* A link whose users are all & or such links (``(h * PRIME) & MASK``, ``(state * MULT + INC) & MASK``) keeps its
-       exact value in 128 bits while it fits, no int made: the & then needs only its low 64 bits when the mask is a
-       wide value that is not negative; otherwise the value is made as the int it is. */
+    /* A link whose users are all &, % of it, or such links (``(h * PRIME) & MASK``, ``(state * MULT + INC) & MASK``,
+       ``(h * BASE + c) % PRIME``) keeps its exact value in 128 bits while it fits, no int made: the & then needs only
+       its low 64 bits when the mask is a wide value that is not negative, the % its remainder when the modulus is
+       positive; otherwise the value is made as the int it is. */
     typedef __int128 mj_i128;
     enum { MJ_MASKED_ADD, MJ_MASKED_SUB, MJ_MASKED_MUL, MJ_MASKED_LSHIFT };
     static inline mj_i128 mj_wide_value(mj_wide w) {
@@ -258,6 +259,11 @@ INT_CHAINS_C = r'''
         if (wide) return mj_int128_box(w);
         Py_INCREF(o);
         return o;
+    }
+    /* v % m for a modulus that is a wide value, positive: Python's remainder takes the modulus's sign. */
+    static inline unsigned long long mj_masked_mod(mj_i128 v, mj_wide m) {
+        mj_i128 r = v % (mj_i128)m.low;
+        return (unsigned long long)(r < 0 ? r + (mj_i128)m.low : r);
     }
     /* v & mask for a mask that is a wide value and not negative: only v's low 64 bits count. */
     static inline unsigned long long mj_masked_low(mj_i128 v, mj_wide mask) {
@@ -306,6 +312,7 @@ INT_CHAINS_DECLARATIONS = '''\
     bint mj_i128_op(mj_i128, mj_i128, int, mj_i128 *)
     object mj_masked_box(bint, long long, bint, mj_i128, object)
     unsigned long long mj_masked_low(mj_i128, mj_wide)
+    unsigned long long mj_masked_mod(mj_i128, mj_wide)
     object mj_int_subscript(object, long long)
     bint mj_int_item(object, long long, long long *)
 '''
@@ -391,18 +398,29 @@ class IntChains:
 
     def _masked(self, fn, users, excluded) -> set:
         """``+``, ``-``, ``*`` and ``<<`` giving an object, of operands a link may read, whose users are all ``&``
-        links or such operations themselves: only an int result can end in the ``&`` (a float's raises there, as
-        generically), so values of unknown type are int links here too."""
+        links, ``%`` of an int (``_ends_masked``) or such operations themselves: only an int result can end in the
+        ``&`` (a float's raises there, as generically), so values of unknown type are int links here too."""
         found = {op for block in fn.blocks for op in block.ops
                  if op not in excluded and isinstance(op, ops.BinaryOp) and op.op in MASKED_OPERATORS
                  and self.ctype(op) == "object" and users.get(op)
                  and None not in (self._operand_kind(op.left), self._operand_kind(op.right))}
         while True:
-            kept = {op for op in found if all(user in found or user in self.links and user.op == "&"
+            kept = {op for op in found if all(user in found or self._ends_masked(user, op)
                                               for user in users[op])}
             if kept == found:
                 return found
             found = kept
+
+    def _ends_masked(self, user, op) -> bool:
+        """Whether ``user`` of ``op`` needs only what ``op``'s 128 bits give: an ``&`` link, or a ``%`` link of which
+        ``op``, known to be an int, is the dividend (a positive modulus below 2**64 takes the remainder of the 128
+        bits; a float dividend is the float chains')."""
+        if user in self.links and user.op == "&":
+            return True
+        # a remainder typed a C integer (inference bounded it by a constant modulus) ends the chain natively
+        ends_here = user in self.links or self.ctype(user) == "Py_ssize_t" and self._operand_kind(user.right) == "c"
+        return (isinstance(user, ops.BinaryOp) and user.op == "%" and user.left is op and user.right is not op
+                and isinstance(op.type, IntType) and ends_here)
 
     def _native_end(self, op) -> bool:
         """An int operation on a link whose result inference proved fits a C integer (its variable is one): the
@@ -537,13 +555,14 @@ class IntChains:
                          f"mj_i128_op(_mj_qa, _mj_qb, {MASKED_OPERATORS[op.op]}, &{name}_w):", depth)
             emitter.emit(f"{name}_u = False", depth + 1)
             emitter.emit(f"{name}_wu = True", depth + 1)
-        masked = [value for value in (op.left, op.right) if value in self.masked] if op.op == "&" else []
+        masked = [value for value in (op.left, op.right) if value in self.masked and self._ends_masked(op, value)]
         if masked:                              # a masked operand held in 128 bits, a mask not negative
             kept = emitter.var(masked[0])
             emitter.decls["_mj_wy"] = "mj_wide"
+            modulus = " and _mj_wy.low != 0" if op.op == "%" else ""         # by zero: CPython's ZeroDivisionError
             emitter.emit(f"elif {kept}_wu and mj_wide_int({right if masked[0] is op.left else left}, &_mj_wy) "
-                         f"and not _mj_wy.negative:", depth)
-            low = f"mj_masked_low({kept}_w, _mj_wy)"
+                         f"and not _mj_wy.negative{modulus}:", depth)
+            low = f"{'mj_masked_mod' if op.op == '%' else 'mj_masked_low'}({kept}_w, _mj_wy)"
             held_as((low, f"{low} != 0"))
         if self._emit_wide_test(emitter, op, left, right, depth):
             held_as((f"{WIDE_OPERATORS[op.op]}(_mj_wx, _mj_wy)", WIDE_TRUTH[op.op]))
