@@ -206,7 +206,7 @@ INT_CHAINS_C = r'''
     /* x >> y for a count y that is not negative: an arithmetic shift of the 65 bits (-1 or 0 past 63). */
     static PyObject *mj_wide_rshift(mj_wide x, mj_wide y) {
         unsigned long long low;
-        if (y.negative || y.low >= 64) low = x.negative ? ~0ULL : 0;
+        if (y.low >= 64) low = x.negative ? ~0ULL : 0;
         else low = x.negative ? ~(~x.low >> y.low) : x.low >> y.low;
         return mj_wide_box(low, x.negative);
     }
@@ -362,7 +362,6 @@ class IntChains:
         self.truth_tested = {op for op in self.links if op.op in WIDE_OPERATORS and users.get(op) and all(
             isinstance(user, ops.Branch) and user.cond is op for user in users[op])}
         self.unboxed |= self.truth_tested
-        # a link only masked (``(h * PRIME) & MASK``): past a long long its exact value in 128 bits, no int made
         self.used = False
         self.bound_at_entry: set = set()     # object variables of unboxed values: bound to None on entry, since
         # the native path leaves them unassigned and Cython checks an object variable read while maybe unbound
@@ -415,12 +414,14 @@ class IntChains:
         """Whether ``user`` of ``op`` needs only what ``op``'s 128 bits give: an ``&`` link, or a ``%`` link of which
         ``op``, known to be an int, is the dividend (a positive modulus below 2**64 takes the remainder of the 128
         bits; a float dividend is the float chains')."""
+        if not isinstance(user, ops.BinaryOp):
+            return False
         if user in self.links and user.op == "&":
             return True
         # a remainder typed a C integer (inference bounded it by a constant modulus) ends the chain natively
         ends_here = user in self.links or self.ctype(user) == "Py_ssize_t" and self._operand_kind(user.right) == "c"
-        return (isinstance(user, ops.BinaryOp) and user.op == "%" and user.left is op and user.right is not op
-                and isinstance(op.type, IntType) and ends_here)
+        return (user.op == "%" and user.left is op and user.right is not op and isinstance(op.type, IntType)
+                and ends_here)
 
     def _native_end(self, op) -> bool:
         """An int operation on a link whose result inference proved fits a C integer (its variable is one): the
