@@ -15,6 +15,12 @@ in an int operation typed a C integer (inference proved its result fits: ``(t + 
 operands are, the generic operation's int converted otherwise; or in a true division by or of a float
 (``1.0 / (…)``): ``float_div`` converts the int operand to a double exactly as C converts a ``long long``
 (correctly rounded), so the doubles are divided while the divisor is not zero.
+
+Past a long long, two narrower native forms take over before the generic operation: ``&``, ``|``, ``^``, ``~`` and
+``>>`` of exact ints below 2**64 in magnitude are computed on 65 bits (``mj_wide``: bitboards, 64-bit masks), a
+bitwise link only branched on keeping just whether it is zero; and a ``+ - * <<`` link whose users are all ``&``,
+``%`` of it, or such links ("masked") keeps its exact value in 128 bits (``mj_i128_op``), which the ``&`` or ``%``
+reduces without making the int (``(h * PRIME) & MASK``, ``(h * BASE + c) % PRIME``).
 """
 from __future__ import annotations
 
