@@ -152,6 +152,24 @@ def fnv1a(data):
     return h
 
 
+class OwnBitLength(int):
+    def bit_length(self):
+        return -1
+
+
+def bit_lengths(x, items):
+    """``int.bit_length()`` of an int argument (a C integer or an int object), of a chain value, and of values of
+    unknown type: exact ints of any size answer from their digit count, a subclass calls its own method, a float
+    raises CPython's AttributeError."""
+    out = []
+    for item in items:
+        try:
+            out.append(item.bit_length())
+        except AttributeError as exc:
+            out.append(str(exc))
+    return out, x.bit_length(), (x * 3).bit_length()
+
+
 class Bits:
     """An operand with its own bitwise operators: the generic path calls them."""
 
@@ -297,6 +315,15 @@ def test_a_64_bit_hash_as_cpython(data):
 def test_remainders_of_masked_arithmetic_on_ints_as_cpython(h, c, m):
     """Moduli negative, zero (CPython's ZeroDivisionError), past 2**64, floats, and an object without ``%``."""
     same(rolling, h, c, m)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.one_of(wide_ints, hs.integers(-(1 << 300), 1 << 300)),
+       hs.lists(hs.one_of(wide_ints, hs.integers(-(1 << 300), 1 << 300),
+                          hs.sampled_from([True, 2.5, OwnBitLength(7), "s"])), max_size=6))
+def test_bit_length_as_cpython(x, items):
+    same(bit_lengths, x, items)
+    assert "mj_int_bit_length(" in str(jitted(bit_lengths).inspect_code())
 
 
 def test_links_only_masked_are_kept_in_128_bits():

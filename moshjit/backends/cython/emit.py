@@ -626,6 +626,26 @@ class Emitter:
         if op in self.direct_methods:
             self.direct_method_call(op, depth)
             return
+        if op.name == "bit_length" and not op.args and not op.kwnames and self.ctype(op.obj) in ("Py_ssize_t",
+                                                                                                 "object"):
+            self.bit_length_call(op, depth)
+            return
+        self.generic_method_call(op, depth)
+
+    def bit_length_call(self, op, depth):
+        """``x.bit_length()`` of a C integer in C, and of an exact int from its digit count (``_PyLong_NumBits``,
+        which reads the top digit: what CPython's method computes); anything else calls the method."""
+        self.int_chains.used = True
+        if self.ctype(op.obj) == "Py_ssize_t":
+            self.assign(op, f"mj_c_bit_length({self.ref(op.obj)})", depth)
+            return
+        self.emit(f"if type({self.obj(op.obj)}) is int:", depth)
+        self.assign(op, f"mj_int_bit_length({self.obj(op.obj)})", depth + 1)
+        self.emit("else:", depth)
+        self.generic_method_call(op, depth + 1)
+
+    def generic_method_call(self, op, depth):
+        """``obj.name(args)`` through a method site, or as Cython calls it (a typed receiver's own C method)."""
         # a str literal's methods are str's own: called directly (Cython calls C for some, e.g. ``"".join``)
         literal_str = isinstance(op.obj, Constant) and type(op.obj.value) is str
         receiver_type = "str" if literal_str else self.ctype(op.obj)

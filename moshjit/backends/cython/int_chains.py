@@ -282,6 +282,12 @@ INT_CHAINS_C = r'''
         if (mj_wide_int(o, &w)) return mj_wide_box(~w.low, !w.negative);
         return PyNumber_Invert(o);
     }
+    /* x.bit_length() of a C integer and of an exact int (the bits of its magnitude). */
+    static inline Py_ssize_t mj_c_bit_length(long long x) {
+        unsigned long long m = x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+        return m == 0 ? 0 : 64 - __builtin_clzll(m);
+    }
+    static inline Py_ssize_t mj_int_bit_length(PyObject *o) { return (Py_ssize_t)_PyLong_NumBits(o); }
     /* An unboxed chain value as an object (a new reference): a new int while its flag is set. */
     static inline PyObject *mj_int_box(int unboxed, long long i, PyObject *o) {
         if (unboxed) return PyLong_FromLongLong(i);
@@ -321,6 +327,8 @@ INT_CHAINS_DECLARATIONS = '''\
     unsigned long long mj_masked_mod(mj_i128, mj_wide)
     object mj_int_subscript(object, long long)
     bint mj_int_item(object, long long, long long *)
+    Py_ssize_t mj_c_bit_length(long long)
+    Py_ssize_t mj_int_bit_length(object)
 '''
 
 
