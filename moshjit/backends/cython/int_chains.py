@@ -46,28 +46,6 @@ UNKNOWN_BESIDE_INT = ("//", "%")
 
 INT_CHAINS_C = r'''
     #include <limits.h>
-    /* An exact int of two 30-bit digits (up to 2**60: 32-bit words, hashes) read in place, as a long long. */
-    #if PY_VERSION_HEX >= 0x030C0000
-    static inline int mj_two_digit_int(PyObject *o, long long *x) {
-        uintptr_t tag = ((PyLongObject *)o)->long_value.lv_tag;       /* digits << 3 | sign (0 +, 2 -) */
-        const digit *d = ((PyLongObject *)o)->long_value.ob_digit;
-        long long v;
-        if ((tag >> 3) != 2) return 0;
-        v = ((long long)d[1] << PyLong_SHIFT) | d[0];
-        *x = (tag & 3) == 2 ? -v : v;
-        return 1;
-    }
-    #else
-    static inline int mj_two_digit_int(PyObject *o, long long *x) {
-        Py_ssize_t size = Py_SIZE(o);
-        const digit *d = ((PyLongObject *)o)->ob_digit;
-        long long v;
-        if (size != 2 && size != -2) return 0;
-        v = ((long long)d[1] << PyLong_SHIFT) | d[0];
-        *x = size < 0 ? -v : v;
-        return 1;
-    }
-    #endif
     /* Python's &, |, ^, ~ and >> act on an int's infinite two's complement. An exact int of magnitude below 2**64
        is its low 64 bits and its sign (every higher bit equals the sign), so those operators on such ints are C
        operations on 65 bits: bitboards and 64-bit masks past a long long stay out of CPython's long_bitwise. */
@@ -103,14 +81,14 @@ INT_CHAINS_C = r'''
         w->negative = negative;
         return 1;
     }
-    /* An exact int that fits a long long, as one (0: anything else): read in place up to three digits, so an int
-       past a long long fails without PyLong_AsLongLongAndOverflow's walk and its overflow check. */
+    /* An exact int that fits a long long, as one (0: anything else): read in place up to three digits (32-bit
+       words and hashes have two), so an int past a long long fails without PyLong_AsLongLongAndOverflow's walk
+       and its overflow check. */
     static inline int mj_int_value(PyObject *o, long long *x) {
         int overflow;
         mj_wide w;
         if (mj_small_int(o, x)) return 1;
         if (!PyLong_CheckExact(o)) return 0;
-        if (mj_two_digit_int(o, x)) return 1;
         if (PyLong_SHIFT != 30) {
             *x = PyLong_AsLongLongAndOverflow(o, &overflow);
             return !overflow;
