@@ -292,3 +292,98 @@ def test_numbers_compared_by_identity_are_the_objects_cpython_compares(xs, n):
 
 def identity_over(values):
     return [v is values[0] for v in values]
+
+
+def larger(x, y):
+    m = x if x > y else y
+    return m
+
+
+def accumulated(x, n, step):
+    s = x
+    for _ in range(n):
+        s = s + step
+    return s
+
+
+def swapped(x, y, n):
+    """The φs of ``x`` and ``y`` swap on every pass: their objects must swap with them."""
+    for _ in range(n):
+        x, y = y, x
+    return x, y
+
+
+def larger_twice(x, y, out):
+    m = x * 2.0 if x > y else y * 3.0      # computed on both sides: one object however often it is handed on
+    out.append(m)
+    out.append(m)
+    return (m, m), m
+
+
+def larger_int_twice(n, k, out):
+    m = n * 1000 if n > k else k * 1000
+    out.append(m)
+    return m, m
+
+
+def doubled_pairs(x, n, out):
+    """A φ that starts as an argument and changes on every pass, handed on twice per pass."""
+    m = x
+    for _ in range(n):
+        out.append((m, m))
+        m = m * 2.0 + 1.0
+    return m
+
+
+def identities(result, args):
+    """Which of ``args`` each leaf of ``result`` is, and which leaves are one another: what CPython hands on."""
+    leaves = list(result) if isinstance(result, tuple) else [result]
+    leaves = [x for leaf in leaves for x in (leaf if isinstance(leaf, (tuple, list)) else [leaf])]
+    return ([next((i for i, a in enumerate(args) if leaf is a), None) for leaf in leaves],
+            [[leaf is other for other in leaves] for leaf in leaves])
+
+
+same_kind_pairs = (st.tuples(st.floats(allow_nan=True), st.floats(allow_nan=True))
+                   | st.tuples(st.integers(-2 ** 63, 2 ** 63 - 1), st.integers(-2 ** 63, 2 ** 63 - 1)))
+
+
+@settings(deadline=None)          # the first example compiles
+@given(pair=same_kind_pairs, n=st.integers(0, 3))
+def test_a_number_argument_through_a_phi_is_the_callers_object(pair, n):
+    """``x if x > y else y`` and an accumulator that starts as an argument hand on the argument itself when the
+    value is that argument (CPython returns ``x``, not a number equal to it), on every path."""
+    x, y = pair
+    step = type(x)(1)
+    for fn, args in [(larger, (x, y)), (accumulated, (x, n, step)), (swapped, (x, y, n))]:
+        expected = fn(*args)
+        got = agree.jitted(fn)(*args)
+        assert repr(got) == repr(expected), fn.__name__
+        assert identities(got, args) == identities(expected, args), fn.__name__
+
+
+@settings(deadline=None)
+@given(x=special_floats, y=special_floats, n=st.integers(-2 ** 40, 2 ** 40), k=st.integers(-2 ** 40, 2 ** 40))
+def test_a_computed_phi_is_one_object_however_often_it_is_handed_on(x, y, n, k):
+    for fn, args in [(larger_twice, (x, y)), (larger_int_twice, (n, k)), (doubled_pairs, (x, 3))]:
+        expected_out, got_out = [], []
+        expected = fn(*args, expected_out)
+        got = agree.jitted(fn)(*args, got_out)
+        assert repr(got) == repr(expected), fn.__name__
+        assert identities((got, got_out), ()) == identities((expected, expected_out), ()), fn.__name__
+
+
+def test_the_plan_gives_a_phi_of_c_numbers_a_twin_only_where_its_object_is_read():
+    def plan_of(fn, kinds):
+        ir = typed_ssa(fn, [type_of_key(k) for k in kinds], assume_globals=False)
+        return ir, EmissionPlan(ir, out_of_ssa(ir))
+
+    ir, plan = plan_of(larger, (float, float))
+    assert [plan.decl_type(phi) for phi in plan.phi_objects] == ["double"]
+    assert set(plan.caller_objects) == set(ir.args)          # both arguments come with their objects
+    ir, plan = plan_of(accumulated, (float, "int64", float))
+    assert len(plan.phi_objects) == 1 and ir.args[0] in plan.caller_objects
+    assert ir.args[2] not in plan.caller_objects             # ``step`` only adds
+    ir, plan = plan_of(accumulated, ("int64", "int64", "int64"))
+    assert not plan.phi_objects and ir.args[0] in plan.caller_objects      # an int φ held as an object: ``x``'s
+    ir, plan = plan_of(builtins_on, ("int64", "int64"))
+    assert not plan.phi_objects                              # ``t`` is only returned, computed on every path

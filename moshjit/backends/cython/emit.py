@@ -25,7 +25,7 @@ from moshjit.backends.cython.int_chains import INT_CHAINS_C, INT_CHAINS_DECLARAT
 from moshjit.backends.cython.global_cache import GLOBAL_CACHE_C, GLOBAL_CACHE_DECLARATIONS
 from moshjit.backends.cython import structure as st
 from moshjit.backends.cython import text
-from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp
+from moshjit.backends.cython.out_of_ssa import CopyPlan, Temp, sequentialize
 from moshjit.backends.cython.plan import EmissionPlan
 from moshjit.backends.cython.prelude import MAX_JOINED_PARTS, PRELUDE
 from moshjit.cpython import zero_division_message
@@ -138,7 +138,8 @@ class Emitter:
         self.emptied_by_release = decided.emptied_by_release
         self.box_names: dict = {}           # computed float -> the variable holding its one box (``boxed_once``)
         self.box_reads: dict = {}           # op or terminator -> the computed floats it reads boxed
-        for value, readers in self.boxed_once.items():
+        self.phi_objects = decided.phi_objects
+        for value, readers in [*self.boxed_once.items(), *self.phi_objects.items()]:
             for reader in readers:
                 self.box_reads.setdefault(reader, []).append(value)
         self.hash_holders: set = set()      # per key variable: the object whose hash it holds (``known_hashes``)
@@ -211,7 +212,7 @@ class Emitter:
             return f"mj_view_str({self.var(value)})"
         if self.current in self.caller_objects.get(value, ()):
             return self.caller_object(value)
-        if self.current in self.boxed_once.get(value, ()):
+        if self.current in self.boxed_once.get(value, ()) or self.current in self.phi_objects.get(value, ()):
             return self.box_name(value)
         return self.var(value)
 
@@ -1158,9 +1159,12 @@ class Emitter:
         elif isinstance(stmt, st.Guarded):
             self.guarded(stmt, depth)
         elif isinstance(stmt, st.Copies):
+            self.copy_phi_objects(stmt.pred, stmt.succ, depth)
             for dst, src in self.plan.copies(stmt.pred, stmt.succ):
                 direct = isinstance(src, Temp) or src in self.views and dst in self.views
                 target, source = self.var(dst), self.var(src) if direct else self.ref(src)
+                if dst in self.caller_objects.get(src, ()) and self.decl_type(dst) == "object":
+                    source = self.caller_object(src)          # the argument's object, not a new one
                 if target != source:              # a coalesced copy: source and destination share a variable
                     self.emit(f"{target} = {source}", depth)
             for getiter, emptied in self.released_on_exit.get((stmt.pred, stmt.succ), ()):    # a loop is left:
@@ -1187,6 +1191,34 @@ class Emitter:
             self.dispatch(stmt, depth)
         else:
             raise AssertionError(f"unknown statement {stmt!r}")
+
+    def copy_phi_objects(self, pred, succ, depth: int) -> None:
+        """The objects the edge's φs of C numbers hold (``phi_objects``), set before the φs' own copies, which may
+        overwrite a value held as an object that a twin takes; twins that feed one another are copied as a
+        parallel copy."""
+        moves = [(phi, phi.incoming[pred]) for phi in succ.phis if phi in self.phi_objects and pred in phi.incoming]
+        for dst, src in sequentialize(moves):
+            target = self.temp_object(dst) if isinstance(dst, Temp) else self.box_name(dst)
+            self.emit(f"{target} = {self.object_of(src)}", depth)
+
+    def object_of(self, value) -> str:
+        """The object a φ of C numbers takes from ``value``: the twin of another φ, the caller's object for an
+        argument, ``value`` itself when held as an object, else None (a computed number: boxed when first read)."""
+        if isinstance(value, Temp):
+            return self.temp_object(value)
+        if value in self.phi_objects:
+            return self.box_name(value)
+        if isinstance(value, Argument):
+            return self.caller_object(value)
+        if not isinstance(value, Constant) and value is not UNDEFINED and self.decl_type(value) == "object":
+            return self.var(value)
+        return "None"
+
+    def temp_object(self, temp: Temp) -> str:
+        """The object variable breaking a cycle of twins (one per cycle temporary of an edge)."""
+        name = f"_mj_ft{temp.index}"
+        self.decls[name] = "object"
+        return name
 
     def guarded(self, stmt: st.Guarded, depth: int) -> None:
         """A raising block under ``try``. Cython's try/except restores the handled-exception state of the

@@ -17,8 +17,9 @@
   constructor sites (an int64 one also: put in a tuple or list, compared or combined with values held as
   objects) stays the object the caller passed (``def f(self, double x)`` would unbox it and box it again); a
   float or int64 argument also used natively is unboxed once, and its other uses still read the caller's object; a
-  computed float is boxed at most once per definition; a computed number compared with ``is`` stays an object
-  (an argument's test reads the caller's object).
+  computed float is boxed at most once per definition; a φ of C numbers that may be an argument or an object, or
+  that several uses need as one, keeps its object in a twin variable; a computed number compared with ``is``
+  stays an object (an argument's test reads the caller's object).
 
 Per-op emission (``emit.py``) reads these decisions and decides nothing of this kind itself.
 """
@@ -118,6 +119,7 @@ class EmissionPlan:
         self.known_hashes = plan_known_hashes(fn, self.ctype, self.folded | self.inline_slices)   # op -> its key
         self.caller_objects = self._caller_objects()   # number argument -> ops that read the caller's object
         self.boxed_once = self._boxed_once()           # computed float -> ops that read its one box
+        self.phi_objects = self._phi_objects()         # φ of C numbers -> ops that read the object it holds
         self.kept_unused = self._kept_unused()         # objects a local holds that nothing reads: still assigned
         self.representative = self._share_variables()   # value -> the value whose variable it shares
         self.released_at = self._released_at_suspensions()   # yield/await op -> variables emptied before it
@@ -186,6 +188,50 @@ class EmissionPlan:
                 if len(uses) >= 2 or any(use not in here for use in uses):
                     found[op] = set(uses)
         return found
+
+    def _phi_objects(self) -> dict:
+        """A φ of C numbers whose value may be an object CPython hands on — an argument (``x if x > y else y``
+        returns ``x`` itself; an accumulator that starts as one and a loop that runs no time), or a value held as an
+        object — or that more than one use needs as an object (``(m, m)``: one object) keeps that object in a twin
+        variable, set on each edge with the φ's copy: the caller's object, the object, the incoming φ's twin, or
+        none for a computed number (boxed at the first use that needs it). The φs such values come in through carry
+        twins too; a native argument that reaches a twin comes with the caller's object (``caller_objects``)."""
+        native = {phi for block in self.fn.blocks for phi in block.phis
+                  if self.decl_type(phi) in ("double", "Py_ssize_t") and phi not in self.folded}
+        readers = {}
+        for phi in native:
+            uses = self._object_uses(phi)
+            if phi.type != FLOAT:
+                uses = [user for user in uses if _hands_on_int(user, phi)]
+            if uses:
+                readers[phi] = uses
+        kept = {phi for phi, uses in readers.items() if len(uses) >= 2 or self._phi_holds_objects(phi, native)}
+        carried, pending = set(kept), list(kept)
+        while pending:
+            for value in pending.pop().incoming.values():
+                if value in native and value not in carried:
+                    carried.add(value)
+                    pending.append(value)
+        held = {phi for block in self.fn.blocks for phi in block.phis if self.decl_type(phi) == "object"}
+        for phi in carried | held:          # a φ held as an object takes a native argument's object too
+            for value in phi.incoming.values():
+                if isinstance(value, Argument) and self.decl_type(value) in ("double", "Py_ssize_t"):
+                    self.caller_objects.setdefault(value, set()).add(phi)
+        return {phi: set(readers.get(phi, ())) for phi in carried}
+
+    def _phi_holds_objects(self, phi, native: set) -> bool:
+        """Whether a value coming into ``phi`` (through other φs of C numbers) is an argument or held as an object."""
+        seen, pending = {phi}, [phi]
+        while pending:
+            for value in pending.pop().incoming.values():
+                if value in native:
+                    if value not in seen:
+                        seen.add(value)
+                        pending.append(value)
+                elif isinstance(value, Argument) or (not isinstance(value, Constant) and value is not UNDEFINED
+                                                     and self.decl_type(value) == "object"):
+                    return True
+        return False
 
     @staticmethod
     def _meets_object(user, value) -> bool:
