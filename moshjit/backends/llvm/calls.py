@@ -20,7 +20,7 @@ from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.cold_paths import is_builtin_exception
 from moshjit.backends.llvm.native_types import ExceptionType, bind_arguments, normalize, python_callee
 from moshjit.cpython import COMPENSATED_FLOAT_SUM, empty_min_max_message, zero_division_message
-from moshjit.backends.llvm.reprs import (F64, I1, I64, PTR, ArrayR, BoolR, FloatR, IntR, ListR, NListR, RangeR, UnitR,
+from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, PTR, ArrayR, BoolR, FloatR, IntR, ListR, NListR, RangeR, UnitR,
                                          repr_of)
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
@@ -89,7 +89,22 @@ def native_call(low, op, callee) -> ir.Value:
     low.branch_unless(low.b.extract_value(pair, 1), low.deopt.after_call(op))
     if isinstance(low.reprs[op], UnitR):
         return ir.Constant(ir.IntType(8), 0)
+    if repr_of(sig.return_type) == low.reprs[op]:
+        low.origins[op] = _returned_origin(low, low.b.extract_value(pair, 2), bound, arg_types)
     return conversions.coerce(low, low.b.extract_value(pair, 0), repr_of(sig.return_type), low.reprs[op])
+
+
+def _returned_origin(low, returned: ir.Value, bound: list, arg_types: tuple) -> ir.Value:
+    """The caller's origin of a native call's result: the origin of the argument the callee says it returned
+    (``returned``, its position there), as the caller passed it unchanged; -1 for a computed result."""
+    origin = ir.Constant(I32, -1)
+    for position, (value, kind) in enumerate(zip(bound, arg_types)):
+        if isinstance(value, Constant):
+            continue
+        passed = low.origin(value, repr_of(kind))
+        if not (isinstance(passed, ir.Constant) and passed.constant == -1):
+            origin = low.b.select(low.b.icmp_signed("==", returned, ir.Constant(I32, position)), passed, origin)
+    return origin
 
 
 # ---- builtins --------------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import llvmlite.ir as ir
 
 from moshjit.analysis.dominators import DominatorTree
 from moshjit.backends.llvm.refcount import Liveness
-from moshjit.backends.llvm.reprs import (I1, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, IterR,
+from moshjit.backends.llvm.reprs import (I1, I32, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, IterR,
                                          ListR, NListR, RangeR, Repr, TupleR, UnitR)
 from moshjit.backends.llvm.resume import NATIVE_LIST_KINDS, structure_fingerprint
 from moshjit.ir import ops
@@ -271,6 +271,7 @@ class DeoptPoints:
         b.cbranch(b.extract_value(taken, 1), convert, failed)
         b.position_at_end(convert)
         returned = ir.Constant(self.low.function.return_value.type, ir.Undefined)
+        returned = b.insert_value(returned, ir.Constant(I32, -1), 2)        # a new object: no argument's
         b.ret(b.insert_value(b.insert_value(returned, b.extract_value(taken, 0), 0), ir.Constant(I1, 0), 1))
         b.position_at_end(failed)
 

@@ -171,6 +171,15 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
     if isinstance(result_repr, (ListR, BoxedTupleR)):
         b.ret(result)
     else:
+        if isinstance(result_repr, (IntR, FloatR)):      # an argument returned: the object the caller passed
+            origin = b.extract_value(pair, 2)
+            handed_back, computed = entry.append_basic_block("argument"), entry.append_basic_block("computed")
+            b.cbranch(b.icmp_signed(">=", origin, ir.Constant(I32, 0)), handed_back, computed)
+            b.position_at_end(handed_back)
+            passed = b.load(b.gep(args, [b.sext(origin, I64)], source_etype=PTR), typ=PTR)
+            runtime.call(b, "mj_incref", passed)
+            b.ret(passed)
+            b.position_at_end(computed)
         boxed = box(context, result, result_repr)
         context.decref(result, result_repr)
         b.ret(boxed)

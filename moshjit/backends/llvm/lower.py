@@ -1,9 +1,9 @@
 """Typed SSA → LLVM IR for one function specialisation.
 
 Blocks map to LLVM blocks and φs to ``phi`` instructions (no out-of-SSA step). A native function returns
-``{result, i1 failed}``; when an op fails it has set a Python exception, and control goes to a landing block
-that releases the references owned at that point, adds a traceback entry naming the source line, and returns
-``failed``. The meaning of each op lives in the op modules, which never import this one: their ``OPS`` tables
+``{result, i1 failed, i32 origin}`` (``origin``: which argument a returned number is); when an op fails it has set
+a Python exception, and control goes to a landing block that releases the references owned at that point, adds a
+traceback entry naming the source line, and returns ``failed``. The meaning of each op lives in the op modules, which never import this one: their ``OPS`` tables
 (``arith``, ``comparisons``, ``sequences``, ``native_list_ops``, ``iterators``, ``calls``) make ``OP_LOWERING``,
 an op type several of them lower going to one by the kind of values it works on (``lowering_module``), and
 ``fusion`` emits fused list expressions. This module keeps the bookkeeping: values, ownership (see
@@ -24,8 +24,8 @@ from moshjit.backends.llvm.cold_paths import cold_blocks, in_cold_block
 from moshjit.backends.llvm.deopt import DeoptPoints, DeoptTable
 from moshjit.backends.llvm.native_types import Signature, python_callee
 from moshjit.backends.llvm.refcount import Liveness
-from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, ArrayR, BoxedTupleR, IterR, ListR, NListR, Repr, TupleR,
-                                         UnitR, repr_of)
+from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, ArrayR, BoxedTupleR, FloatR, IntR, IterR, ListR, NListR, Repr,
+                                         TupleR, UnitR, repr_of)
 from moshjit.backends.llvm.runtime import Runtime
 from moshjit.ir import ops
 from moshjit.ir.function import Block
@@ -56,8 +56,9 @@ def return_repr(sig: Signature) -> Repr:
 
 
 def function_type(sig: Signature, global_reads=()) -> ir.FunctionType:
-    """{result, failed} (arguments..., module globals read..., on a call cycle: the thread's recursion count)."""
-    result = ir.LiteralStructType([return_repr(sig).llvm, I1])
+    """{result, failed, origin} (arguments..., module globals read..., on a call cycle: the thread's recursion
+    count); ``origin``: the position of the argument a returned number is, -1 for a computed one (``origin``)."""
+    result = ir.LiteralStructType([return_repr(sig).llvm, I1, I32])
     return ir.FunctionType(result, [repr_of(t).llvm for t in sig.arg_types] + [repr_of(t).llvm for _, t in global_reads]
                            + ([PTR] if sig.recursive else []))
 
@@ -112,6 +113,7 @@ class FunctionLowering:
         self.cold = False                       # in failure paths: releases call out-of-line helpers
         self.cold_blocks = sig.cold             # error paths the interpreter runs (``cold_paths``)
         self._pending_phis: list = []
+        self.origins: dict = {}                 # number value -> i32: the argument it is (``origin``)
         self._find_reprs()
         self.deferred = fusion.deferred_ops(self.fn, self.reprs, self.cold_blocks)
         self.live = Liveness(self.fn, self.counted, self.deferred)
@@ -163,6 +165,17 @@ class FunctionLowering:
 
     def set(self, value, llvm_value: ir.Value) -> None:
         self.values[value] = llvm_value
+
+    # ---- object identity of numbers --------------------------------------------------------------------------------
+    def origin(self, value, representation: Repr | None = None) -> ir.Value:
+        """The position of the argument whose object the float or int ``value`` is (CPython hands that object on:
+        ``f(x) is x``, ``x if x > y else y``), or -1 where it was computed or its representation changes to
+        ``representation``. An argument's own position; a φ's or a native call's as they were lowered."""
+        if representation is not None and self.repr(value) != representation:
+            return ir.Constant(I32, -1)
+        if isinstance(value, Argument) and isinstance(self.reprs.get(value), (IntR, FloatR)):
+            return ir.Constant(I32, value.index)
+        return self.origins.get(value, ir.Constant(I32, -1))
 
     # ---- reference counting -------------------------------------------------------------------------------------
     def incref(self, llvm_value: ir.Value, representation: Repr, times: int = 1) -> None:
@@ -415,6 +428,8 @@ class FunctionLowering:
                 self.set(phi, ir.Constant(I8, 0))
             else:
                 self.set(phi, self.b.phi(representation.llvm, name=f"phi{self.index[phi]}"))
+            if isinstance(representation, (IntR, FloatR)):
+                self.origins[phi] = self.b.phi(I32, name=f"origin{self.index[phi]}")
 
     def _lower_block(self, block) -> None:
         self.b.position_at_end(self.blocks[block])
@@ -479,10 +494,17 @@ class FunctionLowering:
             if not isinstance(self.reprs[phi], UnitR):
                 self._pending_phis.append((self.values[phi], self.b.block,
                                            self._phi_input(phi.incoming[pred], phi)))
+            if phi in self.origins:
+                self._pending_phis.append((self.origins[phi], self.b.block, self._origin_input(phi.incoming[pred], phi)))
         if target is not self.blocks[succ]:
             self.b.branch(self.blocks[succ])
             self.b.position_at_end(saved)
         return target
+
+    def _origin_input(self, value, phi) -> ir.Value:
+        if value is UNDEFINED or isinstance(value, Constant):
+            return ir.Constant(I32, -1)
+        return self.origin(value, self.reprs[phi])
 
     def _phi_input(self, value, phi) -> ir.Value:
         target = self.reprs[phi]
@@ -526,6 +548,8 @@ class FunctionLowering:
             self.rt.call(self.b, "mj_leave_recursion", self.recursion_count)
         result = ir.Constant(self.function.return_value.type, ir.Undefined)
         result = self.b.insert_value(result, result_value, 0)
+        origin = ir.Constant(I32, -1) if isinstance(value, Constant) else self.origin(value, self.return_repr)
+        result = self.b.insert_value(result, origin, 2)
         self.b.ret(self.b.insert_value(result, ir.Constant(I1, 0), 1))
 
 

@@ -1,5 +1,5 @@
 
-define internal {i64, i1} @"mj_0_i_add"(i64 %"a", i64 %"b")
+define internal {i64, i1, i32} @"mj_0_i_add"(i64 %"a", i64 %"b")
 {
 entry:
   br label %"B0"
@@ -23,21 +23,23 @@ deopt.B0.1:
   call void @"mj_deopt"(i8* @"mj_0_i_add_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
 failed:
-  %".25" = call {i64, i1} @"mj_take_back_IntR"()
-  %".26" = extractvalue {i64, i1} %".25", 1
-  br i1 %".26", label %"takeback", label %"takeback.no"
+  %".26" = call {i64, i1} @"mj_take_back_IntR"()
+  %".27" = extractvalue {i64, i1} %".26", 1
+  br i1 %".27", label %"takeback", label %"takeback.no"
 ok:
-  %".22" = insertvalue {i64, i1} undef, i64 %".7", 0
-  %".23" = insertvalue {i64, i1} %".22", i1 0, 1
-  ret {i64, i1} %".23"
+  %".22" = insertvalue {i64, i1, i32} undef, i64 %".7", 0
+  %".23" = insertvalue {i64, i1, i32} %".22", i32 -1, 2
+  %".24" = insertvalue {i64, i1, i32} %".23", i1 0, 1
+  ret {i64, i1, i32} %".24"
 takeback:
-  %".28" = extractvalue {i64, i1} %".25", 0
-  %".29" = insertvalue {i64, i1} undef, i64 %".28", 0
-  %".30" = insertvalue {i64, i1} %".29", i1 0, 1
-  ret {i64, i1} %".30"
+  %".29" = insertvalue {i64, i1, i32} undef, i32 -1, 2
+  %".30" = extractvalue {i64, i1} %".26", 0
+  %".31" = insertvalue {i64, i1, i32} %".29", i64 %".30", 0
+  %".32" = insertvalue {i64, i1, i32} %".31", i1 0, 1
+  ret {i64, i1, i32} %".32"
 takeback.no:
-  %".32" = insertvalue {i64, i1} undef, i1 1, 1
-  ret {i64, i1} %".32"
+  %".34" = insertvalue {i64, i1, i32} undef, i1 1, 1
+  ret {i64, i1, i32} %".34"
 }
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
@@ -85,8 +87,8 @@ entry:
   %".11" = and i1 %".8", %".10"
   br i1 %".11", label %"checked", label %"fallback"
 fallback:
-  %".36" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
-  ret ptr %".36"
+  %".44" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
+  ret ptr %".44"
 checked:
   %".13" = getelementptr ptr, ptr %"args", i64 0
   %".14" = load ptr, ptr %".13"
@@ -100,25 +102,37 @@ checked.1:
   br i1 %".20", label %"checked.2", label %"fallback"
 checked.2:
   %".22" = call i64 @"mj_unbox_int"(ptr %".19")
-  %".23" = call {i64, i1} @"mj_0_i_add"(i64 %".17", i64 %".22")
-  %".24" = extractvalue {i64, i1} %".23", 1
+  %".23" = call {i64, i1, i32} @"mj_0_i_add"(i64 %".17", i64 %".22")
+  %".24" = extractvalue {i64, i1, i32} %".23", 1
   br i1 %".24", label %"failed", label %"returned"
 failed:
   %".26" = load ptr, ptr @"mj_deopt_value"
   store ptr null, ptr @"mj_deopt_value"
   ret ptr %".26"
 returned:
-  %".29" = extractvalue {i64, i1} %".23", 0
-  %".30" = call ptr @"mj_box_int"(i64 %".29")
-  %".31" = icmp eq ptr %".30", null
-  br i1 %".31", label %"box.failed", label %"box.ok"
+  %".29" = extractvalue {i64, i1, i32} %".23", 0
+  %".30" = extractvalue {i64, i1, i32} %".23", 2
+  %".31" = icmp sge i32 %".30", 0
+  br i1 %".31", label %"argument", label %"computed"
+argument:
+  %".33" = sext i32 %".30" to i64
+  %".34" = getelementptr ptr, ptr %"args", i64 %".33"
+  %".35" = load ptr, ptr %".34"
+  call void @"mj_incref"(ptr %".35")
+  ret ptr %".35"
+computed:
+  %".38" = call ptr @"mj_box_int"(i64 %".29")
+  %".39" = icmp eq ptr %".38", null
+  br i1 %".39", label %"box.failed", label %"box.ok"
 box.failed:
   br label %"failed.1"
 box.ok:
-  ret ptr %".30"
+  ret ptr %".38"
 failed.1:
   ret ptr null
 }
+
+declare void @"mj_incref"(ptr %".1")
 
 declare ptr @"mj_box_int"(i64 %".1")
 

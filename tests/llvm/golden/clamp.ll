@@ -1,5 +1,5 @@
 
-define internal {i64, i1} @"mj_0_clamp"(i64 %"x", i64 %"lo", i64 %"hi")
+define internal {i64, i1, i32} @"mj_0_clamp"(i64 %"x", i64 %"lo", i64 %"hi")
 {
 entry:
   br label %"B0"
@@ -13,9 +13,11 @@ B2:
   br label %"B3"
 B3:
   %"phi8" = phi  i64 [%"lo", %"B0"], [%"x", %"B1"], [%"hi", %"B2"]
-  %".11" = insertvalue {i64, i1} undef, i64 %"phi8", 0
-  %".12" = insertvalue {i64, i1} %".11", i1 0, 1
-  ret {i64, i1} %".12"
+  %"origin8" = phi  i32 [1, %"B0"], [0, %"B1"], [2, %"B2"]
+  %".11" = insertvalue {i64, i1, i32} undef, i64 %"phi8", 0
+  %".12" = insertvalue {i64, i1, i32} %".11", i32 %"origin8", 2
+  %".13" = insertvalue {i64, i1, i32} %".12", i1 0, 1
+  ret {i64, i1, i32} %".13"
 }
 
 define ptr @"mj_0_clamp_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
@@ -26,8 +28,8 @@ entry:
   %".8" = and i1 %".6", %".7"
   br i1 %".8", label %"checked", label %"fallback"
 fallback:
-  %".36" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
-  ret ptr %".36"
+  %".44" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
+  ret ptr %".44"
 checked:
   %".10" = getelementptr ptr, ptr %"args", i64 0
   %".11" = load ptr, ptr %".10"
@@ -47,20 +49,30 @@ checked.2:
   br i1 %".22", label %"checked.3", label %"fallback"
 checked.3:
   %".24" = call i64 @"mj_unbox_int"(ptr %".21")
-  %".25" = call {i64, i1} @"mj_0_clamp"(i64 %".14", i64 %".19", i64 %".24")
-  %".26" = extractvalue {i64, i1} %".25", 1
+  %".25" = call {i64, i1, i32} @"mj_0_clamp"(i64 %".14", i64 %".19", i64 %".24")
+  %".26" = extractvalue {i64, i1, i32} %".25", 1
   br i1 %".26", label %"failed", label %"returned"
 failed:
   ret ptr null
 returned:
-  %".29" = extractvalue {i64, i1} %".25", 0
-  %".30" = call ptr @"mj_box_int"(i64 %".29")
-  %".31" = icmp eq ptr %".30", null
-  br i1 %".31", label %"box.failed", label %"box.ok"
+  %".29" = extractvalue {i64, i1, i32} %".25", 0
+  %".30" = extractvalue {i64, i1, i32} %".25", 2
+  %".31" = icmp sge i32 %".30", 0
+  br i1 %".31", label %"argument", label %"computed"
+argument:
+  %".33" = sext i32 %".30" to i64
+  %".34" = getelementptr ptr, ptr %"args", i64 %".33"
+  %".35" = load ptr, ptr %".34"
+  call void @"mj_incref"(ptr %".35")
+  ret ptr %".35"
+computed:
+  %".38" = call ptr @"mj_box_int"(i64 %".29")
+  %".39" = icmp eq ptr %".38", null
+  br i1 %".39", label %"box.failed", label %"box.ok"
 box.failed:
   br label %"failed.1"
 box.ok:
-  ret ptr %".30"
+  ret ptr %".38"
 failed.1:
   ret ptr null
 }
@@ -68,6 +80,8 @@ failed.1:
 declare i1 @"mj_is_int64"(ptr %".1")
 
 declare i64 @"mj_unbox_int"(ptr %".1")
+
+declare void @"mj_incref"(ptr %".1")
 
 declare ptr @"mj_box_int"(i64 %".1")
 

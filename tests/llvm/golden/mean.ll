@@ -1,5 +1,5 @@
 
-define internal {double, i1} @"mj_0_mean"(ptr %"xs")
+define internal {double, i1, i32} @"mj_0_mean"(ptr %"xs")
 {
 entry:
   %"ticks_left" = alloca i32
@@ -12,7 +12,8 @@ B0:
   store i64 0, i64* %"seq.i"
   br label %"B1"
 B1:
-  %"phi3" = phi  double [             0x0, %"B0"], [%".36", %"tick.after"]
+  %"phi3" = phi  double [             0x0, %"B0"], [%".37", %"tick.after"]
+  %"origin3" = phi  i32 [-1, %"B0"], [-1, %"tick.after"]
   %".8" = load i64, i64* %"seq.i"
   %".9" = getelementptr i8, ptr %"xs", i64 16
   %".10" = load i64, ptr %".9"
@@ -26,12 +27,12 @@ B2:
   %".25" = fcmp oeq double %".24",              0x0
   br i1 %".25", label %"raise.ZeroDivisionError", label %"ok", !prof !0
 B3:
-  %".36" = fadd double %"phi3", %".16"
-  %".38" = load i32, i32* %"ticks_left"
-  %".39" = sub i32 %".38", 1
-  store i32 %".39", i32* %"ticks_left"
-  %".41" = icmp sle i32 %".39", 0
-  br i1 %".41", label %"tick", label %"tick.after", !prof !0
+  %".37" = fadd double %"phi3", %".16"
+  %".39" = load i32, i32* %"ticks_left"
+  %".40" = sub i32 %".39", 1
+  store i32 %".40", i32* %"ticks_left"
+  %".42" = icmp sle i32 %".40", 0
+  br i1 %".42", label %"tick", label %"tick.after", !prof !0
 B1.exhausted:
   br label %"edge.B1.B2"
 seq.item:
@@ -47,36 +48,37 @@ fail.L28:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 28)
   br label %"failed"
 failed:
-  %".66" = insertvalue {double, i1} undef, i1 1, 1
-  ret {double, i1} %".66"
+  %".67" = insertvalue {double, i1, i32} undef, i1 1, 1
+  ret {double, i1, i32} %".67"
 raise.ZeroDivisionError:
   %".28" = load ptr, ptr @"PyExc_ZeroDivisionError"
   call void @"mj_raise"(ptr %".28", [N x i8]* @".str.2")
   br label %"fail.L28"
 ok:
   %".32" = fdiv double %"phi3", %".24"
-  %".33" = insertvalue {double, i1} undef, double %".32", 0
-  %".34" = insertvalue {double, i1} %".33", i1 0, 1
-  ret {double, i1} %".34"
+  %".33" = insertvalue {double, i1, i32} undef, double %".32", 0
+  %".34" = insertvalue {double, i1, i32} %".33", i32 -1, 2
+  %".35" = insertvalue {double, i1, i32} %".34", i1 0, 1
+  ret {double, i1, i32} %".35"
 tick:
   store i32 1024, i32* %"ticks_left"
-  %".44" = call i32 @"mj_signals_flag"()
-  %".45" = icmp ne i32 %".44", 0
-  br i1 %".45", label %"deopt.B3.1", label %"ok.1", !prof !0
+  %".45" = call i32 @"mj_signals_flag"()
+  %".46" = icmp ne i32 %".45", 0
+  br i1 %".46", label %"deopt.B3.1", label %"ok.1", !prof !0
 tick.after:
   br label %"B1"
 deopt.B3.1:
-  %".46" = ptrtoint ptr %"xs" to i64
-  %".47" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %".46", i64* %".47"
-  %".49" = ptrtoint ptr %"xs" to i64
-  %".50" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
-  store i64 %".49", i64* %".50"
-  %".52" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 2
-  store i64 %".8", i64* %".52"
-  %".54" = bitcast double %".36" to i64
-  %".55" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 3
-  store i64 %".54", i64* %".55"
+  %".47" = ptrtoint ptr %"xs" to i64
+  %".48" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".47", i64* %".48"
+  %".50" = ptrtoint ptr %"xs" to i64
+  %".51" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %".50", i64* %".51"
+  %".53" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 2
+  store i64 %".8", i64* %".53"
+  %".55" = bitcast double %".37" to i64
+  %".56" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 3
+  store i64 %".55", i64* %".56"
   call void @"mj_deopt"(i8* @"mj_0_mean_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 4)
   br label %"release"
 release:
@@ -124,30 +126,40 @@ entry:
   %".11" = and i1 %".8", %".10"
   br i1 %".11", label %"checked", label %"fallback"
 fallback:
-  %".30" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
-  ret ptr %".30"
+  %".38" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
+  ret ptr %".38"
 checked:
   %".13" = getelementptr ptr, ptr %"args", i64 0
   %".14" = load ptr, ptr %".13"
   %".15" = call i1 @"mj_check_ListR_item_FloatR___"(ptr %".14")
   br i1 %".15", label %"checked.1", label %"fallback"
 checked.1:
-  %".17" = call {double, i1} @"mj_0_mean"(ptr %".14")
-  %".18" = extractvalue {double, i1} %".17", 1
+  %".17" = call {double, i1, i32} @"mj_0_mean"(ptr %".14")
+  %".18" = extractvalue {double, i1, i32} %".17", 1
   br i1 %".18", label %"failed", label %"returned"
 failed:
   %".20" = load ptr, ptr @"mj_deopt_value"
   store ptr null, ptr @"mj_deopt_value"
   ret ptr %".20"
 returned:
-  %".23" = extractvalue {double, i1} %".17", 0
-  %".24" = call ptr @"PyFloat_FromDouble"(double %".23")
-  %".25" = icmp eq ptr %".24", null
-  br i1 %".25", label %"box.failed", label %"box.ok"
+  %".23" = extractvalue {double, i1, i32} %".17", 0
+  %".24" = extractvalue {double, i1, i32} %".17", 2
+  %".25" = icmp sge i32 %".24", 0
+  br i1 %".25", label %"argument", label %"computed"
+argument:
+  %".27" = sext i32 %".24" to i64
+  %".28" = getelementptr ptr, ptr %"args", i64 %".27"
+  %".29" = load ptr, ptr %".28"
+  call void @"mj_incref"(ptr %".29")
+  ret ptr %".29"
+computed:
+  %".32" = call ptr @"PyFloat_FromDouble"(double %".23")
+  %".33" = icmp eq ptr %".32", null
+  br i1 %".33", label %"box.failed", label %"box.ok"
 box.failed:
   br label %"failed.1"
 box.ok:
-  ret ptr %".24"
+  ret ptr %".32"
 failed.1:
   ret ptr null
 }

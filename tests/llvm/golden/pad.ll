@@ -1,5 +1,5 @@
 
-define internal {ptr, i1} @"mj_0_pad"(ptr %"ids", i64 %"length", i64 %"pad_id")
+define internal {ptr, i1, i32} @"mj_0_pad"(ptr %"ids", i64 %"length", i64 %"pad_id")
 {
 entry:
   call void @"mj_incref"(ptr %"ids")
@@ -34,8 +34,8 @@ release:
   call void @"mj_decref_cold"(ptr %"ids")
   br label %"failed"
 failed:
-  %".92" = insertvalue {ptr, i1} undef, i1 1, 1
-  ret {ptr, i1} %".92"
+  %".93" = insertvalue {ptr, i1, i32} undef, i1 1, 1
+  ret {ptr, i1, i32} %".93"
 ok:
   %".33" = getelementptr i8, ptr %"ids", i64 16
   %".34" = load i64, ptr %".33"
@@ -105,9 +105,10 @@ loop.end.1:
   call void @"mj_add_references"(ptr %".72", i64 %".85")
   %".87" = add i64 %".70", %".36"
   call void @"mj_decref"(ptr %"ids")
-  %".89" = insertvalue {ptr, i1} undef, ptr %".50", 0
-  %".90" = insertvalue {ptr, i1} %".89", i1 0, 1
-  ret {ptr, i1} %".90"
+  %".89" = insertvalue {ptr, i1, i32} undef, ptr %".50", 0
+  %".90" = insertvalue {ptr, i1, i32} %".89", i32 -1, 2
+  %".91" = insertvalue {ptr, i1, i32} %".90", i1 0, 1
+  ret {ptr, i1, i32} %".91"
 }
 
 declare void @"mj_incref"(ptr %".1")
@@ -167,15 +168,15 @@ checked.2:
   br i1 %".24", label %"checked.3", label %"fallback"
 checked.3:
   %".26" = call i64 @"mj_unbox_int"(ptr %".23")
-  %".27" = call {ptr, i1} @"mj_0_pad"(ptr %".14", i64 %".21", i64 %".26")
-  %".28" = extractvalue {ptr, i1} %".27", 1
+  %".27" = call {ptr, i1, i32} @"mj_0_pad"(ptr %".14", i64 %".21", i64 %".26")
+  %".28" = extractvalue {ptr, i1, i32} %".27", 1
   br i1 %".28", label %"failed", label %"returned"
 failed:
   %".30" = load ptr, ptr @"mj_deopt_value"
   store ptr null, ptr @"mj_deopt_value"
   ret ptr %".30"
 returned:
-  %".33" = extractvalue {ptr, i1} %".27", 0
+  %".33" = extractvalue {ptr, i1, i32} %".27", 0
   ret ptr %".33"
 }
 

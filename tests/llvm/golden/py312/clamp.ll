@@ -1,5 +1,5 @@
 
-define internal {i64, i1} @"mj_0_clamp"(i64 %"x", i64 %"lo", i64 %"hi")
+define internal {i64, i1, i32} @"mj_0_clamp"(i64 %"x", i64 %"lo", i64 %"hi")
 {
 entry:
   br label %"B0"
@@ -10,17 +10,20 @@ B1:
   %".8" = icmp sgt i64 %"x", %"hi"
   br i1 %".8", label %"B3", label %"B2"
 B2:
-  %".10" = insertvalue {i64, i1} undef, i64 %"x", 0
-  %".11" = insertvalue {i64, i1} %".10", i1 0, 1
-  ret {i64, i1} %".11"
+  %".10" = insertvalue {i64, i1, i32} undef, i64 %"x", 0
+  %".11" = insertvalue {i64, i1, i32} %".10", i32 0, 2
+  %".12" = insertvalue {i64, i1, i32} %".11", i1 0, 1
+  ret {i64, i1, i32} %".12"
 B3:
-  %".13" = insertvalue {i64, i1} undef, i64 %"hi", 0
-  %".14" = insertvalue {i64, i1} %".13", i1 0, 1
-  ret {i64, i1} %".14"
+  %".14" = insertvalue {i64, i1, i32} undef, i64 %"hi", 0
+  %".15" = insertvalue {i64, i1, i32} %".14", i32 2, 2
+  %".16" = insertvalue {i64, i1, i32} %".15", i1 0, 1
+  ret {i64, i1, i32} %".16"
 B4:
-  %".16" = insertvalue {i64, i1} undef, i64 %"lo", 0
-  %".17" = insertvalue {i64, i1} %".16", i1 0, 1
-  ret {i64, i1} %".17"
+  %".18" = insertvalue {i64, i1, i32} undef, i64 %"lo", 0
+  %".19" = insertvalue {i64, i1, i32} %".18", i32 1, 2
+  %".20" = insertvalue {i64, i1, i32} %".19", i1 0, 1
+  ret {i64, i1, i32} %".20"
 }
 
 define ptr @"mj_0_clamp_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
@@ -31,8 +34,8 @@ entry:
   %".8" = and i1 %".6", %".7"
   br i1 %".8", label %"checked", label %"fallback"
 fallback:
-  %".36" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
-  ret ptr %".36"
+  %".44" = call ptr @"PyObject_Vectorcall"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
+  ret ptr %".44"
 checked:
   %".10" = getelementptr ptr, ptr %"args", i64 0
   %".11" = load ptr, ptr %".10"
@@ -52,20 +55,30 @@ checked.2:
   br i1 %".22", label %"checked.3", label %"fallback"
 checked.3:
   %".24" = call i64 @"mj_unbox_int"(ptr %".21")
-  %".25" = call {i64, i1} @"mj_0_clamp"(i64 %".14", i64 %".19", i64 %".24")
-  %".26" = extractvalue {i64, i1} %".25", 1
+  %".25" = call {i64, i1, i32} @"mj_0_clamp"(i64 %".14", i64 %".19", i64 %".24")
+  %".26" = extractvalue {i64, i1, i32} %".25", 1
   br i1 %".26", label %"failed", label %"returned"
 failed:
   ret ptr null
 returned:
-  %".29" = extractvalue {i64, i1} %".25", 0
-  %".30" = call ptr @"mj_box_int"(i64 %".29")
-  %".31" = icmp eq ptr %".30", null
-  br i1 %".31", label %"box.failed", label %"box.ok"
+  %".29" = extractvalue {i64, i1, i32} %".25", 0
+  %".30" = extractvalue {i64, i1, i32} %".25", 2
+  %".31" = icmp sge i32 %".30", 0
+  br i1 %".31", label %"argument", label %"computed"
+argument:
+  %".33" = sext i32 %".30" to i64
+  %".34" = getelementptr ptr, ptr %"args", i64 %".33"
+  %".35" = load ptr, ptr %".34"
+  call void @"mj_incref"(ptr %".35")
+  ret ptr %".35"
+computed:
+  %".38" = call ptr @"mj_box_int"(i64 %".29")
+  %".39" = icmp eq ptr %".38", null
+  br i1 %".39", label %"box.failed", label %"box.ok"
 box.failed:
   br label %"failed.1"
 box.ok:
-  ret ptr %".30"
+  ret ptr %".38"
 failed.1:
   ret ptr null
 }
@@ -73,6 +86,8 @@ failed.1:
 declare i1 @"mj_is_int64"(ptr %".1")
 
 declare i64 @"mj_unbox_int"(ptr %".1")
+
+declare void @"mj_incref"(ptr %".1")
 
 declare ptr @"mj_box_int"(i64 %".1")
 
