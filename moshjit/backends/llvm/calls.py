@@ -77,6 +77,10 @@ def native_call(low, op, callee) -> ir.Value:
     low.deopt.table.add_call(low.deopt.function, low.index[op], index)
     args = [conversions.coerce(low, low.get(v), low.repr(v), repr_of(t)) if not isinstance(v, Constant)
             else low.constant(v.value, repr_of(t)) for v, t in zip(bound, arg_types)]
+    for v, t in zip(bound, arg_types):       # the objects of the number arguments: the caller's where it has them
+        if isinstance(repr_of(t), (IntR, FloatR)):
+            obj = low.object_of(v, repr_of(t))
+            args.append(ir.Constant(PTR, None) if obj is None else obj)
     reads = len(function.args) - len(args) - (1 if sig.recursive else 0)
     if reads:                       # the module globals the compiled function reads come after its arguments
         if sig is not low.sig:      # only the root reads them, read once by its entry: a call of itself has them
@@ -595,7 +599,7 @@ def _append(low, op, lst, receiver):
         low.not_native("list.append() with other than one argument")
     item_repr = low.repr(op.args[0])
     containers.check_item_kind(low, receiver, item_repr)
-    boxed = containers.box(low, low.get(op.args[0]), item_repr)
+    boxed = containers.box_value(low, op.args[0], item_repr)
     low.guard_status(low.rt.call(low.b, "mj_list_append", lst, boxed))
 
 
@@ -633,7 +637,7 @@ def _insert(low, op, lst, receiver):
     index, item = op.args
     item_repr = low.repr(item)
     containers.check_item_kind(low, receiver, item_repr)
-    boxed = containers.box(low, low.get(item), item_repr)
+    boxed = containers.box_value(low, item, item_repr)
     status = rt.call(b, "PyList_Insert", lst, conversions.operand_int(low, index), boxed)
     rt.call(b, "mj_decref", boxed)
     low.guard_status(status)

@@ -45,6 +45,26 @@ def box(low, value: ir.Value, representation: Repr, temporaries=()) -> ir.Value:
     low.not_native(f"converting {representation.describe()} to a Python object")
 
 
+def box_value(low, value, representation: Repr, temporaries=()) -> ir.Value:
+    """A new reference to the object for SSA ``value`` stored as ``representation``: the caller's own object where
+    the number is an argument (CPython stores that object: ``out.append(n)`` then ``out[0] is n``), else ``box``."""
+    obj = low.object_of(value, representation) if isinstance(representation, (IntR, FloatR)) else None
+    if obj is None:
+        return box(low, low.get(value), representation, temporaries)
+    b = low.b
+    with b.if_else(b.icmp_unsigned("!=", obj, ir.Constant(PTR, None))) as (passed, computed):
+        with passed:
+            low.rt.call(b, "mj_incref", obj)
+            passed_block = b.block
+        with computed:
+            boxed = box(low, low.get(value), representation, temporaries)
+            computed_block = b.block
+    result = b.phi(PTR)
+    result.add_incoming(obj, passed_block)
+    result.add_incoming(boxed, computed_block)
+    return result
+
+
 def unbox_item(low, obj: ir.Value, representation: Repr) -> ir.Value:
     """The native value of a borrowed item already known to have the right type (lists own a new reference)."""
     b, rt = low.b, low.rt

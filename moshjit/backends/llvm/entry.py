@@ -122,9 +122,11 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
         b.position_at_end(rebound)
         binding_check.emit_rebound(b, runtime, self_, BINDINGS_AT, BINDINGS_AT + 1, args, len(sig.arg_types))
         b.position_at_end(go_on)
-    unboxed = []
+    unboxed, objects = [], []
     for position, arg_type in enumerate(sig.arg_types):
         obj = b.load(b.gep(args, [ir.Constant(I64, position)], source_etype=PTR), typ=PTR)
+        if isinstance(repr_of(arg_type), (IntR, FloatR)):
+            objects.append(obj)             # the body stores the caller's object, not a new one
         if isinstance(arg_type, ArrayType):
             view = _alloca_buffer(b)
             unboxed.append(_array_argument(b, runtime, obj, arg_type, view, require, miss_block,
@@ -134,6 +136,7 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
         representation = repr_of(arg_type)
         require(check_object(b, runtime, obj, representation))
         unboxed.append(unbox_checked(b, runtime, obj, representation))
+    unboxed.extend(objects)
     if global_reads:
         namespace = runtime.call(b, "mj_tuple_item", self_, ir.Constant(I64, 1))
         for position, (_, kind) in enumerate(global_reads):

@@ -13,7 +13,7 @@ import builtins
 
 import llvmlite.ir as ir
 
-from moshjit.backends.llvm.containers import (adjust_slice, box, check_item_kind, counted_loop, items_pointer,
+from moshjit.backends.llvm.containers import (adjust_slice, box_value, check_item_kind, counted_loop, items_pointer,
                                               object_size, slice_bound, slice_parts)
 from moshjit.backends.llvm.conversions import operand_int
 from moshjit.backends.llvm.reprs import I1, I8, I64, PTR, ListR
@@ -170,7 +170,7 @@ class Fill:
 
     def fill(self, low, start, length, result):
         b = low.b
-        boxed = box(low, low.get(self.item), low.repr(self.item), [(result, None)])
+        boxed = box_value(low, self.item, low.repr(self.item), [(result, None)])
         with counted_loop(low, length) as i:
             b.store(boxed, b.gep(start, [i], source_etype=PTR))
         low.rt.call(b, "mj_add_references", boxed, b.sub(length, ir.Constant(I64, 1)))
@@ -188,7 +188,7 @@ class Items:
     def fill(self, low, start, length, result):
         b = low.b
         for i, item in enumerate(self.items):
-            boxed = box(low, low.get(item), low.repr(item), [(result, None)])
+            boxed = box_value(low, item, low.repr(item), [(result, None)])
             b.store(boxed, b.gep(start, [ir.Constant(I64, i)], source_etype=PTR))
 
 

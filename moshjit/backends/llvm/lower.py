@@ -56,11 +56,18 @@ def return_repr(sig: Signature) -> Repr:
 
 
 def function_type(sig: Signature, global_reads=()) -> ir.FunctionType:
-    """{result, failed, origin} (arguments..., module globals read..., on a call cycle: the thread's recursion
-    count); ``origin``: the position of the argument a returned number is, -1 for a computed one (``origin``)."""
+    """{result, failed, origin} (arguments..., the objects of the number arguments, module globals read..., on a
+    call cycle: the thread's recursion count); ``origin``: the position of the argument a returned number is, -1
+    for a computed one. A number argument's object is the one its caller had for it (borrowed; NULL where the
+    caller computed the number): a store hands it on (``origin``)."""
     result = ir.LiteralStructType([return_repr(sig).llvm, I1, I32])
-    return ir.FunctionType(result, [repr_of(t).llvm for t in sig.arg_types] + [repr_of(t).llvm for _, t in global_reads]
-                           + ([PTR] if sig.recursive else []))
+    return ir.FunctionType(result, [repr_of(t).llvm for t in sig.arg_types] + [PTR] * len(number_positions(sig))
+                           + [repr_of(t).llvm for _, t in global_reads] + ([PTR] if sig.recursive else []))
+
+
+def number_positions(sig: Signature) -> list[int]:
+    """The positions of the float and int arguments, whose callers also pass their objects."""
+    return [i for i, t in enumerate(sig.arg_types) if isinstance(repr_of(t), (IntR, FloatR))]
 
 
 
@@ -92,7 +99,12 @@ class FunctionLowering:
         self.function = function
         self.rt = runtime
         self.symbols = symbols                 # (function, argument types) -> (Signature, ir.Function, index)
-        self.globals = {name: function.args[len(sig.arg_types) + i] for i, (name, _) in enumerate(global_reads)}
+        numbers = number_positions(sig)
+        self.argument_objects = {position: function.args[len(sig.arg_types) + i] for i, position in enumerate(numbers)}
+        for position, obj in self.argument_objects.items():
+            obj.name = f"{self.fn.args[position].name}.object"
+        first_global = len(sig.arg_types) + len(numbers)
+        self.globals = {name: function.args[first_global + i] for i, (name, _) in enumerate(global_reads)}
         self.return_repr = return_repr(sig)
         self.values: dict = {}
         self.reprs: dict = {}
@@ -176,6 +188,20 @@ class FunctionLowering:
         if isinstance(value, Argument) and isinstance(self.reprs.get(value), (IntR, FloatR)):
             return ir.Constant(I32, value.index)
         return self.origins.get(value, ir.Constant(I32, -1))
+
+    def object_of(self, value, representation: Repr) -> ir.Value | None:
+        """The object CPython would hold for ``value`` stored as ``representation``: the caller's object of the
+        argument it is (a borrowed reference, NULL at run time where that argument was computed by a native
+        caller), or None when it is surely a computed number."""
+        if isinstance(value, Constant) or value is UNDEFINED:
+            return None
+        origin = self.origin(value, representation)
+        if isinstance(origin, ir.Constant):
+            return self.argument_objects.get(origin.constant)
+        found = ir.Constant(PTR, None)
+        for position, obj in self.argument_objects.items():
+            found = self.b.select(self.b.icmp_signed("==", origin, ir.Constant(I32, position)), obj, found)
+        return found
 
     # ---- reference counting -------------------------------------------------------------------------------------
     def incref(self, llvm_value: ir.Value, representation: Repr, times: int = 1) -> None:

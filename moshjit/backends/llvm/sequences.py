@@ -11,7 +11,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm.comparisons import compare_values
-from moshjit.backends.llvm.containers import (adjust_slice, array_row, box, check_item_kind, counted_loop, is_slice,
+from moshjit.backends.llvm.containers import (adjust_slice, array_row, box, box_value, check_item_kind, counted_loop, is_slice,
                                               items_pointer, known_nonnegative, load_array_item, normalize_index,
                                               object_size, range_length, slice_bound, slice_parts, unbox_item)
 from moshjit.backends.llvm.conversions import coerce, operand_int, to_float, to_int
@@ -84,7 +84,7 @@ def lower_set_item(low, op: ops.SetItem):
     check_item_kind(low, container, value_repr)
     index = normalize_index(low, operand_int(low, op.key), object_size(low, obj),
                             "list assignment index out of range", nonnegative=known_nonnegative(op.key))
-    boxed = box(low, low.get(op.value), value_repr)
+    boxed = box_value(low, op.value, value_repr)
     low.rt.call(low.b, "mj_list_set_item", obj, index, boxed)
 
 
@@ -120,7 +120,7 @@ def lower_build_list(low, op: ops.BuildList) -> ir.Value:
         items = b.load(b.gep(result, [ir.Constant(I64, LIST_ITEMS)], source_etype=I8), typ=PTR)
         for i, item in enumerate(op.items):
             check_item_kind(low, target, low.repr(item))
-            boxed = box(low, low.get(item), low.repr(item), [(result, None)])
+            boxed = box_value(low, item, low.repr(item), [(result, None)])
             b.store(boxed, b.gep(items, [ir.Constant(I64, i)], source_etype=PTR))
     return result
 
@@ -141,7 +141,7 @@ def lower_list_append(low, op) -> None:
         low.not_native(f"append to {target.describe()}")
     item_repr = low.repr(op.item)
     check_item_kind(low, target, item_repr)
-    boxed = box(low, low.get(op.item), item_repr)
+    boxed = box_value(low, op.item, item_repr)
     low.guard_status(low.rt.call(low.b, "mj_list_append", low.get(op.target), boxed))
 
 

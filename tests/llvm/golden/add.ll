@@ -1,45 +1,45 @@
 
-define internal {i64, i1, i32} @"mj_0_i_add"(i64 %"a", i64 %"b")
+define internal {i64, i1, i32} @"mj_0_i_add"(i64 %"a", i64 %"b", ptr %"a.object", ptr %"b.object")
 {
 entry:
   br label %"B0"
 B0:
-  %".5" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %"a", i64 %"b")
-  %".6" = extractvalue {i64, i1} %".5", 1
-  %".7" = extractvalue {i64, i1} %".5", 0
-  br i1 %".6", label %"deopt.B0.1", label %"ok", !prof !0
+  %".7" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %"a", i64 %"b")
+  %".8" = extractvalue {i64, i1} %".7", 1
+  %".9" = extractvalue {i64, i1} %".7", 0
+  br i1 %".8", label %"deopt.B0.1", label %"ok", !prof !0
 deopt.B0.1:
-  %".8" = icmp slt i64 %".7", 0
-  %".9" = select  i1 %".8", i128 18446744073709551616, i128 -18446744073709551616
-  %".10" = sext i64 %".7" to i128
-  %".11" = add i128 %".10", %".9"
-  %".12" = ashr i128 %".11", 64
-  %".13" = trunc i128 %".12" to i64
-  %".14" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %".13", i64* %".14"
-  %".16" = trunc i128 %".11" to i64
-  %".17" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
-  store i64 %".16", i64* %".17"
+  %".10" = icmp slt i64 %".9", 0
+  %".11" = select  i1 %".10", i128 18446744073709551616, i128 -18446744073709551616
+  %".12" = sext i64 %".9" to i128
+  %".13" = add i128 %".12", %".11"
+  %".14" = ashr i128 %".13", 64
+  %".15" = trunc i128 %".14" to i64
+  %".16" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".15", i64* %".16"
+  %".18" = trunc i128 %".13" to i64
+  %".19" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %".18", i64* %".19"
   call void @"mj_deopt"(i8* @"mj_0_i_add_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
 failed:
-  %".26" = call {i64, i1} @"mj_take_back_IntR"()
-  %".27" = extractvalue {i64, i1} %".26", 1
-  br i1 %".27", label %"takeback", label %"takeback.no"
+  %".28" = call {i64, i1} @"mj_take_back_IntR"()
+  %".29" = extractvalue {i64, i1} %".28", 1
+  br i1 %".29", label %"takeback", label %"takeback.no"
 ok:
-  %".22" = insertvalue {i64, i1, i32} undef, i64 %".7", 0
-  %".23" = insertvalue {i64, i1, i32} %".22", i32 -1, 2
-  %".24" = insertvalue {i64, i1, i32} %".23", i1 0, 1
-  ret {i64, i1, i32} %".24"
+  %".24" = insertvalue {i64, i1, i32} undef, i64 %".9", 0
+  %".25" = insertvalue {i64, i1, i32} %".24", i32 -1, 2
+  %".26" = insertvalue {i64, i1, i32} %".25", i1 0, 1
+  ret {i64, i1, i32} %".26"
 takeback:
-  %".29" = insertvalue {i64, i1, i32} undef, i32 -1, 2
-  %".30" = extractvalue {i64, i1} %".26", 0
-  %".31" = insertvalue {i64, i1, i32} %".29", i64 %".30", 0
-  %".32" = insertvalue {i64, i1, i32} %".31", i1 0, 1
-  ret {i64, i1, i32} %".32"
-takeback.no:
-  %".34" = insertvalue {i64, i1, i32} undef, i1 1, 1
+  %".31" = insertvalue {i64, i1, i32} undef, i32 -1, 2
+  %".32" = extractvalue {i64, i1} %".28", 0
+  %".33" = insertvalue {i64, i1, i32} %".31", i64 %".32", 0
+  %".34" = insertvalue {i64, i1, i32} %".33", i1 0, 1
   ret {i64, i1, i32} %".34"
+takeback.no:
+  %".36" = insertvalue {i64, i1, i32} undef, i1 1, 1
+  ret {i64, i1, i32} %".36"
 }
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
@@ -102,7 +102,7 @@ checked.1:
   br i1 %".20", label %"checked.2", label %"fallback"
 checked.2:
   %".22" = call i64 @"mj_unbox_int"(ptr %".19")
-  %".23" = call {i64, i1, i32} @"mj_0_i_add"(i64 %".17", i64 %".22")
+  %".23" = call {i64, i1, i32} @"mj_0_i_add"(i64 %".17", i64 %".22", ptr %".14", ptr %".19")
   %".24" = extractvalue {i64, i1, i32} %".23", 1
   br i1 %".24", label %"failed", label %"returned"
 failed:

@@ -1,23 +1,23 @@
 
-define internal {i64, i1, i32} @"mj_0_clamp"(i64 %"x", i64 %"lo", i64 %"hi")
+define internal {i64, i1, i32} @"mj_0_clamp"(i64 %"x", i64 %"lo", i64 %"hi", ptr %"x.object", ptr %"lo.object", ptr %"hi.object")
 {
 entry:
   br label %"B0"
 B0:
-  %".6" = icmp slt i64 %"x", %"lo"
-  br i1 %".6", label %"B3", label %"B1"
+  %".9" = icmp slt i64 %"x", %"lo"
+  br i1 %".9", label %"B3", label %"B1"
 B1:
-  %".8" = icmp sgt i64 %"x", %"hi"
-  br i1 %".8", label %"B2", label %"B3"
+  %".11" = icmp sgt i64 %"x", %"hi"
+  br i1 %".11", label %"B2", label %"B3"
 B2:
   br label %"B3"
 B3:
   %"phi8" = phi  i64 [%"lo", %"B0"], [%"x", %"B1"], [%"hi", %"B2"]
   %"origin8" = phi  i32 [1, %"B0"], [0, %"B1"], [2, %"B2"]
-  %".11" = insertvalue {i64, i1, i32} undef, i64 %"phi8", 0
-  %".12" = insertvalue {i64, i1, i32} %".11", i32 %"origin8", 2
-  %".13" = insertvalue {i64, i1, i32} %".12", i1 0, 1
-  ret {i64, i1, i32} %".13"
+  %".14" = insertvalue {i64, i1, i32} undef, i64 %"phi8", 0
+  %".15" = insertvalue {i64, i1, i32} %".14", i32 %"origin8", 2
+  %".16" = insertvalue {i64, i1, i32} %".15", i1 0, 1
+  ret {i64, i1, i32} %".16"
 }
 
 define ptr @"mj_0_clamp_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
@@ -49,7 +49,7 @@ checked.2:
   br i1 %".22", label %"checked.3", label %"fallback"
 checked.3:
   %".24" = call i64 @"mj_unbox_int"(ptr %".21")
-  %".25" = call {i64, i1, i32} @"mj_0_clamp"(i64 %".14", i64 %".19", i64 %".24")
+  %".25" = call {i64, i1, i32} @"mj_0_clamp"(i64 %".14", i64 %".19", i64 %".24", ptr %".11", ptr %".16", ptr %".21")
   %".26" = extractvalue {i64, i1, i32} %".25", 1
   br i1 %".26", label %"failed", label %"returned"
 failed:

@@ -1,57 +1,57 @@
 
-define internal {i64, i1, i32} @"mj_0_fib"(i64 %"n", ptr %"recursion_count")
+define internal {i64, i1, i32} @"mj_0_fib"(i64 %"n", ptr %"n.object", ptr %"recursion_count")
 {
 entry:
-  %".4" = call i32 @"mj_enter_recursion"(ptr %"recursion_count")
-  %".5" = icmp ne i32 %".4", 0
-  br i1 %".5", label %"recursion.stopped", label %"ok", !prof !0
+  %".5" = call i32 @"mj_enter_recursion"(ptr %"recursion_count")
+  %".6" = icmp ne i32 %".5", 0
+  br i1 %".6", label %"recursion.stopped", label %"ok", !prof !0
 B0:
-  %".37" = icmp slt i64 %"n", 2
-  br i1 %".37", label %"B2", label %"B1"
+  %".38" = icmp slt i64 %"n", 2
+  br i1 %".38", label %"B2", label %"B1"
 B1:
-  %".39" = sub nsw i64 %"n", 1
-  %".40" = call {i64, i1, i32} @"mj_0_fib"(i64 %".39", ptr %"recursion_count")
-  %".41" = extractvalue {i64, i1, i32} %".40", 1
-  br i1 %".41", label %"call.failed", label %"ok.2", !prof !0
+  %".40" = sub nsw i64 %"n", 1
+  %".41" = call {i64, i1, i32} @"mj_0_fib"(i64 %".40", ptr null, ptr %"recursion_count")
+  %".42" = extractvalue {i64, i1, i32} %".41", 1
+  br i1 %".42", label %"call.failed", label %"ok.2", !prof !0
 B2:
   call void @"mj_leave_recursion"(ptr %"recursion_count")
-  %".90" = insertvalue {i64, i1, i32} undef, i64 %"n", 0
-  %".91" = insertvalue {i64, i1, i32} %".90", i32 0, 2
-  %".92" = insertvalue {i64, i1, i32} %".91", i1 0, 1
-  ret {i64, i1, i32} %".92"
+  %".91" = insertvalue {i64, i1, i32} undef, i64 %"n", 0
+  %".92" = insertvalue {i64, i1, i32} %".91", i32 0, 2
+  %".93" = insertvalue {i64, i1, i32} %".92", i1 0, 1
+  ret {i64, i1, i32} %".93"
 recursion.stopped:
-  %".7" = icmp eq i32 %".4", 1
-  br i1 %".7", label %"recursion.error", label %"deopt.B0.0"
+  %".8" = icmp eq i32 %".5", 1
+  br i1 %".8", label %"recursion.error", label %"deopt.B0.0"
 ok:
-  %".24" = load i32, i32* @"mj_call_ticks"
-  %".25" = sub i32 %".24", 1
-  store i32 %".25", i32* @"mj_call_ticks"
-  %".27" = icmp sle i32 %".25", 0
-  br i1 %".27", label %"tick", label %"tick.after", !prof !0
+  %".25" = load i32, i32* @"mj_call_ticks"
+  %".26" = sub i32 %".25", 1
+  store i32 %".26", i32* @"mj_call_ticks"
+  %".28" = icmp sle i32 %".26", 0
+  br i1 %".28", label %"tick", label %"tick.after", !prof !0
 recursion.error:
-  %".22" = insertvalue {i64, i1, i32} undef, i1 1, 1
-  ret {i64, i1, i32} %".22"
+  %".23" = insertvalue {i64, i1, i32} undef, i1 1, 1
+  ret {i64, i1, i32} %".23"
 deopt.B0.0:
-  %".8" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %"n", i64* %".8"
+  %".9" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %"n", i64* %".9"
   call void @"mj_deopt"(i8* @"mj_0_fib_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 1)
-  %".11" = call {i64, i1} @"mj_take_back_IntR"()
-  %".12" = extractvalue {i64, i1} %".11", 1
-  br i1 %".12", label %"takeback", label %"takeback.no"
+  %".12" = call {i64, i1} @"mj_take_back_IntR"()
+  %".13" = extractvalue {i64, i1} %".12", 1
+  br i1 %".13", label %"takeback", label %"takeback.no"
 takeback:
-  %".14" = insertvalue {i64, i1, i32} undef, i32 -1, 2
-  %".15" = extractvalue {i64, i1} %".11", 0
-  %".16" = insertvalue {i64, i1, i32} %".14", i64 %".15", 0
-  %".17" = insertvalue {i64, i1, i32} %".16", i1 0, 1
-  ret {i64, i1, i32} %".17"
+  %".15" = insertvalue {i64, i1, i32} undef, i32 -1, 2
+  %".16" = extractvalue {i64, i1} %".12", 0
+  %".17" = insertvalue {i64, i1, i32} %".15", i64 %".16", 0
+  %".18" = insertvalue {i64, i1, i32} %".17", i1 0, 1
+  ret {i64, i1, i32} %".18"
 takeback.no:
-  %".19" = insertvalue {i64, i1, i32} undef, i1 1, 1
-  ret {i64, i1, i32} %".19"
+  %".20" = insertvalue {i64, i1, i32} undef, i1 1, 1
+  ret {i64, i1, i32} %".20"
 tick:
   store i32 1024, i32* @"mj_call_ticks"
-  %".30" = call i32 @"mj_loop_breaker"()
-  %".31" = icmp slt i32 %".30", 0
-  br i1 %".31", label %"fail.L413", label %"ok.1", !prof !0
+  %".31" = call i32 @"mj_loop_breaker"()
+  %".32" = icmp slt i32 %".31", 0
+  br i1 %".32", label %"fail.L413", label %"ok.1", !prof !0
 tick.after:
   br label %"B0"
 fail.L413:
@@ -59,75 +59,75 @@ fail.L413:
   br label %"failed"
 failed:
   call void @"mj_leave_recursion"(ptr %"recursion_count")
-  %".95" = call {i64, i1} @"mj_take_back_IntR"()
-  %".96" = extractvalue {i64, i1} %".95", 1
-  br i1 %".96", label %"takeback.1", label %"takeback.no.1"
+  %".96" = call {i64, i1} @"mj_take_back_IntR"()
+  %".97" = extractvalue {i64, i1} %".96", 1
+  br i1 %".97", label %"takeback.1", label %"takeback.no.1"
 ok.1:
   br label %"tick.after"
 call.failed:
-  %".42" = load ptr, ptr @"mj_deopt_value"
-  %".43" = icmp eq ptr %".42", null
-  br i1 %".43", label %"fail.L416", label %"deopt.B1.2"
+  %".43" = load ptr, ptr @"mj_deopt_value"
+  %".44" = icmp eq ptr %".43", null
+  br i1 %".44", label %"fail.L416", label %"deopt.B1.2"
 fail.L416:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 416)
   br label %"failed"
 deopt.B1.2:
-  %".46" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %"n", i64* %".46"
+  %".47" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %"n", i64* %".47"
   call void @"mj_deopt_call"(i8* @"mj_0_fib_state", i64 1, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
 ok.2:
-  %".52" = extractvalue {i64, i1, i32} %".40", 2
-  %".53" = extractvalue {i64, i1, i32} %".40", 0
-  %".54" = sub nsw i64 %"n", 2
-  %".55" = call {i64, i1, i32} @"mj_0_fib"(i64 %".54", ptr %"recursion_count")
-  %".56" = extractvalue {i64, i1, i32} %".55", 1
-  br i1 %".56", label %"call.failed.1", label %"ok.3", !prof !0
+  %".53" = extractvalue {i64, i1, i32} %".41", 2
+  %".54" = extractvalue {i64, i1, i32} %".41", 0
+  %".55" = sub nsw i64 %"n", 2
+  %".56" = call {i64, i1, i32} @"mj_0_fib"(i64 %".55", ptr null, ptr %"recursion_count")
+  %".57" = extractvalue {i64, i1, i32} %".56", 1
+  br i1 %".57", label %"call.failed.1", label %"ok.3", !prof !0
 call.failed.1:
-  %".57" = load ptr, ptr @"mj_deopt_value"
-  %".58" = icmp eq ptr %".57", null
-  br i1 %".58", label %"fail.L416", label %"deopt.B1.4"
+  %".58" = load ptr, ptr @"mj_deopt_value"
+  %".59" = icmp eq ptr %".58", null
+  br i1 %".59", label %"fail.L416", label %"deopt.B1.4"
 deopt.B1.4:
-  %".59" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %".53", i64* %".59"
+  %".60" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".54", i64* %".60"
   call void @"mj_deopt_call"(i8* @"mj_0_fib_state", i64 2, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
 ok.3:
-  %".65" = extractvalue {i64, i1, i32} %".55", 2
-  %".66" = extractvalue {i64, i1, i32} %".55", 0
-  %".67" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".53", i64 %".66")
-  %".68" = extractvalue {i64, i1} %".67", 1
-  %".69" = extractvalue {i64, i1} %".67", 0
-  br i1 %".68", label %"deopt.B1.5", label %"ok.4", !prof !0
+  %".66" = extractvalue {i64, i1, i32} %".56", 2
+  %".67" = extractvalue {i64, i1, i32} %".56", 0
+  %".68" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".54", i64 %".67")
+  %".69" = extractvalue {i64, i1} %".68", 1
+  %".70" = extractvalue {i64, i1} %".68", 0
+  br i1 %".69", label %"deopt.B1.5", label %"ok.4", !prof !0
 deopt.B1.5:
-  %".70" = icmp slt i64 %".69", 0
-  %".71" = select  i1 %".70", i128 18446744073709551616, i128 -18446744073709551616
-  %".72" = sext i64 %".69" to i128
-  %".73" = add i128 %".72", %".71"
-  %".74" = ashr i128 %".73", 64
-  %".75" = trunc i128 %".74" to i64
-  %".76" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %".75", i64* %".76"
-  %".78" = trunc i128 %".73" to i64
-  %".79" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
-  store i64 %".78", i64* %".79"
+  %".71" = icmp slt i64 %".70", 0
+  %".72" = select  i1 %".71", i128 18446744073709551616, i128 -18446744073709551616
+  %".73" = sext i64 %".70" to i128
+  %".74" = add i128 %".73", %".72"
+  %".75" = ashr i128 %".74", 64
+  %".76" = trunc i128 %".75" to i64
+  %".77" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".76", i64* %".77"
+  %".79" = trunc i128 %".74" to i64
+  %".80" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %".79", i64* %".80"
   call void @"mj_deopt"(i8* @"mj_0_fib_state", i64 3, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
 ok.4:
   call void @"mj_leave_recursion"(ptr %"recursion_count")
-  %".85" = insertvalue {i64, i1, i32} undef, i64 %".69", 0
-  %".86" = insertvalue {i64, i1, i32} %".85", i32 -1, 2
-  %".87" = insertvalue {i64, i1, i32} %".86", i1 0, 1
-  ret {i64, i1, i32} %".87"
+  %".86" = insertvalue {i64, i1, i32} undef, i64 %".70", 0
+  %".87" = insertvalue {i64, i1, i32} %".86", i32 -1, 2
+  %".88" = insertvalue {i64, i1, i32} %".87", i1 0, 1
+  ret {i64, i1, i32} %".88"
 takeback.1:
-  %".98" = insertvalue {i64, i1, i32} undef, i32 -1, 2
-  %".99" = extractvalue {i64, i1} %".95", 0
-  %".100" = insertvalue {i64, i1, i32} %".98", i64 %".99", 0
-  %".101" = insertvalue {i64, i1, i32} %".100", i1 0, 1
-  ret {i64, i1, i32} %".101"
+  %".99" = insertvalue {i64, i1, i32} undef, i32 -1, 2
+  %".100" = extractvalue {i64, i1} %".96", 0
+  %".101" = insertvalue {i64, i1, i32} %".99", i64 %".100", 0
+  %".102" = insertvalue {i64, i1, i32} %".101", i1 0, 1
+  ret {i64, i1, i32} %".102"
 takeback.no.1:
-  %".103" = insertvalue {i64, i1, i32} undef, i1 1, 1
-  ret {i64, i1, i32} %".103"
+  %".104" = insertvalue {i64, i1, i32} undef, i1 1, 1
+  ret {i64, i1, i32} %".104"
 }
 
 declare i32 @"mj_enter_recursion"(ptr %".1")
@@ -199,7 +199,7 @@ checked.1:
   %".17" = call i64 @"mj_unbox_int"(ptr %".14")
   %".18" = call ptr @"mj_recursion_count"()
   call void @"mj_leave_recursion"(ptr %".18")
-  %".20" = call {i64, i1, i32} @"mj_0_fib"(i64 %".17", ptr %".18")
+  %".20" = call {i64, i1, i32} @"mj_0_fib"(i64 %".17", ptr %".14", ptr %".18")
   call void @"mj_retake_recursion"(ptr %".18")
   %".22" = extractvalue {i64, i1, i32} %".20", 1
   br i1 %".22", label %"failed", label %"returned"

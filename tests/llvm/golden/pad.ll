@@ -1,114 +1,123 @@
 
-define internal {ptr, i1, i32} @"mj_0_pad"(ptr %"ids", i64 %"length", i64 %"pad_id")
+define internal {ptr, i1, i32} @"mj_0_pad"(ptr %"ids", i64 %"length", i64 %"pad_id", ptr %"length.object", ptr %"pad_id.object")
 {
 entry:
   call void @"mj_incref"(ptr %"ids")
   br label %"B0"
 B0:
-  %".7" = getelementptr i8, ptr %"ids", i64 16
-  %".8" = load i64, ptr %".7"
-  %".9" = call {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %"length", i64 %".8")
-  %".10" = extractvalue {i64, i1} %".9", 1
-  %".11" = extractvalue {i64, i1} %".9", 0
-  br i1 %".10", label %"deopt.B0.3", label %"ok", !prof !0
+  %".9" = getelementptr i8, ptr %"ids", i64 16
+  %".10" = load i64, ptr %".9"
+  %".11" = call {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %"length", i64 %".10")
+  %".12" = extractvalue {i64, i1} %".11", 1
+  %".13" = extractvalue {i64, i1} %".11", 0
+  br i1 %".12", label %"deopt.B0.3", label %"ok", !prof !0
 deopt.B0.3:
-  %".12" = icmp slt i64 %".11", 0
-  %".13" = select  i1 %".12", i128 18446744073709551616, i128 -18446744073709551616
-  %".14" = sext i64 %".11" to i128
-  %".15" = add i128 %".14", %".13"
-  %".16" = ptrtoint ptr %"ids" to i64
-  %".17" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %".16", i64* %".17"
-  %".19" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
-  store i64 %"pad_id", i64* %".19"
-  %".21" = ashr i128 %".15", 64
-  %".22" = trunc i128 %".21" to i64
-  %".23" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 2
-  store i64 %".22", i64* %".23"
-  %".25" = trunc i128 %".15" to i64
-  %".26" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 3
-  store i64 %".25", i64* %".26"
+  %".14" = icmp slt i64 %".13", 0
+  %".15" = select  i1 %".14", i128 18446744073709551616, i128 -18446744073709551616
+  %".16" = sext i64 %".13" to i128
+  %".17" = add i128 %".16", %".15"
+  %".18" = ptrtoint ptr %"ids" to i64
+  %".19" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".18", i64* %".19"
+  %".21" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %"pad_id", i64* %".21"
+  %".23" = ashr i128 %".17", 64
+  %".24" = trunc i128 %".23" to i64
+  %".25" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 2
+  store i64 %".24", i64* %".25"
+  %".27" = trunc i128 %".17" to i64
+  %".28" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 3
+  store i64 %".27", i64* %".28"
   call void @"mj_deopt"(i8* @"mj_0_pad_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 4)
   br label %"release"
 release:
   call void @"mj_decref_cold"(ptr %"ids")
   br label %"failed"
 failed:
-  %".93" = insertvalue {ptr, i1, i32} undef, i1 1, 1
-  ret {ptr, i1, i32} %".93"
+  %".101" = insertvalue {ptr, i1, i32} undef, i1 1, 1
+  ret {ptr, i1, i32} %".101"
 ok:
-  %".33" = getelementptr i8, ptr %"ids", i64 16
-  %".34" = load i64, ptr %".33"
-  %".35" = icmp slt i64 %".11", 0
-  %".36" = select  i1 %".35", i64 0, i64 %".11"
-  %".37" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".34")
-  %".38" = extractvalue {i64, i1} %".37", 0
-  %".39" = extractvalue {i64, i1} %".37", 1
-  %".40" = or i1 0, %".39"
-  %".41" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".38", i64 %".36")
-  %".42" = extractvalue {i64, i1} %".41", 0
-  %".43" = extractvalue {i64, i1} %".41", 1
-  %".44" = or i1 %".40", %".43"
-  br i1 %".44", label %"fused.too_big", label %"ok.1", !prof !0
+  %".35" = getelementptr i8, ptr %"ids", i64 16
+  %".36" = load i64, ptr %".35"
+  %".37" = icmp slt i64 %".13", 0
+  %".38" = select  i1 %".37", i64 0, i64 %".13"
+  %".39" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".36")
+  %".40" = extractvalue {i64, i1} %".39", 0
+  %".41" = extractvalue {i64, i1} %".39", 1
+  %".42" = or i1 0, %".41"
+  %".43" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".40", i64 %".38")
+  %".44" = extractvalue {i64, i1} %".43", 0
+  %".45" = extractvalue {i64, i1} %".43", 1
+  %".46" = or i1 %".42", %".45"
+  br i1 %".46", label %"fused.too_big", label %"ok.1", !prof !0
 fused.too_big:
-  %".46" = call ptr @"PyErr_NoMemory"()
+  %".48" = call ptr @"PyErr_NoMemory"()
   br label %"fail.L257"
 ok.1:
-  %".50" = call ptr @"PyList_New"(i64 %".42")
-  %".51" = icmp eq ptr %".50", null
-  br i1 %".51", label %"fail.L257", label %"ok.2", !prof !0
+  %".52" = call ptr @"PyList_New"(i64 %".44")
+  %".53" = icmp eq ptr %".52", null
+  br i1 %".53", label %"fail.L257", label %"ok.2", !prof !0
 fail.L257:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 257)
   br label %"release"
 ok.2:
-  %".53" = getelementptr i8, ptr %".50", i64 24
-  %".54" = load ptr, ptr %".53"
-  %".55" = getelementptr ptr, ptr %".54", i64 0
-  %".56" = getelementptr i8, ptr %"ids", i64 24
-  %".57" = load ptr, ptr %".56"
+  %".55" = getelementptr i8, ptr %".52", i64 24
+  %".56" = load ptr, ptr %".55"
+  %".57" = getelementptr ptr, ptr %".56", i64 0
+  %".58" = getelementptr i8, ptr %"ids", i64 24
+  %".59" = load ptr, ptr %".58"
   br label %"loop"
 loop:
-  %".59" = phi  i64 [0, %"ok.2"], [%".68", %"loop.body"]
-  %".60" = icmp slt i64 %".59", %".34"
-  br i1 %".60", label %"loop.body", label %"loop.end"
+  %".61" = phi  i64 [0, %"ok.2"], [%".70", %"loop.body"]
+  %".62" = icmp slt i64 %".61", %".36"
+  br i1 %".62", label %"loop.body", label %"loop.end"
 loop.body:
-  %".62" = add i64 0, %".59"
-  %".63" = getelementptr ptr, ptr %".57", i64 %".62"
-  %".64" = load ptr, ptr %".63"
-  call void @"mj_incref"(ptr %".64")
-  %".66" = getelementptr ptr, ptr %".55", i64 %".59"
-  store ptr %".64", ptr %".66"
-  %".68" = add i64 %".59", 1
+  %".64" = add i64 0, %".61"
+  %".65" = getelementptr ptr, ptr %".59", i64 %".64"
+  %".66" = load ptr, ptr %".65"
+  call void @"mj_incref"(ptr %".66")
+  %".68" = getelementptr ptr, ptr %".57", i64 %".61"
+  store ptr %".66", ptr %".68"
+  %".70" = add i64 %".61", 1
   br label %"loop"
 loop.end:
-  %".70" = add i64 0, %".34"
-  %".71" = getelementptr ptr, ptr %".54", i64 %".70"
-  %".72" = call ptr @"mj_box_int"(i64 %"pad_id")
-  %".73" = icmp eq ptr %".72", null
-  br i1 %".73", label %"fail.tmp.L257", label %"ok.3", !prof !0
+  %".72" = add i64 0, %".36"
+  %".73" = getelementptr ptr, ptr %".56", i64 %".72"
+  %".74" = icmp ne ptr %"pad_id.object", null
+  br i1 %".74", label %"loop.end.if", label %"loop.end.else"
+loop.end.if:
+  call void @"mj_incref"(ptr %"pad_id.object")
+  br label %"loop.end.endif"
+loop.end.else:
+  %".78" = call ptr @"mj_box_int"(i64 %"pad_id")
+  %".79" = icmp eq ptr %".78", null
+  br i1 %".79", label %"fail.tmp.L257", label %"ok.3", !prof !0
+loop.end.endif:
+  %".84" = phi  ptr [%"pad_id.object", %"loop.end.if"], [%".78", %"ok.3"]
+  br label %"loop.1"
 fail.tmp.L257:
-  call void @"mj_decref_cold"(ptr %".50")
+  call void @"mj_decref_cold"(ptr %".52")
   br label %"fail.L257"
 ok.3:
-  br label %"loop.1"
+  br label %"loop.end.endif"
 loop.1:
-  %".78" = phi  i64 [0, %"ok.3"], [%".83", %"loop.body.1"]
-  %".79" = icmp slt i64 %".78", %".36"
-  br i1 %".79", label %"loop.body.1", label %"loop.end.1"
+  %".86" = phi  i64 [0, %"loop.end.endif"], [%".91", %"loop.body.1"]
+  %".87" = icmp slt i64 %".86", %".38"
+  br i1 %".87", label %"loop.body.1", label %"loop.end.1"
 loop.body.1:
-  %".81" = getelementptr ptr, ptr %".71", i64 %".78"
-  store ptr %".72", ptr %".81"
-  %".83" = add i64 %".78", 1
+  %".89" = getelementptr ptr, ptr %".73", i64 %".86"
+  store ptr %".84", ptr %".89"
+  %".91" = add i64 %".86", 1
   br label %"loop.1"
 loop.end.1:
-  %".85" = sub i64 %".36", 1
-  call void @"mj_add_references"(ptr %".72", i64 %".85")
-  %".87" = add i64 %".70", %".36"
+  %".93" = sub i64 %".38", 1
+  call void @"mj_add_references"(ptr %".84", i64 %".93")
+  %".95" = add i64 %".72", %".38"
   call void @"mj_decref"(ptr %"ids")
-  %".89" = insertvalue {ptr, i1, i32} undef, ptr %".50", 0
-  %".90" = insertvalue {ptr, i1, i32} %".89", i32 -1, 2
-  %".91" = insertvalue {ptr, i1, i32} %".90", i1 0, 1
-  ret {ptr, i1, i32} %".91"
+  %".97" = insertvalue {ptr, i1, i32} undef, ptr %".52", 0
+  %".98" = insertvalue {ptr, i1, i32} %".97", i32 -1, 2
+  %".99" = insertvalue {ptr, i1, i32} %".98", i1 0, 1
+  ret {ptr, i1, i32} %".99"
 }
 
 declare void @"mj_incref"(ptr %".1")
@@ -168,7 +177,7 @@ checked.2:
   br i1 %".24", label %"checked.3", label %"fallback"
 checked.3:
   %".26" = call i64 @"mj_unbox_int"(ptr %".23")
-  %".27" = call {ptr, i1, i32} @"mj_0_pad"(ptr %".14", i64 %".21", i64 %".26")
+  %".27" = call {ptr, i1, i32} @"mj_0_pad"(ptr %".14", i64 %".21", i64 %".26", ptr %".18", ptr %".23")
   %".28" = extractvalue {ptr, i1, i32} %".27", 1
   br i1 %".28", label %"failed", label %"returned"
 failed:

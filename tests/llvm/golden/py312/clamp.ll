@@ -1,29 +1,29 @@
 
-define internal {i64, i1, i32} @"mj_0_clamp"(i64 %"x", i64 %"lo", i64 %"hi")
+define internal {i64, i1, i32} @"mj_0_clamp"(i64 %"x", i64 %"lo", i64 %"hi", ptr %"x.object", ptr %"lo.object", ptr %"hi.object")
 {
 entry:
   br label %"B0"
 B0:
-  %".6" = icmp slt i64 %"x", %"lo"
-  br i1 %".6", label %"B4", label %"B1"
+  %".9" = icmp slt i64 %"x", %"lo"
+  br i1 %".9", label %"B4", label %"B1"
 B1:
-  %".8" = icmp sgt i64 %"x", %"hi"
-  br i1 %".8", label %"B3", label %"B2"
+  %".11" = icmp sgt i64 %"x", %"hi"
+  br i1 %".11", label %"B3", label %"B2"
 B2:
-  %".10" = insertvalue {i64, i1, i32} undef, i64 %"x", 0
-  %".11" = insertvalue {i64, i1, i32} %".10", i32 0, 2
-  %".12" = insertvalue {i64, i1, i32} %".11", i1 0, 1
-  ret {i64, i1, i32} %".12"
+  %".13" = insertvalue {i64, i1, i32} undef, i64 %"x", 0
+  %".14" = insertvalue {i64, i1, i32} %".13", i32 0, 2
+  %".15" = insertvalue {i64, i1, i32} %".14", i1 0, 1
+  ret {i64, i1, i32} %".15"
 B3:
-  %".14" = insertvalue {i64, i1, i32} undef, i64 %"hi", 0
-  %".15" = insertvalue {i64, i1, i32} %".14", i32 2, 2
-  %".16" = insertvalue {i64, i1, i32} %".15", i1 0, 1
-  ret {i64, i1, i32} %".16"
+  %".17" = insertvalue {i64, i1, i32} undef, i64 %"hi", 0
+  %".18" = insertvalue {i64, i1, i32} %".17", i32 2, 2
+  %".19" = insertvalue {i64, i1, i32} %".18", i1 0, 1
+  ret {i64, i1, i32} %".19"
 B4:
-  %".18" = insertvalue {i64, i1, i32} undef, i64 %"lo", 0
-  %".19" = insertvalue {i64, i1, i32} %".18", i32 1, 2
-  %".20" = insertvalue {i64, i1, i32} %".19", i1 0, 1
-  ret {i64, i1, i32} %".20"
+  %".21" = insertvalue {i64, i1, i32} undef, i64 %"lo", 0
+  %".22" = insertvalue {i64, i1, i32} %".21", i32 1, 2
+  %".23" = insertvalue {i64, i1, i32} %".22", i1 0, 1
+  ret {i64, i1, i32} %".23"
 }
 
 define ptr @"mj_0_clamp_entry"(ptr %"self", ptr %"args", i64 %"nargs", ptr %"kwnames")
@@ -55,7 +55,7 @@ checked.2:
   br i1 %".22", label %"checked.3", label %"fallback"
 checked.3:
   %".24" = call i64 @"mj_unbox_int"(ptr %".21")
-  %".25" = call {i64, i1, i32} @"mj_0_clamp"(i64 %".14", i64 %".19", i64 %".24")
+  %".25" = call {i64, i1, i32} @"mj_0_clamp"(i64 %".14", i64 %".19", i64 %".24", ptr %".11", ptr %".16", ptr %".21")
   %".26" = extractvalue {i64, i1, i32} %".25", 1
   br i1 %".26", label %"failed", label %"returned"
 failed:
