@@ -20,8 +20,8 @@ from moshjit.backends.llvm.layout import OB_SIZE
 from moshjit.backends.llvm.cold_paths import is_builtin_exception
 from moshjit.backends.llvm.native_types import ExceptionType, bind_arguments, normalize, python_callee
 from moshjit.cpython import COMPENSATED_FLOAT_SUM, empty_min_max_message, zero_division_message
-from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, PTR, ArrayR, BoolR, FloatR, IntR, ListR, NListR, RangeR, UnitR,
-                                         repr_of)
+from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, PTR, ArrayR, BoolR, FloatR, IntR, ListR, NListR, RangeR,
+                                         UnitR, repr_of)
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
 from moshjit.ir.types import INT64_MIN, type_of_value

@@ -3,12 +3,13 @@
 Blocks map to LLVM blocks and φs to ``phi`` instructions (no out-of-SSA step). A native function returns
 ``{result, i1 failed, i32 origin}`` (``origin``: which argument a returned number is); when an op fails it has set
 a Python exception, and control goes to a landing block that releases the references owned at that point, adds a
-traceback entry naming the source line, and returns ``failed``. The meaning of each op lives in the op modules, which never import this one: their ``OPS`` tables
-(``arith``, ``comparisons``, ``sequences``, ``native_list_ops``, ``iterators``, ``calls``) make ``OP_LOWERING``,
-an op type several of them lower going to one by the kind of values it works on (``lowering_module``), and
-``fusion`` emits fused list expressions. This module keeps the bookkeeping: values, ownership (see
-``refcount``), edges, failure paths, and deoptimisation sites (see ``deopt``): where a value leaves what native
-code can represent (an int beyond 64 bits), the function continues in the SSA interpreter instead of raising.
+traceback entry naming the source line, and returns ``failed``. The meaning of each op lives in the op modules,
+which never import this one: their ``OPS`` tables (``arith``, ``comparisons``, ``sequences``, ``native_list_ops``,
+``iterators``, ``calls``) make ``OP_LOWERING``, an op type several of them lower going to one by the kind of values
+it works on (``lowering_module``), and ``fusion`` emits fused list expressions. This module keeps the bookkeeping:
+values, ownership (see ``refcount``), edges, failure paths, the origins of numbers (``origin``: the argument
+whose object a number is), and deoptimisation sites (see ``deopt``): where a value leaves what native code can
+represent (an int beyond 64 bits), the function continues in the SSA interpreter instead of raising.
 """
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ from moshjit.backends.llvm.cold_paths import cold_blocks, in_cold_block
 from moshjit.backends.llvm.deopt import DeoptPoints, DeoptTable
 from moshjit.backends.llvm.native_types import Signature, python_callee
 from moshjit.backends.llvm.refcount import Liveness
-from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, ArrayR, BoxedTupleR, FloatR, IntR, IterR, ListR, NListR, Repr,
-                                         TupleR, UnitR, repr_of)
+from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, ArrayR, BoxedTupleR, FloatR, IntR, IterR, ListR, NListR,
+                                         Repr, TupleR, UnitR, repr_of)
 from moshjit.backends.llvm.runtime import Runtime
 from moshjit.ir import ops
 from moshjit.ir.function import Block
@@ -521,7 +522,8 @@ class FunctionLowering:
                 self._pending_phis.append((self.values[phi], self.b.block,
                                            self._phi_input(phi.incoming[pred], phi)))
             if phi in self.origins:
-                self._pending_phis.append((self.origins[phi], self.b.block, self._origin_input(phi.incoming[pred], phi)))
+                self._pending_phis.append((self.origins[phi], self.b.block,
+                                           self._origin_input(phi.incoming[pred], phi)))
         if target is not self.blocks[succ]:
             self.b.branch(self.blocks[succ])
             self.b.position_at_end(saved)

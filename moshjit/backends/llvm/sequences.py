@@ -11,9 +11,10 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from moshjit.backends.llvm.comparisons import compare_values
-from moshjit.backends.llvm.containers import (adjust_slice, array_row, box, box_value, check_item_kind, counted_loop, is_slice,
-                                              items_pointer, known_nonnegative, load_array_item, normalize_index,
-                                              object_size, range_length, slice_bound, slice_parts, unbox_item)
+from moshjit.backends.llvm.containers import (adjust_slice, array_row, box, box_value, check_item_kind, counted_loop,
+                                              is_slice, items_pointer, known_nonnegative, load_array_item,
+                                              normalize_index, object_size, range_length, slice_bound, slice_parts,
+                                              unbox_item)
 from moshjit.backends.llvm.conversions import coerce, operand_int, to_float, to_int
 from moshjit.backends.llvm.reprs import (F32, I1, I32, I64, I8, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR,
                                          RangeR, Repr, TupleR, UnitR)
