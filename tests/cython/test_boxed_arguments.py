@@ -9,7 +9,8 @@ put in a display, a list or a dict, tested with ``is``/``in``) still read the ca
 ``caller_objects``).
 A computed float is boxed once per definition however many uses need it as an object (``boxed_once``), and a
 computed number compared with ``is`` stays the object it was (``identity_compared``); an argument's test reads the
-caller's object."""
+caller's object. A φ of C numbers keeps the object its value came in as (``phi_objects``): the caller's object
+through a branch or a loop, one object for a computed value however often it is handed on."""
 from __future__ import annotations
 
 import math
@@ -364,6 +365,7 @@ def test_a_number_argument_through_a_phi_is_the_callers_object(pair, n):
 @settings(deadline=None)
 @given(x=special_floats, y=special_floats, n=st.integers(-2 ** 40, 2 ** 40), k=st.integers(-2 ** 40, 2 ** 40))
 def test_a_computed_phi_is_one_object_however_often_it_is_handed_on(x, y, n, k):
+    """``(m, m)`` and two appends of ``m`` hold one object, also when ``m`` changes on every pass of a loop."""
     for fn, args in [(larger_twice, (x, y)), (larger_int_twice, (n, k)), (doubled_pairs, (x, 3))]:
         expected_out, got_out = [], []
         expected = fn(*args, expected_out)
