@@ -3,11 +3,12 @@ the result of a native call of another compiled function that returns its own ar
 caller passed, as in CPython (``f(x) is x``; ``x if x > y else y`` is ``x`` or ``y`` itself; ``out.append(n)``
 then ``out[0] is n``); a computed number is a new object. The body returns which argument its result is
 (``lower.py``'s origins) and takes each number argument's object; the entry hands the object back, and stores
-hand it on, instead of boxing the native value again. (A continuation after a deoptimisation — an int past int64 —
+hand it on, instead of boxing the native value again; a continuation after a deoptimisation (an int past
+int64) takes the arguments' objects too. (A continuation after a deoptimisation — an int past int64 —
 rebuilds its numbers as new objects: the functions here do no arithmetic that could overflow on an argument.)"""
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 import moshjit
 
@@ -35,6 +36,11 @@ def swapped(x, y, n):
 
 def through_a_call(x, y):
     return larger(y, x) if x != y else larger(x, y) * 1
+
+
+def after_a_deoptimisation(x, y):
+    """``y + 1`` overflows int64 for the largest ``y``: the interpreter goes on, with the caller's objects."""
+    return larger(y, x) if x == y + 1 else larger(x, y)
 
 
 def descend(x, n):
@@ -65,11 +71,13 @@ def which(result, args) -> list:
 
 @settings(deadline=None)          # the first examples compile
 @given(pair=same_kind_pairs, n=st.integers(0, 3))
+@example(pair=(0, 2 ** 63 - 1), n=0)                  # after_a_deoptimisation deoptimises
 def test_a_returned_number_argument_is_the_callers_object(pair, n):
     x, y = pair
     step = type(x)(1)
     for fn, args in [(same, (x,)), (larger, (x, y)), (accumulated, (x, n, step)), (swapped, (x, y, n)),
-                     (through_a_call, (x, y)), (descend, (x, n)), (scaled, (x, step))]:
+                     (through_a_call, (x, y)), (descend, (x, n)), (scaled, (x, step)),
+                     (after_a_deoptimisation, (x, y))]:
         expected = fn(*args)
         got = jitted(fn)(*args)
         assert repr(got) == repr(expected), fn.__name__

@@ -266,12 +266,16 @@ class DeoptPoints:
         """In the failure return: a continuation's result of kind ``result`` becomes a normal return (checked
         and unboxed out of line, so the function's own frame needs nothing for it)."""
         b = self.low.b
+        continued = b.load(self.low.rt.deopt_value(), typ=PTR)      # the continuation's result, before it is taken
+        origin = ir.Constant(I32, -1)          # the argument it is, if any: its caller's object is handed back
+        for position, obj in self.low.argument_objects.items():
+            origin = b.select(b.icmp_unsigned("==", continued, obj), ir.Constant(I32, position), origin)
         taken = b.call(_take_back_helper(self.low.rt, result), [])
         convert, failed = self.low.new_block("takeback"), self.low.new_block("takeback.no")
         b.cbranch(b.extract_value(taken, 1), convert, failed)
         b.position_at_end(convert)
         returned = ir.Constant(self.low.function.return_value.type, ir.Undefined)
-        returned = b.insert_value(returned, ir.Constant(I32, -1), 2)        # a new object: no argument's
+        returned = b.insert_value(returned, origin, 2)
         b.ret(b.insert_value(b.insert_value(returned, b.extract_value(taken, 0), 0), ir.Constant(I1, 0), 1))
         b.position_at_end(failed)
 
@@ -300,7 +304,11 @@ class DeoptPoints:
             return words.iterator(low.iterators[value])
         if isinstance(representation, UnitR):
             return ["constant"] if isinstance(value.type, ConstType) else ["none"]
-        return words.describe(low.values[value], representation, value.type)
+        described = words.describe(low.values[value], representation, value.type)
+        passed = low.object_of(value, representation) if isinstance(representation, (IntR, FloatR)) else None
+        if passed is not None:                  # an argument's number: the continuation takes the caller's object
+            return ["passed", words.add(passed, "address"), described]
+        return described
 
     def _hand_over(self, words: Words, site: int, leaves_recursion: bool, after_call: bool) -> None:
         """Write the words into the module's ``@mj_deopt_words``, call ``mj_deopt`` (``mj_deopt_call`` after a

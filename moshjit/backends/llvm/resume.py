@@ -264,6 +264,9 @@ class _Builder:
             return bool(integers[descriptor[1]])
         if kind == "object":
             return _object_at(integers[descriptor[1]])
+        if kind == "passed":                             # a number argument: its caller's object, where there is one
+            address = integers[descriptor[1]]
+            return ctypes.cast(address, ctypes.py_object).value if address else self.build(descriptor[2])
         if kind == "none":
             return None
         if kind == "literal":

@@ -23,23 +23,28 @@ deopt.B0.1:
   call void @"mj_deopt"(i8* @"mj_0_i_add_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
 failed:
-  %".28" = call {i64, i1} @"mj_take_back_IntR"()
-  %".29" = extractvalue {i64, i1} %".28", 1
-  br i1 %".29", label %"takeback", label %"takeback.no"
+  %".28" = load ptr, ptr @"mj_deopt_value"
+  %".29" = icmp eq ptr %".28", %"a.object"
+  %".30" = select  i1 %".29", i32 0, i32 -1
+  %".31" = icmp eq ptr %".28", %"b.object"
+  %".32" = select  i1 %".31", i32 1, i32 %".30"
+  %".33" = call {i64, i1} @"mj_take_back_IntR"()
+  %".34" = extractvalue {i64, i1} %".33", 1
+  br i1 %".34", label %"takeback", label %"takeback.no"
 ok:
   %".24" = insertvalue {i64, i1, i32} undef, i64 %".9", 0
   %".25" = insertvalue {i64, i1, i32} %".24", i32 -1, 2
   %".26" = insertvalue {i64, i1, i32} %".25", i1 0, 1
   ret {i64, i1, i32} %".26"
 takeback:
-  %".31" = insertvalue {i64, i1, i32} undef, i32 -1, 2
-  %".32" = extractvalue {i64, i1} %".28", 0
-  %".33" = insertvalue {i64, i1, i32} %".31", i64 %".32", 0
-  %".34" = insertvalue {i64, i1, i32} %".33", i1 0, 1
-  ret {i64, i1, i32} %".34"
+  %".36" = insertvalue {i64, i1, i32} undef, i32 %".32", 2
+  %".37" = extractvalue {i64, i1} %".33", 0
+  %".38" = insertvalue {i64, i1, i32} %".36", i64 %".37", 0
+  %".39" = insertvalue {i64, i1, i32} %".38", i1 0, 1
+  ret {i64, i1, i32} %".39"
 takeback.no:
-  %".36" = insertvalue {i64, i1, i32} undef, i1 1, 1
-  ret {i64, i1, i32} %".36"
+  %".41" = insertvalue {i64, i1, i32} undef, i1 1, 1
+  ret {i64, i1, i32} %".41"
 }
 
 declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
@@ -48,6 +53,7 @@ declare {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".1", i64 %".2")
 @"mj_0_i_add_state" = global i8 0
 declare void @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4")
 
+@"mj_deopt_value" = external global ptr
 define internal {i64, i1} @"mj_take_back_IntR"() cold noinline optnone
 {
 entry:
@@ -69,7 +75,6 @@ refused:
   ret {i64, i1} %".13"
 }
 
-@"mj_deopt_value" = external global ptr
 declare i1 @"mj_is_int64"(ptr %".1")
 
 declare i64 @"mj_unbox_int"(ptr %".1")

@@ -6,52 +6,58 @@ entry:
   %".6" = icmp ne i32 %".5", 0
   br i1 %".6", label %"recursion.stopped", label %"ok", !prof !0
 B0:
-  %".38" = icmp slt i64 %"n", 2
-  br i1 %".38", label %"B2", label %"B1"
+  %".44" = icmp slt i64 %"n", 2
+  br i1 %".44", label %"B2", label %"B1"
 B1:
-  %".40" = sub nsw i64 %"n", 1
-  %".41" = call {i64, i1, i32} @"mj_0_fib"(i64 %".40", ptr null, ptr %"recursion_count")
-  %".42" = extractvalue {i64, i1, i32} %".41", 1
-  br i1 %".42", label %"call.failed", label %"ok.2", !prof !0
+  %".46" = sub nsw i64 %"n", 1
+  %".47" = call {i64, i1, i32} @"mj_0_fib"(i64 %".46", ptr null, ptr %"recursion_count")
+  %".48" = extractvalue {i64, i1, i32} %".47", 1
+  br i1 %".48", label %"call.failed", label %"ok.2", !prof !0
 B2:
   call void @"mj_leave_recursion"(ptr %"recursion_count")
-  %".91" = insertvalue {i64, i1, i32} undef, i64 %"n", 0
-  %".92" = insertvalue {i64, i1, i32} %".91", i32 0, 2
-  %".93" = insertvalue {i64, i1, i32} %".92", i1 0, 1
-  ret {i64, i1, i32} %".93"
+  %".100" = insertvalue {i64, i1, i32} undef, i64 %"n", 0
+  %".101" = insertvalue {i64, i1, i32} %".100", i32 0, 2
+  %".102" = insertvalue {i64, i1, i32} %".101", i1 0, 1
+  ret {i64, i1, i32} %".102"
 recursion.stopped:
   %".8" = icmp eq i32 %".5", 1
   br i1 %".8", label %"recursion.error", label %"deopt.B0.0"
 ok:
-  %".25" = load i32, i32* @"mj_call_ticks"
-  %".26" = sub i32 %".25", 1
-  store i32 %".26", i32* @"mj_call_ticks"
-  %".28" = icmp sle i32 %".26", 0
-  br i1 %".28", label %"tick", label %"tick.after", !prof !0
+  %".31" = load i32, i32* @"mj_call_ticks"
+  %".32" = sub i32 %".31", 1
+  store i32 %".32", i32* @"mj_call_ticks"
+  %".34" = icmp sle i32 %".32", 0
+  br i1 %".34", label %"tick", label %"tick.after", !prof !0
 recursion.error:
-  %".23" = insertvalue {i64, i1, i32} undef, i1 1, 1
-  ret {i64, i1, i32} %".23"
+  %".29" = insertvalue {i64, i1, i32} undef, i1 1, 1
+  ret {i64, i1, i32} %".29"
 deopt.B0.0:
   %".9" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
   store i64 %"n", i64* %".9"
-  call void @"mj_deopt"(i8* @"mj_0_fib_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 1)
-  %".12" = call {i64, i1} @"mj_take_back_IntR"()
-  %".13" = extractvalue {i64, i1} %".12", 1
-  br i1 %".13", label %"takeback", label %"takeback.no"
+  %".11" = ptrtoint ptr %"n.object" to i64
+  %".12" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %".11", i64* %".12"
+  call void @"mj_deopt"(i8* @"mj_0_fib_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 2)
+  %".15" = load ptr, ptr @"mj_deopt_value"
+  %".16" = icmp eq ptr %".15", %"n.object"
+  %".17" = select  i1 %".16", i32 0, i32 -1
+  %".18" = call {i64, i1} @"mj_take_back_IntR"()
+  %".19" = extractvalue {i64, i1} %".18", 1
+  br i1 %".19", label %"takeback", label %"takeback.no"
 takeback:
-  %".15" = insertvalue {i64, i1, i32} undef, i32 -1, 2
-  %".16" = extractvalue {i64, i1} %".12", 0
-  %".17" = insertvalue {i64, i1, i32} %".15", i64 %".16", 0
-  %".18" = insertvalue {i64, i1, i32} %".17", i1 0, 1
-  ret {i64, i1, i32} %".18"
+  %".21" = insertvalue {i64, i1, i32} undef, i32 %".17", 2
+  %".22" = extractvalue {i64, i1} %".18", 0
+  %".23" = insertvalue {i64, i1, i32} %".21", i64 %".22", 0
+  %".24" = insertvalue {i64, i1, i32} %".23", i1 0, 1
+  ret {i64, i1, i32} %".24"
 takeback.no:
-  %".20" = insertvalue {i64, i1, i32} undef, i1 1, 1
-  ret {i64, i1, i32} %".20"
+  %".26" = insertvalue {i64, i1, i32} undef, i1 1, 1
+  ret {i64, i1, i32} %".26"
 tick:
   store i32 1024, i32* @"mj_call_ticks"
-  %".31" = call i32 @"mj_loop_breaker"()
-  %".32" = icmp slt i32 %".31", 0
-  br i1 %".32", label %"fail.L413", label %"ok.1", !prof !0
+  %".37" = call i32 @"mj_loop_breaker"()
+  %".38" = icmp slt i32 %".37", 0
+  br i1 %".38", label %"fail.L413", label %"ok.1", !prof !0
 tick.after:
   br label %"B0"
 fail.L413:
@@ -59,83 +65,90 @@ fail.L413:
   br label %"failed"
 failed:
   call void @"mj_leave_recursion"(ptr %"recursion_count")
-  %".96" = call {i64, i1} @"mj_take_back_IntR"()
-  %".97" = extractvalue {i64, i1} %".96", 1
-  br i1 %".97", label %"takeback.1", label %"takeback.no.1"
+  %".105" = load ptr, ptr @"mj_deopt_value"
+  %".106" = icmp eq ptr %".105", %"n.object"
+  %".107" = select  i1 %".106", i32 0, i32 -1
+  %".108" = call {i64, i1} @"mj_take_back_IntR"()
+  %".109" = extractvalue {i64, i1} %".108", 1
+  br i1 %".109", label %"takeback.1", label %"takeback.no.1"
 ok.1:
   br label %"tick.after"
 call.failed:
-  %".43" = load ptr, ptr @"mj_deopt_value"
-  %".44" = icmp eq ptr %".43", null
-  br i1 %".44", label %"fail.L416", label %"deopt.B1.2"
+  %".49" = load ptr, ptr @"mj_deopt_value"
+  %".50" = icmp eq ptr %".49", null
+  br i1 %".50", label %"fail.L416", label %"deopt.B1.2"
 fail.L416:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 416)
   br label %"failed"
 deopt.B1.2:
-  %".47" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %"n", i64* %".47"
-  call void @"mj_deopt_call"(i8* @"mj_0_fib_state", i64 1, [1 x i64]* @"mj_deopt_words", i64 2)
+  %".53" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %"n", i64* %".53"
+  %".55" = ptrtoint ptr %"n.object" to i64
+  %".56" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %".55", i64* %".56"
+  call void @"mj_deopt_call"(i8* @"mj_0_fib_state", i64 1, [1 x i64]* @"mj_deopt_words", i64 3)
   br label %"failed"
 ok.2:
-  %".53" = extractvalue {i64, i1, i32} %".41", 2
-  %".54" = extractvalue {i64, i1, i32} %".41", 0
-  %".55" = sub nsw i64 %"n", 2
-  %".56" = call {i64, i1, i32} @"mj_0_fib"(i64 %".55", ptr null, ptr %"recursion_count")
-  %".57" = extractvalue {i64, i1, i32} %".56", 1
-  br i1 %".57", label %"call.failed.1", label %"ok.3", !prof !0
+  %".62" = extractvalue {i64, i1, i32} %".47", 2
+  %".63" = extractvalue {i64, i1, i32} %".47", 0
+  %".64" = sub nsw i64 %"n", 2
+  %".65" = call {i64, i1, i32} @"mj_0_fib"(i64 %".64", ptr null, ptr %"recursion_count")
+  %".66" = extractvalue {i64, i1, i32} %".65", 1
+  br i1 %".66", label %"call.failed.1", label %"ok.3", !prof !0
 call.failed.1:
-  %".58" = load ptr, ptr @"mj_deopt_value"
-  %".59" = icmp eq ptr %".58", null
-  br i1 %".59", label %"fail.L416", label %"deopt.B1.4"
+  %".67" = load ptr, ptr @"mj_deopt_value"
+  %".68" = icmp eq ptr %".67", null
+  br i1 %".68", label %"fail.L416", label %"deopt.B1.4"
 deopt.B1.4:
-  %".60" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %".54", i64* %".60"
+  %".69" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".63", i64* %".69"
   call void @"mj_deopt_call"(i8* @"mj_0_fib_state", i64 2, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
 ok.3:
-  %".66" = extractvalue {i64, i1, i32} %".56", 2
-  %".67" = extractvalue {i64, i1, i32} %".56", 0
-  %".68" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".54", i64 %".67")
-  %".69" = extractvalue {i64, i1} %".68", 1
-  %".70" = extractvalue {i64, i1} %".68", 0
-  br i1 %".69", label %"deopt.B1.5", label %"ok.4", !prof !0
+  %".75" = extractvalue {i64, i1, i32} %".65", 2
+  %".76" = extractvalue {i64, i1, i32} %".65", 0
+  %".77" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".63", i64 %".76")
+  %".78" = extractvalue {i64, i1} %".77", 1
+  %".79" = extractvalue {i64, i1} %".77", 0
+  br i1 %".78", label %"deopt.B1.5", label %"ok.4", !prof !0
 deopt.B1.5:
-  %".71" = icmp slt i64 %".70", 0
-  %".72" = select  i1 %".71", i128 18446744073709551616, i128 -18446744073709551616
-  %".73" = sext i64 %".70" to i128
-  %".74" = add i128 %".73", %".72"
-  %".75" = ashr i128 %".74", 64
-  %".76" = trunc i128 %".75" to i64
-  %".77" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
-  store i64 %".76", i64* %".77"
-  %".79" = trunc i128 %".74" to i64
-  %".80" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
-  store i64 %".79", i64* %".80"
+  %".80" = icmp slt i64 %".79", 0
+  %".81" = select  i1 %".80", i128 18446744073709551616, i128 -18446744073709551616
+  %".82" = sext i64 %".79" to i128
+  %".83" = add i128 %".82", %".81"
+  %".84" = ashr i128 %".83", 64
+  %".85" = trunc i128 %".84" to i64
+  %".86" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 0
+  store i64 %".85", i64* %".86"
+  %".88" = trunc i128 %".83" to i64
+  %".89" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
+  store i64 %".88", i64* %".89"
   call void @"mj_deopt"(i8* @"mj_0_fib_state", i64 3, [1 x i64]* @"mj_deopt_words", i64 2)
   br label %"failed"
 ok.4:
   call void @"mj_leave_recursion"(ptr %"recursion_count")
-  %".86" = insertvalue {i64, i1, i32} undef, i64 %".70", 0
-  %".87" = insertvalue {i64, i1, i32} %".86", i32 -1, 2
-  %".88" = insertvalue {i64, i1, i32} %".87", i1 0, 1
-  ret {i64, i1, i32} %".88"
+  %".95" = insertvalue {i64, i1, i32} undef, i64 %".79", 0
+  %".96" = insertvalue {i64, i1, i32} %".95", i32 -1, 2
+  %".97" = insertvalue {i64, i1, i32} %".96", i1 0, 1
+  ret {i64, i1, i32} %".97"
 takeback.1:
-  %".99" = insertvalue {i64, i1, i32} undef, i32 -1, 2
-  %".100" = extractvalue {i64, i1} %".96", 0
-  %".101" = insertvalue {i64, i1, i32} %".99", i64 %".100", 0
-  %".102" = insertvalue {i64, i1, i32} %".101", i1 0, 1
-  ret {i64, i1, i32} %".102"
+  %".111" = insertvalue {i64, i1, i32} undef, i32 %".107", 2
+  %".112" = extractvalue {i64, i1} %".108", 0
+  %".113" = insertvalue {i64, i1, i32} %".111", i64 %".112", 0
+  %".114" = insertvalue {i64, i1, i32} %".113", i1 0, 1
+  ret {i64, i1, i32} %".114"
 takeback.no.1:
-  %".104" = insertvalue {i64, i1, i32} undef, i1 1, 1
-  ret {i64, i1, i32} %".104"
+  %".116" = insertvalue {i64, i1, i32} undef, i1 1, 1
+  ret {i64, i1, i32} %".116"
 }
 
 declare i32 @"mj_enter_recursion"(ptr %".1")
 
-@"mj_deopt_words" = internal global [2 x i64] zeroinitializer
+@"mj_deopt_words" = internal global [3 x i64] zeroinitializer
 @"mj_0_fib_state" = global i8 0
 declare void @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4")
 
+@"mj_deopt_value" = external global ptr
 define internal {i64, i1} @"mj_take_back_IntR"() cold noinline optnone
 {
 entry:
@@ -157,7 +170,6 @@ refused:
   ret {i64, i1} %".13"
 }
 
-@"mj_deopt_value" = external global ptr
 declare i1 @"mj_is_int64"(ptr %".1")
 
 declare i64 @"mj_unbox_int"(ptr %".1")

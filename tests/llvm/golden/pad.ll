@@ -21,110 +21,113 @@ deopt.B0.3:
   store i64 %".18", i64* %".19"
   %".21" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 1
   store i64 %"pad_id", i64* %".21"
-  %".23" = ashr i128 %".17", 64
-  %".24" = trunc i128 %".23" to i64
-  %".25" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 2
-  store i64 %".24", i64* %".25"
-  %".27" = trunc i128 %".17" to i64
+  %".23" = ptrtoint ptr %"pad_id.object" to i64
+  %".24" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 2
+  store i64 %".23", i64* %".24"
+  %".26" = ashr i128 %".17", 64
+  %".27" = trunc i128 %".26" to i64
   %".28" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 3
   store i64 %".27", i64* %".28"
-  call void @"mj_deopt"(i8* @"mj_0_pad_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 4)
+  %".30" = trunc i128 %".17" to i64
+  %".31" = getelementptr [1 x i64], [1 x i64]* @"mj_deopt_words", i64 0, i64 4
+  store i64 %".30", i64* %".31"
+  call void @"mj_deopt"(i8* @"mj_0_pad_state", i64 0, [1 x i64]* @"mj_deopt_words", i64 5)
   br label %"release"
 release:
   call void @"mj_decref_cold"(ptr %"ids")
   br label %"failed"
 failed:
-  %".101" = insertvalue {ptr, i1, i32} undef, i1 1, 1
-  ret {ptr, i1, i32} %".101"
+  %".104" = insertvalue {ptr, i1, i32} undef, i1 1, 1
+  ret {ptr, i1, i32} %".104"
 ok:
-  %".35" = getelementptr i8, ptr %"ids", i64 16
-  %".36" = load i64, ptr %".35"
-  %".37" = icmp slt i64 %".13", 0
-  %".38" = select  i1 %".37", i64 0, i64 %".13"
-  %".39" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".36")
-  %".40" = extractvalue {i64, i1} %".39", 0
-  %".41" = extractvalue {i64, i1} %".39", 1
-  %".42" = or i1 0, %".41"
-  %".43" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".40", i64 %".38")
-  %".44" = extractvalue {i64, i1} %".43", 0
-  %".45" = extractvalue {i64, i1} %".43", 1
-  %".46" = or i1 %".42", %".45"
-  br i1 %".46", label %"fused.too_big", label %"ok.1", !prof !0
+  %".38" = getelementptr i8, ptr %"ids", i64 16
+  %".39" = load i64, ptr %".38"
+  %".40" = icmp slt i64 %".13", 0
+  %".41" = select  i1 %".40", i64 0, i64 %".13"
+  %".42" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 0, i64 %".39")
+  %".43" = extractvalue {i64, i1} %".42", 0
+  %".44" = extractvalue {i64, i1} %".42", 1
+  %".45" = or i1 0, %".44"
+  %".46" = call {i64, i1} @"llvm.sadd.with.overflow.i64"(i64 %".43", i64 %".41")
+  %".47" = extractvalue {i64, i1} %".46", 0
+  %".48" = extractvalue {i64, i1} %".46", 1
+  %".49" = or i1 %".45", %".48"
+  br i1 %".49", label %"fused.too_big", label %"ok.1", !prof !0
 fused.too_big:
-  %".48" = call ptr @"PyErr_NoMemory"()
+  %".51" = call ptr @"PyErr_NoMemory"()
   br label %"fail.L257"
 ok.1:
-  %".52" = call ptr @"PyList_New"(i64 %".44")
-  %".53" = icmp eq ptr %".52", null
-  br i1 %".53", label %"fail.L257", label %"ok.2", !prof !0
+  %".55" = call ptr @"PyList_New"(i64 %".47")
+  %".56" = icmp eq ptr %".55", null
+  br i1 %".56", label %"fail.L257", label %"ok.2", !prof !0
 fail.L257:
   call void @"_PyTraceback_Add"([N x i8]* @".str.0", [N x i8]* @".str.1", i32 257)
   br label %"release"
 ok.2:
-  %".55" = getelementptr i8, ptr %".52", i64 24
-  %".56" = load ptr, ptr %".55"
-  %".57" = getelementptr ptr, ptr %".56", i64 0
-  %".58" = getelementptr i8, ptr %"ids", i64 24
+  %".58" = getelementptr i8, ptr %".55", i64 24
   %".59" = load ptr, ptr %".58"
+  %".60" = getelementptr ptr, ptr %".59", i64 0
+  %".61" = getelementptr i8, ptr %"ids", i64 24
+  %".62" = load ptr, ptr %".61"
   br label %"loop"
 loop:
-  %".61" = phi  i64 [0, %"ok.2"], [%".70", %"loop.body"]
-  %".62" = icmp slt i64 %".61", %".36"
-  br i1 %".62", label %"loop.body", label %"loop.end"
+  %".64" = phi  i64 [0, %"ok.2"], [%".73", %"loop.body"]
+  %".65" = icmp slt i64 %".64", %".39"
+  br i1 %".65", label %"loop.body", label %"loop.end"
 loop.body:
-  %".64" = add i64 0, %".61"
-  %".65" = getelementptr ptr, ptr %".59", i64 %".64"
-  %".66" = load ptr, ptr %".65"
-  call void @"mj_incref"(ptr %".66")
-  %".68" = getelementptr ptr, ptr %".57", i64 %".61"
-  store ptr %".66", ptr %".68"
-  %".70" = add i64 %".61", 1
+  %".67" = add i64 0, %".64"
+  %".68" = getelementptr ptr, ptr %".62", i64 %".67"
+  %".69" = load ptr, ptr %".68"
+  call void @"mj_incref"(ptr %".69")
+  %".71" = getelementptr ptr, ptr %".60", i64 %".64"
+  store ptr %".69", ptr %".71"
+  %".73" = add i64 %".64", 1
   br label %"loop"
 loop.end:
-  %".72" = add i64 0, %".36"
-  %".73" = getelementptr ptr, ptr %".56", i64 %".72"
-  %".74" = icmp ne ptr %"pad_id.object", null
-  br i1 %".74", label %"loop.end.if", label %"loop.end.else"
+  %".75" = add i64 0, %".39"
+  %".76" = getelementptr ptr, ptr %".59", i64 %".75"
+  %".77" = icmp ne ptr %"pad_id.object", null
+  br i1 %".77", label %"loop.end.if", label %"loop.end.else"
 loop.end.if:
   call void @"mj_incref"(ptr %"pad_id.object")
   br label %"loop.end.endif"
 loop.end.else:
-  %".78" = call ptr @"mj_box_int"(i64 %"pad_id")
-  %".79" = icmp eq ptr %".78", null
-  br i1 %".79", label %"fail.tmp.L257", label %"ok.3", !prof !0
+  %".81" = call ptr @"mj_box_int"(i64 %"pad_id")
+  %".82" = icmp eq ptr %".81", null
+  br i1 %".82", label %"fail.tmp.L257", label %"ok.3", !prof !0
 loop.end.endif:
-  %".84" = phi  ptr [%"pad_id.object", %"loop.end.if"], [%".78", %"ok.3"]
+  %".87" = phi  ptr [%"pad_id.object", %"loop.end.if"], [%".81", %"ok.3"]
   br label %"loop.1"
 fail.tmp.L257:
-  call void @"mj_decref_cold"(ptr %".52")
+  call void @"mj_decref_cold"(ptr %".55")
   br label %"fail.L257"
 ok.3:
   br label %"loop.end.endif"
 loop.1:
-  %".86" = phi  i64 [0, %"loop.end.endif"], [%".91", %"loop.body.1"]
-  %".87" = icmp slt i64 %".86", %".38"
-  br i1 %".87", label %"loop.body.1", label %"loop.end.1"
+  %".89" = phi  i64 [0, %"loop.end.endif"], [%".94", %"loop.body.1"]
+  %".90" = icmp slt i64 %".89", %".41"
+  br i1 %".90", label %"loop.body.1", label %"loop.end.1"
 loop.body.1:
-  %".89" = getelementptr ptr, ptr %".73", i64 %".86"
-  store ptr %".84", ptr %".89"
-  %".91" = add i64 %".86", 1
+  %".92" = getelementptr ptr, ptr %".76", i64 %".89"
+  store ptr %".87", ptr %".92"
+  %".94" = add i64 %".89", 1
   br label %"loop.1"
 loop.end.1:
-  %".93" = sub i64 %".38", 1
-  call void @"mj_add_references"(ptr %".84", i64 %".93")
-  %".95" = add i64 %".72", %".38"
+  %".96" = sub i64 %".41", 1
+  call void @"mj_add_references"(ptr %".87", i64 %".96")
+  %".98" = add i64 %".75", %".41"
   call void @"mj_decref"(ptr %"ids")
-  %".97" = insertvalue {ptr, i1, i32} undef, ptr %".52", 0
-  %".98" = insertvalue {ptr, i1, i32} %".97", i32 -1, 2
-  %".99" = insertvalue {ptr, i1, i32} %".98", i1 0, 1
-  ret {ptr, i1, i32} %".99"
+  %".100" = insertvalue {ptr, i1, i32} undef, ptr %".55", 0
+  %".101" = insertvalue {ptr, i1, i32} %".100", i32 -1, 2
+  %".102" = insertvalue {ptr, i1, i32} %".101", i1 0, 1
+  ret {ptr, i1, i32} %".102"
 }
 
 declare void @"mj_incref"(ptr %".1")
 
 declare {i64, i1} @"llvm.ssub.with.overflow.i64"(i64 %".1", i64 %".2")
 
-@"mj_deopt_words" = internal global [4 x i64] zeroinitializer
+@"mj_deopt_words" = internal global [5 x i64] zeroinitializer
 @"mj_0_pad_state" = global i8 0
 declare void @"mj_deopt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4")
 
