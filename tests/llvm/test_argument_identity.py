@@ -4,8 +4,7 @@ caller passed, as in CPython (``f(x) is x``; ``x if x > y else y`` is ``x`` or `
 then ``out[0] is n``); a computed number is a new object. The body returns which argument its result is
 (``lower.py``'s origins) and takes each number argument's object; the entry hands the object back, and stores
 hand it on, instead of boxing the native value again; a continuation after a deoptimisation (an int past
-int64) takes the arguments' objects too. (A continuation after a deoptimisation — an int past int64 —
-rebuilds its numbers as new objects: the functions here do no arithmetic that could overflow on an argument.)"""
+int64) takes the arguments' objects too, and its result keeps the argument it is."""
 from __future__ import annotations
 
 from hypothesis import example, given, settings, strategies as st
