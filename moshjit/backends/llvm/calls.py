@@ -21,7 +21,7 @@ from moshjit.backends.llvm.cold_paths import is_builtin_exception
 from moshjit.backends.llvm.native_types import ExceptionType, bind_arguments, normalize, python_callee
 from moshjit.cpython import COMPENSATED_FLOAT_SUM, empty_min_max_message, zero_division_message
 from moshjit.backends.llvm.reprs import (F64, I1, I32, I64, PTR, ArrayR, BoolR, FloatR, IntR, ListR, NListR, RangeR,
-                                         UnitR, repr_of)
+                                         UnitR, number_positions, repr_of)
 from moshjit.ir import ops
 from moshjit.ir.ops import Constant
 from moshjit.ir.types import INT64_MIN, type_of_value
@@ -77,10 +77,9 @@ def native_call(low, op, callee) -> ir.Value:
     low.deopt.table.add_call(low.deopt.function, low.index[op], index)
     args = [conversions.coerce(low, low.get(v), low.repr(v), repr_of(t)) if not isinstance(v, Constant)
             else low.constant(v.value, repr_of(t)) for v, t in zip(bound, arg_types)]
-    for v, t in zip(bound, arg_types):       # the objects of the number arguments: the caller's where it has them
-        if isinstance(repr_of(t), (IntR, FloatR)):
-            obj = low.object_of(v, repr_of(t))
-            args.append(ir.Constant(PTR, None) if obj is None else obj)
+    for position in number_positions(arg_types):     # the objects of the number arguments: the caller's, if any
+        obj = low.object_of(bound[position], repr_of(arg_types[position]))
+        args.append(ir.Constant(PTR, None) if obj is None else obj)
     reads = len(function.args) - len(args) - (1 if sig.recursive else 0)
     if reads:                       # the module globals the compiled function reads come after its arguments
         if sig is not low.sig:      # only the root reads them, read once by its entry: a call of itself has them

@@ -22,7 +22,7 @@ from moshjit.backends.llvm.containers import box
 from moshjit.backends.llvm.lower import NotNative, return_repr
 from moshjit.backends.llvm.native_types import Signature
 from moshjit.backends.llvm.reprs import (I1, I8, I32, I64, PTR, ArrayR, BoolR, BoxedTupleR, FloatR, IntR, ListR,
-                                         Repr, TupleR, UnitR, repr_of)
+                                         Repr, TupleR, UnitR, number_positions, repr_of)
 from moshjit.backends.llvm.layout import (METH_FASTCALL, METH_KEYWORDS, OB_SIZE, OB_TYPE, PY_BUFFER_BUF,
                                           PY_BUFFER_FORMAT, PY_BUFFER_ITEMSIZE, PY_BUFFER_NDIM, PY_BUFFER_SHAPE,
                                           PY_BUFFER_SIZE)
@@ -122,10 +122,10 @@ def emit_entry(module: ir.Module, runtime: Runtime, sig: Signature, body: ir.Fun
         b.position_at_end(rebound)
         binding_check.emit_rebound(b, runtime, self_, BINDINGS_AT, BINDINGS_AT + 1, args, len(sig.arg_types))
         b.position_at_end(go_on)
-    unboxed, objects = [], []
+    unboxed, objects, numbers = [], [], number_positions(sig.arg_types)
     for position, arg_type in enumerate(sig.arg_types):
         obj = b.load(b.gep(args, [ir.Constant(I64, position)], source_etype=PTR), typ=PTR)
-        if isinstance(repr_of(arg_type), (IntR, FloatR)):
+        if position in numbers:
             objects.append(obj)             # the body stores the caller's object, not a new one
         if isinstance(arg_type, ArrayType):
             view = _alloca_buffer(b)

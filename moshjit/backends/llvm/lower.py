@@ -26,7 +26,7 @@ from moshjit.backends.llvm.deopt import DeoptPoints, DeoptTable
 from moshjit.backends.llvm.native_types import Signature, python_callee
 from moshjit.backends.llvm.refcount import Liveness
 from moshjit.backends.llvm.reprs import (I1, I8, I32, PTR, ArrayR, BoxedTupleR, FloatR, IntR, IterR, ListR, NListR,
-                                         Repr, TupleR, UnitR, repr_of)
+                                         Repr, TupleR, UnitR, number_positions, repr_of)
 from moshjit.backends.llvm.runtime import Runtime
 from moshjit.ir import ops
 from moshjit.ir.function import Block
@@ -62,13 +62,9 @@ def function_type(sig: Signature, global_reads=()) -> ir.FunctionType:
     for a computed one. A number argument's object is the one its caller had for it (borrowed; NULL where the
     caller computed the number): a store hands it on (``origin``)."""
     result = ir.LiteralStructType([return_repr(sig).llvm, I1, I32])
-    return ir.FunctionType(result, [repr_of(t).llvm for t in sig.arg_types] + [PTR] * len(number_positions(sig))
-                           + [repr_of(t).llvm for _, t in global_reads] + ([PTR] if sig.recursive else []))
-
-
-def number_positions(sig: Signature) -> list[int]:
-    """The positions of the float and int arguments, whose callers also pass their objects."""
-    return [i for i, t in enumerate(sig.arg_types) if isinstance(repr_of(t), (IntR, FloatR))]
+    arguments = [repr_of(t).llvm for t in sig.arg_types] + [PTR] * len(number_positions(sig.arg_types))
+    return ir.FunctionType(result, arguments + [repr_of(t).llvm for _, t in global_reads]
+                           + ([PTR] if sig.recursive else []))
 
 
 
@@ -100,7 +96,7 @@ class FunctionLowering:
         self.function = function
         self.rt = runtime
         self.symbols = symbols                 # (function, argument types) -> (Signature, ir.Function, index)
-        numbers = number_positions(sig)
+        numbers = number_positions(sig.arg_types)
         self.argument_objects = {position: function.args[len(sig.arg_types) + i] for i, position in enumerate(numbers)}
         for position, obj in self.argument_objects.items():
             obj.name = f"{self.fn.args[position].name}.object"

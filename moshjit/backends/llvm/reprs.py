@@ -147,6 +147,12 @@ LIST_ITEM_REPRS = (IntR, FloatR, BoolR, ListR, TupleR)
 UNIT = UnitR()
 
 
+def number_positions(arg_types) -> list[int]:
+    """The positions of the float and int arguments: their callers also pass the objects (the caller's own object
+    is what CPython returns or stores for such an argument)."""
+    return [i for i, t in enumerate(arg_types) if isinstance(repr_of(t), (IntR, FloatR))]
+
+
 def repr_of(t: MType) -> Repr | None:
     """The representation of values of type ``t``, or None when ``t`` has no native form."""
     from moshjit.backends.llvm.native_types import ExceptionType, SliceType
