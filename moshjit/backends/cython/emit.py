@@ -148,6 +148,7 @@ class Emitter:
         self.list_build_names: list = []
         self.representative = decided.representative
         self.decl_type = decided.decl_type
+        self.held_as_object = decided.held_as_object
         self.ctype = decided.ctype
         emitted_elsewhere = (self.folded | self.inline_slices | set(self.list_builds.roots)
                              | set(self.list_builds.fused))
@@ -1210,7 +1211,7 @@ class Emitter:
             return self.box_name(value)
         if isinstance(value, Argument):
             return self.caller_object(value)
-        if not isinstance(value, Constant) and value is not UNDEFINED and self.decl_type(value) == "object":
+        if self.held_as_object(value):
             return self.var(value)
         return "None"
 

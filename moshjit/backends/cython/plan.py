@@ -228,10 +228,13 @@ class EmissionPlan:
                     if value not in seen:
                         seen.add(value)
                         pending.append(value)
-                elif isinstance(value, Argument) or (not isinstance(value, Constant) and value is not UNDEFINED
-                                                     and self.decl_type(value) == "object"):
+                elif isinstance(value, Argument) or self.held_as_object(value):
                     return True
         return False
+
+    def held_as_object(self, value) -> bool:
+        """Whether ``value`` is a variable declared ``object`` (not a constant or an unbound local)."""
+        return not isinstance(value, Constant) and value is not UNDEFINED and self.decl_type(value) == "object"
 
     @staticmethod
     def _meets_object(user, value) -> bool:
