@@ -23,6 +23,7 @@ from moshjit.backends.cython.plan import EmissionPlan
 from moshjit.compiler import typed_ssa
 from moshjit.typeof import type_of_key
 from tests.cython import agree
+from tests.number_identity import accumulated, larger, same_kind_pairs
 
 
 def define():
@@ -295,18 +296,6 @@ def identity_over(values):
     return [v is values[0] for v in values]
 
 
-def larger(x, y):
-    m = x if x > y else y
-    return m
-
-
-def accumulated(x, n, step):
-    s = x
-    for _ in range(n):
-        s = s + step
-    return s
-
-
 def swapped(x, y, n):
     """The φs of ``x`` and ``y`` swap on every pass: their objects must swap with them."""
     for _ in range(n):
@@ -342,10 +331,6 @@ def identities(result, args):
     leaves = [x for leaf in leaves for x in (leaf if isinstance(leaf, (tuple, list)) else [leaf])]
     return ([next((i for i, a in enumerate(args) if leaf is a), None) for leaf in leaves],
             [[leaf is other for other in leaves] for leaf in leaves])
-
-
-same_kind_pairs = (st.tuples(st.floats(allow_nan=True), st.floats(allow_nan=True))
-                   | st.tuples(st.integers(-2 ** 63, 2 ** 63 - 1), st.integers(-2 ** 63, 2 ** 63 - 1)))
 
 
 @settings(deadline=None)          # the first example compiles

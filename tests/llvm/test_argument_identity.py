@@ -10,21 +10,11 @@ from __future__ import annotations
 from hypothesis import example, given, settings, strategies as st
 
 import moshjit
+from tests.number_identity import accumulated, larger, same_kind_pairs
 
 
 def same(x):
     return x
-
-
-def larger(x, y):
-    return x if x > y else y
-
-
-def accumulated(x, n, step):
-    s = x
-    for _ in range(n):
-        s = s + step
-    return s
 
 
 def swapped(x, y, n):
@@ -53,8 +43,6 @@ def scaled(x, k):
     return x * k
 
 
-same_kind_pairs = (st.tuples(st.floats(allow_nan=True), st.floats(allow_nan=True))
-                   | st.tuples(st.integers(-2 ** 63, 2 ** 63 - 1), st.integers(-2 ** 63, 2 ** 63 - 1)))
 JITTED = {}
 
 
