@@ -47,8 +47,6 @@ cdef extern from *:
     typedef struct {
         PyObject *dict;        /* identity only, never dereferenced unless the caller passes the same dict */
         uint64_t version;
-        Py_ssize_t probes;     /* probes seen for this (dict, version) before an index was built */
-        int refused;           /* a key is not an exact str: no index for this version */
         Py_ssize_t mask;
         Py_ssize_t max_length; /* of any key: longer probes miss without hashing */
         uint8_t *tags;         /* per slot: 0 empty, else 8 bits of the key's hash (misses rarely leave this) */
@@ -58,7 +56,22 @@ cdef extern from *:
     } MjVocab;
 
     #define MJ_VOCAB_CACHE 4
-    static MjVocab mj_vocabs[MJ_VOCAB_CACHE];   /* most recently used first */
+    static MjVocab mj_vocabs[MJ_VOCAB_CACHE];   /* built indexes, most recently used first; empty ones last */
+
+    /* A dict probed while it has no index: its probes are counted here until it earns one (or is refused), apart
+       from the built indexes, so dicts probed a few times each (rows of a table, a counter changed at every
+       probe) never push an index out. One entry per dict (a new version restarts its count); the least recently
+       probed entry makes room for a new dict, so a dict probed again before MJ_CANDIDATES others keeps its count. */
+    typedef struct {
+        PyObject *dict;        /* identity only, never dereferenced */
+        uint64_t version;
+        Py_ssize_t probes;     /* probes of this (dict, version) */
+        uint64_t last;         /* when it was last probed (mj_candidate_clock) */
+        int refused;           /* a key is not an exact str (or the keys are too big): no index for this version */
+    } MjCandidate;
+    #define MJ_CANDIDATES 8
+    static MjCandidate mj_candidates[MJ_CANDIDATES];
+    static uint64_t mj_candidate_clock = 0;
     static int mj_vocab_enabled = 1;            /* switched off only to measure what the index gains */
 
     static inline uint64_t mj_hash_step(uint64_t h, Py_UCS4 cp) { return (h ^ cp) * 0x100000001b3ULL; }
@@ -140,18 +153,18 @@ cdef extern from *:
         memset(t, 0, sizeof(*t));
     }
 
-    /* Index every key of d. 0 on success (t->refused if a key is not an exact str, or the keys are too big for
-       the index), -1 with an exception set when out of memory. */
+    /* Index every key of d. 0 on success, 1 when a key is not an exact str or the keys are too big for the index
+       (no tables), -1 with an exception set when out of memory. */
     static int mj_vocab_build(MjVocab *t, PyObject *d) {
         Py_ssize_t n = PyDict_GET_SIZE(d), size = 8, pos = 0, i;
         size_t arena = 0;
         PyObject *key, *value;
         while (PyDict_Next(d, &pos, &key, &value)) {      /* first pass: every key an exact str? how big? */
             Py_ssize_t length;
-            if (!PyUnicode_CheckExact(key)) { t->refused = 1; return 0; }
+            if (!PyUnicode_CheckExact(key)) return 1;
             length = PyUnicode_GET_LENGTH(key);
             if ((size_t)length * PyUnicode_KIND(key) > MJ_INLINE_KEY) arena += (size_t)length * PyUnicode_KIND(key);
-            if (length >= (1 << 28) || arena > UINT32_MAX) { t->refused = 1; return 0; }
+            if (length >= (1 << 28) || arena > UINT32_MAX) return 1;
         }
         while (size < 2 * n) size *= 2;
         t->tags = (uint8_t *)PyMem_Calloc((size_t)size, 1);
@@ -212,32 +225,69 @@ cdef extern from *:
        changing between probes). */
     #define MJ_BUILD_AFTER(d) (64 + PyDict_GET_SIZE(d) / 16)
 
+    /* Entry i moved to the front of the built indexes (the others keep their order). */
+    static MjVocab *mj_vocab_to_front(int i) {
+        MjVocab moved = mj_vocabs[i];
+        memmove(&mj_vocabs[1], &mj_vocabs[0], (size_t)i * sizeof(MjVocab));
+        mj_vocabs[0] = moved;
+        return &mj_vocabs[0];
+    }
+
+    /* Entry i (stale) emptied and moved behind the others. */
+    static void mj_vocab_drop(int i) {
+        mj_vocab_clear(&mj_vocabs[i]);
+        memmove(&mj_vocabs[i], &mj_vocabs[i + 1], (size_t)(MJ_VOCAB_CACHE - 1 - i) * sizeof(MjVocab));
+        memset(&mj_vocabs[MJ_VOCAB_CACHE - 1], 0, sizeof(MjVocab));
+    }
+
+    /* mj_vocab_for when d's index is not the most recent one: another built index, or d's count as a candidate
+       (an index built once it has been probed MJ_BUILD_AFTER times at one version, in the place of the least
+       recently used index). */
+    static MjVocab *mj_vocab_lookup(PyObject *d, uint64_t version) {
+        MjCandidate *c;
+        MjVocab *t;
+        int i, built;
+        for (i = 0; i < MJ_VOCAB_CACHE && mj_vocabs[i].dict != NULL; i++) {
+            if (mj_vocabs[i].dict != d) continue;
+            if (mj_vocabs[i].version == version) return mj_vocab_to_front(i);
+            mj_vocab_drop(i);                   /* d changed: its index answers no more */
+            break;
+        }
+        if (!mj_vocab_enabled) return NULL;
+        c = &mj_candidates[0];
+        for (i = 0; i < MJ_CANDIDATES; i++) {
+            if (mj_candidates[i].dict == d) { c = &mj_candidates[i]; break; }
+            if (mj_candidates[i].last < c->last) c = &mj_candidates[i];
+        }
+        if (c->dict != d || c->version != version) {
+            c->dict = d;
+            c->version = version;
+            c->probes = 0;
+            c->refused = 0;
+        }
+        c->last = ++mj_candidate_clock;
+        if (c->refused || ++c->probes < MJ_BUILD_AFTER(d)) return NULL;
+        t = &mj_vocabs[MJ_VOCAB_CACHE - 1];
+        mj_vocab_clear(t);
+        built = mj_vocab_build(t, d);
+        if (built != 0) {                       /* refused, or out of memory: the dict answers as always */
+            if (built < 0) PyErr_Clear();
+            mj_vocab_clear(t);
+            c->refused = 1;
+            return NULL;
+        }
+        t->dict = d;
+        t->version = version;
+        memset(c, 0, sizeof(*c));
+        return mj_vocab_to_front(MJ_VOCAB_CACHE - 1);
+    }
+
     /* The current index of d, or NULL: then the caller uses the dict itself. */
-    static MjVocab *mj_vocab_for(PyObject *d) {
+    static inline MjVocab *mj_vocab_for(PyObject *d) {
         uint64_t version = mj_dict_version(d);
         MjVocab *t = &mj_vocabs[0];
-        if (t->dict != d || t->version != version) {
-            MjVocab found;
-            int i;
-            for (i = 1; i < MJ_VOCAB_CACHE; i++)
-                if (mj_vocabs[i].dict == d && mj_vocabs[i].version == version) break;
-            if (i == MJ_VOCAB_CACHE) {          /* new: evict the least recently used */
-                i = MJ_VOCAB_CACHE - 1;
-                mj_vocab_clear(&mj_vocabs[i]);
-                mj_vocabs[i].dict = d;
-                mj_vocabs[i].version = version;
-            }
-            found = mj_vocabs[i];
-            memmove(&mj_vocabs[1], &mj_vocabs[0], (size_t)i * sizeof(MjVocab));
-            mj_vocabs[0] = found;
-        }
-        if (t->tags != NULL) return t;
-        if (t->refused || !mj_vocab_enabled || ++t->probes < MJ_BUILD_AFTER(d)) return NULL;
-        if (mj_vocab_build(t, d) < 0) {         /* out of memory: no index; the dict answers as always */
-            PyErr_Clear();
-            t->refused = 1;
-        }
-        return t->tags != NULL ? t : NULL;
+        if (t->dict == d && t->version == version) return t;
+        return mj_vocab_lookup(d, version);
     }
 
     /* The key of the last view probe that hit (a strong reference, so it is valid whatever happens to the dict
@@ -293,6 +343,7 @@ cdef extern from *:
     static void mj_vocab_forget(void) {
         int i;
         for (i = 0; i < MJ_VOCAB_CACHE; i++) mj_vocab_clear(&mj_vocabs[i]);
+        memset(mj_candidates, 0, sizeof(mj_candidates));
         Py_CLEAR(mj_found_key);
     }
 

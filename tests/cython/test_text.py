@@ -243,6 +243,54 @@ def test_a_dict_mutated_by_a_callee_during_the_call_answers_as_cpython(every):
     assert got_vocab == expected_vocab
 
 
+def ids_between_counts(text, vocab):
+    """Ids of the tokens, each probe of the vocabulary followed by updates of four counters: dicts that change at
+    every probe."""
+    out = []
+    counters = [{}, {}, {}, {}]
+    for token in text.split():
+        out.append(vocab.get(token, -1))
+        for counts in counters:
+            if token in counts:
+                counts[token] += 1
+            else:
+                counts[token] = 1
+    return out, counters
+
+
+def ids_between_rows(text, vocab, rows, field):
+    """Ids of the tokens, each probe of the vocabulary followed by reads of small dicts met once each (rows)."""
+    out = []
+    for i, token in enumerate(text.split()):
+        out.append(vocab.get(token, -1))
+        for row in rows[4 * i:4 * i + 4]:
+            out.append(row[field])
+    return out
+
+
+TOKENS = " ".join((list(VOCAB) + ["zz", "missing"]) * 20)
+
+
+def test_counters_changed_at_every_probe_leave_the_vocabularys_index_alone():
+    """Four dicts changed between two probes of the vocabulary: each is counted as one candidate for an index,
+    whatever its version, so the vocabulary still earns its index and keeps it."""
+    from moshjit.runtime import moshjit_text
+    moshjit_text.forget_vocab_indexes()
+    same(ids_between_counts, TOKENS, dict(VOCAB))
+    assert moshjit_text.vocab_indexes() == 1          # the vocabulary's; the counters never settle
+    assert "mj_str_in_dict(" in jitted(ids_between_counts).inspect_code()
+
+
+def test_dicts_met_once_each_leave_the_vocabularys_index_alone():
+    """Rows of a table read once each between two probes of the vocabulary never push its index out."""
+    from moshjit.runtime import moshjit_text
+    moshjit_text.forget_vocab_indexes()
+    rows = [{"count": i, "other": -i} for i in range(4 * len(TOKENS.split()))]
+    same(ids_between_rows, TOKENS, dict(VOCAB), rows, "count")
+    assert moshjit_text.vocab_indexes() == 1
+    assert "mj_dict_getitem_str(" in jitted(ids_between_rows).inspect_code()
+
+
 def test_a_missing_key_raises_the_dicts_own_key_error():
     vocab = dict(VOCAB)
     same(subscript_everything, " ".join(["a", "b"] * 100), vocab)
