@@ -82,6 +82,30 @@ def test_required_llvm_refuses_big_int_arguments():
         moshjit.jit(samples.i_add, backend="llvm")(2 ** 70, 1)
 
 
+def first_of(s, t):
+    return s[0] + t[0]
+
+
+WIDE = (0, 2 ** 200 + 12345, -203, 203)         # an mpf of mpmath: sign, mantissa, exponent, bit count
+
+
+def test_a_tuple_holding_a_big_int_uses_cython():
+    """A typed tuple whose item is an int beyond 64 bits has no native form: the LLVM entry's check would refuse
+    every call of the signature and send it through the dispatcher's generic path (ten times the plain call)."""
+    f = moshjit.jit(first_of)
+    assert f(WIDE, WIDE) == 0
+    assert backend_of(f, "tuple[int64, int, int64, int64]", "tuple[int64, int, int64, int64]") == "cython"
+    assert f((1, 2), (3, 4)) == 4 and backend_of(f, "tuple[int64, int64]", "tuple[int64, int64]") == "llvm"
+    assert f((1, (2, 2 ** 64)), (3,)) == 4
+    assert backend_of(f, "tuple[int64, tuple[int64, int]]", "tuple[int64]") == "cython"
+
+
+def test_required_llvm_refuses_a_tuple_holding_a_big_int():
+    with pytest.raises(UnsupportedError, match=r"argument 's' is a tuple\[int64, int, int64, int64\]: an int that "
+                                               r"does not fit in 64 bits has no native form"):
+        moshjit.jit(first_of, backend="llvm")(WIDE, WIDE)
+
+
 def test_list_of_other_items_goes_back_to_the_dispatcher():
     f = moshjit.jit(samples.l_sum_only)
     assert f([1, 2, 3]) == (6, 6)

@@ -216,7 +216,15 @@ def native_argument_type(kind):
     from moshjit.backends.llvm.native_types import normalize
     from moshjit.backends.llvm.reprs import repr_of
     t = array_guesses()[0] if is_plain_array_key(kind) else normalize(type_of_key(kind))
-    return None if kind is int or not _decided_at_run_time(kind) and repr_of(t) is None else t
+    return None if holds_wide_int(kind) or not _decided_at_run_time(kind) and repr_of(t) is None else t
+
+
+def holds_wide_int(kind) -> bool:
+    """Whether values of dispatch kind ``kind`` are, or hold among a typed tuple's items, an int beyond 64 bits:
+    the native int is 64 bits, so the entry's check would refuse every call of this signature."""
+    if isinstance(kind, tuple) and kind and kind[0] == "tuple":
+        return any(holds_wide_int(item) for item in kind[1:])
+    return kind is int
 
 
 def takes_arguments(key) -> bool:
@@ -237,6 +245,8 @@ def argument_candidates(ir, key, shapes=None) -> list[list]:
         if t is None:
             line, columns = parameter_location(ir.filename, ir.firstlineno, arg.name)
             problem = ("is an int that does not fit in 64 bits" if kind is int else
+                       f"is a {describe_key(kind)}: an int that does not fit in 64 bits has no native form"
+                       if holds_wide_int(kind) else
                        f"is {'a' if describe_key(kind)[:1] not in 'aeiou' else 'an'} {describe_key(kind)}, which "
                        f"has no native form")
             raise UnsupportedError(f"argument '{arg.name}' {problem}", ir.filename, line, columns=columns)
