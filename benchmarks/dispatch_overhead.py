@@ -3,9 +3,11 @@ compiled entry of its specialisation (no dispatch at all) and the ``@jit(backend
 
     python -m benchmarks.dispatch_overhead [--rounds 7] [--number 200000]
 
-One row per argument shape (one int64, one str, one list, a 3-tuple of ints, a class instance, and instances of
-three classes in turn); nanoseconds per call, median of interleaved ``timeit.repeat`` rounds, and the dispatcher's overhead
-over the raw entry. ``backend="cython"`` keeps the LLVM fast path from replacing the dispatcher.
+One row per argument shape (one int64, one str, one list, a 3-tuple of ints, a 4-tuple holding an int beyond 64 bits
+as mpmath's numbers are, a class instance, and instances of three classes in turn); nanoseconds per call, median of
+interleaved ``timeit.repeat`` rounds, and the dispatcher's overhead over the raw entry. ``backend="cython"`` keeps
+the LLVM fast path from replacing the dispatcher; the rows marked ``auto`` are what a user gets by default (the
+backend the dispatcher chose for that signature).
 
 A last row calls a method, ``obj.grow(1)``: the plain method, the raw entry called as ``entry(obj, 1)``, and the
 same function jitted in the class body (a jitted method is a method descriptor: no bound method is made).
@@ -37,6 +39,10 @@ def list_length(xs):
 
 def tuple_sum(t):
     return t[0] + t[1] + t[2]
+
+
+def mantissa_is_odd(mpf):
+    return mpf[1] & 1 == 1
 
 
 def size_of(shape):
@@ -71,9 +77,14 @@ CASES = [
     ("one str", str_length, ["hello"]),
     ("one list", list_length, [[1, 2, 3]]),
     ("3-tuple of ints", tuple_sum, [(1, 2, 3)]),
+    ("4-tuple, big int", mantissa_is_odd, [(0, 2 ** 200 + 1, -203, 203)]),
     ("class instance", size_of, [Circle()]),
     ("3 classes in turn", size_of, [Circle(), Rect(), Point()]),
 ]
+
+# the same, with the backend the dispatcher chooses (LLVM where the signature and the body are native)
+AUTO_CASES = [("one int64", add_one, [7]), ("3-tuple of ints", tuple_sum, [(1, 2, 3)]),
+              ("4-tuple, big int", mantissa_is_odd, [(0, 2 ** 200 + 1, -203, 203)])]
 
 
 def timer(callables, args) -> timeit.Timer:
@@ -103,17 +114,22 @@ def main() -> None:
     core = [c.__name__ for c in dispatcher.dispatcher_class().__mro__ if "Core" in c.__name__]
     print(f"call path: {', '.join(core)}; ns per call, median of {options.rounds} interleaved rounds of "
           f"{options.number}")
-    print(f"{'arguments':<20}{'python':>10}{'raw entry':>12}{'@jit':>10}{'@jit - raw':>12}{'@jit / raw':>12}")
-    for name, function, args in CASES:
-        jitted = jit(function, backend="cython")
-        for a in args:
-            assert jitted(a) == function(a)
-        entries = [jitted._entries[tuple(map(dispatcher.key_of, (a,)))] for a in args]
-        plain, raw, through = per_call_ns([timer([function] * len(args), args),
-                                           timer(entries, args),
-                                           timer([jitted] * len(args), args)],
-                                          len(args), options.rounds, options.number)
-        print(f"{name:<20}{plain:>10.1f}{raw:>12.1f}{through:>10.1f}{through - raw:>12.1f}{through / raw:>12.2f}")
+    print(f"{'arguments':<34}{'python':>10}{'raw entry':>12}{'@jit':>10}{'@jit - raw':>12}{'@jit / raw':>12}")
+    for backend, cases in (("cython", CASES), ("auto", AUTO_CASES)):
+        for name, function, args in cases:
+            jitted = jit(function, backend=backend)
+            for a in args:
+                assert jitted(a) == function(a)
+            keys = [tuple(map(dispatcher.key_of, (a,))) for a in args]
+            entries = [jitted._entries[key] for key in keys]
+            plain, raw, through = per_call_ns([timer([function] * len(args), args),
+                                               timer(entries, args),
+                                               timer([jitted] * len(args), args)],
+                                              len(args), options.rounds, options.number)
+            if backend != "cython":
+                name += f" ({backend}: {jitted.stats[dispatcher.describe_signature(keys[0])]['backend']})"
+            print(f"{name:<34}{plain:>10.1f}{raw:>12.1f}{through:>10.1f}{through - raw:>12.1f}"
+                  f"{through / raw:>12.2f}")
     jitted_counter = type("JittedCounter", (Circle,), {"grow": jit(grow, backend="cython")})()
     plain_counter = PlainCounter()
     assert jitted_counter.grow(1) == plain_counter.grow(1)
@@ -123,7 +139,7 @@ def main() -> None:
                                        timeit.Timer("o.grow(1)", globals={"o": jitted_counter})],
                                       1, options.rounds, options.number)
     name = "method obj.grow(1)"
-    print(f"{name:<20}{plain:>10.1f}{raw:>12.1f}{through:>10.1f}{through - raw:>12.1f}{through / raw:>12.2f}")
+    print(f"{name:<34}{plain:>10.1f}{raw:>12.1f}{through:>10.1f}{through - raw:>12.1f}{through / raw:>12.2f}")
 
 
 if __name__ == "__main__":
