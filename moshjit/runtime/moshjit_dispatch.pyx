@@ -24,16 +24,20 @@ cdef extern from *:
     #include <time.h>
 
     /* One machine integer? The same test as key_of's range check; small ints answer from their size alone (at most
-       two digits of at most 30 bits), others from their bit count (read from the top digit), and a negative int of
+       two digits of at most 30 bits), ints of more digits than 64 bits need (the mantissas of mpmath, 256-bit
+       keys) from their digit count, others from their bit count (read from the top digit), and a negative int of
        64 bits (only -2**63 fits) by conversion (exact ints cannot make it fail). */
-    static int mj_fits_int64(PyObject *value) {
+    static inline int mj_fits_int64(PyObject *value) {
         int overflow;
         size_t bits;
     #if PY_VERSION_HEX < 0x030C0000
-        if (-2 <= Py_SIZE(value) && Py_SIZE(value) <= 2) return 1;
+        Py_ssize_t digits = Py_SIZE(value) < 0 ? -Py_SIZE(value) : Py_SIZE(value);
+        if (digits <= 2) return 1;
     #else
+        Py_ssize_t digits = (Py_ssize_t)(((PyLongObject *)value)->long_value.lv_tag >> _PyLong_NON_SIZE_BITS);
         if (PyUnstable_Long_IsCompact((PyLongObject *)value)) return 1;
     #endif
+        if ((digits - 1) * PyLong_SHIFT >= 64) return 0;     /* at least 2**64 in magnitude */
         bits = _PyLong_NumBits(value);
         if (bits != 64 || _PyLong_Sign(value) > 0) return bits < 64;
         PyLong_AsLongLongAndOverflow(value, &overflow);
@@ -206,24 +210,34 @@ cdef extern from *:
         mj_kind_char = chr;
         mj_max_typed_tuple = max_typed_tuple;
     }
-    /* Whether ``value`` has ``kind`` — what has_kind decides, for the kinds ``shape_checkable`` lets the last
-       signatures keep: int64 and int, char and str, long tuples, exact types, typed tuples of those. */
-    static int mj_has_shape(PyObject *value, PyObject *kind) {
+    /* Whether ``value`` has ``kind`` when ``kind`` is not a typed tuple (1 or 0), else -1. Inline in the loop over
+       a typed tuple's items, which then costs no call per item. */
+    static inline int mj_has_flat_shape(PyObject *value, PyObject *kind) {
         PyTypeObject *t = Py_TYPE(value);
-        Py_ssize_t i, n;
         if (kind == mj_kind_int64) return t == &PyLong_Type && mj_fits_int64(value);
         if (kind == (PyObject *)&PyLong_Type) return t == &PyLong_Type && !mj_fits_int64(value);
         if (kind == mj_kind_char) return t == &PyUnicode_Type && PyUnicode_GET_LENGTH(value) == 1;
         if (kind == (PyObject *)&PyUnicode_Type) return t == &PyUnicode_Type && PyUnicode_GET_LENGTH(value) != 1;
         if (kind == (PyObject *)&PyTuple_Type) return t == &PyTuple_Type && PyTuple_GET_SIZE(value) > mj_max_typed_tuple;
-        if (PyTuple_CheckExact(kind)) {            /* ("tuple", the items' kinds...) */
-            n = PyTuple_GET_SIZE(kind) - 1;
-            if (t != &PyTuple_Type || PyTuple_GET_SIZE(value) != n) return 0;
-            for (i = 0; i < n; i++)
-                if (!mj_has_shape(PyTuple_GET_ITEM(value, i), PyTuple_GET_ITEM(kind, i + 1))) return 0;
-            return 1;
-        }
+        if (PyTuple_CheckExact(kind)) return -1;   /* ("tuple", the items' kinds...) */
         return (PyObject *)t == kind;
+    }
+
+    /* Whether ``value`` has ``kind`` — what has_kind decides, for the kinds ``shape_checkable`` lets the last
+       signatures keep: int64 and int, char and str, long tuples, exact types, typed tuples of those. */
+    static int mj_has_shape(PyObject *value, PyObject *kind) {
+        Py_ssize_t i, n;
+        int found = mj_has_flat_shape(value, kind);
+        if (found >= 0) return found;
+        n = PyTuple_GET_SIZE(kind) - 1;
+        if (Py_TYPE(value) != &PyTuple_Type || PyTuple_GET_SIZE(value) != n) return 0;
+        for (i = 0; i < n; i++) {
+            PyObject *item = PyTuple_GET_ITEM(value, i), *item_kind = PyTuple_GET_ITEM(kind, i + 1);
+            found = mj_has_flat_shape(item, item_kind);
+            if (found < 0) found = mj_has_shape(item, item_kind);
+            if (!found) return 0;
+        }
+        return 1;
     }
 
     /* Whether the call's arguments (positional only) have the last signature. */
