@@ -222,9 +222,14 @@ def native_argument_type(kind):
 def holds_wide_int(kind) -> bool:
     """Whether values of dispatch kind ``kind`` are, or hold among a typed tuple's items, an int beyond 64 bits:
     the native int is 64 bits, so the entry's check would refuse every call of this signature."""
-    if isinstance(kind, tuple) and kind and kind[0] == "tuple":
-        return any(holds_wide_int(item) for item in kind[1:])
-    return kind is int
+    return _any_kind(kind, lambda k: k is int)
+
+
+def _any_kind(kind, test) -> bool:
+    """Whether ``test`` holds for ``kind`` or, for a typed tuple, for any of its items' kinds at any depth."""
+    if isinstance(kind, tuple) and kind[:1] == ("tuple",):
+        return any(_any_kind(k, test) for k in kind[1:])
+    return test(kind)
 
 
 def takes_arguments(key) -> bool:
@@ -277,9 +282,7 @@ def _with_list_items(t, item):
 
 def _decided_at_run_time(kind) -> bool:
     """A list (its items' kind is decided when called), a plain NumPy array, or a tuple holding a list."""
-    if isinstance(kind, tuple) and kind[:1] == ("tuple",):
-        return any(_decided_at_run_time(k) for k in kind[1:])
-    return kind is list or is_plain_array_key(kind)
+    return _any_kind(kind, lambda k: k is list or is_plain_array_key(k))
 
 
 def _compile(ir, ctx: CompileContext, py_function, arg_types, fallback, on_demote=(), rebound_ctx=None):
