@@ -93,10 +93,11 @@ def test_a_tuple_holding_a_big_int_uses_cython():
     """A typed tuple whose item is an int beyond 64 bits has no native form: the LLVM entry's check would refuse
     every call of the signature and send it through the dispatcher's generic path (ten times the plain call)."""
     f = moshjit.jit(first_of)
-    assert f(WIDE, WIDE) == 0
+    assert f(WIDE, WIDE) == first_of(WIDE, WIDE)
     assert backend_of(f, "tuple[int64, int, int64, int64]", "tuple[int64, int, int64, int64]") == "cython"
-    assert f((1, 2), (3, 4)) == 4 and backend_of(f, "tuple[int64, int64]", "tuple[int64, int64]") == "llvm"
-    assert f((1, (2, 2 ** 64)), (3,)) == 4
+    assert f((1, 2), (3, 4)) == first_of((1, 2), (3, 4))
+    assert backend_of(f, "tuple[int64, int64]", "tuple[int64, int64]") == "llvm"
+    assert f((1, (2, 2 ** 64)), (3,)) == first_of((1, (2, 2 ** 64)), (3,))
     assert backend_of(f, "tuple[int64, tuple[int64, int]]", "tuple[int64]") == "cython"
 
 
